@@ -1,0 +1,20 @@
+/*
+** The sort functions of the registry, each in its own file of algorithms/. All have glibc's
+** qsort_r signature (registry.h). Only registry.c and the tests should need this header.
+*/
+#ifndef QSB_SORTS_H
+#define QSB_SORTS_H
+
+#include <stddef.h>
+
+typedef int (*qsb_compare)(const void *, const void *, void *);
+
+void qsb_msort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+void qsb_msort_239(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+void qsb_heapsort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+void qsb_quicksort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+void qsb_introsort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+void qsb_introsort_final(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+void qsb_system_qsort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+
+#endif

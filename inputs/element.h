@@ -1,0 +1,28 @@
+/*
+** Element layout and comparison, shared by every part of the tool so that all of it compares
+** elements the same way (patterns spec, "Element layout and comparison").
+**
+** An element of s >= 1 bytes holds an unsigned key of w bytes at offset 0, native byte order:
+** w = 1 for s = 1, 2 for s = 2 or 3, 8 for s = 8, 4 otherwise.
+*/
+#ifndef QSB_ELEMENT_H
+#define QSB_ELEMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rng.h"
+
+/* The qsort_r comparator type of every sort in the tool. */
+typedef int (*qsb_cmp_fn)(const void *a, const void *b, void *arg);
+
+size_t qsb_key_width(size_t size);
+uint64_t qsb_key(const void *element, size_t size);
+
+/* The comparator for elements of this size: (a > b) - (a < b) on the keys; arg unused. */
+qsb_cmp_fn qsb_comparator(size_t size);
+
+/* put(e, v) of the patterns spec, in the given mode (compat memsets odd sizes). */
+void qsb_put(void *element, size_t size, uint64_t value, qsb_mode mode);
+
+#endif

@@ -1,0 +1,216 @@
+/*
+** Option tables, generated help, and strict parsing of numbers and lists (see cli.h).
+*/
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+static size_t option_count(const qsb_option *options)
+{
+    size_t n = 0;
+    while (options && options[n].name)
+        n++;
+    return n;
+}
+
+void qsb_print_options(const qsb_option *options)
+{
+    for (size_t i = 0; options && options[i].name; i++) {
+        const qsb_option *o = &options[i];
+        char left[64];
+        snprintf(left, sizeof left, "%s%c%s--%s%s%s", o->short_name ? "-" : "",
+                 o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ", o->name,
+                 o->arg ? " " : "", o->arg ? o->arg : "");
+        printf("  %-26s %s\n", o->short_name ? left : left + 2, o->help);
+    }
+    printf("  %-26s %s\n", "-h, --help", "show this help and exit");
+}
+
+void qsb_print_command_help(const qsb_command_spec *spec)
+{
+    printf("Usage: qsortbench %s %s\n%s\n", spec->name, spec->usage, spec->summary);
+    if (spec->options) {
+        printf("\nOptions:\n");
+        qsb_print_options(spec->options);
+    }
+}
+
+/* getopt_long tables built from our option table: index i of the table has val 256 + i. */
+static int build_getopt_tables(const qsb_option *options, struct option **longopts,
+                               char **shortopts)
+{
+    size_t n = option_count(options);
+    *longopts = calloc(n + 2, sizeof **longopts);
+    *shortopts = calloc(3 * n + 4, 1);
+    if (!*longopts || !*shortopts) {
+        free(*longopts);
+        free(*shortopts);
+        return qsb_out_of_memory("option table");
+    }
+    char *s = *shortopts;
+    *s++ = ':'; /* report a missing argument as ':' */
+    *s++ = 'h';
+    for (size_t i = 0; i < n; i++) {
+        (*longopts)[i].name = options[i].name;
+        (*longopts)[i].has_arg = options[i].arg ? required_argument : no_argument;
+        (*longopts)[i].val = 256 + (int)i;
+        if (options[i].short_name) {
+            *s++ = (char)options[i].short_name;
+            if (options[i].arg)
+                *s++ = ':';
+        }
+    }
+    (*longopts)[n].name = "help";
+    (*longopts)[n].val = 'h';
+    return QSB_OK;
+}
+
+static int short_to_index(const qsb_option *options, int c)
+{
+    for (size_t i = 0; options && options[i].name; i++)
+        if (options[i].short_name == c)
+            return (int)i;
+    return -1;
+}
+
+int qsb_parse_options(const qsb_command_spec *spec, int argc, char **argv,
+                      qsb_option_handler handler, void *ctx, int *first_operand)
+{
+    struct option *longopts;
+    char *shortopts;
+    int status = build_getopt_tables(spec->options, &longopts, &shortopts);
+    if (status != QSB_OK)
+        return status;
+
+    opterr = 0;
+    optind = 0; /* 0 re-initialises glibc's getopt, so it can be called once per command */
+    int c;
+    while (status == QSB_OK && (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        if (c == 'h') {
+            qsb_print_command_help(spec);
+            status = QSB_HELP_SHOWN;
+        } else if (c == ':') {
+            status = qsb_usage_error("option '%s' needs a value", argv[optind - 1]);
+        } else if (c == '?') {
+            status = optopt ? qsb_usage_error("unknown option '-%c'", optopt)
+                            : qsb_usage_error("unknown option '%s'", argv[optind - 1]);
+        } else {
+            int index = c >= 256 ? c - 256 : short_to_index(spec->options, c);
+            status = handler(ctx, index, spec->options[index].arg ? optarg : NULL);
+        }
+    }
+    *first_operand = optind;
+    free(longopts);
+    free(shortopts);
+    return status;
+}
+
+int qsb_parse_u64(const char *text, const char *what, uint64_t min, uint64_t max,
+                  int hex_ok, uint64_t *out)
+{
+    int base = 10;
+    const char *digits = text;
+    if (hex_ok && (strncmp(text, "0x", 2) == 0 || strncmp(text, "0X", 2) == 0)) {
+        base = 16;
+        digits = text + 2;
+    }
+    /* strtoull accepts blanks, signs and a "0x" of its own: allow only digits. */
+    size_t len = strlen(digits);
+    if (len == 0 || strspn(digits, base == 16 ? "0123456789abcdefABCDEF" : "0123456789") != len)
+        return qsb_usage_error("%s: '%s' is not a whole number", what, text);
+    errno = 0;
+    unsigned long long v = strtoull(digits, NULL, base);
+    if (errno == ERANGE || v > max)
+        return qsb_usage_error("%s: '%s' is too large (at most %llu)", what, text,
+                               (unsigned long long)max);
+    if (v < min)
+        return qsb_usage_error("%s: '%s' is too small (at least %llu)", what, text,
+                               (unsigned long long)min);
+    *out = v;
+    return QSB_OK;
+}
+
+int qsb_parse_u64_list(const char *text, char sep, const char *what, uint64_t min,
+                       uint64_t max, uint64_t **out, size_t *count)
+{
+    size_t n = 1;
+    for (const char *p = text; *p; p++)
+        n += *p == sep;
+    uint64_t *values = malloc(n * sizeof *values);
+    char *copy = strdup(text);
+    if (!values || !copy) {
+        free(values);
+        free(copy);
+        return qsb_out_of_memory("list");
+    }
+    int status = QSB_OK;
+    char *item = copy;
+    for (size_t i = 0; i < n && status == QSB_OK; i++) {
+        char *end = strchr(item, sep);
+        if (end)
+            *end = '\0';
+        if (*item == '\0')
+            status = qsb_usage_error("%s: empty element in '%s'", what, text);
+        else
+            status = qsb_parse_u64(item, what, min, max, 0, &values[i]);
+        item = end ? end + 1 : item;
+    }
+    free(copy);
+    if (status != QSB_OK) {
+        free(values);
+        return status;
+    }
+    *out = values;
+    *count = n;
+    return QSB_OK;
+}
+
+int qsb_parse_double(const char *text, const char *what, double min, double max, double *out)
+{
+    size_t len = strlen(text);
+    if (len == 0 || strspn(text, "0123456789.") != len)
+        return qsb_usage_error("%s: '%s' is not a number", what, text);
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end); /* the tool never calls setlocale: '.' is the point */
+    if (*end != '\0' || errno == ERANGE || !isfinite(v))
+        return qsb_usage_error("%s: '%s' is not a number", what, text);
+    if (v < min || v > max)
+        return qsb_usage_error("%s: '%s' is out of range (%g to %g)", what, text, min, max);
+    *out = v;
+    return QSB_OK;
+}
+
+int qsb_split_words(const char *text, const char *what, char ***words, size_t *count)
+{
+    size_t n = 1, len = strlen(text);
+    for (const char *p = text; *p; p++)
+        n += *p == ',';
+    /* One block: the pointer array, then a copy of the text cut at the commas. */
+    char **list = malloc(n * sizeof *list + len + 1);
+    if (!list)
+        return qsb_out_of_memory("list");
+    char *copy = (char *)(list + n);
+    memcpy(copy, text, len + 1);
+    for (size_t i = 0; i < n; i++) {
+        char *end = strchr(copy, ',');
+        if (end)
+            *end = '\0';
+        if (*copy == '\0') {
+            free(list);
+            return qsb_usage_error("%s: empty element in '%s'", what, text);
+        }
+        list[i] = copy;
+        copy = end ? end + 1 : copy;
+    }
+    *words = list;
+    *count = n;
+    return QSB_OK;
+}

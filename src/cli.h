@@ -1,0 +1,55 @@
+/*
+** Command-line plumbing shared by every subcommand: option tables (from which --help is
+** generated), strict number and list parsing. Every parser reports its own error through
+** diag and returns a status (QSB_OK or QSB_EUSAGE).
+*/
+#ifndef QSB_CLI_H
+#define QSB_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    const char *name;  /* long name without "--" */
+    int short_name;    /* single-letter alias, 0 when none */
+    const char *arg;   /* metavariable ("LIST"), NULL for a flag */
+    const char *help;  /* one line; may mention the default */
+} qsb_option;          /* tables end with a {NULL} sentinel */
+
+typedef struct {
+    const char *name;          /* "gen" */
+    const char *usage;         /* "PATTERN --nelem N --size S [OPTIONS]" */
+    const char *summary;       /* one line */
+    const qsb_option *options; /* may be NULL */
+} qsb_command_spec;
+
+/* Called for each option found: index into the option table, its argument or NULL. */
+typedef int (*qsb_option_handler)(void *ctx, int index, const char *arg);
+
+/* Parses argv[1..] (argv[0] is the command word) against spec->options, calling handler for
+** each. --help/-h prints the generated help and returns QSB_HELP_SHOWN. Operands are
+** gathered (GNU permutation) into argv[*first_operand .. argc-1]. */
+#define QSB_HELP_SHOWN (-1)
+int qsb_parse_options(const qsb_command_spec *spec, int argc, char **argv,
+                      qsb_option_handler handler, void *ctx, int *first_operand);
+
+void qsb_print_command_help(const qsb_command_spec *spec);
+void qsb_print_options(const qsb_option *options);
+
+/* Strict unsigned parsing: decimal digits only (or 0x-hex when hex_ok), no sign, no blanks,
+** in [min, max]. `what` names the value in the error ("--nelem"). */
+int qsb_parse_u64(const char *text, const char *what, uint64_t min, uint64_t max,
+                  int hex_ok, uint64_t *out);
+
+/* A separator-delimited list of such numbers; no empty elements. *out is malloc'd. */
+int qsb_parse_u64_list(const char *text, char sep, const char *what, uint64_t min,
+                       uint64_t max, uint64_t **out, size_t *count);
+
+/* A non-negative decimal number such as "1.5" (percentages, seconds). */
+int qsb_parse_double(const char *text, const char *what, double min, double max, double *out);
+
+/* Splits a comma list into malloc'd words (one allocation; free(*words) frees all); rejects
+** empty elements. */
+int qsb_split_words(const char *text, const char *what, char ***words, size_t *count);
+
+#endif

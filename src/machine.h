@@ -1,0 +1,42 @@
+/*
+** What this machine is: CPU model, caches from sysfs, libc, governor, load. Feeds `info`,
+** the results' context block and `--nelem auto`.
+*/
+#ifndef QSB_MACHINE_H
+#define QSB_MACHINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    uint64_t total_bytes; /* summed over distinct instances, as lscpu reports */
+    unsigned instances;   /* distinct shared_cpu_list values */
+    uint64_t instance_bytes;
+} qsb_cache_level;
+
+typedef struct {
+    qsb_cache_level level[3]; /* L1d, L2, L3; total_bytes 0 when absent */
+} qsb_caches;
+
+/* Reads <sysfs_cpu_root>/cpu*/cache/index*/{level,type,size,shared_cpu_list}; the tool passes
+** "/sys/devices/system/cpu", tests pass fixture directories. Returns 0, -1 when nothing found. */
+int qsb_read_caches(const char *sysfs_cpu_root, qsb_caches *out);
+
+/* --nelem auto: total capacity per level / 8. Writes up to 3 counts; returns how many (levels
+** with a cache). Zero means "fall back to the seed's 49152:786432:8388608". */
+size_t qsb_auto_nelem(const qsb_caches *caches, uint64_t counts[3]);
+
+/* Strings written into caller buffers; "unknown" when not readable. */
+void qsb_cpu_model(char *buf, size_t len);
+void qsb_libc_version(char *buf, size_t len);    /* "glibc 2.36" */
+void qsb_cpu_governor(char *buf, size_t len);
+void qsb_caches_describe(const qsb_caches *c, char *buf, size_t len);
+double qsb_load_average(void);                   /* 1-minute, or -1 */
+
+/* Bytes of memory available now (MemAvailable), or 0 when unknown. */
+uint64_t qsb_available_memory(void);
+
+/* Is the host libc glibc at a version <= major.minor? (system == msort there) */
+int qsb_libc_is_glibc_at_most(int major, int minor);
+
+#endif

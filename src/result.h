@@ -1,0 +1,74 @@
+/*
+** The one result structure: the context of a run, its cells, and in each cell one row per
+** algorithm with every sample. The run fills it; the table, CSV and JSON reporters write it;
+** the CSV and JSON readers fill it back (compare, plot). Nothing else carries results.
+**
+** Strings are owned by the structure (malloc'd) and freed by qsb_results_free().
+*/
+#ifndef QSB_RESULT_H
+#define QSB_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define QSB_SCHEMA_VERSION 1
+
+typedef struct {
+    char *tool_version;
+    char *date;           /* UTC, ISO 8601 */
+    char *host;
+    char *cpu_model;
+    char *caches;         /* human form, e.g. "L1d 64 KiB (2), L2 1 MiB (2), L3 32 MiB (1)" */
+    uint64_t cache_bytes[3]; /* total L1d, L2, L3 capacity in bytes; 0 when unknown */
+    char *libc;
+    char *compiler;
+    char *build_flags;
+    char *build_type;
+    char *timer;          /* "rdtscp" or "clock_gettime(CLOCK_MONOTONIC_RAW)" */
+    double tsc_hz;        /* cycles per second when the metric is cycles, else 0 */
+    char *metric;         /* "cycles", "ns" or "comparisons" */
+    uint64_t seed;
+    char *mode;           /* "default" or "glibc-bench-2021" */
+    char *command_line;
+    bool incomplete;      /* interrupted: the cells are those finished */
+} qsb_context;
+
+typedef struct {
+    double min, median, mean, stddev;
+    double cv;                  /* stddev / mean */
+    double median_lo, median_hi; /* 95% interval of the median; NAN when unknown */
+    unsigned outliers;          /* median-absolute-deviation rule */
+} qsb_summary;
+
+typedef struct {
+    char *algorithm;     /* registry or plug-in name */
+    double *samples;     /* one per round, in round order, in the run's metric */
+    size_t nsamples;
+    qsb_summary summary;
+    double delta_pct;    /* paired delta against the cell's baseline; NAN for the baseline */
+    double delta_lo, delta_hi; /* its 95% interval; NAN when unknown */
+    uint64_t comparisons; /* comparator calls of one (separate, counted) sort */
+    bool verified;
+    char *failure;       /* NULL when verified, else why ("not sorted at index 12") */
+    bool noisy;          /* the precision target was not reached */
+} qsb_row;
+
+typedef struct {
+    char *pattern;       /* lowercase name */
+    uint64_t nelem;
+    uint64_t size;
+    qsb_row *rows;       /* rows[0] is the baseline */
+    size_t nrows;
+} qsb_cell;
+
+typedef struct {
+    qsb_context context;
+    char *baseline;      /* name of the baseline algorithm */
+    qsb_cell *cells;
+    size_t ncells;
+} qsb_results;
+
+void qsb_results_free(qsb_results *r);
+
+#endif
