@@ -33,9 +33,6 @@ void qsb_cpu_governor(char *buf, size_t len);
 void qsb_caches_describe(const qsb_caches *c, char *buf, size_t len);
 double qsb_load_average(void);                   /* 1-minute, or -1 */
 
-/* Bytes of memory available now (MemAvailable), or 0 when unknown. */
-uint64_t qsb_available_memory(void);
-
 /* Is the host libc glibc at a version <= major.minor? (system == msort there) */
 int qsb_libc_is_glibc_at_most(int major, int minor);
 

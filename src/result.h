@@ -4,6 +4,24 @@
 ** the CSV and JSON readers fill it back (compare, plot). Nothing else carries results.
 **
 ** Strings are owned by the structure (malloc'd) and freed by qsb_results_free().
+**
+** The file formats (writers and readers must agree on exactly this):
+**
+** CSV, one header row, one row per (cell, algorithm), columns in this order:
+**   pattern,nelem,size,algorithm,baseline,metric,reps,min,median,mean,stddev,delta_pct,
+**   comparisons,verified,cv,median_lo,median_hi,outliers,delta_lo,delta_hi,noisy,failure,
+**   mode,seed,samples
+** - numbers in the C locale, doubles as %.17g (round-trip); unknown (NAN) values and the
+**   baseline's own delta_pct/delta_lo/delta_hi are empty fields;
+** - verified and noisy are "true"/"false"; failure is empty when verified;
+** - seed is 0x-hex; samples are the per-round values joined by ';' in round order.
+**
+** JSON: {"schema_version": 1, "context": {...}, "baseline": NAME, "results": [...]}
+** - context: tool_version, date, host, cpu_model, caches, cache_bytes [L1d, L2, L3], libc,
+**   compiler, build_flags, build_type, timer, tsc_hz, metric, seed (number), mode,
+**   command_line, incomplete (bool);
+** - each result: the CSV fields under the same names (numbers as numbers, NAN as null,
+**   verified/noisy as bools, failure null when verified, samples an array of numbers).
 */
 #ifndef QSB_RESULT_H
 #define QSB_RESULT_H

@@ -1,0 +1,89 @@
+/*
+** Atomic result files (see outfile.h).
+*/
+#include "outfile.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+
+static void outfile_reset(qsb_outfile *of)
+{
+    free(of->final_path);
+    free(of->temp_path);
+    of->fp = NULL;
+    of->final_path = NULL;
+    of->temp_path = NULL;
+}
+
+int qsb_outfile_open(qsb_outfile *of, const char *path)
+{
+    of->fp = NULL;
+    of->final_path = NULL;
+    of->temp_path = NULL;
+    if (strcmp(path, "-") == 0) {
+        of->fp = stdout;
+        return QSB_OK;
+    }
+    size_t len = strlen(path);
+    of->final_path = strdup(path);
+    of->temp_path = malloc(len + sizeof ".tmp-XXXXXX");
+    if (!of->final_path || !of->temp_path) {
+        outfile_reset(of);
+        return qsb_out_of_memory("file name");
+    }
+    memcpy(of->temp_path, path, len);
+    memcpy(of->temp_path + len, ".tmp-XXXXXX", sizeof ".tmp-XXXXXX");
+    int fd = mkstemp(of->temp_path); /* in the final directory, so rename() is atomic */
+    if (fd < 0) {
+        int err = errno;
+        outfile_reset(of);
+        return qsb_error(err == ENOENT || err == ENOTDIR ? QSB_EUSAGE : QSB_ESYSTEM,
+                         "cannot create '%s': %s", path, strerror(err));
+    }
+    of->fp = fdopen(fd, "w");
+    if (!of->fp) {
+        int err = errno;
+        close(fd);
+        unlink(of->temp_path);
+        outfile_reset(of);
+        return qsb_error(QSB_ESYSTEM, "cannot open '%s': %s", path, strerror(err));
+    }
+    return QSB_OK;
+}
+
+int qsb_outfile_commit(qsb_outfile *of)
+{
+    if (!of->final_path) { /* stdout */
+        int failed = fflush(stdout) != 0 || ferror(stdout);
+        of->fp = NULL;
+        return failed ? qsb_error(QSB_ESYSTEM, "cannot write to standard output: %s",
+                                  strerror(errno))
+                      : QSB_OK;
+    }
+    int failed = ferror(of->fp) != 0;
+    failed |= fclose(of->fp) != 0;
+    of->fp = NULL;
+    if (failed || rename(of->temp_path, of->final_path) != 0) {
+        int err = errno;
+        unlink(of->temp_path);
+        int status = qsb_error(QSB_ESYSTEM, "cannot write '%s': %s", of->final_path,
+                               strerror(err));
+        outfile_reset(of);
+        return status;
+    }
+    outfile_reset(of);
+    return QSB_OK;
+}
+
+void qsb_outfile_abort(qsb_outfile *of)
+{
+    if (of->final_path && of->fp) {
+        fclose(of->fp);
+        unlink(of->temp_path);
+    }
+    outfile_reset(of);
+}
