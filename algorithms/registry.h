@@ -21,7 +21,7 @@ enum {
 };
 
 typedef struct {
-    const char *name;    /* lowercase [a-z0-9-] */
+    const char *name;    /* lowercase [a-z0-9.-] ("msort-2.39") */
     const char *summary; /* one line */
     qsb_sort_fn sort;
     unsigned properties; /* QSB_PROP_* bits */

@@ -22,6 +22,10 @@ extern const size_t qsb_pattern_count;
 
 const qsb_pattern *qsb_pattern_find(const char *name); /* NULL when unknown */
 
+/* k = (size_t)(n * 0.2) in double precision, truncated: how many positions MOSTLYSORTED
+** and REPEATED perturb. */
+size_t qsb_pattern_perturbations(size_t n);
+
 /* Fills base (n * size bytes) with the pattern, from a fresh generator state seed. */
 void qsb_generate(const qsb_pattern *pattern, void *base, size_t n, size_t size,
                   uint64_t seed, qsb_mode mode);

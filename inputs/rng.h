@@ -21,6 +21,8 @@ typedef enum {
     QSB_MODE_COMPAT_2021  /* --compat glibc-bench-2021: the 2021 benchmark's quirks */
 } qsb_mode;
 
+#define QSB_COMPAT_2021_NAME "glibc-bench-2021" /* the --compat value that selects it */
+
 typedef struct {
     uint64_t x; /* 48-bit state */
 } qsb_rng;

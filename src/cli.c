@@ -25,10 +25,14 @@ void qsb_print_options(const qsb_option *options)
     for (size_t i = 0; options && options[i].name; i++) {
         const qsb_option *o = &options[i];
         char left[64];
-        snprintf(left, sizeof left, "%s%c%s--%s%s%s", o->short_name ? "-" : "",
-                 o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ", o->name,
-                 o->arg ? " " : "", o->arg ? o->arg : "");
-        printf("  %-26s %s\n", o->short_name ? left : left + 2, o->help);
+        /* Long names line up whether or not a short alias precedes them ("-o, --x"). */
+        if (o->short_name)
+            snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->name,
+                     o->arg ? " " : "", o->arg ? o->arg : "");
+        else
+            snprintf(left, sizeof left, "    --%s%s%s", o->name, o->arg ? " " : "",
+                     o->arg ? o->arg : "");
+        printf("  %-26s %s\n", left, o->help);
     }
     printf("  %-26s %s\n", "-h, --help", "show this help and exit");
 }

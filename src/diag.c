@@ -39,6 +39,16 @@ void qsb_warning(const char *fmt, ...)
     va_end(ap);
 }
 
+void qsb_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "qsortbench: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+}
+
 int qsb_out_of_memory(const char *what)
 {
     return qsb_error(QSB_ESYSTEM, "out of memory (%s)", what);

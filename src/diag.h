@@ -27,6 +27,10 @@ int qsb_usage_error(const char *fmt, ...) QSB_PRINTF(1, 2);
 
 void qsb_warning(const char *fmt, ...) QSB_PRINTF(1, 2);
 
+/* A line of information for the user on stderr: "qsortbench: <message>" (the run's last
+** line: time inside sorts, wall time, overhead, peak memory). */
+void qsb_note(const char *fmt, ...) QSB_PRINTF(1, 2);
+
 /* Out of memory: reports and returns QSB_ESYSTEM. */
 int qsb_out_of_memory(const char *what);
 

@@ -1,5 +1,5 @@
 /*
-** What this machine is: CPU model, caches from sysfs, libc, governor, load. Feeds `info`,
+** What this machine is: CPU model, caches from sysfs, libc, governor, turbo, load. Feeds `info`,
 ** the results' context block and `--nelem auto`.
 */
 #ifndef QSB_MACHINE_H
@@ -18,8 +18,10 @@ typedef struct {
     qsb_cache_level level[3]; /* L1d, L2, L3; total_bytes 0 when absent */
 } qsb_caches;
 
-/* Reads <sysfs_cpu_root>/cpu*/cache/index*/{level,type,size,shared_cpu_list}; the tool passes
-** "/sys/devices/system/cpu", tests pass fixture directories. Returns 0, -1 when nothing found. */
+/* Reads <sysfs_cpu_root>/cpuN/cache/indexM/{level,type,size,shared_cpu_list} (every N, M);
+** the tool passes "/sys/devices/system/cpu", tests pass fixture directories. Only Data and
+** Unified caches of levels 1-3 count. Returns 0, or -1 when nothing is found (or out of
+** memory); *out is then all zero. */
 int qsb_read_caches(const char *sysfs_cpu_root, qsb_caches *out);
 
 /* --nelem auto: total capacity per level / 8. Writes up to 3 counts; returns how many (levels
@@ -32,6 +34,13 @@ void qsb_libc_version(char *buf, size_t len);    /* "glibc 2.36" */
 void qsb_cpu_governor(char *buf, size_t len);
 void qsb_caches_describe(const qsb_caches *c, char *buf, size_t len);
 double qsb_load_average(void);                   /* 1-minute, or -1 */
+void qsb_turbo_state(char *buf, size_t len);     /* "on", "off" or "unknown" */
+
+/* The seed's counts (its Ryzen 9's L1d/L2/L3 totals / 8): --nelem auto without sysfs. */
+extern const uint64_t qsb_seed_nelem[3];
+
+/* Bytes in the largest binary unit that divides them exactly: "48 KiB", "260 MiB", "1536 KiB". */
+void qsb_format_bytes(uint64_t bytes, char *buf, size_t len);
 
 /* Is the host libc glibc at a version <= major.minor? (system == msort there) */
 int qsb_libc_is_glibc_at_most(int major, int minor);

@@ -15,13 +15,13 @@ typedef struct {
 } command;
 
 static const command commands[] = {
-    {"run", NULL, "the benchmark matrix (the default command)"},
+    {"run", qsb_cmd_run, "the benchmark matrix (the default command)"},
     {"list", qsb_cmd_list, "the algorithm registry and the input patterns"},
-    {"info", NULL, "this machine: CPU, caches, timer, libc, build"},
+    {"info", qsb_cmd_info, "this machine: CPU, caches, timer, libc, build"},
     {"gen", qsb_cmd_gen, "write one input's raw bytes"},
-    {"compare", NULL, "regression check between two results files"},
-    {"plot", NULL, "charts from a results file, through gnuplot"},
-    {"audit", NULL, "stability, allocation, stack, worst case, broken comparators"},
+    {"compare", qsb_cmd_compare, "regression check between two results files"},
+    {"plot", qsb_cmd_plot, "charts from a results file, through gnuplot"},
+    {"audit", qsb_cmd_audit, "stability, allocation, stack, worst case, broken comparators"},
     {NULL, NULL, NULL},
 };
 
@@ -36,7 +36,7 @@ static void print_help(void)
         printf("  %-10s %s%s\n", c->name, c->summary, c->run ? "" : " (not available yet)");
     printf("\nOptions of run:\n");
     qsb_print_options(qsb_run_spec.options);
-    printf("  %-26s %s\n", "--version", "print the version and exit");
+    printf("  %-26s %s\n", "    --version", "print the version and exit");
     printf("\nExit status: 0 success, 1 a finding (wrong sort result, regression),\n"
            "2 usage error or bad input, 3 system error, 130/143 interrupted.\n");
 }

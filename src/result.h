@@ -43,8 +43,10 @@ typedef struct {
     char *compiler;
     char *build_flags;
     char *build_type;
-    char *timer;          /* "rdtscp" or "clock_gettime(CLOCK_MONOTONIC_RAW)" */
+    char *timer;          /* "rdtscp", "clock_gettime(CLOCK_MONOTONIC_RAW)", or "none" (the
+                          ** comparisons metric times nothing) */
     double tsc_hz;        /* cycles per second when the metric is cycles, else 0 */
+    double timer_resolution_ns; /* one tick of the timer; 0 when unknown (JSON, optional) */
     char *metric;         /* "cycles", "ns" or "comparisons" */
     uint64_t seed;
     char *mode;           /* "default" or "glibc-bench-2021" */
@@ -88,5 +90,29 @@ typedef struct {
 } qsb_results;
 
 void qsb_results_free(qsb_results *r);
+
+/* Building results (result.c), for the run and the readers. Functions returning int give 0,
+** or -1 when out of memory, and report nothing: the caller reports. */
+
+/* Replaces *field with a copy of value (NULL stays NULL). */
+int qsb_set_string(char **field, const char *value);
+
+/* Appends a cell with nrows rows, each initialised by qsb_row_init(algorithms[i]); returns
+** it, or NULL when out of memory (r is unchanged then). Pointers to earlier cells may move. */
+qsb_cell *qsb_results_add_cell(qsb_results *r, const char *pattern, uint64_t nelem,
+                               uint64_t size, const char *const *algorithms, size_t nrows);
+
+/* Removes and frees the last cell (an interrupted one). */
+void qsb_results_drop_last_cell(qsb_results *r);
+
+/* An empty, verified row: no samples, summary and deltas NAN, comparisons 0. */
+int qsb_row_init(qsb_row *row, const char *algorithm);
+int qsb_row_add_sample(qsb_row *row, double value);
+
+/* Frees what the row owns (algorithm, samples, failure) and zeroes it. */
+void qsb_row_free(qsb_row *row);
+
+/* Marks the row failed with the reason (copied). */
+int qsb_row_fail(qsb_row *row, const char *reason);
 
 #endif

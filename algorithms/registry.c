@@ -1,0 +1,47 @@
+/*
+** The algorithm registry (see registry.h): the one table of every built-in sort. Rows are
+** kept sorted by name (strcmp order), which makes `list` predictable and duplicates adjacent;
+** test_registry checks that the order is strict, hence the names unique.
+**
+** Declared properties describe the normal path. The merge sorts are marked FALLBACK because
+** without scratch memory they run an in-place sort that is not stable (and, for msort, is
+** quadratic in the worst case). `system` declares only what holds for any libc: it may
+** allocate.
+*/
+#include "registry.h"
+
+#include <string.h>
+
+#include "sorts.h"
+
+const qsb_algorithm qsb_algorithms[] = {
+    {"heapsort", "binary-heap sort, in place (glibc 2.39's malloc-failure fallback)",
+     qsb_heapsort, QSB_PROP_NLOGN_WORST, "glibc 2.39 stdlib/qsort.c heapsort_r"},
+    /* introsort rows (algoB) */
+    {"introsort", "introsort qsort as committed: quicksort, buggy heapsort at depth 2 log2 n",
+     qsb_introsort, QSB_PROP_NLOGN_WORST,
+     "glibc commit of 2023-10-31 (introsort qsort, reverted Jan 2024)"},
+    {"introsort-final", "introsort with its Nov-Dec 2023 fixes: real heapsort, bounded scans",
+     qsb_introsort_final, QSB_PROP_NLOGN_WORST, "glibc master 2023-12-04"},
+    {"msort", "merge sort, indirect above 32 bytes, quicksort without memory (qsort <= 2.38)",
+     qsb_msort, QSB_PROP_STABLE | QSB_PROP_ALLOCATES | QSB_PROP_NLOGN_WORST | QSB_PROP_FALLBACK,
+     "glibc 2.36 stdlib/msort.c (unchanged 1992-2.38)"},
+    {"msort-2.39", "merge sort as since glibc 2.39: heapsort without memory, fewer word copies",
+     qsb_msort_239,
+     QSB_PROP_STABLE | QSB_PROP_ALLOCATES | QSB_PROP_NLOGN_WORST | QSB_PROP_FALLBACK,
+     "glibc 2.39 stdlib/qsort.c"},
+    {"quicksort", "median-of-three quicksort + sentinel insertion sort (msort's fallback)",
+     qsb_quicksort, 0, "glibc 2.36 stdlib/qsort.c _quicksort"},
+    {"system", "this machine's libc qsort_r, untouched", qsb_system_qsort, QSB_PROP_ALLOCATES,
+     "host libc"},
+};
+
+const size_t qsb_algorithm_count = sizeof qsb_algorithms / sizeof qsb_algorithms[0];
+
+const qsb_algorithm *qsb_algorithm_find(const char *name)
+{
+    for (size_t i = 0; i < qsb_algorithm_count; i++)
+        if (strcmp(qsb_algorithms[i].name, name) == 0)
+            return &qsb_algorithms[i];
+    return NULL;
+}

@@ -1,0 +1,99 @@
+/*
+** The repetition policy and the batching rule (see adaptive.h). Pure: time comes in as an
+** argument, nothing is read or printed.
+*/
+#include "adaptive.h"
+
+#include <math.h>
+
+#include "stats.h"
+
+qsb_adaptive_policy qsb_adaptive_default_policy(void)
+{
+    qsb_adaptive_policy p = {QSB_ADAPTIVE_DEFAULT_PRECISION_PCT, QSB_ADAPTIVE_DEFAULT_MIN_REPS,
+                             QSB_ADAPTIVE_DEFAULT_MAX_REPS, QSB_ADAPTIVE_DEFAULT_MAX_TIME_S};
+    return p;
+}
+
+static double max_of(const double *x, size_t n)
+{
+    double m = x[0];
+    for (size_t i = 1; i < n; i++)
+        m = x[i] > m ? x[i] : m;
+    return m;
+}
+
+int qsb_median_precision_pct(const double *x, size_t n, double *pct)
+{
+    *pct = INFINITY;
+    if (n == 0)
+        return 0;
+    qsb_summary s;
+    if (qsb_summarize(x, n, &s) != 0)
+        return -1;
+    double lo = s.median_lo, hi = s.median_hi;
+    if (qsb_median_ci_rank(n) == 0) { /* too few samples for a 95% interval */
+        lo = s.min;
+        hi = max_of(x, n);
+    }
+    if (hi == lo)
+        *pct = 0.0;
+    else if (s.median > 0.0)
+        *pct = (hi - lo) / 2.0 / s.median * 100.0;
+    return 0;
+}
+
+static int all_within_precision(const double *const *samples, size_t nalgos, size_t rounds,
+                                double target_pct, int *within)
+{
+    *within = 1;
+    for (size_t a = 0; a < nalgos && *within; a++) {
+        double pct;
+        if (qsb_median_precision_pct(samples[a], rounds, &pct) != 0)
+            return -1;
+        *within = pct <= target_pct;
+    }
+    return 0;
+}
+
+/* Is the budget spent, or would one more round of average length overrun it? */
+static int budget_exhausted(const qsb_adaptive_policy *p, size_t rounds, double elapsed_s)
+{
+    if (p->max_time_s <= 0.0)
+        return 0;
+    double mean_round_s = rounds ? elapsed_s / (double)rounds : 0.0;
+    return elapsed_s + mean_round_s > p->max_time_s;
+}
+
+int qsb_adaptive_decide(const qsb_adaptive_policy *policy, const double *const *samples,
+                        size_t nalgos, size_t rounds, double elapsed_s,
+                        qsb_adaptive_decision *decision)
+{
+    decision->stop = false;
+    decision->noisy = false;
+    if (rounds < policy->min_reps || rounds == 0)
+        return 0;
+    int within;
+    if (all_within_precision(samples, nalgos, rounds, policy->precision_pct, &within) != 0)
+        return -1;
+    if (within) {
+        decision->stop = true;
+        return 0;
+    }
+    if ((policy->max_reps && rounds >= policy->max_reps) ||
+        budget_exhausted(policy, rounds, elapsed_s)) {
+        decision->stop = true;
+        decision->noisy = true;
+    }
+    return 0;
+}
+
+unsigned long qsb_batch_count(double resolution, double one_sort, double min_sample)
+{
+    double target = fmax(QSB_BATCH_RESOLUTION_FACTOR * resolution, min_sample);
+    double per_sort = one_sort > 0.0 ? one_sort : resolution;
+    if (!(per_sort > 0.0) || !(target > per_sort))
+        return 1;
+    double batch = ceil(target / per_sort);
+    return batch >= (double)QSB_BATCH_MAX ? QSB_BATCH_MAX : (unsigned long)batch;
+}

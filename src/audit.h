@@ -1,0 +1,279 @@
+/*
+** `qsortbench audit`: the properties the glibc qsort debate was about, measured for any sort
+** function with the qsort_r signature (registry entries and plug-ins), never copied from the
+** registry's declared property bits:
+**
+**   stability      (key, original index) records with many equal keys, several patterns,
+**                  element sizes 1 to 64 (every copy mode, msort's indirect path);
+**   allocation     malloc-family calls and the largest request made during one sort;
+**   stack          deepest stack used, on a thread whose stack is pre-filled with a pattern;
+**   worst case     comparisons on McIlroy's killer adversary (1999), per n log2 n;
+**   broken cmp     behaviour under comparators that break the contract, with PROT_NONE
+**                  guard pages flush against both ends of the array.
+**
+** Probes that may crash, hang or longjmp out of a sort run in a forked child (audit_child.c),
+** so the tool survives whatever the sort does and leaks nothing. Every probe returns a status
+** (QSB_OK, or QSB_ESYSTEM when it could not run at all); findings are data in the result.
+*/
+#ifndef QSB_AUDIT_H
+#define QSB_AUDIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "registry.h"
+
+/* ---- what is audited, and how much ---- */
+
+#define QSB_AUDIT_MAX_CASES 4
+
+typedef struct {
+    uint64_t stack_nelem[QSB_AUDIT_MAX_CASES];     /* n of the stack probe (4-byte random) */
+    size_t stack_count;
+    uint64_t adversary_nelem[QSB_AUDIT_MAX_CASES]; /* n of the killer adversary */
+    size_t adversary_count;
+    unsigned timeout_s;                            /* per child; past it: HANG */
+} qsb_audit_config;
+
+/* The full audit (1000/10000/100000 adversary, stack up to 8,388,608) or --quick (smaller
+** stack and adversary sizes, same verdict logic). */
+void qsb_audit_config_init(qsb_audit_config *config, bool quick);
+
+typedef struct {
+    const char *name;    /* registry or plug-in name */
+    const char *variant; /* NULL, or how the row differs ("malloc fails") */
+    qsb_sort_fn sort;
+    unsigned declared;   /* QSB_PROP_* bits the entry claims */
+    bool has_declared;   /* false: nothing claimed (plug-ins), so nothing to contradict */
+} qsb_audit_subject;
+
+/* The registry entry; false when the name is unknown. */
+bool qsb_audit_subject_from_registry(const char *name, qsb_audit_subject *out);
+
+/* The "malloc fails" variant of an algorithm whose scratch comes through algorithms/alloc.h
+** (msort: its quicksort fallback; msort-2.39: its heapsort fallback). Returns false when
+** the algorithm has no such variant. */
+bool qsb_audit_forced_fallback(const char *name, qsb_audit_subject *out);
+
+/* ---- stability ---- */
+
+typedef enum {
+    QSB_STABLE_YES,      /* equal keys kept their order in every case */
+    QSB_STABLE_NO,       /* some case reordered equal keys */
+    QSB_STABLE_UNSORTED  /* some case was not even sorted (a broken sort) */
+} qsb_stable_verdict;
+
+typedef struct {
+    qsb_stable_verdict verdict;
+    unsigned cases;       /* sorts checked */
+    unsigned unstable;    /* of which reordered equal keys */
+    char detail[112];     /* the first case that decided the verdict, else "" */
+} qsb_stability_result;
+
+int qsb_audit_stability(qsb_sort_fn sort, qsb_stability_result *out);
+
+/* ---- allocation ---- */
+
+typedef struct {
+    uint64_t allocations; /* malloc, calloc, realloc, memalign-family calls */
+    uint64_t frees;       /* free calls with a non-NULL pointer */
+    uint64_t max_bytes;   /* largest single request */
+} qsb_alloc_counts;
+
+/* Counting is a process-wide switch, on only around the audited sort. Built with ASan the
+** allocator is ASan's, and the counts come from its malloc/free hooks (realloc is then one
+** allocation and one free). Returns false, with *method saying why, when neither works. */
+bool qsb_alloc_counting_available(const char **method);
+void qsb_alloc_counting_begin(void);
+void qsb_alloc_counting_end(qsb_alloc_counts *out);
+
+typedef struct {
+    uint64_t nelem, size;
+    qsb_alloc_counts counts;
+} qsb_alloc_case;
+
+typedef struct {
+    bool available;
+    const char *method;                     /* how counted, or why not */
+    qsb_alloc_case cases[QSB_AUDIT_MAX_CASES]; /* small and large, 4- and 40-byte */
+    size_t ncases;
+    bool allocates;                         /* some case allocated */
+    uint64_t max_bytes;                     /* over every case */
+} qsb_alloc_result;
+
+int qsb_audit_alloc(qsb_sort_fn sort, qsb_alloc_result *out);
+
+/* ---- stack ---- */
+
+typedef enum {
+    QSB_STACK_OK,
+    QSB_STACK_OVERFLOW, /* the sort ran past the probe's stack (SIGSEGV on its guard) */
+    QSB_STACK_FAILED    /* crashed otherwise, hung, or the probe could not run */
+} qsb_stack_status;
+
+typedef struct {
+    uint64_t nelem;
+    uint64_t bytes;     /* below the caller's frame, measured to the byte */
+    qsb_stack_status status;
+} qsb_stack_case;
+
+typedef struct {
+    qsb_stack_case cases[QSB_AUDIT_MAX_CASES];
+    size_t ncases;
+    uint64_t max_bytes;
+    qsb_stack_status status; /* the worst case's */
+    uint64_t probe_bytes;    /* size of the probe's stack */
+} qsb_stack_result;
+
+int qsb_audit_stack(qsb_sort_fn sort, const qsb_audit_config *config, qsb_stack_result *out);
+
+/* One measurement in this process (tests): the deepest stack `sort` uses on random 4-byte
+** elements, or UINT64_MAX when the probe could not be set up. Not protected against a
+** crashing sort. */
+uint64_t qsb_stack_depth(qsb_sort_fn sort, size_t nelem);
+
+/* ---- worst case: McIlroy's killer adversary ---- */
+
+/* Runs `sort` on n 4-byte elements against the adversary, in this process. Past `limit`
+** comparisons it longjmps out of the comparator (anything the sort allocated leaks: the
+** audit calls it in a child). Writes the comparator calls made (limit + 1 when aborted) and,
+** when `values` is not NULL, the n values of an input that replays the same comparisons
+** on a deterministic sort. Returns true when it aborted. */
+bool qsb_adversary_run(qsb_sort_fn sort, size_t n, uint64_t limit, uint64_t *calls,
+                       uint32_t *values);
+
+/* 10 n log2 n: the comparisons after which the audit calls a sort quadratic. */
+uint64_t qsb_adversary_limit(size_t n);
+
+typedef struct {
+    uint64_t nelem;
+    uint64_t comparisons;
+    double ratio;        /* comparisons / (n log2 n) */
+    bool quadratic;      /* aborted past qsb_adversary_limit(n) */
+    bool failed;         /* the child crashed or hung */
+} qsb_adversary_case;
+
+typedef struct {
+    qsb_adversary_case cases[QSB_AUDIT_MAX_CASES];
+    size_t ncases;
+    bool quadratic;      /* some n went past the limit */
+    bool failed;         /* some child crashed or hung */
+    double max_ratio;    /* over the cases that finished */
+} qsb_adversary_result;
+
+int qsb_audit_adversary(qsb_sort_fn sort, const qsb_audit_config *config,
+                        qsb_adversary_result *out);
+
+/* ---- broken comparators ---- */
+
+typedef enum {
+    QSB_BROKEN_RANDOM,        /* random answers */
+    QSB_BROKEN_ALWAYS_LESS,   /* always -1 */
+    QSB_BROKEN_ALWAYS_EQUAL,  /* always 0 */
+    QSB_BROKEN_ALWAYS_GREATER,/* always +1 */
+    QSB_BROKEN_SUBTRACTION,   /* a - b on ints: overflows on INT_MIN and 0 (Qualys, 2024) */
+    QSB_BROKEN_INTRANSITIVE,  /* rock-paper-scissors on value mod 3 */
+    QSB_BROKEN_REVERSED_1PCT, /* correct, but 1% of the answers reversed */
+    QSB_BROKEN_COUNT
+} qsb_broken_comparator;
+
+typedef enum {
+    QSB_BROKEN_OK,            /* same elements, any order, in every case */
+    QSB_BROKEN_LOST,          /* the multiset changed: elements lost or duplicated */
+    QSB_BROKEN_OOB_BELOW,     /* touched the guard page below the array */
+    QSB_BROKEN_OOB_ABOVE,     /* touched the guard page above the array */
+    QSB_BROKEN_HANG,          /* past the time limit */
+    QSB_BROKEN_CRASH,         /* any other fatal signal */
+    QSB_BROKEN_NOT_RUN        /* the child could not be started */
+} qsb_broken_verdict;
+
+extern const char *const qsb_broken_comparator_names[QSB_BROKEN_COUNT]; /* "random", ... */
+const char *qsb_broken_verdict_name(qsb_broken_verdict v);               /* "OK", "OOB-below" */
+
+typedef struct {
+    qsb_broken_verdict verdict;
+    char detail[192];   /* the case that decided the verdict, else "" */
+} qsb_broken_result;
+
+/* One comparator, every input, both guard placements, in one child. */
+int qsb_audit_broken_one(qsb_sort_fn sort, qsb_broken_comparator which, unsigned timeout_s,
+                         qsb_broken_result *out);
+int qsb_audit_broken(qsb_sort_fn sort, unsigned timeout_s,
+                     qsb_broken_result out[QSB_BROKEN_COUNT]);
+
+/* ---- one row per subject ---- */
+
+typedef struct {
+    qsb_audit_subject subject;
+    qsb_stability_result stability;
+    qsb_alloc_result alloc;
+    qsb_stack_result stack;
+    qsb_adversary_result adversary;
+    qsb_broken_result broken[QSB_BROKEN_COUNT];
+    char contradictions[256]; /* a declared claim the measurement disproves, "" when none */
+    char notes[256];          /* a property measured though not declared, "" when none */
+} qsb_audit_row;
+
+/* Every probe on one subject, then the comparison with its declared bits. A claim is a set
+** STABLE or NLOGN_WORST bit, or an unset ALLOCATES bit (in place); a measurement that
+** disproves one is a contradiction, printed as a warning. A property that holds without
+** being claimed is only noted. */
+int qsb_audit_run_row(const qsb_audit_subject *subject, const qsb_audit_config *config,
+                      qsb_audit_row *row);
+
+/* Cell texts shared by the reporters, so the table, CSV and JSON say the same thing. */
+const char *qsb_audit_stable_text(const qsb_audit_row *row);    /* "yes", "no", "UNSORTED" */
+const char *qsb_audit_allocates_text(const qsb_audit_row *row); /* "yes", "no", "n/a" */
+const char *qsb_audit_stack_text(const qsb_audit_row *row, char *buf, size_t len);
+const char *qsb_audit_worst_text(const qsb_audit_row *row);     /* "nlogn", "quadratic", ... */
+void qsb_audit_row_label(const qsb_audit_row *row, char *buf, size_t len); /* "msort (malloc fails)" */
+
+/* ---- reporters (audit_report.c) ---- */
+
+void qsb_audit_print_table(FILE *fp, const qsb_audit_row *rows, size_t count,
+                           const qsb_audit_config *config);
+/* The same table in three parts, so rows can be printed as they are measured. */
+void qsb_audit_print_table_head(FILE *fp, const qsb_audit_config *config);
+void qsb_audit_print_table_row(FILE *fp, const qsb_audit_row *row);
+void qsb_audit_print_table_foot(FILE *fp, const qsb_audit_row *rows, size_t count,
+                                const qsb_audit_config *config);
+int qsb_audit_write_csv(FILE *fp, const qsb_audit_row *rows, size_t count);
+int qsb_audit_write_json(FILE *fp, const qsb_audit_row *rows, size_t count,
+                         const qsb_audit_config *config, const char *command_line);
+
+/* ---- the child runner (audit_child.c) ---- */
+
+typedef enum {
+    QSB_CHILD_EXITED,      /* code holds the exit status */
+    QSB_CHILD_GUARD_BELOW, /* faulted on the registered lower guard */
+    QSB_CHILD_GUARD_ABOVE, /* faulted on the registered upper guard */
+    QSB_CHILD_TIMEOUT,     /* killed at the time limit */
+    QSB_CHILD_SIGNALED     /* died of signal `code` */
+} qsb_child_kind;
+
+typedef struct {
+    qsb_child_kind kind;
+    int code;
+    bool faulted;            /* died of (or left on) a SIGSEGV/SIGBUS the handler saw */
+    uintptr_t fault_address; /* its address */
+    bool fault_wild;         /* an address the CPU refuses outright (non-canonical): the
+                             ** kernel reports no address for it */
+} qsb_child_outcome;
+
+/* Runs fn(ctx) in a forked child, whose exit status is fn's return value (0..99); memory
+** the child must report goes through qsb_shared_alloc(). Returns QSB_ESYSTEM when fork
+** fails. */
+int qsb_run_in_child(int (*fn)(void *ctx), void *ctx, unsigned timeout_s,
+                     qsb_child_outcome *out);
+
+/* Called in the child: faults inside these ranges end the child as GUARD_BELOW/ABOVE.
+** NULL clears a range. */
+void qsb_child_set_guards(const void *below, size_t below_len, const void *above,
+                          size_t above_len);
+
+void *qsb_shared_alloc(size_t bytes); /* MAP_SHARED anonymous, zeroed; NULL on failure */
+void qsb_shared_free(void *p, size_t bytes);
+
+#endif

@@ -1,0 +1,217 @@
+/*
+** The allocation probe (see audit.h): counts malloc-family calls made during one sort, by
+** the sort itself or by libc on its behalf (libc's qsort_r calls malloc internally), and by
+** plug-ins alike.
+**
+** Normal builds interpose the allocator in the executable: malloc, calloc, realloc, free and
+** the memalign family are defined here and forward to glibc's exported __libc_* entry points
+** (glibc supports replacing malloc this way, and its own internal calls come through the
+** executable's definitions too). Counting is one relaxed flag test while it is off.
+**
+** ASan builds must not interpose (ASan's allocator is the interposer there): they count
+** through the sanitizer's malloc/free hooks instead, where realloc shows as one allocation
+** and one free.
+**
+** The audit cases: 4-byte and 40-byte random elements, each small enough for msort's stack
+** scratch (below 1024 bytes) and large enough to need malloc.
+*/
+#include "audit.h"
+
+#include <errno.h>
+#include <malloc.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "diag.h"
+#include "patterns.h"
+#include "element.h"
+#include "version.h"
+
+#if defined(__SANITIZE_ADDRESS__) || QSB_SANITIZED
+#define QSB_ALLOC_VIA_HOOKS 1
+#else
+#define QSB_ALLOC_VIA_HOOKS 0
+#endif
+
+static atomic_bool counting;
+static atomic_uint_least64_t allocations, frees, max_bytes;
+
+static void note_allocation(size_t bytes)
+{
+    if (!atomic_load_explicit(&counting, memory_order_relaxed))
+        return;
+    atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
+    uint_least64_t seen = atomic_load_explicit(&max_bytes, memory_order_relaxed);
+    while (bytes > seen && !atomic_compare_exchange_weak_explicit(
+                               &max_bytes, &seen, bytes, memory_order_relaxed,
+                               memory_order_relaxed))
+        continue;
+}
+
+static void note_free(const volatile void *p)
+{
+    if (p && atomic_load_explicit(&counting, memory_order_relaxed))
+        atomic_fetch_add_explicit(&frees, 1, memory_order_relaxed);
+}
+
+#if QSB_ALLOC_VIA_HOOKS
+
+/* The sanitizer interface (sanitizer/allocator_interface.h, not shipped with gcc 12). */
+int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void *, size_t),
+                                              void (*free_hook)(const volatile void *));
+
+static void malloc_hook(const volatile void *p, size_t bytes)
+{
+    (void)p;
+    note_allocation(bytes);
+}
+
+static atomic_int hooks_installed; /* 1 installed, -1 refused */
+
+bool qsb_alloc_counting_available(const char **method)
+{
+    if (atomic_load(&hooks_installed) == 0)
+        atomic_store(&hooks_installed,
+                     __sanitizer_install_malloc_and_free_hooks(malloc_hook, note_free) ? 1 : -1);
+    int ok = atomic_load(&hooks_installed) == 1;
+    *method = ok ? "ASan allocator hooks (realloc = 1 allocation + 1 free)"
+                 : "unavailable: ASan refused the allocator hooks";
+    return ok;
+}
+
+#else /* interposition */
+
+/* glibc's own allocator entry points (exported by libc.so.6 since 2.2.5). */
+void *__libc_malloc(size_t bytes);
+void *__libc_calloc(size_t count, size_t size);
+void *__libc_realloc(void *p, size_t bytes);
+void __libc_free(void *p);
+void *__libc_memalign(size_t alignment, size_t bytes);
+void *__libc_valloc(size_t bytes);
+void *__libc_pvalloc(size_t bytes);
+
+void *malloc(size_t bytes)
+{
+    note_allocation(bytes);
+    return __libc_malloc(bytes);
+}
+
+void *calloc(size_t count, size_t size)
+{
+    size_t bytes;
+    note_allocation(__builtin_mul_overflow(count, size, &bytes) ? SIZE_MAX : bytes);
+    return __libc_calloc(count, size);
+}
+
+void *realloc(void *p, size_t bytes)
+{
+    note_allocation(bytes);
+    return __libc_realloc(p, bytes);
+}
+
+void free(void *p)
+{
+    note_free(p);
+    __libc_free(p);
+}
+
+void *memalign(size_t alignment, size_t bytes)
+{
+    note_allocation(bytes);
+    return __libc_memalign(alignment, bytes);
+}
+
+void *aligned_alloc(size_t alignment, size_t bytes)
+{
+    note_allocation(bytes);
+    return __libc_memalign(alignment, bytes);
+}
+
+int posix_memalign(void **out, size_t alignment, size_t bytes)
+{
+    if (alignment % sizeof(void *) != 0 || (alignment & (alignment - 1)) != 0 || alignment == 0)
+        return EINVAL;
+    note_allocation(bytes);
+    int saved = errno; /* posix_memalign reports through its result, not errno */
+    void *p = __libc_memalign(alignment, bytes);
+    errno = saved;
+    if (!p)
+        return ENOMEM;
+    *out = p;
+    return 0;
+}
+
+void *valloc(size_t bytes)
+{
+    note_allocation(bytes);
+    return __libc_valloc(bytes);
+}
+
+void *pvalloc(size_t bytes)
+{
+    note_allocation(bytes);
+    return __libc_pvalloc(bytes);
+}
+
+bool qsb_alloc_counting_available(const char **method)
+{
+    *method = "interposed malloc family (forwarding to glibc's __libc_malloc)";
+    return true;
+}
+
+#endif
+
+void qsb_alloc_counting_begin(void)
+{
+    atomic_store(&allocations, 0);
+    atomic_store(&frees, 0);
+    atomic_store(&max_bytes, 0);
+    atomic_store(&counting, true);
+}
+
+void qsb_alloc_counting_end(qsb_alloc_counts *out)
+{
+    atomic_store(&counting, false);
+    out->allocations = atomic_load(&allocations);
+    out->frees = atomic_load(&frees);
+    out->max_bytes = atomic_load(&max_bytes);
+}
+
+/* Sorts one random input with counting on around the sort only (the input is made and freed
+** outside). */
+static int count_one_case(qsb_sort_fn sort, qsb_alloc_case *c)
+{
+    size_t n = (size_t)c->nelem, size = (size_t)c->size;
+    void *base = malloc(n * size);
+    if (!base)
+        return qsb_out_of_memory("allocation probe input");
+    qsb_generate(qsb_pattern_find("random"), base, n, size, QSB_DEFAULT_SEED, QSB_MODE_DEFAULT);
+    qsb_cmp_fn cmp = qsb_comparator(size);
+    qsb_alloc_counting_begin();
+    sort(base, n, size, cmp, NULL);
+    qsb_alloc_counting_end(&c->counts);
+    free(base);
+    return QSB_OK;
+}
+
+int qsb_audit_alloc(qsb_sort_fn sort, qsb_alloc_result *out)
+{
+    /* 100 x 4 and 20 x 40 bytes fit msort's 1024-byte stack scratch; the others do not. */
+    static const uint64_t cases[][2] = {{100, 4}, {100000, 4}, {20, 40}, {100000, 40}};
+    *out = (qsb_alloc_result){0};
+    out->available = qsb_alloc_counting_available(&out->method);
+    if (!out->available)
+        return QSB_OK;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        qsb_alloc_case *c = &out->cases[out->ncases++];
+        c->nelem = cases[i][0];
+        c->size = cases[i][1];
+        int status = count_one_case(sort, c);
+        if (status != QSB_OK)
+            return status;
+        out->allocates |= c->counts.allocations > 0;
+        if (c->counts.max_bytes > out->max_bytes)
+            out->max_bytes = c->counts.max_bytes;
+    }
+    return QSB_OK;
+}

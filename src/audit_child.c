@@ -1,0 +1,169 @@
+/*
+** The audit's child runner (see audit.h): a probe that may fault, hang or longjmp out of a
+** sort runs in a forked child; the parent classifies how it ended. A fault on a registered
+** guard page ends the child with a reserved exit status, so "out of bounds" is told apart
+** from any other crash. The time limit is enforced by the parent (SIGKILL), so a sort that
+** blocks or ignores signals still counts as a hang.
+*/
+#include "audit.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "diag.h"
+
+enum { EXIT_GUARD_BELOW = 100, EXIT_GUARD_ABOVE = 101 };
+
+typedef struct {
+    const char *start;
+    size_t len;
+} byte_range;
+
+/* Set in the child only, read by its fault handler. */
+static byte_range guard_below, guard_above;
+typedef struct {
+    uintptr_t address;
+    int seen;   /* the handler ran */
+    int code;   /* si_code: SI_KERNEL for an address the CPU refuses outright (non-canonical) */
+} fault_record;
+static volatile fault_record *fault; /* shared with the parent */
+static char alternate_stack[64 * 1024];
+
+void qsb_child_set_guards(const void *below, size_t below_len, const void *above,
+                          size_t above_len)
+{
+    guard_below = (byte_range){below, below ? below_len : 0};
+    guard_above = (byte_range){above, above ? above_len : 0};
+}
+
+static int in_range(const byte_range *r, const char *address)
+{
+    return r->start && address >= r->start && address < r->start + r->len;
+}
+
+/* SA_RESETHAND: when the fault is not on a guard, returning re-runs the faulting access,
+** which now kills the child with the original signal. */
+static void on_fault(int sig, siginfo_t *info, void *context)
+{
+    (void)sig, (void)context;
+    const char *address = info->si_addr;
+    if (fault) {
+        fault->address = (uintptr_t)address;
+        fault->code = info->si_code;
+        fault->seen = 1;
+    }
+    if (in_range(&guard_below, address))
+        _exit(EXIT_GUARD_BELOW);
+    if (in_range(&guard_above, address))
+        _exit(EXIT_GUARD_ABOVE);
+}
+
+static void install_fault_handlers(void)
+{
+    /* Without an alternate stack a stack overflow simply kills the child. ASan installs one
+    ** of its own: keep it. */
+    stack_t current;
+    if (sigaltstack(NULL, &current) == 0 && (current.ss_flags & SS_DISABLE)) {
+        stack_t alt = {.ss_sp = alternate_stack, .ss_size = sizeof alternate_stack};
+        sigaltstack(&alt, NULL);
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+}
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Waits for the child, killing it at the deadline; returns its wait status. */
+static int wait_with_deadline(pid_t pid, unsigned timeout_s, int *timed_out)
+{
+    const double deadline = seconds_now() + timeout_s;
+    long pause_ns = 50 * 1000; /* most children end within a millisecond: poll fast first */
+    int status = 0;
+    *timed_out = 0;
+    for (;;) {
+        pid_t done = waitpid(pid, &status, WNOHANG);
+        if (done == pid || (done < 0 && errno != EINTR))
+            return status;
+        if (seconds_now() > deadline) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                continue;
+            *timed_out = 1;
+            return status;
+        }
+        struct timespec pause = {0, pause_ns};
+        nanosleep(&pause, NULL);
+        if (pause_ns < 10 * 1000 * 1000)
+            pause_ns *= 2;
+    }
+}
+
+int qsb_run_in_child(int (*fn)(void *ctx), void *ctx, unsigned timeout_s,
+                     qsb_child_outcome *out)
+{
+    fault_record *shared_fault = qsb_shared_alloc(sizeof *shared_fault);
+    if (!shared_fault)
+        return qsb_out_of_memory("child fault record");
+    fflush(NULL); /* nothing buffered may be written twice */
+    pid_t pid = fork();
+    if (pid < 0) {
+        int err = errno;
+        qsb_shared_free(shared_fault, sizeof *shared_fault);
+        return qsb_error(QSB_ESYSTEM, "audit: cannot fork: %s", strerror(err));
+    }
+    if (pid == 0) {
+        fault = shared_fault;
+        install_fault_handlers();
+        _exit(fn(ctx)); /* _exit: no atexit handlers, no leak check of a longjmp'd sort */
+    }
+    int timed_out;
+    int status = wait_with_deadline(pid, timeout_s, &timed_out);
+    memset(out, 0, sizeof *out);
+    if (timed_out) {
+        out->kind = QSB_CHILD_TIMEOUT;
+        out->code = SIGKILL;
+    } else if (WIFSIGNALED(status)) {
+        out->kind = QSB_CHILD_SIGNALED;
+        out->code = WTERMSIG(status);
+    } else {
+        out->code = WEXITSTATUS(status);
+        out->kind = out->code == EXIT_GUARD_BELOW   ? QSB_CHILD_GUARD_BELOW
+                    : out->code == EXIT_GUARD_ABOVE ? QSB_CHILD_GUARD_ABOVE
+                                                    : QSB_CHILD_EXITED;
+    }
+    if (out->kind != QSB_CHILD_EXITED && out->kind != QSB_CHILD_TIMEOUT && shared_fault->seen) {
+        out->faulted = true;
+        out->fault_address = shared_fault->address;
+        out->fault_wild = shared_fault->code == SI_KERNEL;
+    }
+    qsb_shared_free(shared_fault, sizeof *shared_fault);
+    return QSB_OK;
+}
+
+void *qsb_shared_alloc(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void qsb_shared_free(void *p, size_t bytes)
+{
+    if (p)
+        munmap(p, bytes);
+}

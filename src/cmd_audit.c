@@ -1,0 +1,254 @@
+/*
+** `qsortbench audit [--algos LIST] [--json FILE] [--csv FILE] [--quick]`: the measured
+** property table (audit.h), a row per algorithm (registry entries and plug-ins, plugin.h) plus
+** a "malloc fails" row for each merge sort with a scratch fallback. The table goes to stdout row by row as each is measured; the CSV
+** and JSON files, opened before the first probe so a bad path fails at once, get the same
+** rows. Findings are data: the exit status is 0 whatever was found, 2 on bad arguments, 3 on
+** a system error.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit.h"
+#include "cli.h"
+#include "commands.h"
+#include "diag.h"
+#include "outfile.h"
+#include "plugin.h"
+#include "version.h"
+
+enum { OPT_ALGOS, OPT_JSON, OPT_CSV, OPT_QUICK };
+
+static const qsb_option audit_options[] = {
+    {"algos", 'a', "LIST",
+     "comma-separated registry names or plug-ins [NAME=]PATH.so:SYMBOL[:qsort] "
+     "(default: the whole registry)"},
+    {"json", 0, "FILE", "also write the rows as JSON ('-' for stdout)"},
+    {"csv", 0, "FILE", "also write the rows as CSV ('-' for stdout)"},
+    {"quick", 'q', NULL, "stack probe up to n = 65536 instead of 8,388,608"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const qsb_command_spec audit_spec = {
+    "audit", "[OPTIONS]",
+    "Measure, for each algorithm: stability, allocation, stack depth, comparisons on McIlroy's\n"
+    "killer adversary, and behaviour under broken comparators (guard pages around the array).\n"
+    "Exit status 0 whatever is found (findings are data), 2 on bad arguments.",
+    audit_options};
+
+typedef struct {
+    const char *algos;
+    const char *json;
+    const char *csv;
+    bool quick;
+} audit_args;
+
+static int on_option(void *ctx, int index, const char *arg)
+{
+    audit_args *a = ctx;
+    switch (index) {
+    case OPT_ALGOS:
+        a->algos = arg;
+        break;
+    case OPT_JSON:
+        a->json = arg;
+        break;
+    case OPT_CSV:
+        a->csv = arg;
+        break;
+    case OPT_QUICK:
+        a->quick = true;
+        break;
+    }
+    return QSB_OK;
+}
+
+/* ---- the subjects: the selected algorithms, each followed by its "malloc fails" row ---- */
+
+typedef struct {
+    qsb_audit_subject *items;
+    size_t count;
+} subject_list;
+
+static void add_with_variant(subject_list *list, const qsb_audit_subject *s)
+{
+    list->items[list->count++] = *s;
+    qsb_audit_subject forced;
+    if (!s->variant && qsb_audit_forced_fallback(s->name, &forced))
+        list->items[list->count++] = forced;
+}
+
+static int is_duplicate(const subject_list *list, const char *name)
+{
+    for (size_t i = 0; i < list->count; i++)
+        if (!list->items[i].variant && strcmp(list->items[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+static int select_subjects(const char *algos, subject_list *list)
+{
+    char **words = NULL;
+    size_t nwords = qsb_algorithm_count;
+    if (algos && qsb_split_words(algos, "--algos", &words, &nwords) != QSB_OK)
+        return QSB_EUSAGE;
+    list->count = 0;
+    list->items = malloc(2 * nwords * sizeof *list->items); /* room for every variant */
+    if (!list->items) {
+        free(words);
+        return qsb_out_of_memory("audit rows");
+    }
+    int status = QSB_OK;
+    for (size_t i = 0; i < nwords && status == QSB_OK; i++) {
+        const char *name = words ? words[i] : qsb_algorithms[i].name;
+        qsb_algorithm a; /* a registry entry, or a plug-in (loaded now) */
+        status = qsb_resolve_algorithm(name, &a);
+        if (status != QSB_OK)
+            break;
+        /* Plug-ins declare nothing, so nothing they do can contradict a claim. */
+        bool plugin = qsb_is_plugin_spec(name);
+        qsb_audit_subject s = {a.name, NULL, a.sort, a.properties, !plugin};
+        if (is_duplicate(list, s.name))
+            status = qsb_usage_error("--algos: '%s' is listed twice", s.name);
+        else
+            add_with_variant(list, &s);
+    }
+    free(words);
+    if (status != QSB_OK) {
+        free(list->items);
+        list->items = NULL;
+    }
+    return status;
+}
+
+/* ---- output files ---- */
+
+typedef struct {
+    qsb_outfile csv, json;
+    bool has_csv, has_json;
+} audit_files;
+
+static int open_files(const audit_args *a, audit_files *f)
+{
+    if (a->csv && strcmp(a->csv, "-") == 0 && a->json && strcmp(a->json, "-") == 0)
+        return qsb_usage_error("--csv and --json cannot both go to standard output");
+    if (a->csv) {
+        int status = qsb_outfile_open(&f->csv, a->csv);
+        if (status != QSB_OK)
+            return status;
+        f->has_csv = true;
+    }
+    if (a->json) {
+        int status = qsb_outfile_open(&f->json, a->json);
+        if (status != QSB_OK)
+            return status;
+        f->has_json = true;
+    }
+    return QSB_OK;
+}
+
+static void abort_files(audit_files *f)
+{
+    if (f->has_csv)
+        qsb_outfile_abort(&f->csv);
+    if (f->has_json)
+        qsb_outfile_abort(&f->json);
+    f->has_csv = f->has_json = false;
+}
+
+static char *join_command_line(int argc, char **argv)
+{
+    size_t len = sizeof "qsortbench";
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    char *line = malloc(len);
+    if (!line)
+        return NULL;
+    strcpy(line, "qsortbench");
+    for (int i = 0; i < argc; i++) {
+        strcat(line, " ");
+        strcat(line, argv[i]);
+    }
+    return line;
+}
+
+static int write_files(audit_files *f, const qsb_audit_row *rows, size_t count,
+                       const qsb_audit_config *config, const char *command_line)
+{
+    int status = QSB_OK;
+    if (f->has_csv) {
+        status = qsb_audit_write_csv(f->csv.fp, rows, count);
+        status = status == QSB_OK ? qsb_outfile_commit(&f->csv) : status;
+        f->has_csv = status != QSB_OK; /* left for abort_files when it failed */
+    }
+    if (status == QSB_OK && f->has_json) {
+        status = qsb_audit_write_json(f->json.fp, rows, count, config, command_line);
+        status = status == QSB_OK ? qsb_outfile_commit(&f->json) : status;
+        f->has_json = status != QSB_OK;
+    }
+    return status;
+}
+
+/* When a file takes stdout, the table goes to stderr so the file stays parseable. */
+static FILE *table_stream(const audit_args *a)
+{
+    int file_on_stdout = (a->csv && strcmp(a->csv, "-") == 0) ||
+                         (a->json && strcmp(a->json, "-") == 0);
+    return file_on_stdout ? stderr : stdout;
+}
+
+int qsb_cmd_audit(int argc, char **argv)
+{
+    audit_args args = {NULL, NULL, NULL, false};
+    int first;
+    int status = qsb_parse_options(&audit_spec, argc, argv, on_option, &args, &first);
+    if (status != QSB_OK)
+        return status == QSB_HELP_SHOWN ? QSB_OK : status;
+    if (first < argc)
+        return qsb_usage_error("audit takes no operands ('%s')", argv[first]);
+
+    subject_list subjects = {NULL, 0};
+    audit_files files = {.has_csv = false, .has_json = false};
+    qsb_audit_row *rows = NULL;
+    char *command_line = NULL;
+    status = select_subjects(args.algos, &subjects);
+    if (status != QSB_OK)
+        goto done;
+    status = open_files(&args, &files);
+    if (status != QSB_OK)
+        goto done;
+    rows = calloc(subjects.count, sizeof *rows);
+    command_line = join_command_line(argc, argv);
+    if (!rows || !command_line) {
+        status = qsb_out_of_memory("audit rows");
+        goto done;
+    }
+
+    qsb_audit_config config;
+    qsb_audit_config_init(&config, args.quick);
+    if (QSB_SANITIZED)
+        qsb_warning("sanitized build: stack depths include ASan's redzones, allocations are "
+                    "counted through ASan's hooks, and 'system' runs through ASan's qsort_r "
+                    "interceptor (n-1 extra comparator calls); audit a normal build for the "
+                    "real figures");
+    FILE *table = table_stream(&args);
+    qsb_audit_print_table_head(table, &config);
+    for (size_t i = 0; i < subjects.count && status == QSB_OK; i++) {
+        status = qsb_audit_run_row(&subjects.items[i], &config, &rows[i]);
+        if (status == QSB_OK) {
+            qsb_audit_print_table_row(table, &rows[i]);
+            fflush(table);
+        }
+    }
+    if (status != QSB_OK)
+        goto done;
+    qsb_audit_print_table_foot(table, rows, subjects.count, &config);
+    status = write_files(&files, rows, subjects.count, &config, command_line);
+done:
+    abort_files(&files);
+    free(command_line);
+    free(rows);
+    free(subjects.items);
+    qsb_plugins_unload(); /* last: the rows' names point into the plug-ins */
+    return status;
+}

@@ -1,0 +1,460 @@
+/*
+** `qsortbench compare BASE NEW`: reads two results files (CSV or JSON, any combination),
+** compares them (compare.h) and reports: a table on stdout, optionally Markdown (--markdown
+** FILE, and appended to $GITHUB_STEP_SUMMARY when that is set) and JSON verdicts (--json
+** FILE). Exit status: 1 on a regression or a FAILED row, and under --strict also when a row
+** is in one file only (the files are fine; the new run lacks results: a finding, not a usage
+** error); 2 for bad options, unreadable or malformed files and different metrics; else 0.
+*/
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "compare.h"
+#include "diag.h"
+#include "outfile.h"
+#include "read_results.h"
+
+enum { OPT_THRESHOLD, OPT_ALPHA, OPT_STRICT, OPT_MARKDOWN, OPT_JSON };
+
+static const qsb_option compare_options[] = {
+    [OPT_THRESHOLD] = {"threshold", 0, "PCT",
+                       "a regression is a change of the median above PCT % (default 5)"},
+    [OPT_ALPHA] = {"alpha", 0, "A",
+                   "...that is significant: Mann-Whitney p < A (default 0.01)"},
+    [OPT_STRICT] = {"strict", 0, NULL, "rows found in one file only are a finding (exit 1)"},
+    [OPT_MARKDOWN] = {"markdown", 0, "FILE", "also write the table as Markdown"},
+    [OPT_JSON] = {"json", 0, "FILE", "also write the verdicts as JSON"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const qsb_command_spec compare_spec = {
+    "compare", "BASE NEW [OPTIONS]",
+    "Regression check between two results files (CSV or JSON). Exit status 1 when a row is\n"
+    "slower in NEW beyond the threshold with p < alpha (comparisons metric: any increase\n"
+    "beyond the threshold) or failed verification, 2 for bad input, else 0. When\n"
+    "$GITHUB_STEP_SUMMARY is set, the Markdown table is appended to that file.",
+    compare_options};
+
+typedef struct {
+    qsb_compare_options opt;
+    bool strict;
+    const char *markdown_path;
+    const char *json_path;
+} compare_config;
+
+static int on_option(void *ctx, int index, const char *arg)
+{
+    compare_config *cfg = ctx;
+    switch (index) {
+    case OPT_THRESHOLD:
+        return qsb_parse_double(arg, "--threshold", 0.0, 1e6, &cfg->opt.threshold_pct);
+    case OPT_ALPHA: {
+        int status = qsb_parse_double(arg, "--alpha", 0.0, 1.0, &cfg->opt.alpha);
+        if (status == QSB_OK && (cfg->opt.alpha <= 0.0 || cfg->opt.alpha >= 1.0))
+            return qsb_usage_error("--alpha: '%s' must lie strictly between 0 and 1", arg);
+        return status;
+    }
+    case OPT_STRICT: cfg->strict = true; return QSB_OK;
+    case OPT_MARKDOWN: cfg->markdown_path = arg; return QSB_OK;
+    case OPT_JSON: cfg->json_path = arg; return QSB_OK;
+    }
+    return QSB_OK;
+}
+
+/* ---- formatting one comparison ---- */
+
+#define NAME_MAX_SHOWN 32 /* longer names (a hostile file) are cut in the table */
+
+static void format_value(char *buf, size_t len, double v, bool exact)
+{
+    if (isnan(v))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, exact ? "%.0f" : "%.1f", v);
+}
+
+static void format_pct(char *buf, size_t len, double v)
+{
+    if (isnan(v))
+        snprintf(buf, len, "-");
+    else if (isinf(v))
+        snprintf(buf, len, "%s", v > 0 ? "+inf" : "-inf");
+    else
+        snprintf(buf, len, fabs(v) < 1e6 ? "%+.2f%%" : "%+.3g%%", v);
+}
+
+static void format_interval(char *buf, size_t len, const qsb_comparison *it, bool exact)
+{
+    char lo[32], hi[32];
+    if (exact || isnan(it->change_lo)) {
+        snprintf(buf, len, exact && !isnan(it->change_pct) ? "exact" : "-");
+        return;
+    }
+    format_pct(lo, sizeof lo, it->change_lo);
+    format_pct(hi, sizeof hi, it->change_hi);
+    snprintf(buf, len, "[%s, %s]", lo, hi);
+}
+
+static void format_p(char *buf, size_t len, double p)
+{
+    if (isnan(p))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.2g", p);
+}
+
+typedef struct {
+    char base[32], cand[32], change[32], interval[80], p[16];
+} formatted;
+
+static void format_item(const qsb_comparison *it, bool exact, formatted *f)
+{
+    format_value(f->base, sizeof f->base, it->base_value, exact);
+    format_value(f->cand, sizeof f->cand, it->new_value, exact);
+    format_pct(f->change, sizeof f->change, it->change_pct);
+    format_interval(f->interval, sizeof f->interval, it, exact);
+    format_p(f->p, sizeof f->p, it->p);
+}
+
+static int name_width(const qsb_compare_report *r, int algorithm, int minimum)
+{
+    size_t w = (size_t)minimum;
+    for (size_t i = 0; i < r->n; i++) {
+        size_t len = strlen(algorithm ? r->items[i].algorithm : r->items[i].pattern);
+        w = len > w ? len : w;
+    }
+    return (int)(w < NAME_MAX_SHOWN ? w : NAME_MAX_SHOWN);
+}
+
+static void summary_sentence(char *buf, size_t len, const qsb_compare_report *r)
+{
+    const size_t *n = r->count;
+    snprintf(buf, len,
+             "%zu regression%s, %zu failed, %zu improved, %zu same, %zu with too few samples; "
+             "%zu only in BASE, %zu only in NEW",
+             n[QSB_VERDICT_REGRESSION], n[QSB_VERDICT_REGRESSION] == 1 ? "" : "s",
+             n[QSB_VERDICT_FAILED] + n[QSB_VERDICT_BASE_FAILED], n[QSB_VERDICT_IMPROVED],
+             n[QSB_VERDICT_SAME], n[QSB_VERDICT_FEW_SAMPLES], n[QSB_VERDICT_ONLY_BASE],
+             n[QSB_VERDICT_ONLY_NEW]);
+}
+
+static void criterion(char *buf, size_t len, const qsb_compare_report *r,
+                      const qsb_compare_options *opt)
+{
+    if (r->exact)
+        snprintf(buf, len, "exact counts; regression: more than %g%% more", opt->threshold_pct);
+    else
+        snprintf(buf, len, "regression: median slower by more than %g%% with Mann-Whitney "
+                 "p < %g; interval: Hodges-Lehmann 95%%", opt->threshold_pct, opt->alpha);
+}
+
+/* ---- the table on stdout ---- */
+
+static void print_table(FILE *fp, const qsb_compare_report *r, const char *base_path,
+                        const char *new_path, const qsb_compare_options *opt)
+{
+    char text[256];
+    criterion(text, sizeof text, r, opt);
+    fprintf(fp, "compare %s -> %s (metric %s; %s)\n", base_path, new_path, r->metric, text);
+    int pw = name_width(r, 0, 7), aw = name_width(r, 1, 9);
+    fprintf(fp, "%-*s %9s %5s  %-*s %16s %16s %9s %20s %8s  %s\n", pw, "pattern", "nelem",
+            "size", aw, "algorithm", "base median", "new median", "change", "95% interval",
+            "p", "verdict");
+    for (size_t i = 0; i < r->n; i++) {
+        const qsb_comparison *it = &r->items[i];
+        formatted f;
+        format_item(it, r->exact, &f);
+        fprintf(fp, "%-*.*s %9llu %5llu  %-*.*s %16s %16s %9s %20s %8s  %s%s\n", pw, pw,
+                it->pattern, (unsigned long long)it->nelem, (unsigned long long)it->size, aw,
+                aw, it->algorithm, f.base, f.cand, f.change, f.interval, f.p,
+                qsb_verdict_name(it->verdict), it->threshold_only ? " (no samples)" : "");
+    }
+    summary_sentence(text, sizeof text, r);
+    fprintf(fp, "%s\n", text);
+}
+
+/* ---- Markdown ---- */
+
+/* Names come from files: escape what Markdown or HTML would interpret. */
+static void md_text(FILE *fp, const char *s)
+{
+    for (; *s; s++) {
+        if (strchr("\\`*_|<>[]#", *s))
+            fputc('\\', fp);
+        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, fp);
+    }
+}
+
+static void write_markdown(FILE *fp, const qsb_compare_report *r, const char *base_path,
+                           const char *new_path, const qsb_compare_options *opt, int status)
+{
+    char text[256];
+    fprintf(fp, "### qsortbench compare: ");
+    md_text(fp, base_path);
+    fprintf(fp, " → ");
+    md_text(fp, new_path);
+    criterion(text, sizeof text, r, opt);
+    fprintf(fp, "\n\n%s: metric %s; %s.\n\n", status == QSB_OK ? "**Passed**" : "**Failed**",
+            r->metric, text);
+    fprintf(fp, "| pattern | nelem | size | algorithm | base median | new median | change | "
+                "95%% interval | p | verdict |\n|---|--:|--:|---|--:|--:|--:|---|--:|---|\n");
+    for (size_t i = 0; i < r->n; i++) {
+        const qsb_comparison *it = &r->items[i];
+        formatted f;
+        format_item(it, r->exact, &f);
+        fprintf(fp, "| ");
+        md_text(fp, it->pattern);
+        fprintf(fp, " | %llu | %llu | ", (unsigned long long)it->nelem,
+                (unsigned long long)it->size);
+        md_text(fp, it->algorithm);
+        const char *strong = it->verdict == QSB_VERDICT_REGRESSION ||
+                                     it->verdict == QSB_VERDICT_FAILED ? "**" : "";
+        fprintf(fp, " | %s | %s | %s | %s | %s | %s%s%s%s |\n", f.base, f.cand, f.change,
+                f.interval, f.p, strong, qsb_verdict_name(it->verdict), strong,
+                it->threshold_only ? " (no samples)" : "");
+    }
+    summary_sentence(text, sizeof text, r);
+    fprintf(fp, "\n%s.\n\n", text);
+}
+
+/* ---- JSON verdicts ---- */
+
+static const char *const verdict_keys[QSB_VERDICT_COUNT] = {
+    "same", "regression", "improved", "too_few_samples", "failed", "base_failed",
+    "only_in_base", "only_in_new",
+};
+
+static int add_number(cJSON *obj, const char *key, double v)
+{
+    cJSON *item = isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+    return item && cJSON_AddItemToObject(obj, key, item) ? 0 : (cJSON_Delete(item), -1);
+}
+
+static cJSON *item_json(const qsb_comparison *it)
+{
+    cJSON *o = cJSON_CreateObject();
+    int bad = !o || !cJSON_AddStringToObject(o, "pattern", it->pattern) ||
+              add_number(o, "nelem", (double)it->nelem) || add_number(o, "size", (double)it->size) ||
+              !cJSON_AddStringToObject(o, "algorithm", it->algorithm) ||
+              add_number(o, "base_median", it->base_value) ||
+              add_number(o, "new_median", it->new_value) ||
+              add_number(o, "change_pct", it->change_pct) ||
+              add_number(o, "change_lo", it->change_lo) ||
+              add_number(o, "change_hi", it->change_hi) || add_number(o, "p", it->p) ||
+              add_number(o, "base_samples", (double)it->base_n) ||
+              add_number(o, "new_samples", (double)it->new_n) ||
+              !cJSON_AddBoolToObject(o, "threshold_only", it->threshold_only) ||
+              !cJSON_AddStringToObject(o, "verdict", verdict_keys[it->verdict]);
+    if (bad) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+static cJSON *report_json(const qsb_compare_report *r, const char *base_path,
+                          const char *new_path, const qsb_compare_options *opt, bool strict,
+                          int status)
+{
+    cJSON *root = cJSON_CreateObject();
+    int bad = !root || add_number(root, "schema_version", 1) ||
+              !cJSON_AddStringToObject(root, "base", base_path) ||
+              !cJSON_AddStringToObject(root, "new", new_path) ||
+              !cJSON_AddStringToObject(root, "metric", r->metric) ||
+              add_number(root, "threshold_pct", opt->threshold_pct) ||
+              add_number(root, "alpha", opt->alpha) ||
+              !cJSON_AddBoolToObject(root, "strict", strict) ||
+              !cJSON_AddStringToObject(root, "interval",
+                                       r->exact ? "exact" : "hodges-lehmann-95") ||
+              !cJSON_AddStringToObject(root, "verdict", status == QSB_OK ? "pass" : "fail");
+    cJSON *counts = bad ? NULL : cJSON_AddObjectToObject(root, "counts");
+    cJSON *cells = counts ? cJSON_AddArrayToObject(root, "cells") : NULL;
+    bad = !cells;
+    for (size_t v = 0; v < QSB_VERDICT_COUNT && !bad; v++)
+        bad = add_number(counts, verdict_keys[v], (double)r->count[v]);
+    for (size_t i = 0; i < r->n && !bad; i++) {
+        cJSON *item = item_json(&r->items[i]);
+        bad = !item || !cJSON_AddItemToArray(cells, item);
+    }
+    if (!bad)
+        return root;
+    cJSON_Delete(root);
+    return NULL;
+}
+
+static int write_json(FILE *fp, const qsb_compare_report *r, const char *base_path,
+                      const char *new_path, const qsb_compare_options *opt, bool strict,
+                      int status)
+{
+    cJSON *root = report_json(r, base_path, new_path, opt, strict, status);
+    char *text = root ? cJSON_Print(root) : NULL;
+    cJSON_Delete(root);
+    if (!text)
+        return qsb_out_of_memory("compare JSON");
+    fputs(text, fp);
+    fputc('\n', fp);
+    free(text);
+    return QSB_OK;
+}
+
+/* ---- the command ---- */
+
+static void warn_if_differs(const char *what, const char *a, const char *b)
+{
+    if (a && b && strcmp(a, b) != 0)
+        qsb_warning("the files differ in %s ('%s' and '%s'): the comparison may not be fair",
+                    what, a, b);
+}
+
+static void warn_context(const qsb_results *base, const qsb_results *cand)
+{
+    warn_if_differs("CPU model", base->context.cpu_model, cand->context.cpu_model);
+    warn_if_differs("build type", base->context.build_type, cand->context.build_type);
+    warn_if_differs("input mode", base->context.mode, cand->context.mode);
+    if (base->context.seed != cand->context.seed)
+        qsb_warning("the files differ in seed (0x%llx and 0x%llx): random inputs differ",
+                    (unsigned long long)base->context.seed,
+                    (unsigned long long)cand->context.seed);
+    if (base->context.incomplete || cand->context.incomplete)
+        qsb_warning("%s was interrupted: its missing rows are listed as in one file only",
+                    base->context.incomplete ? "BASE" : "NEW");
+}
+
+static void warn_report(const qsb_compare_report *r, const qsb_compare_options *opt)
+{
+    size_t few = r->count[QSB_VERDICT_FEW_SAMPLES], bare = 0;
+    for (size_t i = 0; i < r->n; i++)
+        bare += r->items[i].threshold_only && r->items[i].verdict != QSB_VERDICT_FAILED;
+    if (few)
+        qsb_warning("%zu row%s slower beyond %g%% with too few samples for p < %g: run with "
+                    "more repetitions (--reps 10 or more)", few, few == 1 ? " is" : "s are",
+                    opt->threshold_pct, opt->alpha);
+    if (bare)
+        qsb_warning("%zu row%s no samples: judged on the threshold alone (use JSON results, "
+                    "or CSV with the samples column)", bare, bare == 1 ? " has" : "s have");
+}
+
+static int append_step_summary(const qsb_compare_report *r, const char *base_path,
+                               const char *new_path, const qsb_compare_options *opt, int status)
+{
+    const char *path = getenv("GITHUB_STEP_SUMMARY");
+    if (!path || !*path)
+        return QSB_OK;
+    FILE *fp = fopen(path, "a");
+    if (!fp)
+        return qsb_error(QSB_ESYSTEM, "cannot append to $GITHUB_STEP_SUMMARY '%s'", path);
+    write_markdown(fp, r, base_path, new_path, opt, status);
+    return fclose(fp) == 0 ? QSB_OK
+                           : qsb_error(QSB_ESYSTEM, "cannot write $GITHUB_STEP_SUMMARY '%s'",
+                                       path);
+}
+
+static int report_finding(const qsb_compare_report *r, bool strict)
+{
+    const size_t *n = r->count;
+    if (n[QSB_VERDICT_REGRESSION] || n[QSB_VERDICT_FAILED])
+        return qsb_error(QSB_FINDING, "%zu regression%s and %zu failed sort%s in NEW (see the "
+                         "table)", n[QSB_VERDICT_REGRESSION],
+                         n[QSB_VERDICT_REGRESSION] == 1 ? "" : "s", n[QSB_VERDICT_FAILED],
+                         n[QSB_VERDICT_FAILED] == 1 ? "" : "s");
+    if (strict && (n[QSB_VERDICT_ONLY_BASE] || n[QSB_VERDICT_ONLY_NEW]))
+        return qsb_error(QSB_FINDING, "--strict: %zu rows only in BASE, %zu only in NEW",
+                         n[QSB_VERDICT_ONLY_BASE], n[QSB_VERDICT_ONLY_NEW]);
+    return QSB_OK;
+}
+
+typedef struct {
+    qsb_outfile markdown, json;
+    bool markdown_open, json_open;
+} outputs;
+
+static int open_outputs(const compare_config *cfg, outputs *out)
+{
+    int status = QSB_OK;
+    if (cfg->markdown_path) {
+        status = qsb_outfile_open(&out->markdown, cfg->markdown_path);
+        out->markdown_open = status == QSB_OK;
+    }
+    if (status == QSB_OK && cfg->json_path) {
+        status = qsb_outfile_open(&out->json, cfg->json_path);
+        out->json_open = status == QSB_OK;
+    }
+    return status;
+}
+
+static void abort_outputs(outputs *out)
+{
+    if (out->markdown_open)
+        qsb_outfile_abort(&out->markdown);
+    if (out->json_open)
+        qsb_outfile_abort(&out->json);
+    out->markdown_open = out->json_open = false;
+}
+
+/* Writes every requested output; returns the first I/O failure, else QSB_OK. */
+static int write_outputs(const compare_config *cfg, outputs *out, const qsb_compare_report *r,
+                         const char *base_path, const char *new_path, int verdict)
+{
+    int status = QSB_OK;
+    if (out->markdown_open) {
+        write_markdown(out->markdown.fp, r, base_path, new_path, &cfg->opt, verdict);
+        out->markdown_open = false;
+        status = qsb_outfile_commit(&out->markdown);
+    }
+    if (out->json_open) {
+        int s = write_json(out->json.fp, r, base_path, new_path, &cfg->opt, cfg->strict,
+                           verdict);
+        out->json_open = false;
+        if (s != QSB_OK)
+            qsb_outfile_abort(&out->json);
+        else
+            s = qsb_outfile_commit(&out->json);
+        status = status != QSB_OK ? status : s;
+    }
+    int s = append_step_summary(r, base_path, new_path, &cfg->opt, verdict);
+    return status != QSB_OK ? status : s;
+}
+
+int qsb_cmd_compare(int argc, char **argv)
+{
+    compare_config cfg = {{5.0, 0.01}, false, NULL, NULL};
+    int first;
+    int status = qsb_parse_options(&compare_spec, argc, argv, on_option, &cfg, &first);
+    if (status != QSB_OK)
+        return status == QSB_HELP_SHOWN ? QSB_OK : status;
+    if (argc - first != 2)
+        return qsb_usage_error("compare needs two results files, BASE and NEW (%d given)",
+                               argc - first);
+    const char *base_path = argv[first], *new_path = argv[first + 1];
+
+    qsb_results base = {0}, cand = {0};
+    qsb_compare_report report = {0};
+    outputs out = {0};
+    status = open_outputs(&cfg, &out); /* a bad path fails now, not after the reading */
+    if (status == QSB_OK)
+        status = qsb_read_results(base_path, &base);
+    if (status == QSB_OK)
+        status = qsb_read_results(new_path, &cand);
+    if (status == QSB_OK)
+        status = qsb_compare_results(&base, &cand, &cfg.opt, &report);
+    if (status != QSB_OK)
+        goto done;
+    warn_context(&base, &cand);
+    int verdict = qsb_compare_status(&report, cfg.strict);
+    print_table(stdout, &report, base_path, new_path, &cfg.opt);
+    warn_report(&report, &cfg.opt);
+    status = write_outputs(&cfg, &out, &report, base_path, new_path, verdict);
+    if (status == QSB_OK && verdict != QSB_OK)
+        status = report_finding(&report, cfg.strict);
+done:
+    abort_outputs(&out);
+    qsb_compare_report_free(&report);
+    qsb_results_free(&base);
+    qsb_results_free(&cand);
+    return status;
+}

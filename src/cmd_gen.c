@@ -1,0 +1,179 @@
+/*
+** `qsortbench gen PATTERN --nelem N --size S [--seed X] [--compat glibc-bench-2021] [-o FILE]`:
+** writes the raw n * size bytes of one input (../shared/spec/patterns.md), exactly what a run
+** sorts, to FILE (atomically) or to standard output (never to a terminal). Every bad value is
+** refused with one error line before anything is allocated or written.
+*/
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "diag.h"
+#include "memory.h"
+#include "outfile.h"
+#include "patterns.h"
+
+enum { OPT_NELEM, OPT_SIZE, OPT_SEED, OPT_COMPAT, OPT_OUTPUT };
+
+static const qsb_option gen_options[] = {
+    [OPT_NELEM] = {"nelem", 0, "N", "number of elements (required; 0 writes nothing)"},
+    [OPT_SIZE] = {"size", 0, "S", "element size in bytes, at least 1 (required)"},
+    [OPT_SEED] = {"seed", 0, "X", "generator seed, decimal or 0x-hex, below 2^48 "
+                                  "(default 0x9abc56781234)"},
+    [OPT_COMPAT] = {"compat", 0, "MODE", QSB_COMPAT_2021_NAME ": the 2021 benchmark's inputs, "
+                                         "quirks included"},
+    [OPT_OUTPUT] = {"output", 'o', "FILE", "write to FILE (atomically); - or none: standard "
+                                           "output"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const qsb_command_spec gen_spec = {
+    "gen", "PATTERN --nelem N --size S [--seed X] [--compat " QSB_COMPAT_2021_NAME "] [-o FILE]",
+    "Write the raw bytes of one input (n * size bytes, native byte order), as a run makes it.",
+    gen_options};
+
+typedef struct {
+    uint64_t nelem;
+    uint64_t size;
+    uint64_t seed;
+    qsb_mode mode;
+    const char *output; /* "-": standard output */
+    int have_nelem, have_size;
+} gen_config;
+
+static int parse_compat(const char *text, qsb_mode *mode)
+{
+    if (strcmp(text, QSB_COMPAT_2021_NAME) != 0)
+        return qsb_usage_error("--compat: unknown mode '%s' (valid: " QSB_COMPAT_2021_NAME ")",
+                               text);
+    *mode = QSB_MODE_COMPAT_2021;
+    return QSB_OK;
+}
+
+static int handle_option(void *ctx, int index, const char *arg)
+{
+    gen_config *cfg = ctx;
+    switch (index) {
+    case OPT_NELEM:
+        cfg->have_nelem = 1;
+        return qsb_parse_u64(arg, "--nelem", 0, SIZE_MAX, 0, &cfg->nelem);
+    case OPT_SIZE:
+        cfg->have_size = 1;
+        return qsb_parse_u64(arg, "--size", 1, SIZE_MAX, 0, &cfg->size);
+    case OPT_SEED:
+        return qsb_parse_u64(arg, "--seed", 0, QSB_SEED_LIMIT - 1, 1, &cfg->seed);
+    case OPT_COMPAT:
+        return parse_compat(arg, &cfg->mode);
+    default:
+        cfg->output = arg;
+        return QSB_OK;
+    }
+}
+
+/* "sorted, mostlysorted, ..." for messages. */
+static void pattern_names(char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < qsb_pattern_count && used < len; i++)
+        used += (size_t)snprintf(out + used, len - used, "%s%s", i ? ", " : "",
+                                 qsb_patterns[i].name);
+}
+
+static void print_pattern_list(void)
+{
+    printf("\nPatterns (case-insensitive):\n");
+    for (size_t i = 0; i < qsb_pattern_count; i++)
+        printf("  %-16s %s\n", qsb_patterns[i].name, qsb_patterns[i].summary);
+}
+
+static int find_pattern(int argc, char **argv, int first, const qsb_pattern **pattern)
+{
+    char names[256];
+    pattern_names(names, sizeof names);
+    if (first >= argc)
+        return qsb_usage_error("gen needs a PATTERN (one of: %s)", names);
+    if (argc - first > 1)
+        return qsb_usage_error("gen takes one PATTERN, not also '%s'", argv[first + 1]);
+    *pattern = qsb_pattern_find(argv[first]);
+    if (!*pattern)
+        return qsb_usage_error("unknown pattern '%s' (one of: %s)", argv[first], names);
+    return QSB_OK;
+}
+
+static int check_config(const gen_config *cfg)
+{
+    if (!cfg->have_nelem)
+        return qsb_usage_error("gen needs --nelem N");
+    if (!cfg->have_size)
+        return qsb_usage_error("gen needs --size S");
+    if (strcmp(cfg->output, "-") == 0 && isatty(STDOUT_FILENO))
+        return qsb_usage_error("gen writes binary data: redirect standard output or use -o FILE");
+    return qsb_check_fits(cfg->nelem, cfg->size, 1, "gen");
+}
+
+/* Large writes: stdio passes them straight to write(2), so output runs at memory speed. */
+static int write_all(FILE *fp, const char *name, const unsigned char *data, size_t bytes)
+{
+    const size_t chunk = (size_t)16 << 20;
+    for (size_t done = 0; done < bytes;) {
+        size_t len = bytes - done < chunk ? bytes - done : chunk;
+        if (fwrite(data + done, 1, len, fp) != len) {
+            if (strcmp(name, "-") == 0)
+                return qsb_error(QSB_ESYSTEM, "cannot write to standard output: %s",
+                                 strerror(errno));
+            return qsb_error(QSB_ESYSTEM, "cannot write '%s': %s", name, strerror(errno));
+        }
+        done += len;
+    }
+    return QSB_OK;
+}
+
+static int generate_to(const qsb_pattern *pattern, const gen_config *cfg)
+{
+    qsb_outfile out;
+    /* Opened first, so a bad path fails before the work is done. */
+    int status = qsb_outfile_open(&out, cfg->output);
+    if (status != QSB_OK)
+        return status;
+    size_t bytes = (size_t)(cfg->nelem * cfg->size);
+    unsigned char *data = malloc(bytes ? bytes : 1);
+    if (!data) {
+        status = qsb_out_of_memory("gen buffer");
+        goto fail;
+    }
+    qsb_generate(pattern, data, (size_t)cfg->nelem, (size_t)cfg->size, cfg->seed, cfg->mode);
+    status = write_all(out.fp, cfg->output, data, bytes);
+    if (status != QSB_OK)
+        goto fail;
+    free(data);
+    return qsb_outfile_commit(&out);
+fail:
+    free(data);
+    qsb_outfile_abort(&out);
+    return status;
+}
+
+int qsb_cmd_gen(int argc, char **argv)
+{
+    gen_config cfg = {.seed = QSB_DEFAULT_SEED, .mode = QSB_MODE_DEFAULT, .output = "-"};
+    int first;
+    int status = qsb_parse_options(&gen_spec, argc, argv, handle_option, &cfg, &first);
+    if (status == QSB_HELP_SHOWN) {
+        /* The generated help is printed already; add the pattern list under it. */
+        print_pattern_list();
+        return QSB_OK;
+    }
+    if (status != QSB_OK)
+        return status;
+    const qsb_pattern *pattern;
+    status = find_pattern(argc, argv, first, &pattern);
+    if (status == QSB_OK)
+        status = check_config(&cfg);
+    if (status == QSB_OK)
+        status = generate_to(pattern, &cfg);
+    return status;
+}

@@ -1,0 +1,248 @@
+/*
+** `qsortbench info [--json FILE|-]`: this machine as the benchmark sees it (CPU, online
+** CPUs, caches per level from sysfs, the --nelem auto counts and their rule, the timer, libc,
+** this build, governor, load). The facts are gathered once into one struct; the text goes to
+** stdout, the JSON (through cJSON, written atomically) to FILE; with `--json -` the JSON alone
+** goes to stdout.
+*/
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "diag.h"
+#include "machine.h"
+#include "outfile.h"
+#include "result.h"
+#include "timing.h"
+#include "version.h"
+
+#define SYSFS_CPU_ROOT "/sys/devices/system/cpu"
+#define NELEM_RULE "L1d, L2, L3 total capacity (distinct instances summed) / 8 bytes"
+
+enum { OPT_JSON };
+
+static const qsb_option info_options[] = {
+    [OPT_JSON] = {"json", 0, "FILE", "also write the description as JSON to FILE ('-': only "
+                                     "the JSON, on standard output)"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const qsb_command_spec info_spec = {
+    "info", "[--json FILE|-]",
+    "Describe this machine: CPU, caches, the --nelem auto counts, timer, libc, build.",
+    info_options};
+
+static const char *const level_names[3] = {"L1d", "L2", "L3"};
+
+typedef struct {
+    char cpu_model[256];
+    long online_cpus;
+    qsb_caches caches;
+    char caches_text[256];
+    uint64_t nelem[3];
+    size_t nnelem;
+    int nelem_fallback; /* sysfs described no cache: the seed's counts */
+    qsb_timer timer;
+    int tsc_invariant;
+    char libc[64];
+    char governor[64];
+    char turbo[16];
+    double load;
+} machine_info;
+
+static int handle_option(void *ctx, int index, const char *arg)
+{
+    (void)index; /* --json is the only option */
+    *(const char **)ctx = arg;
+    return QSB_OK;
+}
+
+static void gather(machine_info *m)
+{
+    qsb_cpu_model(m->cpu_model, sizeof m->cpu_model);
+    m->online_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    qsb_read_caches(SYSFS_CPU_ROOT, &m->caches); /* all zero when absent */
+    qsb_caches_describe(&m->caches, m->caches_text, sizeof m->caches_text);
+    m->nnelem = qsb_auto_nelem(&m->caches, m->nelem);
+    m->nelem_fallback = m->nnelem == 0;
+    if (m->nelem_fallback) {
+        memcpy(m->nelem, qsb_seed_nelem, sizeof m->nelem);
+        m->nnelem = 3;
+    }
+    m->tsc_invariant = qsb_tsc_invariant();
+    qsb_timer_init(&m->timer, 1); /* falls back to the clock by itself */
+    qsb_libc_version(m->libc, sizeof m->libc);
+    qsb_cpu_governor(m->governor, sizeof m->governor);
+    qsb_turbo_state(m->turbo, sizeof m->turbo);
+    m->load = qsb_load_average();
+}
+
+static void print_nelem(const machine_info *m)
+{
+    printf("nelem auto  ");
+    for (size_t i = 0; i < m->nnelem; i++)
+        printf("%s%" PRIu64, i ? ":" : "", m->nelem[i]);
+    if (m->nelem_fallback)
+        printf(" (the seed's counts: sysfs describes no cache here)\n");
+    else
+        printf(" (%s)\n", NELEM_RULE);
+}
+
+static void print_text(const machine_info *m)
+{
+    printf("CPU         %s\n", m->cpu_model);
+    printf("cores       %ld online\n", m->online_cpus);
+    int any = 0;
+    for (int i = 0; i < 3; i++) {
+        const qsb_cache_level *l = &m->caches.level[i];
+        if (!l->total_bytes)
+            continue;
+        char instance[32], total[32];
+        qsb_format_bytes(l->instance_bytes, instance, sizeof instance);
+        qsb_format_bytes(l->total_bytes, total, sizeof total);
+        printf("%-11s %-4s %s x %u = %s\n", any ? "" : "caches", level_names[i], instance,
+               l->instances, total);
+        any = 1;
+    }
+    if (!any)
+        printf("caches      unknown (nothing under %s/cpu*/cache)\n", SYSFS_CPU_ROOT);
+    print_nelem(m);
+    printf("timer       %s, resolution %.3g ns", m->timer.name, m->timer.resolution_ns);
+    if (m->timer.tsc_hz > 0)
+        printf(", TSC %.4g GHz", m->timer.tsc_hz / 1e9);
+    printf(" (invariant TSC: %s)\n", m->tsc_invariant ? "yes" : "no");
+    printf("libc        %s\n", m->libc);
+    printf("compiler    %s\n", QSB_COMPILER);
+    printf("build       %s, flags \"%s\"%s\n", QSB_BUILD_TYPE[0] ? QSB_BUILD_TYPE : "(none)",
+           QSB_BUILD_FLAGS, QSB_SANITIZED ? ", sanitized (ASan+UBSan)" : "");
+    printf("governor    %s, turbo %s\n", m->governor, m->turbo);
+    if (m->load >= 0)
+        printf("load        %.2f (1-minute average)\n", m->load);
+    else
+        printf("load        unknown\n");
+}
+
+/* Each level present: {"level", "instance_bytes", "instances", "total_bytes"}. */
+static cJSON *cache_levels_json(const qsb_caches *caches)
+{
+    cJSON *levels = cJSON_CreateArray();
+    int ok = levels != NULL;
+    for (int i = 0; ok && i < 3; i++) {
+        const qsb_cache_level *l = &caches->level[i];
+        if (!l->total_bytes)
+            continue;
+        cJSON *o = cJSON_CreateObject();
+        ok = o && cJSON_AddItemToArray(levels, o);
+        if (!ok) {
+            cJSON_Delete(o);
+            break;
+        }
+        ok &= cJSON_AddStringToObject(o, "level", level_names[i]) != NULL;
+        ok &= cJSON_AddNumberToObject(o, "instance_bytes", (double)l->instance_bytes) != NULL;
+        ok &= cJSON_AddNumberToObject(o, "instances", l->instances) != NULL;
+        ok &= cJSON_AddNumberToObject(o, "total_bytes", (double)l->total_bytes) != NULL;
+    }
+    if (!ok) {
+        cJSON_Delete(levels);
+        return NULL;
+    }
+    return levels;
+}
+
+static cJSON *u64_array_json(const uint64_t *values, size_t n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; a && i < n; i++) {
+        cJSON *v = cJSON_CreateNumber((double)values[i]); /* exact below 2^53 */
+        if (!v || !cJSON_AddItemToArray(a, v)) {
+            cJSON_Delete(v);
+            cJSON_Delete(a);
+            a = NULL;
+        }
+    }
+    return a;
+}
+
+/* The machine as JSON; NULL when out of memory (every adder reports its own failure). */
+static cJSON *info_json(const machine_info *m)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return NULL;
+    uint64_t cache_bytes[3];
+    for (int i = 0; i < 3; i++)
+        cache_bytes[i] = m->caches.level[i].total_bytes;
+    int ok = cJSON_AddNumberToObject(root, "schema_version", QSB_SCHEMA_VERSION) != NULL;
+    ok &= cJSON_AddStringToObject(root, "tool_version", QSB_VERSION) != NULL;
+    ok &= cJSON_AddStringToObject(root, "cpu_model", m->cpu_model) != NULL;
+    ok &= cJSON_AddNumberToObject(root, "online_cpus", (double)m->online_cpus) != NULL;
+    ok &= cJSON_AddStringToObject(root, "caches", m->caches_text) != NULL;
+    ok &= cJSON_AddItemToObject(root, "cache_bytes", u64_array_json(cache_bytes, 3));
+    ok &= cJSON_AddItemToObject(root, "cache_levels", cache_levels_json(&m->caches));
+    ok &= cJSON_AddItemToObject(root, "nelem_auto", u64_array_json(m->nelem, m->nnelem));
+    ok &= cJSON_AddStringToObject(root, "nelem_auto_rule",
+                                  m->nelem_fallback ? "the seed's counts (no cache in sysfs)"
+                                                    : NELEM_RULE) != NULL;
+    ok &= cJSON_AddStringToObject(root, "timer", m->timer.name) != NULL;
+    ok &= cJSON_AddNumberToObject(root, "timer_resolution_ns", m->timer.resolution_ns) != NULL;
+    ok &= cJSON_AddBoolToObject(root, "tsc_invariant", m->tsc_invariant) != NULL;
+    ok &= cJSON_AddNumberToObject(root, "tsc_hz", m->timer.tsc_hz) != NULL;
+    ok &= cJSON_AddStringToObject(root, "libc", m->libc) != NULL;
+    ok &= cJSON_AddStringToObject(root, "compiler", QSB_COMPILER) != NULL;
+    ok &= cJSON_AddStringToObject(root, "build_type", QSB_BUILD_TYPE) != NULL;
+    ok &= cJSON_AddStringToObject(root, "build_flags", QSB_BUILD_FLAGS) != NULL;
+    ok &= cJSON_AddBoolToObject(root, "sanitized", QSB_SANITIZED) != NULL;
+    ok &= cJSON_AddStringToObject(root, "governor", m->governor) != NULL;
+    ok &= cJSON_AddStringToObject(root, "turbo", m->turbo) != NULL;
+    ok &= (m->load >= 0 ? cJSON_AddNumberToObject(root, "load_average", m->load)
+                        : cJSON_AddNullToObject(root, "load_average")) != NULL;
+    if (!ok) {
+        cJSON_Delete(root);
+        return NULL;
+    }
+    return root;
+}
+
+static int write_json(const machine_info *m, qsb_outfile *of)
+{
+    cJSON *root = info_json(m);
+    char *text = root ? cJSON_Print(root) : NULL;
+    int status = QSB_OK;
+    if (!text)
+        status = qsb_out_of_memory("JSON");
+    else if (fputs(text, of->fp) == EOF || fputc('\n', of->fp) == EOF)
+        status = qsb_error(QSB_ESYSTEM, "cannot write the JSON");
+    cJSON_free(text);
+    cJSON_Delete(root);
+    return status;
+}
+
+int qsb_cmd_info(int argc, char **argv)
+{
+    const char *json_path = NULL;
+    int first;
+    int status = qsb_parse_options(&info_spec, argc, argv, handle_option, &json_path, &first);
+    if (status != QSB_OK)
+        return status == QSB_HELP_SHOWN ? QSB_OK : status;
+    if (first < argc)
+        return qsb_usage_error("info takes no operands ('%s')", argv[first]);
+
+    qsb_outfile of = {NULL, NULL, NULL};
+    if (json_path && (status = qsb_outfile_open(&of, json_path)) != QSB_OK)
+        return status; /* a bad path fails before the timer calibration */
+    machine_info m;
+    gather(&m);
+    if (!json_path || strcmp(json_path, "-") != 0)
+        print_text(&m);
+    if (json_path) {
+        status = write_json(&m, &of);
+        if (status == QSB_OK)
+            status = qsb_outfile_commit(&of);
+        else
+            qsb_outfile_abort(&of);
+    }
+    return status;
+}

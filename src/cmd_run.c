@@ -1,0 +1,327 @@
+/*
+** `qsortbench [run]`: parse; check what can be checked before any work (the reference
+** table, that the buffers fit in memory); open both result files (a bad path fails in a
+** second, not after the run); run the matrix with SIGINT/SIGTERM turned into "stop after
+** this sort"; print the table; write and commit the files. An interrupted run still writes
+** the finished cells, marked incomplete, and exits 130 / 143. The last line on stderr says
+** how much of the wall time was spent inside timed sorts, and the peak memory.
+*/
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "compare.h"
+#include "cover_letter.h"
+#include "diag.h"
+#include "export_gbench.h"
+#include "machine.h"
+#include "memory.h"
+#include "outfile.h"
+#include "plot.h"
+#include "plugin.h"
+#include "report.h"
+#include "result.h"
+#include "run.h"
+#include "version.h"
+
+#define RESULTS_DIR "results"
+#define WORK_BUFFERS 3 /* the input, the work copy, and msort's scratch of the same size */
+
+static volatile sig_atomic_t stop_signal;
+
+static void request_stop(int signo)
+{
+    stop_signal = signo;
+}
+
+/* SA_RESETHAND: a second Ctrl-C kills at once (the final files are still never partial). */
+static void catch_signals(struct sigaction old[2])
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = request_stop;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    stop_signal = 0;
+    sigaction(SIGINT, &sa, &old[0]);
+    sigaction(SIGTERM, &sa, &old[1]);
+}
+
+static void restore_signals(const struct sigaction old[2])
+{
+    sigaction(SIGINT, &old[0], NULL);
+    sigaction(SIGTERM, &old[1], NULL);
+}
+
+static int check_buffers_fit(const qsb_run_config *cfg)
+{
+    int status = QSB_OK;
+    for (size_t i = 0; i < cfg->n_nelem && status == QSB_OK; i++)
+        for (size_t j = 0; j < cfg->n_sizes && status == QSB_OK; j++)
+            status = qsb_check_fits(cfg->nelem[i], cfg->sizes[j], WORK_BUFFERS, "--nelem");
+    return status;
+}
+
+static void warn_about_build(const qsb_run_config *cfg)
+{
+    if (cfg->metric == QSB_METRIC_COMPARISONS)
+        return; /* counts do not depend on the build */
+    if (strcmp(QSB_BUILD_TYPE, "Release") != 0 && strcmp(QSB_BUILD_TYPE, "RelWithDebInfo") != 0)
+        qsb_warning("this is a %s build: its timings do not represent the algorithms; "
+                    "rebuild with -DCMAKE_BUILD_TYPE=Release",
+                    QSB_BUILD_TYPE[0] ? QSB_BUILD_TYPE : "unoptimised");
+    if (QSB_SANITIZED)
+        qsb_warning("this build is sanitized (ASan/UBSan): its timings are meaningless; "
+                    "rebuild without -DQSB_SANITIZE=ON");
+    char governor[64];
+    qsb_cpu_governor(governor, sizeof governor);
+    if (strcmp(governor, "powersave") == 0)
+        qsb_warning("the CPU governor is powersave; for steadier timings set it to "
+                    "performance (cpupower frequency-set -g performance)");
+}
+
+static int set_strings(const char *const values[], char **const fields[], size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (qsb_set_string(fields[i], values[i]) != 0)
+            return qsb_out_of_memory("context");
+    return QSB_OK;
+}
+
+static int fill_context(qsb_results *r, const qsb_run_config *cfg, const qsb_timer *timer,
+                        const struct tm *utc)
+{
+    qsb_context *c = &r->context;
+    char date[32], host[256] = "unknown", cpu[256], libc[64], caches_text[256];
+    qsb_caches caches;
+    memset(&caches, 0, sizeof caches);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", utc);
+    if (gethostname(host, sizeof host) != 0)
+        snprintf(host, sizeof host, "unknown");
+    host[sizeof host - 1] = '\0';
+    qsb_cpu_model(cpu, sizeof cpu);
+    qsb_libc_version(libc, sizeof libc);
+    if (qsb_read_caches("/sys/devices/system/cpu", &caches) != 0)
+        memset(&caches, 0, sizeof caches);
+    qsb_caches_describe(&caches, caches_text, sizeof caches_text);
+    for (size_t i = 0; i < 3; i++)
+        c->cache_bytes[i] = caches.level[i].total_bytes;
+    c->seed = cfg->seed;
+    c->tsc_hz = timer ? timer->tsc_hz : 0;
+    c->timer_resolution_ns = timer ? timer->resolution_ns : 0;
+    const char *const values[] = {
+        QSB_VERSION, date, host, cpu, caches_text, libc, QSB_COMPILER, QSB_BUILD_FLAGS,
+        QSB_BUILD_TYPE, timer ? timer->name : "none",
+        qsb_metric_name(cfg->metric),
+        cfg->mode == QSB_MODE_COMPAT_2021 ? QSB_COMPAT_2021_NAME : "default",
+        cfg->command_line, cfg->algos[0].name};
+    char **const fields[] = {
+        &c->tool_version, &c->date,     &c->host,       &c->cpu_model,    &c->caches,
+        &c->libc,         &c->compiler, &c->build_flags, &c->build_type,  &c->timer,
+        &c->metric,       &c->mode,     &c->command_line, &r->baseline};
+    return set_strings(values, fields, sizeof fields / sizeof fields[0]);
+}
+
+/* results/qsortbench-YYYYmmddTHHMMSSZ.<ext>, creating results/ when absent. */
+static int default_path(char *buf, size_t len, const struct tm *utc, const char *ext)
+{
+    char stamp[32];
+    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", utc);
+    if (mkdir(RESULTS_DIR, 0777) != 0 && errno != EEXIST)
+        return qsb_error(QSB_ESYSTEM, "cannot create the directory '" RESULTS_DIR "': %s "
+                                      "(or give --csv and --json)",
+                         strerror(errno));
+    snprintf(buf, len, RESULTS_DIR "/qsortbench-%s.%s", stamp, ext);
+    return QSB_OK;
+}
+
+typedef struct {
+    qsb_outfile csv, json;
+    qsb_outfile gbench; /* --export gbench=FILE; fp NULL when not asked */
+    char csv_default[96], json_default[96];
+} result_files;
+
+static int open_files(result_files *f, const qsb_run_config *cfg, const struct tm *utc)
+{
+    const char *csv = cfg->csv_path, *json = cfg->json_path;
+    int status = QSB_OK;
+    if (!csv && (status = default_path(f->csv_default, sizeof f->csv_default, utc, "csv")) ==
+                    QSB_OK)
+        csv = f->csv_default;
+    if (status == QSB_OK && !json &&
+        (status = default_path(f->json_default, sizeof f->json_default, utc, "json")) == QSB_OK)
+        json = f->json_default;
+    if (status == QSB_OK)
+        status = qsb_outfile_open(&f->csv, csv);
+    if (status == QSB_OK && (status = qsb_outfile_open(&f->json, json)) != QSB_OK)
+        qsb_outfile_abort(&f->csv);
+    if (status == QSB_OK && cfg->gbench_path &&
+        (status = qsb_outfile_open(&f->gbench, cfg->gbench_path)) != QSB_OK) {
+        qsb_outfile_abort(&f->csv);
+        qsb_outfile_abort(&f->json);
+    }
+    return status;
+}
+
+static void abort_files(result_files *f)
+{
+    qsb_outfile_abort(&f->csv);
+    qsb_outfile_abort(&f->json);
+    qsb_outfile_abort(&f->gbench);
+}
+
+/* Writes both reports and commits both files; on any failure neither final file is touched
+** by a partial write. */
+static int write_files(result_files *f, const qsb_results *r)
+{
+    int status = qsb_report_csv(f->csv.fp, r);
+    if (status == QSB_OK)
+        status = qsb_report_json(f->json.fp, r);
+    if (status == QSB_OK && f->gbench.fp)
+        status = qsb_export_gbench(f->gbench.fp, r);
+    if (status != QSB_OK) {
+        abort_files(f);
+        return status;
+    }
+    status = qsb_outfile_commit(&f->csv);
+    int json_status = qsb_outfile_commit(&f->json);
+    int gbench_status = f->gbench.fp ? qsb_outfile_commit(&f->gbench) : QSB_OK;
+    if (status == QSB_OK)
+        status = json_status;
+    return status != QSB_OK ? status : gbench_status;
+}
+
+static const char *file_name(const char *given, const char *dflt)
+{
+    if (!given)
+        return dflt;
+    return strcmp(given, "-") == 0 ? "standard output" : given;
+}
+
+static void print_totals(const qsb_run_totals *totals, double wall_ns)
+{
+    struct rusage usage;
+    double peak_mib = getrusage(RUSAGE_SELF, &usage) == 0 ? (double)usage.ru_maxrss / 1024 : 0;
+    double overhead = wall_ns > 0 ? (wall_ns - totals->timed_ns) / wall_ns * 100 : 0;
+    qsb_note("%.2f s inside timed sorts, %.2f s wall time: harness overhead %.1f%%; peak "
+             "memory %.1f MiB",
+             totals->timed_ns / 1e9, wall_ns / 1e9, overhead, peak_mib);
+}
+
+/* run --plot: the charts beside the CSV file (beside the JSON one when the CSV went to
+** stdout), listed on stdout after the table when stdout carries the table. */
+static int plot_beside(const qsb_run_config *cfg, const result_files *files,
+                       const qsb_results *results, bool table_on_stdout)
+{
+    const char *csv = cfg->csv_path ? cfg->csv_path : files->csv_default;
+    const char *json = cfg->json_path ? cfg->json_path : files->json_default;
+    return qsb_plot_results_file(results, strcmp(csv, "-") != 0 ? csv : json, NULL,
+                                 QSB_PLOT_PNG, NULL, table_on_stdout ? stdout : NULL);
+}
+
+/* The run itself, between the opened files and the reports. */
+static int run_and_report(const qsb_run_config *cfg, const qsb_timer *timer,
+                          const qsb_reference *ref, result_files *files, qsb_results *results)
+{
+    uint64_t reps = cfg->reps;
+    qsb_run_setup setup = {cfg, timer, qsb_fixed_rep_policy(&reps), &stop_signal,
+                           !cfg->quiet};
+    qsb_run_totals totals = {0, 0};
+    uint64_t start = qsb_clock_ns();
+    int status = qsb_run_matrix(&setup, results, &totals);
+    double wall_ns = (double)(qsb_clock_ns() - start);
+    if (status != QSB_OK && status != QSB_FINDING) {
+        abort_files(files);
+        return status;
+    }
+    bool table_on_stdout = files->csv.final_path && files->json.final_path;
+    if (table_on_stdout)
+        qsb_report_table(stdout, results, ref);
+    int write_status = write_files(files, results);
+    if (table_on_stdout && (fflush(stdout) != 0 || ferror(stdout)))
+        write_status = qsb_error(QSB_ESYSTEM, "cannot write to standard output");
+    const char *csv = file_name(cfg->csv_path, files->csv_default);
+    const char *json = file_name(cfg->json_path, files->json_default);
+    if (write_status != QSB_OK)
+        status = write_status;
+    else if (stop_signal)
+        status = qsb_error(stop_signal == SIGTERM ? QSB_SIGTERM : QSB_SIGINT,
+                           "interrupted: the %zu finished cells are in %s and %s, marked "
+                           "incomplete",
+                           results->ncells, csv, json);
+    else if (status == QSB_FINDING)
+        status = qsb_error(QSB_FINDING, "%zu result(s) failed verification (FAILED above; "
+                                        "results in %s and %s)",
+                           totals.failed, csv, json);
+    else if (cfg->fail_above)
+        status = qsb_gate_fail_above(results, cfg->fail_above_pct);
+    if (cfg->plot && write_status == QSB_OK && !stop_signal) { /* failed cells are marked */
+        int plot_status = plot_beside(cfg, files, results, table_on_stdout);
+        if (status == QSB_OK)
+            status = plot_status;
+    }
+    print_totals(&totals, wall_ns);
+    return status;
+}
+
+int qsb_run_execute(const qsb_run_config *cfg)
+{
+    qsb_reference ref;
+    memset(&ref, 0, sizeof ref);
+    qsb_results results;
+    memset(&results, 0, sizeof results);
+    result_files files;
+    memset(&files, 0, sizeof files);
+    qsb_timer timer;
+    int status = cfg->reference ? qsb_reference_load(cfg->reference, &ref) : QSB_OK;
+    if (status == QSB_OK)
+        status = check_buffers_fit(cfg);
+    if (status == QSB_OK && cfg->plot)
+        status = qsb_plot_check(); /* no gnuplot: say so now, not after the run */
+    time_t now = time(NULL);
+    struct tm utc;
+    gmtime_r(&now, &utc);
+    /* Caught before the files exist: from then on an interrupt must reach the commit. */
+    struct sigaction old[2];
+    catch_signals(old);
+    if (status == QSB_OK)
+        status = open_files(&files, cfg, &utc);
+    if (status != QSB_OK)
+        goto done;
+    warn_about_build(cfg);
+    bool timed = cfg->metric != QSB_METRIC_COMPARISONS;
+    if (timed && qsb_timer_init(&timer, cfg->metric == QSB_METRIC_CYCLES) != 0)
+        status = qsb_error(QSB_ESYSTEM, "the invariant TSC could not be calibrated; use "
+                                        "--metric ns");
+    if (status == QSB_OK)
+        status = fill_context(&results, cfg, timed ? &timer : NULL, &utc);
+    if (status == QSB_OK)
+        status = run_and_report(cfg, timed ? &timer : NULL, cfg->reference ? &ref : NULL,
+                                &files, &results);
+    else
+        abort_files(&files);
+done:
+    restore_signals(old);
+    qsb_results_free(&results);
+    qsb_reference_free(&ref);
+    return status;
+}
+
+int qsb_cmd_run(int argc, char **argv)
+{
+    qsb_run_config cfg;
+    int status = qsb_run_config_parse(&cfg, argc, argv);
+    if (status == QSB_OK)
+        status = qsb_run_execute(&cfg);
+    else if (status == QSB_HELP_SHOWN)
+        status = QSB_OK;
+    qsb_run_config_free(&cfg);
+    qsb_plugins_unload(); /* after the configuration, which points into the plug-ins */
+    return status;
+}

@@ -1,0 +1,339 @@
+/*
+** Regression checks between results (compare.h): matching rows of two results, the change of
+** the median with its Hodges-Lehmann / Moses interval, the Mann-Whitney verdict, and the
+** in-run gate of `run --fail-above`. Pure: prints nothing but diagnostics.
+*/
+#include "compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "stats.h"
+
+#define Z_975 1.959963984540054 /* the standard normal's 97.5% quantile */
+
+static const char *const verdict_names[QSB_VERDICT_COUNT] = {
+    "same", "REGRESSION", "improved", "too few samples", "FAILED", "BASE failed",
+    "only in BASE", "only in NEW",
+};
+
+const char *qsb_verdict_name(qsb_verdict v)
+{
+    return v < QSB_VERDICT_COUNT ? verdict_names[v] : "?";
+}
+
+/* ---- statistics that stats.h does not have ---- */
+
+double qsb_min_attainable_p(size_t m, size_t n)
+{
+    if (m == 0 || n == 0)
+        return 1.0;
+    double ways = 1.0; /* C(m + n, m), the equally likely arrangements under the null */
+    for (size_t i = 1; i <= m; i++)
+        ways = ways * (double)(n + i) / (double)i;
+    return fmin(1.0, 2.0 / ways);
+}
+
+static int compare_doubles(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+int qsb_change_interval(const double *base, size_t nb, const double *cand, size_t nc,
+                        double *lo_pct, double *hi_pct)
+{
+    if (nb == 0 || nc == 0 || nb > QSB_COMPARE_MAX_PAIRS / nc)
+        return -1;
+    double mn = (double)nb * (double)nc;
+    double c = floor(mn / 2.0 + 0.5 - Z_975 * sqrt(mn * (double)(nb + nc + 1) / 12.0));
+    if (c < 1.0)
+        return -1;
+    size_t pairs = nb * nc;
+    double *ratio = malloc(pairs * sizeof *ratio);
+    if (!ratio)
+        return -1;
+    int status = 0;
+    for (size_t i = 0; i < nb && status == 0; i++)
+        for (size_t j = 0; j < nc && status == 0; j++) {
+            if (!(base[i] > 0.0) || !(cand[j] > 0.0))
+                status = -1;
+            else
+                ratio[i * nc + j] = cand[j] / base[i];
+        }
+    if (status == 0) {
+        qsort(ratio, pairs, sizeof *ratio, compare_doubles); /* libc's, never one under test */
+        size_t k = (size_t)c; /* 1-based rank of the lower end; the upper is pairs + 1 - k */
+        *lo_pct = (ratio[k - 1] - 1.0) * 100.0;
+        *hi_pct = (ratio[pairs - k] - 1.0) * 100.0;
+    }
+    free(ratio);
+    return status;
+}
+
+/* ---- matching rows ---- */
+
+typedef struct {
+    const qsb_cell *cell;
+    const qsb_row *row;
+    bool matched;
+} row_ref;
+
+static int compare_keys(const qsb_cell *ca, const qsb_row *ra, const qsb_cell *cb,
+                        const qsb_row *rb)
+{
+    int c = strcmp(ca->pattern, cb->pattern);
+    if (c == 0)
+        c = (ca->nelem > cb->nelem) - (ca->nelem < cb->nelem);
+    if (c == 0)
+        c = (ca->size > cb->size) - (ca->size < cb->size);
+    return c ? c : strcmp(ra->algorithm, rb->algorithm);
+}
+
+static int by_key(const void *pa, const void *pb)
+{
+    const row_ref *a = pa, *b = pb;
+    return compare_keys(a->cell, a->row, b->cell, b->row);
+}
+
+static size_t count_rows(const qsb_results *r)
+{
+    size_t n = 0;
+    for (size_t c = 0; c < r->ncells; c++)
+        n += r->cells[c].nrows;
+    return n;
+}
+
+/* Every row of r, sorted by key for bsearch. */
+static row_ref *index_rows(const qsb_results *r, size_t *n)
+{
+    *n = count_rows(r);
+    row_ref *refs = malloc((*n ? *n : 1) * sizeof *refs);
+    if (!refs)
+        return NULL;
+    size_t k = 0;
+    for (size_t c = 0; c < r->ncells; c++)
+        for (size_t i = 0; i < r->cells[c].nrows; i++)
+            refs[k++] = (row_ref){&r->cells[c], &r->cells[c].rows[i], false};
+    qsort(refs, *n, sizeof *refs, by_key);
+    return refs;
+}
+
+/* ---- one comparison ---- */
+
+static void init_item(qsb_comparison *it, const qsb_cell *cell, const qsb_row *row)
+{
+    memset(it, 0, sizeof *it);
+    it->pattern = cell->pattern;
+    it->algorithm = row->algorithm;
+    it->nelem = cell->nelem;
+    it->size = cell->size;
+    it->base_value = it->new_value = NAN;
+    it->change_pct = it->change_lo = it->change_hi = it->p = NAN;
+}
+
+/* The median of a row: of its samples when it has them (the file's summary could have been
+** edited), else the file's. */
+static int row_median(const qsb_row *row, double *median)
+{
+    if (row->nsamples == 0) {
+        *median = row->summary.median;
+        return QSB_OK;
+    }
+    qsb_summary s;
+    if (qsb_summarize(row->samples, row->nsamples, &s) != 0)
+        return qsb_out_of_memory("compare");
+    *median = s.median;
+    return QSB_OK;
+}
+
+static void judge_exact(qsb_comparison *it, const qsb_row *b, const qsb_row *n,
+                        const qsb_compare_options *opt)
+{
+    it->base_value = (double)b->comparisons;
+    it->new_value = (double)n->comparisons;
+    if (b->comparisons > 0)
+        it->change_pct = (it->new_value / it->base_value - 1.0) * 100.0;
+    else
+        it->change_pct = n->comparisons > 0 ? INFINITY : 0.0;
+    it->change_lo = it->change_hi = it->change_pct;
+    if (it->change_pct > opt->threshold_pct)
+        it->verdict = QSB_VERDICT_REGRESSION;
+    else if (it->change_pct < -opt->threshold_pct)
+        it->verdict = QSB_VERDICT_IMPROVED;
+}
+
+static int judge_timed(qsb_comparison *it, const qsb_row *b, const qsb_row *n,
+                       const qsb_compare_options *opt)
+{
+    int status = row_median(b, &it->base_value);
+    if (status == QSB_OK)
+        status = row_median(n, &it->new_value);
+    if (status != QSB_OK)
+        return status;
+    it->base_n = b->nsamples;
+    it->new_n = n->nsamples;
+    if (it->base_value > 0.0 && isfinite(it->new_value))
+        it->change_pct = (it->new_value / it->base_value - 1.0) * 100.0;
+    it->threshold_only = b->nsamples == 0 || n->nsamples == 0;
+    if (!it->threshold_only) {
+        it->p = qsb_mann_whitney_p(b->samples, b->nsamples, n->samples, n->nsamples);
+        if (qsb_change_interval(b->samples, b->nsamples, n->samples, n->nsamples,
+                                &it->change_lo, &it->change_hi) != 0)
+            it->change_lo = it->change_hi = NAN;
+    }
+    bool significant = it->threshold_only || it->p < opt->alpha;
+    if (it->change_pct > opt->threshold_pct) {
+        if (significant)
+            it->verdict = QSB_VERDICT_REGRESSION;
+        else if (qsb_min_attainable_p(b->nsamples, n->nsamples) >= opt->alpha)
+            it->verdict = QSB_VERDICT_FEW_SAMPLES;
+    } else if (it->change_pct < -opt->threshold_pct && significant) {
+        it->verdict = QSB_VERDICT_IMPROVED;
+    }
+    return QSB_OK;
+}
+
+static int judge(qsb_comparison *it, const qsb_row *b, const qsb_row *n, bool exact,
+                 const qsb_compare_options *opt)
+{
+    it->verdict = QSB_VERDICT_SAME;
+    if (!n->verified) {
+        it->verdict = QSB_VERDICT_FAILED;
+        return QSB_OK;
+    }
+    if (!b->verified) {
+        it->verdict = QSB_VERDICT_BASE_FAILED;
+        return QSB_OK;
+    }
+    if (exact) {
+        judge_exact(it, b, n, opt);
+        return QSB_OK;
+    }
+    return judge_timed(it, b, n, opt);
+}
+
+/* ---- the whole comparison ---- */
+
+static int check_metrics(const qsb_results *base, const qsb_results *cand)
+{
+    const char *mb = base->context.metric, *mn = cand->context.metric;
+    if (!mb || !mn || strcmp(mb, mn) != 0)
+        return qsb_error(QSB_EUSAGE,
+                         "the files measure different metrics (BASE: %s, NEW: %s): compare "
+                         "runs made with the same --metric",
+                         mb ? mb : "none", mn ? mn : "none");
+    return QSB_OK;
+}
+
+static int compare_base_rows(const qsb_results *base, row_ref *refs, size_t nrefs, bool exact,
+                             const qsb_compare_options *opt, qsb_compare_report *out)
+{
+    int status = QSB_OK;
+    for (size_t c = 0; c < base->ncells && status == QSB_OK; c++) {
+        const qsb_cell *cell = &base->cells[c];
+        for (size_t i = 0; i < cell->nrows && status == QSB_OK; i++) {
+            row_ref key = {cell, &cell->rows[i], false};
+            row_ref *hit = nrefs ? bsearch(&key, refs, nrefs, sizeof *refs, by_key) : NULL;
+            qsb_comparison *it = &out->items[out->n++];
+            init_item(it, cell, &cell->rows[i]);
+            if (!hit) {
+                it->verdict = QSB_VERDICT_ONLY_BASE;
+                continue;
+            }
+            hit->matched = true;
+            status = judge(it, &cell->rows[i], hit->row, exact, opt);
+        }
+    }
+    return status;
+}
+
+int qsb_compare_results(const qsb_results *base, const qsb_results *cand,
+                        const qsb_compare_options *opt, qsb_compare_report *out)
+{
+    memset(out, 0, sizeof *out);
+    int status = check_metrics(base, cand);
+    if (status != QSB_OK)
+        return status;
+    size_t nrefs;
+    row_ref *refs = index_rows(cand, &nrefs);
+    out->items = malloc((count_rows(base) + nrefs + 1) * sizeof *out->items);
+    if (!refs || !out->items) {
+        free(refs);
+        free(out->items);
+        out->items = NULL;
+        return qsb_out_of_memory("compare");
+    }
+    out->metric = base->context.metric;
+    out->exact = strcmp(out->metric, "comparisons") == 0;
+    status = compare_base_rows(base, refs, nrefs, out->exact, opt, out);
+    /* Rows of NEW alone, in NEW's order (refs are sorted by key: walk the cells instead). */
+    for (size_t c = 0; c < cand->ncells && status == QSB_OK; c++) {
+        const qsb_cell *cell = &cand->cells[c];
+        for (size_t i = 0; i < cell->nrows; i++) {
+            row_ref key = {cell, &cell->rows[i], false};
+            const row_ref *hit = bsearch(&key, refs, nrefs, sizeof *refs, by_key);
+            if (hit && hit->matched)
+                continue;
+            qsb_comparison *it = &out->items[out->n++];
+            init_item(it, cell, &cell->rows[i]);
+            it->verdict = QSB_VERDICT_ONLY_NEW;
+        }
+    }
+    free(refs);
+    if (status != QSB_OK) {
+        qsb_compare_report_free(out);
+        return status;
+    }
+    for (size_t i = 0; i < out->n; i++)
+        out->count[out->items[i].verdict]++;
+    return QSB_OK;
+}
+
+void qsb_compare_report_free(qsb_compare_report *r)
+{
+    free(r->items);
+    memset(r, 0, sizeof *r);
+}
+
+int qsb_compare_status(const qsb_compare_report *r, bool strict)
+{
+    if (r->count[QSB_VERDICT_REGRESSION] || r->count[QSB_VERDICT_FAILED])
+        return QSB_FINDING;
+    if (strict && (r->count[QSB_VERDICT_ONLY_BASE] || r->count[QSB_VERDICT_ONLY_NEW]))
+        return QSB_FINDING;
+    return QSB_OK;
+}
+
+/* ---- run --fail-above ---- */
+
+int qsb_gate_fail_above(const qsb_results *r, double pct)
+{
+    bool exact = r->context.metric && strcmp(r->context.metric, "comparisons") == 0;
+    size_t flagged = 0;
+    for (size_t c = 0; c < r->ncells; c++) {
+        const qsb_cell *cell = &r->cells[c];
+        for (size_t i = 1; i < cell->nrows; i++) {
+            const qsb_row *row = &cell->rows[i];
+            bool known = !isnan(row->delta_lo);
+            if (!row->verified || !(row->delta_pct > pct) || (known && !(row->delta_lo > 0.0)))
+                continue;
+            flagged++;
+            char why[96];
+            if (exact)
+                snprintf(why, sizeof why, "exact counts");
+            else if (known)
+                snprintf(why, sizeof why, "95%% interval [%+.2f%%, %+.2f%%]", row->delta_lo,
+                         row->delta_hi);
+            else
+                snprintf(why, sizeof why, "no interval: judged on the delta alone");
+            qsb_error(QSB_FINDING, "--fail-above %g: %s is %+.2f%% against %s on %s/%llu/%llu "
+                      "(%s)", pct, row->algorithm, row->delta_pct,
+                      r->baseline ? r->baseline : cell->rows[0].algorithm, cell->pattern,
+                      (unsigned long long)cell->nelem, (unsigned long long)cell->size, why);
+        }
+    }
+    return flagged ? QSB_FINDING : QSB_OK;
+}

@@ -1,0 +1,276 @@
+/*
+** Plug-in algorithms loaded with dlopen (see plugin.h), and the resolution of every --algos
+** entry, registry or plug-in, into one qsb_algorithm the run treats alike.
+*/
+#include "plugin.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+
+#define NAME_MAX_LEN 64
+
+typedef void (*qsort_fn)(void *base, size_t n, size_t size,
+                         int (*cmp)(const void *, const void *));
+typedef int (*cmp_r_fn)(const void *, const void *, void *);
+
+typedef struct {
+    void *handle;
+    char *name;
+    char *summary;
+} plugin;
+
+static plugin plugins[QSB_PLUGIN_MAX];
+static size_t plugin_count;
+
+/* ---- the qsort-signature adapters ---- */
+
+/* The comparator of the qsort-signature sort running on this thread. */
+typedef struct {
+    cmp_r_fn cmp;
+    void *arg;
+} comparator_record;
+
+static _Thread_local comparator_record current;
+
+static int trampoline(const void *a, const void *b)
+{
+    return current.cmp(a, b, current.arg);
+}
+
+static void call_qsort_plugin(qsort_fn sort, void *base, size_t n, size_t size, cmp_r_fn cmp,
+                              void *arg)
+{
+    comparator_record saved = current;
+    current.cmp = cmp;
+    current.arg = arg;
+    sort(base, n, size, trampoline);
+    current = saved;
+}
+
+static qsort_fn qsort_targets[QSB_PLUGIN_QSORT_MAX];
+static size_t qsort_target_count;
+
+#define ADAPTER(i)                                                                        \
+    static void qsort_adapter_##i(void *base, size_t n, size_t size, cmp_r_fn cmp,        \
+                                  void *arg)                                              \
+    {                                                                                     \
+        call_qsort_plugin(qsort_targets[i], base, n, size, cmp, arg);                     \
+    }
+ADAPTER(0)
+ADAPTER(1)
+ADAPTER(2)
+ADAPTER(3)
+ADAPTER(4)
+ADAPTER(5)
+ADAPTER(6)
+ADAPTER(7)
+
+static const qsb_sort_fn qsort_adapters[QSB_PLUGIN_QSORT_MAX] = {
+    qsort_adapter_0, qsort_adapter_1, qsort_adapter_2, qsort_adapter_3,
+    qsort_adapter_4, qsort_adapter_5, qsort_adapter_6, qsort_adapter_7,
+};
+
+/* ---- parsing an entry ---- */
+
+typedef struct {
+    char *name;    /* points into text */
+    char *path;
+    char *symbol;
+    bool qsort_signature;
+    char *text;    /* the malloc'd copy everything points into */
+} plugin_spec;
+
+static bool valid_name(const char *s)
+{
+    size_t len = strlen(s);
+    return len > 0 && len <= NAME_MAX_LEN &&
+           strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-") ==
+               len;
+}
+
+static bool valid_symbol(const char *s)
+{
+    size_t len = strlen(s);
+    return len > 0 && !(s[0] >= '0' && s[0] <= '9') &&
+           strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == len;
+}
+
+static int bad_spec(const char *entry, const char *why)
+{
+    return qsb_usage_error("--algos: plug-in '%s': %s (expected [NAME=]PATH.so:SYMBOL or "
+                           "[NAME=]PATH.so:SYMBOL:qsort)", entry, why);
+}
+
+static int parse_spec(const char *entry, plugin_spec *spec)
+{
+    memset(spec, 0, sizeof *spec);
+    spec->text = strdup(entry);
+    if (!spec->text)
+        return qsb_out_of_memory("--algos");
+    char *rest = spec->text;
+    char *eq = strchr(rest, '=');
+    if (eq && !memchr(rest, '/', (size_t)(eq - rest)) && !memchr(rest, ':', (size_t)(eq - rest))) {
+        *eq = '\0';
+        spec->name = rest;
+        rest = eq + 1;
+    }
+    char *colon = strrchr(rest, ':');
+    if (colon && strcmp(colon, ":qsort") == 0 && memchr(rest, ':', (size_t)(colon - rest))) {
+        spec->qsort_signature = true;
+        *colon = '\0';
+        colon = strrchr(rest, ':');
+    }
+    if (!colon || colon == rest)
+        return bad_spec(entry, "no PATH:SYMBOL");
+    *colon = '\0';
+    spec->path = rest;
+    spec->symbol = colon + 1;
+    if (!valid_symbol(spec->symbol))
+        return bad_spec(entry, "SYMBOL must be a C identifier");
+    if (!spec->name)
+        spec->name = spec->symbol;
+    if (!valid_name(spec->name))
+        return bad_spec(entry, "NAME must be 1 to 64 of [A-Za-z0-9_.+-]");
+    if (qsb_algorithm_find(spec->name))
+        return bad_spec(entry, "NAME is a registry algorithm; choose another with NAME=");
+    return QSB_OK;
+}
+
+/* ---- loading ---- */
+
+/* dlopen searches the library path for a name without '/': prefer a file right here. */
+static char *load_path(const char *path)
+{
+    if (strchr(path, '/') || access(path, F_OK) != 0)
+        return strdup(path);
+    char *local = malloc(strlen(path) + 3);
+    if (local)
+        sprintf(local, "./%s", path);
+    return local;
+}
+
+static int open_symbol(const char *entry, const plugin_spec *spec, void **handle, void **sym)
+{
+    char *path = load_path(spec->path);
+    if (!path)
+        return qsb_out_of_memory("--algos");
+    *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    free(path);
+    if (!*handle)
+        return qsb_error(QSB_EUSAGE, "--algos: cannot load plug-in '%s': %s", entry, dlerror());
+    dlerror(); /* a NULL symbol is legal: only dlerror() tells a failure */
+    *sym = dlsym(*handle, spec->symbol);
+    const char *err = dlerror();
+    if (err || !*sym) {
+        int status = qsb_error(QSB_EUSAGE, "--algos: plug-in '%s': %s", entry,
+                               err ? err : "the symbol's address is NULL");
+        dlclose(*handle);
+        *handle = NULL;
+        return status;
+    }
+    return QSB_OK;
+}
+
+static int make_sort(const char *entry, const plugin_spec *spec, void *sym, qsb_sort_fn *sort)
+{
+    if (!spec->qsort_signature) {
+        memcpy(sort, &sym, sizeof *sort); /* POSIX: object and function pointers convert */
+        return QSB_OK;
+    }
+    if (qsort_target_count == QSB_PLUGIN_QSORT_MAX)
+        return qsb_usage_error("--algos: plug-in '%s': at most %d plug-ins with qsort's "
+                               "signature", entry, QSB_PLUGIN_QSORT_MAX);
+    memcpy(&qsort_targets[qsort_target_count], &sym, sizeof(qsort_fn));
+    *sort = qsort_adapters[qsort_target_count++];
+    return QSB_OK;
+}
+
+static int load_plugin(const char *entry, qsb_algorithm *out)
+{
+    if (plugin_count == QSB_PLUGIN_MAX)
+        return qsb_usage_error("--algos: at most %d plug-ins", QSB_PLUGIN_MAX);
+    plugin_spec spec;
+    void *handle = NULL, *sym = NULL;
+    plugin *p = &plugins[plugin_count];
+    int status = parse_spec(entry, &spec);
+    if (status == QSB_OK)
+        status = open_symbol(entry, &spec, &handle, &sym);
+    if (status == QSB_OK) {
+        size_t len = strlen(spec.path) + strlen(spec.symbol) + 48;
+        p->name = strdup(spec.name);
+        p->summary = malloc(len);
+        if (!p->name || !p->summary)
+            status = qsb_out_of_memory("--algos");
+        else
+            snprintf(p->summary, len, "plug-in %s:%s%s", spec.path, spec.symbol,
+                     spec.qsort_signature ? " (qsort signature)" : "");
+    }
+    if (status == QSB_OK)
+        status = make_sort(entry, &spec, sym, &out->sort);
+    free(spec.text);
+    if (status != QSB_OK) {
+        free(p->name);
+        free(p->summary);
+        p->name = p->summary = NULL;
+        if (handle)
+            dlclose(handle);
+        return status;
+    }
+    p->handle = handle;
+    plugin_count++;
+    out->name = p->name;
+    out->summary = p->summary;
+    out->properties = 0;
+    out->origin = "plug-in";
+    return QSB_OK;
+}
+
+/* ---- the public entry points ---- */
+
+bool qsb_is_plugin_spec(const char *entry)
+{
+    return strchr(entry, ':') != NULL;
+}
+
+static int unknown_algorithm(const char *entry)
+{
+    char valid[1024];
+    size_t used = 0;
+    valid[0] = '\0';
+    for (size_t i = 0; i < qsb_algorithm_count && used < sizeof valid; i++) {
+        int n = snprintf(valid + used, sizeof valid - used, "%s%s", i ? ", " : "",
+                         qsb_algorithms[i].name);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    return qsb_usage_error("--algos: unknown algorithm '%s' (valid: %s; or a plug-in "
+                           "[NAME=]PATH.so:SYMBOL)", entry, valid);
+}
+
+int qsb_resolve_algorithm(const char *entry, qsb_algorithm *out)
+{
+    if (qsb_is_plugin_spec(entry))
+        return load_plugin(entry, out);
+    const qsb_algorithm *a = qsb_algorithm_find(entry);
+    if (!a)
+        return unknown_algorithm(entry);
+    *out = *a;
+    return QSB_OK;
+}
+
+void qsb_plugins_unload(void)
+{
+    for (size_t i = 0; i < plugin_count; i++) {
+        dlclose(plugins[i].handle);
+        free(plugins[i].name);
+        free(plugins[i].summary);
+        memset(&plugins[i], 0, sizeof plugins[i]);
+    }
+    plugin_count = 0;
+    memset(qsort_targets, 0, sizeof qsort_targets);
+    qsort_target_count = 0;
+}

@@ -1,0 +1,112 @@
+/*
+** The progress line (see progress.h). It writes to stderr directly rather than through
+** diag: it is a redrawn status line, not a message, and it leaves nothing behind.
+*/
+#include "progress.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEFAULT_COLUMNS 80
+#define MAX_COLUMNS 512
+
+static struct {
+    bool active;
+    size_t total;
+    double start_s;
+    size_t columns; /* usable width: the terminal's minus one, so the line never wraps */
+    size_t drawn;   /* length of the line now on the screen */
+} line;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static size_t terminal_columns(void)
+{
+    struct winsize ws;
+    size_t cols = DEFAULT_COLUMNS;
+    if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
+        cols = ws.ws_col;
+    return cols > MAX_COLUMNS ? MAX_COLUMNS - 1 : cols - 1;
+}
+
+/* "m:ss", or "h:mm:ss" from an hour on. */
+static void format_duration(double seconds, char *buf, size_t len)
+{
+    unsigned long s = seconds > 0.0 ? (unsigned long)(seconds + 0.5) : 0;
+    if (s >= 3600)
+        snprintf(buf, len, "%lu:%02lu:%02lu", s / 3600, s / 60 % 60, s % 60);
+    else
+        snprintf(buf, len, "%lu:%02lu", s / 60, s % 60);
+}
+
+size_t qsb_progress_format(char *buf, size_t width, size_t done, size_t total,
+                           const char *label, double elapsed_s)
+{
+    char elapsed[32], left[32] = "?";
+    format_duration(elapsed_s, elapsed, sizeof elapsed);
+    if (done > 0 && done <= total)
+        format_duration(elapsed_s / (double)done * (double)(total - done), left, sizeof left);
+    unsigned percent = total ? (unsigned)(100.0 * (double)done / (double)total) : 100;
+
+    char text[MAX_COLUMNS + 256];
+    snprintf(text, sizeof text, "[%zu/%zu] %u%%%s%s  %s elapsed, ~%s left", done, total,
+             percent, label && *label ? " " : "", label ? label : "", elapsed, left);
+    size_t len = strlen(text);
+    if (len > width)
+        len = width;
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    return len;
+}
+
+static void draw(const char *text, size_t len)
+{
+    fputc('\r', stderr);
+    fwrite(text, 1, len, stderr);
+    for (size_t i = len; i < line.drawn; i++) /* blank what the longer old line left */
+        fputc(' ', stderr);
+    line.drawn = len;
+    fflush(stderr);
+}
+
+void qsb_progress_begin(size_t total, bool enabled)
+{
+    line.active = enabled && isatty(STDERR_FILENO);
+    line.total = total;
+    line.start_s = now_s();
+    line.columns = terminal_columns();
+    line.drawn = 0;
+}
+
+void qsb_progress_update(size_t done, const char *label)
+{
+    if (!line.active)
+        return;
+    char text[MAX_COLUMNS + 1];
+    size_t len = qsb_progress_format(text, line.columns, done, line.total, label,
+                                     now_s() - line.start_s);
+    draw(text, len);
+}
+
+void qsb_progress_clear(void)
+{
+    if (!line.active || line.drawn == 0)
+        return;
+    draw("", 0);
+    fputc('\r', stderr);
+    fflush(stderr);
+}
+
+void qsb_progress_end(void)
+{
+    qsb_progress_clear();
+    line.active = false;
+}

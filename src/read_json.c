@@ -1,0 +1,363 @@
+/*
+** The JSON results reader (format: the top of result.h), parsed with cJSON. Syntax errors
+** name the line; schema errors name the field ("results[3].nelem"). Every value is
+** type-checked: a results file may come from anywhere.
+*/
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "read_results.h"
+
+typedef struct {
+    const char *path;
+    char where[48]; /* the object being read: "context", "results[3]" */
+} json_place;
+
+static int field_error(const json_place *at, const char *key, const char *fmt, ...)
+    QSB_PRINTF(3, 4);
+
+static int field_error(const json_place *at, const char *key, const char *fmt, ...)
+{
+    char what[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return qsb_error(QSB_EUSAGE, "%s: field '%s%s%s': %s", at->path, at->where,
+                     *at->where && *key ? "." : "", key, what);
+}
+
+static const cJSON *member(const cJSON *obj, const char *key)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return item && !cJSON_IsNull(item) ? item : NULL;
+}
+
+static int get_string(const json_place *at, const cJSON *obj, const char *key, int required,
+                      char **out)
+{
+    const cJSON *item = member(obj, key);
+    *out = NULL;
+    if (!item)
+        return required ? field_error(at, key, "missing") : QSB_OK;
+    if (!cJSON_IsString(item))
+        return field_error(at, key, "not a string");
+    if (required && item->valuestring[0] == '\0')
+        return field_error(at, key, "empty");
+    *out = strdup(item->valuestring);
+    return *out ? QSB_OK : qsb_out_of_memory("JSON string");
+}
+
+/* Whole numbers arrive as doubles: exact only up to 2^53, which covers every real count. */
+static int number_to_u64(double v, uint64_t *out)
+{
+    if (!isfinite(v) || v < 0 || v >= 18446744073709551616.0 || v != floor(v))
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+static int get_u64(const json_place *at, const cJSON *obj, const char *key, int required,
+                   uint64_t *out)
+{
+    const cJSON *item = member(obj, key);
+    if (!item)
+        return required ? field_error(at, key, "missing") : QSB_OK;
+    if (!cJSON_IsNumber(item) || number_to_u64(item->valuedouble, out) != 0)
+        return field_error(at, key, "not a whole number");
+    return QSB_OK;
+}
+
+/* Absent or null means unknown (NAN), as the writers put it. */
+static int get_double(const json_place *at, const cJSON *obj, const char *key, int required,
+                      double *out)
+{
+    const cJSON *item = member(obj, key);
+    *out = NAN;
+    if (!item)
+        return required && !cJSON_GetObjectItemCaseSensitive(obj, key)
+                   ? field_error(at, key, "missing")
+                   : QSB_OK;
+    if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble))
+        return field_error(at, key, "not a finite number");
+    *out = item->valuedouble;
+    return QSB_OK;
+}
+
+static int get_bool(const json_place *at, const cJSON *obj, const char *key, int required,
+                    bool *out)
+{
+    const cJSON *item = member(obj, key);
+    if (!item)
+        return required ? field_error(at, key, "missing") : QSB_OK;
+    if (!cJSON_IsBool(item))
+        return field_error(at, key, "not true or false");
+    *out = cJSON_IsTrue(item);
+    return QSB_OK;
+}
+
+/* The seed: a number, or a "0x..." string (a number above 2^53 would lose bits). */
+static int get_seed(const json_place *at, const cJSON *obj, uint64_t *out, int *found)
+{
+    const cJSON *item = member(obj, "seed");
+    *found = item != NULL;
+    if (!item)
+        return QSB_OK;
+    if (cJSON_IsString(item) && qsb_text_to_u64(item->valuestring, 1, out) == 0)
+        return QSB_OK;
+    if (cJSON_IsNumber(item) && number_to_u64(item->valuedouble, out) == 0)
+        return QSB_OK;
+    return field_error(at, "seed", "not a whole number or a 0x-hex string");
+}
+
+static int get_samples(const json_place *at, const cJSON *obj, qsb_loose_row *lr)
+{
+    qsb_row *row = &lr->row;
+    const cJSON *list = member(obj, "samples");
+    if (!list)
+        return QSB_OK;
+    lr->has_samples = 1;
+    if (!cJSON_IsArray(list))
+        return field_error(at, "samples", "not an array");
+    int n = cJSON_GetArraySize(list);
+    if (n == 0)
+        return QSB_OK;
+    row->samples = malloc((size_t)n * sizeof *row->samples);
+    if (!row->samples)
+        return qsb_out_of_memory("samples");
+    size_t i = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, list) {
+        if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble))
+            return field_error(at, "samples", "element %zu is not a finite number", i);
+        row->samples[i++] = item->valuedouble;
+    }
+    row->nsamples = i;
+    return QSB_OK;
+}
+
+/* ---- the context ---- */
+
+static int get_cache_bytes(const json_place *at, const cJSON *ctx, uint64_t bytes[3])
+{
+    const cJSON *list = member(ctx, "cache_bytes");
+    if (!list)
+        return QSB_OK;
+    if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) > 3)
+        return field_error(at, "cache_bytes", "not an array of at most 3 sizes");
+    size_t i = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, list) {
+        if (!cJSON_IsNumber(item) || number_to_u64(item->valuedouble, &bytes[i]) != 0)
+            return field_error(at, "cache_bytes", "element %zu is not a whole number", i);
+        i++;
+    }
+    return QSB_OK;
+}
+
+static int read_context(const char *path, const cJSON *root, qsb_context *c)
+{
+    json_place at = {path, ""};
+    const cJSON *ctx = member(root, "context");
+    if (!ctx || !cJSON_IsObject(ctx))
+        return field_error(&at, "context", ctx ? "not an object" : "missing");
+    snprintf(at.where, sizeof at.where, "context");
+    struct {
+        const char *key;
+        char **dest;
+        int required;
+    } strings[] = {
+        {"tool_version", &c->tool_version, 0}, {"date", &c->date, 0},
+        {"host", &c->host, 0},                 {"cpu_model", &c->cpu_model, 0},
+        {"caches", &c->caches, 0},             {"libc", &c->libc, 0},
+        {"compiler", &c->compiler, 0},         {"build_flags", &c->build_flags, 0},
+        {"build_type", &c->build_type, 0},     {"timer", &c->timer, 0},
+        {"metric", &c->metric, 1},             {"mode", &c->mode, 0},
+        {"command_line", &c->command_line, 0},
+    };
+    int status = QSB_OK;
+    for (size_t i = 0; i < sizeof strings / sizeof strings[0] && status == QSB_OK; i++)
+        status = get_string(&at, ctx, strings[i].key, strings[i].required, strings[i].dest);
+    int found_seed;
+    if (status == QSB_OK)
+        status = get_cache_bytes(&at, ctx, c->cache_bytes);
+    if (status == QSB_OK)
+        status = get_double(&at, ctx, "tsc_hz", 0, &c->tsc_hz);
+    if (isnan(c->tsc_hz))
+        c->tsc_hz = 0; /* unknown, as for a metric other than cycles */
+    if (status == QSB_OK && c->tsc_hz < 0)
+        status = field_error(&at, "tsc_hz", "negative");
+    if (status == QSB_OK)
+        status = get_double(&at, ctx, "timer_resolution_ns", 0, &c->timer_resolution_ns);
+    if (isnan(c->timer_resolution_ns))
+        c->timer_resolution_ns = 0;
+    if (status == QSB_OK && c->timer_resolution_ns < 0)
+        status = field_error(&at, "timer_resolution_ns", "negative");
+    if (status == QSB_OK)
+        status = get_seed(&at, ctx, &c->seed, &found_seed);
+    if (status == QSB_OK)
+        status = get_bool(&at, ctx, "incomplete", 0, &c->incomplete);
+    return status;
+}
+
+/* ---- the results ---- */
+
+static int read_row(const json_place *at, const cJSON *obj, qsb_loose_row *lr)
+{
+    qsb_row *row = &lr->row;
+    qsb_summary *s = &row->summary;
+    uint64_t outliers = 0;
+    if (!cJSON_IsObject(obj))
+        return field_error(at, "", "not an object");
+    int status = get_string(at, obj, "pattern", 1, &lr->pattern);
+    if (status == QSB_OK) status = get_u64(at, obj, "nelem", 1, &lr->nelem);
+    if (status == QSB_OK) status = get_u64(at, obj, "size", 1, &lr->size);
+    if (status == QSB_OK && lr->size == 0) status = field_error(at, "size", "zero");
+    if (status == QSB_OK) status = get_string(at, obj, "algorithm", 1, &row->algorithm);
+    if (status == QSB_OK) status = get_string(at, obj, "baseline", 1, &lr->baseline);
+    if (status == QSB_OK) status = get_string(at, obj, "metric", 1, &lr->metric);
+    if (status == QSB_OK) status = get_u64(at, obj, "reps", 1, &lr->reps);
+    if (status == QSB_OK) status = get_double(at, obj, "min", 1, &s->min);
+    if (status == QSB_OK) status = get_double(at, obj, "median", 1, &s->median);
+    if (status == QSB_OK) status = get_double(at, obj, "mean", 1, &s->mean);
+    if (status == QSB_OK) status = get_double(at, obj, "stddev", 1, &s->stddev);
+    if (status == QSB_OK) status = get_double(at, obj, "delta_pct", 1, &row->delta_pct);
+    if (status == QSB_OK) status = get_u64(at, obj, "comparisons", 1, &row->comparisons);
+    if (status == QSB_OK) status = get_bool(at, obj, "verified", 1, &row->verified);
+    if (status == QSB_OK) status = get_double(at, obj, "cv", 0, &s->cv);
+    if (status == QSB_OK) status = get_double(at, obj, "median_lo", 0, &s->median_lo);
+    if (status == QSB_OK) status = get_double(at, obj, "median_hi", 0, &s->median_hi);
+    if (status == QSB_OK) status = get_u64(at, obj, "outliers", 0, &outliers);
+    if (status == QSB_OK && outliers > UINT32_MAX)
+        status = field_error(at, "outliers", "too large");
+    s->outliers = (unsigned)outliers;
+    if (status == QSB_OK) status = get_double(at, obj, "delta_lo", 0, &row->delta_lo);
+    if (status == QSB_OK) status = get_double(at, obj, "delta_hi", 0, &row->delta_hi);
+    if (status == QSB_OK) status = get_bool(at, obj, "noisy", 0, &row->noisy);
+    if (status == QSB_OK) status = get_string(at, obj, "failure", 0, &row->failure);
+    if (status == QSB_OK && row->verified && row->failure)
+        status = field_error(at, "failure", "given, yet the row is verified");
+    if (status == QSB_OK) status = get_string(at, obj, "mode", 0, &lr->mode);
+    if (status == QSB_OK) status = get_seed(at, obj, &lr->seed, &lr->has_seed);
+    if (status == QSB_OK) status = get_samples(at, obj, lr);
+    return status;
+}
+
+static void init_row(qsb_loose_row *lr, size_t index)
+{
+    memset(lr, 0, sizeof *lr);
+    qsb_summary *s = &lr->row.summary;
+    s->min = s->median = s->mean = s->stddev = s->cv = s->median_lo = s->median_hi = NAN;
+    lr->row.delta_pct = lr->row.delta_lo = lr->row.delta_hi = NAN;
+    snprintf(lr->where, sizeof lr->where, ": results[%zu]", index);
+}
+
+static int read_rows(const char *path, const cJSON *root, qsb_loose_row **rows, size_t *n)
+{
+    json_place at = {path, ""};
+    const cJSON *list = member(root, "results");
+    if (!list || !cJSON_IsArray(list))
+        return field_error(&at, "results", list ? "not an array" : "missing");
+    size_t count = (size_t)cJSON_GetArraySize(list);
+    *rows = calloc(count ? count : 1, sizeof **rows);
+    if (!*rows)
+        return qsb_out_of_memory("results");
+    int status = QSB_OK;
+    const cJSON *item;
+    size_t i = 0;
+    cJSON_ArrayForEach(item, list) {
+        init_row(&(*rows)[i], i);
+        snprintf(at.where, sizeof at.where, "results[%zu]", i);
+        status = read_row(&at, item, &(*rows)[i]);
+        i++;
+        if (status != QSB_OK)
+            break;
+    }
+    *n = i;
+    return status;
+}
+
+/* ---- the document ---- */
+
+/* Does the text end inside a string or an open object or array (cut short, not misspelt)? */
+static int ends_open(const char *text, size_t len)
+{
+    size_t depth = 0;
+    int in_string = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_string = 0;
+        } else if (c == '"') {
+            in_string = 1;
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if ((c == '}' || c == ']') && depth > 0) {
+            depth--;
+        }
+    }
+    return in_string || depth > 0;
+}
+
+static int syntax_error(const char *path, const char *text, size_t len, const char *at)
+{
+    size_t offset = at && at >= text && at <= text + len ? (size_t)(at - text) : len;
+    size_t line = 1;
+    for (size_t i = 0; i < offset; i++)
+        line += text[i] == '\n';
+    return qsb_error(QSB_EUSAGE, "%s:%zu: malformed JSON%s", path, line,
+                     ends_open(text, len) ? " (truncated?)" : "");
+}
+
+static int check_schema(const char *path, const cJSON *root)
+{
+    json_place at = {path, ""};
+    if (!cJSON_IsObject(root))
+        return qsb_error(QSB_EUSAGE, "%s: not a JSON object: not a qsortbench results file",
+                         path);
+    const cJSON *version = member(root, "schema_version");
+    if (!version)
+        return field_error(&at, "schema_version", "missing: not a qsortbench results file");
+    if (!cJSON_IsNumber(version) || version->valuedouble != QSB_SCHEMA_VERSION)
+        return field_error(&at, "schema_version",
+                           "this qsortbench reads version %d only (a newer tool wrote it?)",
+                           QSB_SCHEMA_VERSION);
+    return QSB_OK;
+}
+
+int qsb_read_json(const char *path, const char *text, size_t len, qsb_results *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (!root)
+        return syntax_error(path, text, len, end ? end : cJSON_GetErrorPtr());
+    qsb_loose_row *rows = NULL;
+    size_t n = 0;
+    json_place at = {path, ""};
+    int status = check_schema(path, root);
+    if (status == QSB_OK)
+        status = read_context(path, root, &out->context);
+    if (status == QSB_OK)
+        status = get_string(&at, root, "baseline", 0, &out->baseline);
+    if (status == QSB_OK)
+        status = read_rows(path, root, &rows, &n);
+    cJSON_Delete(root);
+    if (status != QSB_OK) {
+        for (size_t i = 0; i < n; i++)
+            qsb_loose_row_free(&rows[i]);
+        free(rows);
+        qsb_results_free(out);
+        memset(out, 0, sizeof *out);
+        return status;
+    }
+    return qsb_results_assemble(path, rows, n, out);
+}

@@ -1,0 +1,350 @@
+/*
+** The common part of the results readers (read_results.h): loading a file, telling CSV from
+** JSON, strict number parsing, and assembling loose rows into cells with the consistency
+** checks both formats need.
+*/
+#include "read_results.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+int qsb_text_to_u64(const char *text, int hex_ok, uint64_t *out)
+{
+    int base = 10;
+    if (hex_ok && (strncmp(text, "0x", 2) == 0 || strncmp(text, "0X", 2) == 0)) {
+        base = 16;
+        text += 2;
+    }
+    /* strtoull would accept blanks, a sign and its own prefix: allow digits only. */
+    size_t len = strlen(text);
+    if (len == 0 || strspn(text, base == 16 ? "0123456789abcdefABCDEF" : "0123456789") != len)
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(text, NULL, base);
+    if (errno == ERANGE)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int qsb_text_to_double(const char *text, double *out)
+{
+    /* strtod would also take "inf", "nan", hex floats and leading blanks. */
+    size_t len = strlen(text);
+    if (len == 0 || strspn(text, "0123456789+-.eE") != len)
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end); /* the tool never calls setlocale: '.' is the point */
+    if (*end != '\0' || end == text || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+void qsb_loose_row_free(qsb_loose_row *r)
+{
+    free(r->row.algorithm);
+    free(r->row.samples);
+    free(r->row.failure);
+    free(r->pattern);
+    free(r->baseline);
+    free(r->metric);
+    free(r->mode);
+    memset(r, 0, sizeof *r);
+}
+
+static void free_loose_rows(qsb_loose_row *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        qsb_loose_row_free(&rows[i]);
+    free(rows);
+}
+
+/* ---- grouping ---- */
+
+typedef struct {
+    const qsb_loose_row *rows;
+} group_ctx;
+
+/* Orders row indices by cell, then algorithm, then position in the file. */
+static int by_cell_algorithm(const void *pa, const void *pb, void *ctx)
+{
+    const qsb_loose_row *rows = ((const group_ctx *)ctx)->rows;
+    size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
+    const qsb_loose_row *a = &rows[ia], *b = &rows[ib];
+    int c = strcmp(a->pattern, b->pattern);
+    if (c == 0)
+        c = (a->nelem > b->nelem) - (a->nelem < b->nelem);
+    if (c == 0)
+        c = (a->size > b->size) - (a->size < b->size);
+    if (c == 0)
+        c = strcmp(a->row.algorithm, b->row.algorithm);
+    return c ? c : (ia > ib) - (ia < ib);
+}
+
+static int same_cell(const qsb_loose_row *a, const qsb_loose_row *b)
+{
+    return strcmp(a->pattern, b->pattern) == 0 && a->nelem == b->nelem && a->size == b->size;
+}
+
+static int by_index(const void *pa, const void *pb)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    return (a > b) - (a < b);
+}
+
+typedef struct {
+    size_t first; /* position in the sorted index array */
+    size_t count;
+} group;
+
+static int by_first_row(const void *pa, const void *pb, void *ctx)
+{
+    const size_t *order = ctx;
+    size_t a = order[((const group *)pa)->first], b = order[((const group *)pb)->first];
+    return (a > b) - (a < b);
+}
+
+static int check_agreement(const char *path, const qsb_loose_row *rows, size_t n,
+                           const char *metric, const char *baseline)
+{
+    for (size_t i = 0; i < n; i++) {
+        const qsb_loose_row *r = &rows[i];
+        if (strcmp(r->metric, metric) != 0)
+            return qsb_error(QSB_EUSAGE,
+                             "%s%s: metric '%s' differs from '%s' of the rest of the file",
+                             path, r->where, r->metric, metric);
+        if (strcmp(r->baseline, baseline) != 0)
+            return qsb_error(QSB_EUSAGE,
+                             "%s%s: baseline '%s' differs from '%s' of the rest of the file",
+                             path, r->where, r->baseline, baseline);
+        if (r->has_samples && r->reps != r->row.nsamples)
+            return qsb_error(QSB_EUSAGE, "%s%s: reps is %llu but there are %zu samples "
+                             "(truncated?)", path, r->where, (unsigned long long)r->reps,
+                             r->row.nsamples);
+    }
+    if (strcmp(metric, "cycles") != 0 && strcmp(metric, "ns") != 0 &&
+        strcmp(metric, "comparisons") != 0)
+        return qsb_error(QSB_EUSAGE, "%s%s: unknown metric '%s' (cycles, ns or comparisons)",
+                         path, rows[0].where, metric);
+    return QSB_OK;
+}
+
+/* Sorted order of the rows, split into groups of one cell each; rejects duplicate rows. */
+static int group_rows(const char *path, const qsb_loose_row *rows, size_t n, size_t *order,
+                      group *groups, size_t *ngroups)
+{
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    group_ctx ctx = {rows};
+    qsort_r(order, n, sizeof *order, by_cell_algorithm, &ctx);
+    size_t g = 0;
+    for (size_t i = 0; i < n; i++) {
+        const qsb_loose_row *r = &rows[order[i]];
+        if (i > 0 && same_cell(&rows[order[i - 1]], r)) {
+            if (strcmp(rows[order[i - 1]].row.algorithm, r->row.algorithm) == 0)
+                return qsb_error(QSB_EUSAGE, "%s%s: a second row for %s/%llu/%llu/%s",
+                                 path, r->where, r->pattern, (unsigned long long)r->nelem,
+                                 (unsigned long long)r->size, r->row.algorithm);
+            groups[g - 1].count++;
+        } else {
+            groups[g].first = i;
+            groups[g].count = 1;
+            g++;
+        }
+    }
+    *ngroups = g;
+    return QSB_OK;
+}
+
+/* Moves one group's rows into a cell: file order, the baseline row rotated to the front. */
+static int build_cell(const char *path, qsb_loose_row *rows, size_t *members, size_t count,
+                      const char *baseline, qsb_cell *cell)
+{
+    qsort(members, count, sizeof *members, by_index);
+    size_t base_pos = count;
+    for (size_t j = 0; j < count; j++)
+        if (strcmp(rows[members[j]].row.algorithm, baseline) == 0)
+            base_pos = j;
+    if (base_pos == count) {
+        const qsb_loose_row *r = &rows[members[0]];
+        return qsb_error(QSB_EUSAGE, "%s%s: cell %s/%llu/%llu has no row of the baseline '%s'",
+                         path, r->where, r->pattern, (unsigned long long)r->nelem,
+                         (unsigned long long)r->size, baseline);
+    }
+    cell->rows = calloc(count, sizeof *cell->rows);
+    if (!cell->rows)
+        return qsb_out_of_memory("results");
+    cell->nrows = count;
+    qsb_loose_row *first = &rows[members[0]];
+    cell->pattern = first->pattern;
+    cell->nelem = first->nelem;
+    cell->size = first->size;
+    first->pattern = NULL;
+    size_t k = 0;
+    cell->rows[k++] = rows[members[base_pos]].row;
+    for (size_t j = 0; j < count; j++)
+        if (j != base_pos)
+            cell->rows[k++] = rows[members[j]].row;
+    for (size_t j = 0; j < count; j++)
+        memset(&rows[members[j]].row, 0, sizeof rows[members[j]].row);
+    return QSB_OK;
+}
+
+static char *take(char **s)
+{
+    char *t = *s;
+    *s = NULL;
+    return t;
+}
+
+static int fill_context_from_rows(qsb_loose_row *rows, qsb_results *out)
+{
+    qsb_context *c = &out->context;
+    if (!out->baseline)
+        out->baseline = take(&rows[0].baseline);
+    if (!c->metric)
+        c->metric = take(&rows[0].metric);
+    if (!c->mode && rows[0].mode)
+        c->mode = take(&rows[0].mode);
+    if (!c->seed && rows[0].has_seed)
+        c->seed = rows[0].seed;
+    return QSB_OK;
+}
+
+static void results_clear(qsb_results *out)
+{
+    qsb_results_free(out);
+    memset(out, 0, sizeof *out);
+}
+
+int qsb_results_assemble(const char *path, qsb_loose_row *rows, size_t n, qsb_results *out)
+{
+    size_t *order = NULL;
+    group *groups = NULL;
+    size_t ngroups = 0;
+    int status;
+    if (n == 0) {
+        status = qsb_error(QSB_EUSAGE, "%s: no result rows", path);
+        goto done;
+    }
+    status = check_agreement(path, rows, n, out->context.metric ? out->context.metric
+                                                                : rows[0].metric,
+                             out->baseline ? out->baseline : rows[0].baseline);
+    if (status != QSB_OK)
+        goto done;
+    order = malloc(n * sizeof *order);
+    groups = malloc(n * sizeof *groups);
+    if (!order || !groups) {
+        status = qsb_out_of_memory("results");
+        goto done;
+    }
+    status = group_rows(path, rows, n, order, groups, &ngroups);
+    if (status != QSB_OK)
+        goto done;
+    qsort_r(groups, ngroups, sizeof *groups, by_first_row, order);
+    fill_context_from_rows(rows, out);
+    out->cells = calloc(ngroups, sizeof *out->cells);
+    if (!out->cells) {
+        status = qsb_out_of_memory("results");
+        goto done;
+    }
+    for (size_t g = 0; g < ngroups && status == QSB_OK; g++) {
+        status = build_cell(path, rows, order + groups[g].first, groups[g].count,
+                            out->baseline, &out->cells[g]);
+        if (status == QSB_OK)
+            out->ncells = g + 1;
+    }
+done:
+    free(order);
+    free(groups);
+    free_loose_rows(rows, n);
+    if (status != QSB_OK)
+        results_clear(out);
+    return status;
+}
+
+/* ---- loading and format detection ---- */
+
+static int load_file(const char *path, char **text, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return qsb_error(QSB_EUSAGE, "cannot read '%s': %s", path, strerror(errno));
+    size_t cap = 1 << 16, used = 0;
+    char *buf = malloc(cap + 1);
+    int status = buf ? QSB_OK : qsb_out_of_memory("results file");
+    while (status == QSB_OK) {
+        if (used == cap) {
+            if (cap >= QSB_READ_MAX_BYTES) {
+                status = qsb_error(QSB_EUSAGE, "%s: larger than %zu MiB: not a results file",
+                                   path, QSB_READ_MAX_BYTES >> 20);
+                break;
+            }
+            char *bigger = realloc(buf, 2 * cap + 1);
+            if (!bigger) {
+                status = qsb_out_of_memory("results file");
+                break;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+        size_t got = fread(buf + used, 1, cap - used, fp);
+        used += got;
+        if (got == 0) {
+            if (ferror(fp))
+                status = qsb_error(QSB_EUSAGE, "cannot read '%s': %s", path, strerror(errno));
+            break;
+        }
+    }
+    fclose(fp);
+    if (status != QSB_OK) {
+        free(buf);
+        return status;
+    }
+    buf[used] = '\0';
+    *text = buf;
+    *len = used;
+    return QSB_OK;
+}
+
+static size_t line_of(const char *text, size_t offset)
+{
+    size_t line = 1;
+    for (size_t i = 0; i < offset; i++)
+        line += text[i] == '\n';
+    return line;
+}
+
+int qsb_read_results(const char *path, qsb_results *out)
+{
+    memset(out, 0, sizeof *out);
+    char *text = NULL;
+    size_t len = 0;
+    int status = load_file(path, &text, &len);
+    if (status != QSB_OK)
+        return status;
+    /* A NUL would silently cut a field short in both parsers. */
+    const char *nul = memchr(text, '\0', len);
+    size_t bom = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* spreadsheets */
+    size_t start = bom;
+    while (start < len && strchr(" \t\r\n", text[start]))
+        start++;
+    if (nul)
+        status = qsb_error(QSB_EUSAGE, "%s:%zu: a NUL byte: not a text results file", path,
+                           line_of(text, (size_t)(nul - text)));
+    else if (start == len)
+        status = qsb_error(QSB_EUSAGE, "%s: empty file: no results", path);
+    else if (text[start] == '{' || text[start] == '[')
+        status = qsb_read_json(path, text, len, out);
+    else
+        status = qsb_read_csv(path, text + bom, len - bom, out);
+    free(text);
+    return status;
+}

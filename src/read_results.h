@@ -1,0 +1,62 @@
+/*
+** Reading results files back into the one result structure (result.h), for compare and plot.
+**
+** qsb_read_results() detects the format from the content (a first non-blank '{' or '[' is JSON,
+** anything else CSV) and reads exactly the formats fixed at the top of result.h. The input is
+** treated as hostile: every defect (empty, truncated, malformed, wrong schema_version, missing
+** required CSV columns, bad numbers, rows of different metrics or baselines, duplicate rows, a
+** cell without its baseline row) is reported as one line naming the file and the CSV line or
+** the JSON field, and gives QSB_EUSAGE with *out left empty. Out of memory gives QSB_ESYSTEM,
+** an unreadable file QSB_EUSAGE.
+**
+** What a CSV file cannot carry is left empty in the context: strings NULL, numbers 0; its
+** metric, seed and mode come from the rows. Rows keep the file's summary values; a missing
+** optional column reads as NAN (0 for outliers, false for noisy).
+*/
+#ifndef QSB_READ_RESULTS_H
+#define QSB_READ_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "result.h"
+
+/* Largest results file accepted (bytes): far above any real run, a guard against garbage. */
+#define QSB_READ_MAX_BYTES ((size_t)256 << 20)
+
+int qsb_read_results(const char *path, qsb_results *out);
+
+/* ---- Between the two readers and their common part (read_results.c); nobody else. ---- */
+
+/* One row as a file states it, before rows are grouped into cells. */
+typedef struct {
+    qsb_row row;     /* owns algorithm, samples, failure */
+    char *pattern;   /* owned */
+    char *baseline;  /* owned */
+    char *metric;    /* owned */
+    char *mode;      /* owned, NULL when the file has none */
+    uint64_t nelem, size, seed;
+    uint64_t reps;   /* must equal the samples' count when the file gives samples */
+    int has_seed;
+    int has_samples;
+    char where[48];  /* where the row is, appended to the path: ":12" or ": results[3]" */
+} qsb_loose_row;
+
+int qsb_read_csv(const char *path, const char *text, size_t len, qsb_results *out);
+int qsb_read_json(const char *path, const char *text, size_t len, qsb_results *out);
+
+/* Groups rows into cells (first appearance order, the baseline row first), after checking
+** that they agree on metric and baseline, that no (cell, algorithm) repeats and that every
+** cell has its baseline row. Takes the rows' strings over (also on failure) and frees rows.
+** out->context must already hold what the file says of it; its metric, seed and mode are
+** filled from the rows when still empty. On failure out is freed and zeroed. */
+int qsb_results_assemble(const char *path, qsb_loose_row *rows, size_t n, qsb_results *out);
+
+void qsb_loose_row_free(qsb_loose_row *r);
+
+/* Strict number parsing of file fields: the whole text or nothing, C locale, finite. Return 0
+** or -1; the caller reports where. */
+int qsb_text_to_u64(const char *text, int hex_ok, uint64_t *out);
+int qsb_text_to_double(const char *text, double *out);
+
+#endif

@@ -1,0 +1,177 @@
+/*
+** The JSON results file (format at the top of result.h), built with cJSON:
+** {"schema_version": 1, "context": {...}, "baseline": NAME, "results": [...]}; each result
+** carries the CSV's fields under the same names and every sample in round order. NAN
+** becomes null; every number reads back as the very double written.
+*/
+#include "report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cjson/cJSON.h>
+
+#include "diag.h"
+
+/* cJSON's adders return NULL when out of memory; one flag collects that for a whole tree. */
+typedef struct {
+    bool failed;
+} builder;
+
+static void add(builder *b, cJSON *object, const char *name, cJSON *item)
+{
+    if (!item || !cJSON_AddItemToObject(object, name, item)) {
+        cJSON_Delete(item);
+        b->failed = true;
+    }
+}
+
+/* cJSON prints 15 significant digits whenever they come within an epsilon of the value, so a
+** double would not always read back the same. Here the shortest of 15, 16 or 17 digits that
+** reads back exactly is used: the JSON carries the very numbers of the CSV. JSON has no NAN
+** or infinity: they become null. */
+static cJSON *number_or_null(double value)
+{
+    if (!isfinite(value))
+        return cJSON_CreateNull();
+    char text[32];
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, value);
+        if (strtod(text, NULL) == value)
+            break;
+    }
+    return cJSON_CreateRaw(text);
+}
+
+static cJSON *string_or_null(const char *text)
+{
+    return text ? cJSON_CreateString(text) : cJSON_CreateNull();
+}
+
+static cJSON *number_array(builder *b, const double *values, size_t n)
+{
+    cJSON *array = cJSON_CreateArray();
+    for (size_t i = 0; array && i < n; i++) {
+        cJSON *item = number_or_null(values[i]);
+        if (!item || !cJSON_AddItemToArray(array, item)) {
+            cJSON_Delete(item);
+            b->failed = true;
+        }
+    }
+    return array;
+}
+
+/* Counts: exact in a double below 2^53, far above any count here. */
+static cJSON *count(uint64_t value)
+{
+    return number_or_null((double)value);
+}
+
+static cJSON *context_object(builder *b, const qsb_context *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o) {
+        b->failed = true;
+        return NULL;
+    }
+    double cache_bytes[3] = {(double)c->cache_bytes[0], (double)c->cache_bytes[1],
+                             (double)c->cache_bytes[2]};
+    add(b, o, "tool_version", string_or_null(c->tool_version));
+    add(b, o, "date", string_or_null(c->date));
+    add(b, o, "host", string_or_null(c->host));
+    add(b, o, "cpu_model", string_or_null(c->cpu_model));
+    add(b, o, "caches", string_or_null(c->caches));
+    add(b, o, "cache_bytes", number_array(b, cache_bytes, 3));
+    add(b, o, "libc", string_or_null(c->libc));
+    add(b, o, "compiler", string_or_null(c->compiler));
+    add(b, o, "build_flags", string_or_null(c->build_flags));
+    add(b, o, "build_type", string_or_null(c->build_type));
+    add(b, o, "timer", string_or_null(c->timer));
+    add(b, o, "timer_resolution_ns", number_or_null(c->timer_resolution_ns));
+    add(b, o, "tsc_hz", number_or_null(c->tsc_hz));
+    add(b, o, "metric", string_or_null(c->metric));
+    add(b, o, "seed", count(c->seed));
+    add(b, o, "mode", string_or_null(c->mode));
+    add(b, o, "command_line", string_or_null(c->command_line));
+    add(b, o, "incomplete", cJSON_CreateBool(c->incomplete));
+    return o;
+}
+
+static cJSON *result_object(builder *b, const qsb_results *r, const qsb_cell *cell,
+                            size_t index)
+{
+    const qsb_row *row = &cell->rows[index];
+    const qsb_summary *s = &row->summary;
+    bool baseline = index == 0;
+    cJSON *o = cJSON_CreateObject();
+    if (!o) {
+        b->failed = true;
+        return NULL;
+    }
+    add(b, o, "pattern", cJSON_CreateString(cell->pattern));
+    add(b, o, "nelem", count(cell->nelem));
+    add(b, o, "size", count(cell->size));
+    add(b, o, "algorithm", cJSON_CreateString(row->algorithm));
+    add(b, o, "baseline", string_or_null(r->baseline));
+    add(b, o, "metric", string_or_null(r->context.metric));
+    add(b, o, "reps", count(row->nsamples));
+    add(b, o, "min", number_or_null(s->min));
+    add(b, o, "median", number_or_null(s->median));
+    add(b, o, "mean", number_or_null(s->mean));
+    add(b, o, "stddev", number_or_null(s->stddev));
+    add(b, o, "delta_pct", number_or_null(baseline ? NAN : row->delta_pct));
+    add(b, o, "comparisons", count(row->comparisons));
+    add(b, o, "verified", cJSON_CreateBool(row->verified));
+    add(b, o, "cv", number_or_null(s->cv));
+    add(b, o, "median_lo", number_or_null(s->median_lo));
+    add(b, o, "median_hi", number_or_null(s->median_hi));
+    add(b, o, "outliers", count(s->outliers));
+    add(b, o, "delta_lo", number_or_null(baseline ? NAN : row->delta_lo));
+    add(b, o, "delta_hi", number_or_null(baseline ? NAN : row->delta_hi));
+    add(b, o, "noisy", cJSON_CreateBool(row->noisy));
+    add(b, o, "failure", row->verified ? cJSON_CreateNull() : string_or_null(row->failure));
+    add(b, o, "mode", string_or_null(r->context.mode));
+    add(b, o, "seed", count(r->context.seed));
+    add(b, o, "samples", number_array(b, row->samples, row->nsamples));
+    return o;
+}
+
+static cJSON *document(builder *b, const qsb_results *r)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON *results = cJSON_CreateArray();
+    if (!root || !results) {
+        cJSON_Delete(root);
+        cJSON_Delete(results);
+        b->failed = true;
+        return NULL;
+    }
+    add(b, root, "schema_version", count(QSB_SCHEMA_VERSION));
+    add(b, root, "context", context_object(b, &r->context));
+    add(b, root, "baseline", string_or_null(r->baseline));
+    for (size_t c = 0; c < r->ncells && !b->failed; c++)
+        for (size_t i = 0; i < r->cells[c].nrows && !b->failed; i++) {
+            cJSON *item = result_object(b, r, &r->cells[c], i);
+            if (!item || !cJSON_AddItemToArray(results, item)) {
+                cJSON_Delete(item);
+                b->failed = true;
+            }
+        }
+    add(b, root, "results", results);
+    return root;
+}
+
+int qsb_report_json(FILE *out, const qsb_results *r)
+{
+    builder b = {false};
+    cJSON *root = document(&b, r);
+    char *text = b.failed ? NULL : cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text)
+        return qsb_out_of_memory("JSON results");
+    fputs(text, out);
+    fputc('\n', out);
+    cJSON_free(text);
+    return QSB_OK;
+}

@@ -1,0 +1,148 @@
+/*
+** The human table on stdout, in the layout of the 2021 cover letter:
+**
+**   SORTED
+**     elements=    49152 (size= 4):  +52.47% (msort=3654381.0 introsort=5571774.0)
+**
+** one line per cell and candidate; the delta is the paired delta of the run, the values in
+** brackets each algorithm's median. A failed row prints FAILED (algorithm: reason).
+*/
+#include "report.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "diag.h"
+
+static void print_header(FILE *out, const qsb_results *r)
+{
+    const qsb_context *c = &r->context;
+    fprintf(out, "qsortbench %s: baseline %s", c->tool_version ? c->tool_version : "",
+            r->baseline ? r->baseline : "?");
+    for (size_t i = 1; r->ncells > 0 && i < r->cells[0].nrows; i++)
+        fprintf(out, "%s%s", i == 1 ? ", candidates " : ",", r->cells[0].rows[i].algorithm);
+    fprintf(out, "; metric %s", c->metric ? c->metric : "?");
+    if (c->tsc_hz > 0)
+        fprintf(out, " (%s, TSC %.3f GHz)", c->timer, c->tsc_hz / 1e9);
+    else if (c->timer && strcmp(c->timer, "none") != 0)
+        fprintf(out, " (%s)", c->timer);
+    fprintf(out, "; seed 0x%" PRIx64 "; mode %s; machine %s, %s\n", c->seed,
+            c->mode ? c->mode : "?", c->cpu_model ? c->cpu_model : "?",
+            c->libc ? c->libc : "?");
+}
+
+static void print_pattern_title(FILE *out, const char *pattern)
+{
+    fputc('\n', out);
+    for (const char *p = pattern; *p; p++)
+        fputc(toupper((unsigned char)*p), out);
+    fputc('\n', out);
+}
+
+static int same_sign(double a, double b)
+{
+    return (a > 0 && b > 0) || (a < 0 && b < 0) || (a == 0 && b == 0);
+}
+
+static void print_published(FILE *out, const qsb_cell *cell, const qsb_row *row,
+                            const qsb_reference *ref)
+{
+    const qsb_published_cell *pub = qsb_reference_find(ref, cell->pattern, cell->nelem,
+                                                       cell->size);
+    if (!pub)
+        return;
+    fprintf(out, "  [published %+.2f%%%s]", pub->delta_pct,
+            isnan(row->delta_pct) || same_sign(row->delta_pct, pub->delta_pct)
+                ? ""
+                : ", sign differs");
+}
+
+static const qsb_row *failed_row(const qsb_row *base, const qsb_row *cand)
+{
+    if (!base->verified)
+        return base;
+    return cand && !cand->verified ? cand : NULL;
+}
+
+/* One line: the candidate against the baseline (cand NULL when the run has no candidate). */
+static void print_line(FILE *out, const qsb_cell *cell, const qsb_row *cand,
+                       const qsb_reference *ref)
+{
+    const qsb_row *base = &cell->rows[0];
+    fprintf(out, "  elements=%9" PRIu64 " (size=%2" PRIu64 "):", cell->nelem, cell->size);
+    const qsb_row *failed = failed_row(base, cand);
+    if (failed) {
+        fprintf(out, " FAILED (%s: %s)\n", failed->algorithm,
+                failed->failure ? failed->failure : "wrong result");
+        return;
+    }
+    if (cand && isnan(cand->delta_pct))
+        fprintf(out, " %7s ", "n/a");
+    else if (cand)
+        fprintf(out, " %+7.2f%%", cand->delta_pct);
+    fprintf(out, " (%s=%.1f", base->algorithm, base->summary.median);
+    if (cand)
+        fprintf(out, " %s=%.1f", cand->algorithm, cand->summary.median);
+    fputc(')', out);
+    if (cand && ref)
+        print_published(out, cell, cand, ref);
+    fputc('\n', out);
+}
+
+void qsb_reference_agreement(const qsb_results *r, size_t candidate, const qsb_reference *ref,
+                             size_t *agree, size_t *compared)
+{
+    *agree = *compared = 0;
+    for (size_t c = 0; c < r->ncells; c++) {
+        const qsb_cell *cell = &r->cells[c];
+        if (candidate >= cell->nrows)
+            continue;
+        const qsb_row *row = &cell->rows[candidate];
+        const qsb_published_cell *pub = qsb_reference_find(ref, cell->pattern, cell->nelem,
+                                                           cell->size);
+        if (!pub || failed_row(&cell->rows[0], row) || isnan(row->delta_pct))
+            continue;
+        (*compared)++;
+        *agree += same_sign(row->delta_pct, pub->delta_pct);
+    }
+}
+
+static void print_agreement(FILE *out, const qsb_results *r, const qsb_reference *ref)
+{
+    size_t ncands = r->ncells > 0 ? r->cells[0].nrows : 0;
+    fputc('\n', out);
+    for (size_t i = 1; i < ncands; i++) {
+        size_t agree, compared;
+        qsb_reference_agreement(r, i, ref, &agree, &compared);
+        if (compared == 0) {
+            fprintf(out, "%s vs %s: no cell of this run is in the published table (%s)\n",
+                    r->cells[0].rows[i].algorithm, r->baseline, ref->name);
+            continue;
+        }
+        fprintf(out, "%s vs %s: the sign agrees with the published delta (%s) in %zu of %zu "
+                     "cells (%zu published)\n",
+                r->cells[0].rows[i].algorithm, r->baseline, ref->name, agree, compared,
+                ref->ncells);
+    }
+}
+
+int qsb_report_table(FILE *out, const qsb_results *r, const qsb_reference *ref)
+{
+    print_header(out, r);
+    for (size_t c = 0; c < r->ncells; c++) {
+        const qsb_cell *cell = &r->cells[c];
+        if (c == 0 || strcmp(cell->pattern, r->cells[c - 1].pattern) != 0)
+            print_pattern_title(out, cell->pattern);
+        if (cell->nrows == 1)
+            print_line(out, cell, NULL, ref);
+        for (size_t i = 1; i < cell->nrows; i++)
+            print_line(out, cell, &cell->rows[i], ref);
+    }
+    if (ref)
+        print_agreement(out, r, ref);
+    if (r->context.incomplete)
+        fprintf(out, "\n(interrupted: %zu finished cells above)\n", r->ncells);
+    return QSB_OK;
+}

@@ -1,0 +1,425 @@
+/*
+** `qsortbench [run]` options: the table (from which --help is generated) and their parsing
+** into one qsb_run_config (see run_config.h). Options are first collected as text, then
+** resolved in one place each, so a default and a given value go through the same checks.
+*/
+#include "run_config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "diag.h"
+#include "export_gbench.h"
+#include "machine.h"
+#include "plugin.h"
+#include "timing.h"
+
+#define DEFAULT_SIZES "4,8,32"
+#define DEFAULT_ALGOS "msort,introsort"
+#define MAX_NELEM (UINT64_C(1) << 40) /* a typo guard; memory.h decides what fits */
+#define MAX_SIZE (UINT64_C(1) << 20)
+#define MAX_REPS UINT64_C(1000000)
+#define SYSFS_CPU_ROOT "/sys/devices/system/cpu"
+
+enum {
+    OPT_NELEM,
+    OPT_SIZES,
+    OPT_PATTERNS,
+    OPT_ALGOS,
+    OPT_SEED,
+    OPT_REPS,
+    OPT_CSV,
+    OPT_JSON,
+    OPT_METRIC,
+    OPT_COMPAT,
+    OPT_REFERENCE,
+    OPT_QUIET,
+    OPT_EXPORT,
+    OPT_FAIL_ABOVE,
+    OPT_PLOT,
+    OPT_COUNT
+};
+
+static const qsb_option run_options[] = {
+    [OPT_NELEM] = {"nelem", 0, "LIST",
+                   "element counts, colon-separated (49152:786432:8388608), or 'auto': "
+                   "L1d/L2/L3 capacity / 8 (default auto)"},
+    [OPT_SIZES] = {"sizes", 0, "LIST", "element sizes in bytes, comma-separated (default "
+                                       DEFAULT_SIZES ")"},
+    [OPT_PATTERNS] = {"patterns", 0, "LIST",
+                      "comma-separated pattern names or 'all' (default: the five seed "
+                      "patterns; see 'qsortbench list')"},
+    [OPT_ALGOS] = {"algos", 0, "LIST",
+                   "comma-separated algorithm names, the first is the baseline (default "
+                   DEFAULT_ALGOS "); plug-ins: [NAME=]PATH.so:SYMBOL[:qsort]"},
+    [OPT_SEED] = {"seed", 0, "N", "input generator seed below 2^48, decimal or 0x-hex "
+                                  "(default 0x9abc56781234)"},
+    [OPT_REPS] = {"reps", 0, "N", "timed rounds per cell (default: 31 up to 270k elements, "
+                                  "fewer above, at least 3)"},
+    [OPT_CSV] = {"csv", 0, "FILE", "CSV results, '-' for stdout (default "
+                                   "results/qsortbench-<UTC time>.csv)"},
+    [OPT_JSON] = {"json", 0, "FILE", "JSON results, '-' for stdout (default "
+                                     "results/qsortbench-<UTC time>.json)"},
+    [OPT_METRIC] = {"metric", 0, "M", "cycles (invariant TSC), ns or comparisons (default "
+                                      "cycles where an invariant TSC exists, else ns)"},
+    [OPT_COMPAT] = {"compat", 0, "MODE",
+                    QSB_COMPAT_2021_NAME ": the 2021 glibc benchmark's inputs, quirks "
+                                         "included (patterns spec)"},
+    [OPT_REFERENCE] = {"reference", 0, "FILE",
+                       "print published deltas beside ours: glibc-2021 (the 2021 cover "
+                       "letter, built in) or a CSV of its columns"},
+    [OPT_QUIET] = {"quiet", 'q', NULL, "no progress line on stderr"},
+    [OPT_EXPORT] = {"export", 0, "gbench=FILE",
+                    "also write Google Benchmark JSON (ALGO/PATTERN/NELEM/SIZE rows)"},
+    [OPT_FAIL_ABOVE] = {"fail-above", 0, "PCT",
+                        "exit 1 when a candidate's paired delta exceeds PCT % and its 95% "
+                        "interval excludes zero"},
+    [OPT_PLOT] = {"plot", 0, NULL, "also draw the charts of `qsortbench plot` beside the results "
+                                   "file (needs gnuplot: Debian gnuplot-nox)"},
+    [OPT_COUNT] = {NULL, 0, NULL, NULL},
+};
+
+const qsb_command_spec qsb_run_spec = {
+    "run", "[OPTIONS]",
+    "Benchmark every (pattern, element count, element size) cell with each algorithm and\n"
+    "print the paired delta of each candidate against the baseline (the first algorithm).",
+    run_options};
+
+static const char *const metric_names[] = {
+    [QSB_METRIC_CYCLES] = "cycles",
+    [QSB_METRIC_NS] = "ns",
+    [QSB_METRIC_COMPARISONS] = "comparisons",
+};
+
+const char *qsb_metric_name(qsb_metric metric)
+{
+    return metric_names[metric];
+}
+
+typedef struct {
+    const char *text[OPT_COUNT]; /* the last value given for each option, NULL if none */
+    bool plot;
+    bool quiet;
+    const char *export_operand;  /* FILE of "--export gbench FILE" (the one operand) */
+} option_texts;
+
+static int collect_option(void *ctx, int index, const char *arg)
+{
+    option_texts *t = ctx;
+    if (index == OPT_QUIET)
+        t->quiet = true;
+    else if (index == OPT_PLOT)
+        t->plot = true;
+    else
+        t->text[index] = arg;
+    return QSB_OK;
+}
+
+static int reject_repeated_numbers(const uint64_t *v, size_t n, const char *what)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++)
+            if (v[i] == v[j])
+                return qsb_usage_error("%s: %llu is listed twice", what,
+                                       (unsigned long long)v[i]);
+    return QSB_OK;
+}
+
+static int resolve_auto_nelem(qsb_run_config *cfg)
+{
+    qsb_caches caches;
+    uint64_t counts[3];
+    size_t n = qsb_read_caches(SYSFS_CPU_ROOT, &caches) == 0 ? qsb_auto_nelem(&caches, counts)
+                                                             : 0;
+    if (n == 0) {
+        qsb_warning("--nelem auto: no cache sizes under " SYSFS_CPU_ROOT "; using the seed's "
+                    QSB_FALLBACK_NELEM);
+        return qsb_parse_u64_list(QSB_FALLBACK_NELEM, ':', "--nelem", 1, MAX_NELEM,
+                                  &cfg->nelem, &cfg->n_nelem);
+    }
+    /* Two levels of one size (rare) would make two identical cells. */
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (kept == 0 || counts[i] != counts[kept - 1])
+            counts[kept++] = counts[i];
+    cfg->nelem = malloc(kept * sizeof *cfg->nelem);
+    if (!cfg->nelem)
+        return qsb_out_of_memory("--nelem");
+    memcpy(cfg->nelem, counts, kept * sizeof *cfg->nelem);
+    cfg->n_nelem = kept;
+    return QSB_OK;
+}
+
+static int resolve_nelem(qsb_run_config *cfg, const char *text)
+{
+    if (!text || strcmp(text, "auto") == 0)
+        return resolve_auto_nelem(cfg);
+    int status = qsb_parse_u64_list(text, ':', "--nelem", 1, MAX_NELEM, &cfg->nelem,
+                                    &cfg->n_nelem);
+    return status != QSB_OK ? status
+                            : reject_repeated_numbers(cfg->nelem, cfg->n_nelem, "--nelem");
+}
+
+static int resolve_sizes(qsb_run_config *cfg, const char *text)
+{
+    int status = qsb_parse_u64_list(text ? text : DEFAULT_SIZES, ',', "--sizes", 1, MAX_SIZE,
+                                    &cfg->sizes, &cfg->n_sizes);
+    return status != QSB_OK ? status
+                            : reject_repeated_numbers(cfg->sizes, cfg->n_sizes, "--sizes");
+}
+
+/* "a, b, c" from a table of names, for error messages. */
+static void join_names(char *buf, size_t len, const char *(*name_at)(size_t), size_t count)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < count && used < len; i++) {
+        int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", name_at(i));
+        used += n > 0 ? (size_t)n : 0;
+    }
+}
+
+static const char *pattern_name_at(size_t i)
+{
+    return qsb_patterns[i].name;
+}
+
+static int use_seed_patterns(qsb_run_config *cfg, bool all)
+{
+    cfg->patterns = malloc(qsb_pattern_count * sizeof *cfg->patterns);
+    if (!cfg->patterns)
+        return qsb_out_of_memory("--patterns");
+    for (size_t i = 0; i < qsb_pattern_count; i++)
+        if (all || qsb_patterns[i].seed_pattern)
+            cfg->patterns[cfg->n_patterns++] = &qsb_patterns[i];
+    return QSB_OK;
+}
+
+static int resolve_patterns(qsb_run_config *cfg, const char *text)
+{
+    if (!text || strcmp(text, "all") == 0)
+        return use_seed_patterns(cfg, text != NULL);
+    char **words;
+    size_t n;
+    int status = qsb_split_words(text, "--patterns", &words, &n);
+    if (status != QSB_OK)
+        return status;
+    cfg->patterns = malloc(n * sizeof *cfg->patterns);
+    if (!cfg->patterns)
+        status = qsb_out_of_memory("--patterns");
+    for (size_t i = 0; i < n && status == QSB_OK; i++) {
+        const qsb_pattern *p = qsb_pattern_find(words[i]);
+        for (size_t j = 0; p && j < i; j++)
+            if (cfg->patterns[j] == p)
+                status = qsb_usage_error("--patterns: '%s' is listed twice", p->name);
+        if (!p) {
+            char valid[512];
+            join_names(valid, sizeof valid, pattern_name_at, qsb_pattern_count);
+            status = qsb_usage_error("--patterns: unknown pattern '%s' (valid: %s, all)",
+                                     words[i], valid);
+        }
+        if (status == QSB_OK)
+            cfg->patterns[cfg->n_patterns++] = p;
+    }
+    free(words);
+    return status;
+}
+
+static int resolve_algos(qsb_run_config *cfg, const char *text)
+{
+    char **words;
+    size_t n;
+    int status = qsb_split_words(text ? text : DEFAULT_ALGOS, "--algos", &words, &n);
+    if (status != QSB_OK)
+        return status;
+    cfg->algos = malloc(n * sizeof *cfg->algos);
+    if (!cfg->algos)
+        status = qsb_out_of_memory("--algos");
+    for (size_t i = 0; i < n && status == QSB_OK; i++) {
+        qsb_algorithm a; /* a registry entry or a plug-in (plugin.h) */
+        status = qsb_resolve_algorithm(words[i], &a);
+        for (size_t j = 0; status == QSB_OK && j < i; j++)
+            if (strcmp(cfg->algos[j].name, a.name) == 0)
+                status = qsb_usage_error("--algos: '%s' is listed twice", a.name);
+        if (status == QSB_OK)
+            cfg->algos[cfg->n_algos++] = a;
+    }
+    free(words);
+    return status;
+}
+
+static int resolve_metric(qsb_run_config *cfg, const char *text)
+{
+    bool tsc = qsb_tsc_invariant() != 0;
+    if (!text) {
+        cfg->metric = tsc ? QSB_METRIC_CYCLES : QSB_METRIC_NS;
+        return QSB_OK;
+    }
+    for (size_t i = 0; i < sizeof metric_names / sizeof metric_names[0]; i++) {
+        if (strcmp(text, metric_names[i]) == 0) {
+            cfg->metric = (qsb_metric)i;
+            if (cfg->metric == QSB_METRIC_CYCLES && !tsc)
+                return qsb_usage_error("--metric cycles: this CPU has no invariant TSC; use "
+                                       "--metric ns");
+            return QSB_OK;
+        }
+    }
+    return qsb_usage_error("--metric: unknown metric '%s' (valid: cycles, ns, comparisons)",
+                           text);
+}
+
+static int resolve_compat(qsb_run_config *cfg, const char *text)
+{
+    cfg->mode = QSB_MODE_DEFAULT;
+    if (!text)
+        return QSB_OK;
+    if (strcmp(text, QSB_COMPAT_2021_NAME) != 0)
+        return qsb_usage_error("--compat: unknown mode '%s' (valid: " QSB_COMPAT_2021_NAME ")",
+                               text);
+    cfg->mode = QSB_MODE_COMPAT_2021;
+    return QSB_OK;
+}
+
+static int resolve_outputs(qsb_run_config *cfg, const option_texts *t)
+{
+    cfg->csv_path = t->text[OPT_CSV];
+    cfg->json_path = t->text[OPT_JSON];
+    if (cfg->csv_path && cfg->json_path && strcmp(cfg->csv_path, "-") == 0 &&
+        strcmp(cfg->json_path, "-") == 0)
+        return qsb_usage_error("--csv and --json cannot both be '-' (standard output)");
+    if (cfg->csv_path && cfg->json_path && strcmp(cfg->csv_path, cfg->json_path) == 0)
+        return qsb_usage_error("--csv and --json name the same file '%s'", cfg->csv_path);
+    return QSB_OK;
+}
+
+/* A word as a POSIX shell would need it: bare when it is safe, else in single quotes. */
+static size_t quote_word(char *out, const char *word)
+{
+    size_t len = strlen(word);
+    if (len > 0 && strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                "0123456789-_=:,./+@%") == len) {
+        if (out)
+            memcpy(out, word, len);
+        return len;
+    }
+    size_t n = 0;
+    if (out)
+        out[n] = '\'';
+    n++;
+    for (const char *p = word; *p; p++) {
+        const char *piece = *p == '\'' ? "'\\''" : p;
+        size_t plen = *p == '\'' ? 4 : 1;
+        if (out)
+            memcpy(out + n, piece, plen);
+        n += plen;
+    }
+    if (out)
+        out[n] = '\'';
+    return n + 1;
+}
+
+static int build_command_line(qsb_run_config *cfg, int argc, char **argv)
+{
+    static const char prefix[] = "qsortbench run";
+    size_t len = sizeof prefix;
+    for (int i = 1; i < argc; i++)
+        len += 1 + quote_word(NULL, argv[i]);
+    char *line = malloc(len);
+    if (!line)
+        return qsb_out_of_memory("command line");
+    size_t used = sizeof prefix - 1;
+    memcpy(line, prefix, used);
+    for (int i = 1; i < argc; i++) {
+        line[used++] = ' ';
+        used += quote_word(line + used, argv[i]);
+    }
+    line[used] = '\0';
+    cfg->command_line = line;
+    return QSB_OK;
+}
+
+/* --export gbench=FILE (or gbench FILE) and --fail-above PCT (export_gbench.h, compare.h). */
+static int resolve_export_and_gate(qsb_run_config *cfg, const option_texts *t)
+{
+    int status = QSB_OK;
+    const char *exp = t->text[OPT_EXPORT];
+    if (exp && t->export_operand && strcmp(exp, "gbench") == 0)
+        cfg->gbench_path = t->export_operand;
+    else if (exp)
+        status = qsb_export_parse(exp, &cfg->gbench_path);
+    if (status == QSB_OK && exp)
+        status = qsb_export_gbench_check(qsb_metric_name(cfg->metric));
+    if (status == QSB_OK && t->text[OPT_FAIL_ABOVE]) {
+        status = qsb_parse_double(t->text[OPT_FAIL_ABOVE], "--fail-above", 0.0, 1e6,
+                                  &cfg->fail_above_pct);
+        cfg->fail_above = status == QSB_OK;
+        if (cfg->fail_above && cfg->n_algos < 2)
+            status = qsb_usage_error("--fail-above needs a candidate: --algos BASELINE,"
+                                     "CANDIDATE");
+    }
+    return status;
+}
+
+static int resolve_all(qsb_run_config *cfg, const option_texts *t)
+{
+    int status = resolve_nelem(cfg, t->text[OPT_NELEM]);
+    if (status == QSB_OK)
+        status = resolve_sizes(cfg, t->text[OPT_SIZES]);
+    if (status == QSB_OK)
+        status = resolve_patterns(cfg, t->text[OPT_PATTERNS]);
+    if (status == QSB_OK)
+        status = resolve_algos(cfg, t->text[OPT_ALGOS]);
+    if (status == QSB_OK && t->text[OPT_SEED])
+        status = qsb_parse_u64(t->text[OPT_SEED], "--seed", 0, QSB_SEED_LIMIT - 1, 1,
+                               &cfg->seed);
+    if (status == QSB_OK && t->text[OPT_REPS])
+        status = qsb_parse_u64(t->text[OPT_REPS], "--reps", 1, MAX_REPS, 0, &cfg->reps);
+    if (status == QSB_OK)
+        status = resolve_metric(cfg, t->text[OPT_METRIC]);
+    if (status == QSB_OK)
+        status = resolve_compat(cfg, t->text[OPT_COMPAT]);
+    if (status == QSB_OK)
+        status = resolve_outputs(cfg, t);
+    if (status == QSB_OK)
+        status = resolve_export_and_gate(cfg, t);
+    return status;
+}
+
+int qsb_run_config_parse(qsb_run_config *cfg, int argc, char **argv)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->seed = QSB_DEFAULT_SEED;
+    option_texts texts;
+    memset(&texts, 0, sizeof texts);
+    int first;
+    int status = qsb_parse_options(&qsb_run_spec, argc, argv, collect_option, &texts, &first);
+    if (status != QSB_OK)
+        return status;
+    /* The one operand run accepts: FILE of "--export gbench FILE". */
+    bool export_file = texts.text[OPT_EXPORT] && strcmp(texts.text[OPT_EXPORT], "gbench") == 0;
+    if (export_file && argc - first == 1)
+        texts.export_operand = argv[first++];
+    if (first < argc)
+        return qsb_usage_error("run takes no operands ('%s'); options start with '--'",
+                               argv[first]);
+    status = resolve_all(cfg, &texts);
+    cfg->reference = texts.text[OPT_REFERENCE];
+    cfg->quiet = texts.quiet;
+    cfg->plot = texts.plot;
+    if (status == QSB_OK)
+        status = build_command_line(cfg, argc, argv);
+    return status;
+}
+
+void qsb_run_config_free(qsb_run_config *cfg)
+{
+    free(cfg->nelem);
+    free(cfg->sizes);
+    free(cfg->patterns);
+    free(cfg->algos);
+    free(cfg->command_line);
+    memset(cfg, 0, sizeof *cfg);
+}

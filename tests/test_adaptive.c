@@ -1,0 +1,201 @@
+/*
+** src/adaptive.c with deterministic synthetic samplers and a fake clock (each round "takes"
+** a fixed time): constant samples stop at the minimum; scattered ones go on until the round
+** limit or the time budget and are flagged noisy; one early outlier is shed once the 95%
+** interval of the median can exclude it; and the batching arithmetic.
+*/
+#include <math.h>
+#include <stdint.h>
+
+#include "adaptive.h"
+#include "check.h"
+
+#define MAX_ROUNDS 1000
+#define NALGOS 2
+
+typedef double (*sampler)(size_t algo, size_t round);
+
+static double constant_sampler(size_t algo, size_t round)
+{
+    (void)round;
+    return algo ? 2000.0 : 1000.0;
+}
+
+/* A fixed LCG: values spread over +-20% around 1000, the same on every run. */
+static double scattered_sampler(size_t algo, size_t round)
+{
+    uint64_t x = (uint64_t)(round * NALGOS + algo + 1) * 6364136223846793005u + 1442695040888963407u;
+    double unit = (double)(x >> 11) / 9007199254740992.0; /* [0, 1) */
+    return 1000.0 * (0.8 + 0.4 * unit);
+}
+
+/* Quiet (+-0.1%) except the second round, which is 30% slow. */
+static double one_outlier_sampler(size_t algo, size_t round)
+{
+    if (round == 1)
+        return 1300.0;
+    return 1000.0 + (double)((round * 7 + algo * 3) % 3) - 1.0;
+}
+
+/* Algorithm 0 is constant, algorithm 1 scattered: a cell waits for its noisiest row. */
+static double mixed_sampler(size_t algo, size_t round)
+{
+    return algo ? scattered_sampler(algo, round) : 500.0;
+}
+
+typedef struct {
+    size_t rounds;
+    qsb_adaptive_decision decision;
+} cell_outcome;
+
+/* Runs a cell: one round per step, `round_s` fake seconds each, until the policy stops it. */
+static cell_outcome run_cell(const qsb_adaptive_policy *policy, sampler sample, double round_s)
+{
+    static double samples[NALGOS][MAX_ROUNDS];
+    const double *rows[NALGOS] = {samples[0], samples[1]};
+    cell_outcome out = {0, {false, false}};
+    while (out.rounds < MAX_ROUNDS) {
+        for (size_t a = 0; a < NALGOS; a++)
+            samples[a][out.rounds] = sample(a, out.rounds);
+        out.rounds++;
+        double elapsed = round_s * (double)out.rounds;
+        CHECK(qsb_adaptive_decide(policy, rows, NALGOS, out.rounds, elapsed, &out.decision) == 0);
+        if (out.decision.stop)
+            break;
+    }
+    return out;
+}
+
+static void test_defaults(void)
+{
+    qsb_adaptive_policy p = qsb_adaptive_default_policy();
+    CHECK(p.precision_pct == 1.0);
+    CHECK_EQ_U64(p.min_reps, 3);
+    CHECK(p.max_reps >= p.min_reps);
+    CHECK(p.max_time_s > 0.0);
+}
+
+static void test_constant_stops_at_min(void)
+{
+    qsb_adaptive_policy p = qsb_adaptive_default_policy();
+    cell_outcome c = run_cell(&p, constant_sampler, 0.01);
+    CHECK_EQ_U64(c.rounds, 3);
+    CHECK(c.decision.stop && !c.decision.noisy);
+
+    p.min_reps = 7;
+    c = run_cell(&p, constant_sampler, 0.01);
+    CHECK_EQ_U64(c.rounds, 7);
+    CHECK(!c.decision.noisy);
+}
+
+static void test_scattered_runs_out_of_budget(void)
+{
+    /* 0.125 s per round, 2 s budget: after 15 rounds 1.875 + 0.125 still fits, after 16 the
+    ** next round would overrun. Never within 1% (+-20% spread, at most 16 samples). */
+    qsb_adaptive_policy p = {1.0, 3, 0, 2.0};
+    cell_outcome c = run_cell(&p, scattered_sampler, 0.125);
+    CHECK_EQ_U64(c.rounds, 16);
+    CHECK(c.decision.stop && c.decision.noisy);
+
+    /* The round limit ends it first when it is lower. */
+    p.max_reps = 10;
+    c = run_cell(&p, scattered_sampler, 0.125);
+    CHECK_EQ_U64(c.rounds, 10);
+    CHECK(c.decision.noisy);
+
+    /* No budget at all: the round limit alone. */
+    p.max_time_s = 0.0;
+    p.max_reps = 40;
+    c = run_cell(&p, scattered_sampler, 10.0);
+    CHECK_EQ_U64(c.rounds, 40);
+    CHECK(c.decision.noisy);
+
+    /* The minimum is run even when one round is already over the budget. */
+    qsb_adaptive_policy slow = {1.0, 3, 0, 1.0};
+    c = run_cell(&slow, scattered_sampler, 5.0);
+    CHECK_EQ_U64(c.rounds, 3);
+    CHECK(c.decision.noisy);
+
+    /* A looser target is reached: +-20% spread, 10% precision, long before the budget. */
+    qsb_adaptive_policy loose = {10.0, 3, 0, 1000.0};
+    c = run_cell(&loose, scattered_sampler, 0.01);
+    CHECK(c.decision.stop && !c.decision.noisy);
+    CHECK(c.rounds < MAX_ROUNDS);
+}
+
+static void test_outlier_is_shed(void)
+{
+    /* Below 9 samples the interval is [x(1), x(n)] and holds the 1300; at 9 it is
+    ** [x(2), x(8)] (binomial rank 2), within 0.1%. */
+    qsb_adaptive_policy p = {1.0, 3, 0, 100.0};
+    cell_outcome c = run_cell(&p, one_outlier_sampler, 0.01);
+    CHECK_EQ_U64(c.rounds, 9);
+    CHECK(!c.decision.noisy);
+}
+
+static void test_noisiest_row_decides(void)
+{
+    qsb_adaptive_policy p = {1.0, 3, 30, 0.0};
+    cell_outcome c = run_cell(&p, mixed_sampler, 0.01);
+    CHECK_EQ_U64(c.rounds, 30);
+    CHECK(c.decision.noisy);
+}
+
+static void test_fixed_reps(void)
+{
+    /* --reps 5 is min = max = 5: constant or not, exactly 5 rounds. */
+    qsb_adaptive_policy p = {1.0, 5, 5, 0.0};
+    cell_outcome c = run_cell(&p, constant_sampler, 1.0);
+    CHECK_EQ_U64(c.rounds, 5);
+    CHECK(!c.decision.noisy);
+    c = run_cell(&p, scattered_sampler, 1.0);
+    CHECK_EQ_U64(c.rounds, 5);
+    CHECK(c.decision.noisy);
+}
+
+static void test_precision_measure(void)
+{
+    double pct;
+    const double flat[] = {5, 5, 5};
+    CHECK(qsb_median_precision_pct(flat, 3, &pct) == 0 && pct == 0.0);
+    const double three[] = {1000, 1005, 995}; /* range 10, half 5: 0.5% of 1000 */
+    CHECK(qsb_median_precision_pct(three, 3, &pct) == 0 && fabs(pct - 0.5) < 1e-12);
+    /* n = 10: interval ranks 2 and 9 -> 991 and 1008: (1008 - 991) / 2 / 1000.5. */
+    const double ten[] = {990, 991, 995, 999, 1000, 1001, 1003, 1006, 1008, 1200};
+    CHECK(qsb_median_precision_pct(ten, 10, &pct) == 0);
+    CHECK(fabs(pct - 8.5 / 1000.5 * 100.0) < 1e-12);
+    CHECK(qsb_median_precision_pct(ten, 0, &pct) == 0 && isinf(pct));
+    const double around_zero[] = {-1, 0, 1};
+    CHECK(qsb_median_precision_pct(around_zero, 3, &pct) == 0 && isinf(pct));
+}
+
+static void test_batching(void)
+{
+    /* 1 ns resolution: a sample must last 1000 ns. */
+    CHECK_EQ_U64(qsb_batch_count(1.0, 2000.0, 0.0), 1);
+    CHECK_EQ_U64(qsb_batch_count(1.0, 1000.0, 0.0), 1);
+    CHECK_EQ_U64(qsb_batch_count(1.0, 3.0, 0.0), 334); /* ceil(1000 / 3) */
+    CHECK_EQ_U64(qsb_batch_count(1.0, 250.0, 0.0), 4);
+    /* A minimum sample time above that wins: 1 ms of 30 us sorts is 34 sorts. */
+    CHECK_EQ_U64(qsb_batch_count(1.0, 30000.0, 1e6), 34);
+    /* In TSC cycles: 1 cycle resolution, 700-cycle sorts. */
+    CHECK_EQ_U64(qsb_batch_count(1.0, 700.0, 0.0), 2);
+    /* The clock did not tick: assume one resolution step, a lower bound. */
+    CHECK_EQ_U64(qsb_batch_count(20.0, 0.0, 0.0), 1000);
+    /* Capped, and never 0. */
+    CHECK_EQ_U64(qsb_batch_count(1.0, 1e-9, 0.0), QSB_BATCH_MAX);
+    CHECK_EQ_U64(qsb_batch_count(0.0, 0.0, 0.0), 1);
+}
+
+int main(void)
+{
+    test_defaults();
+    test_constant_stops_at_min();
+    test_scattered_runs_out_of_budget();
+    test_outlier_is_shed();
+    test_noisiest_row_decides();
+    test_fixed_reps();
+    test_precision_measure();
+    test_batching();
+    return check_done();
+}

@@ -1,0 +1,445 @@
+/*
+** compare (src/compare.h): the interval and the attainable p against values worked out by
+** hand, the verdicts on results built in the test, the --fail-above gate, and the command
+** through the real binary on files written by the run's reporters: a clear regression exits
+** 1, identical files 0, missing rows are listed (0, or 1 with --strict), different metrics 2,
+** with the Markdown, JSON and $GITHUB_STEP_SUMMARY outputs checked.
+*/
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "compare.h"
+#include "diag.h"
+#include "report.h"
+#include "result.h"
+
+static char tmpdir[] = "/tmp/qsb-compare-XXXXXX";
+
+static int near(double a, double b, double tolerance)
+{
+    return fabs(a - b) <= tolerance;
+}
+
+/* ---- statistics worked out by hand ---- */
+
+static void test_min_attainable_p(void)
+{
+    CHECK(near(qsb_min_attainable_p(3, 3), 2.0 / 20.0, 1e-12));   /* C(6,3) = 20 */
+    CHECK(near(qsb_min_attainable_p(6, 6), 2.0 / 924.0, 1e-12));  /* C(12,6) = 924 */
+    CHECK(near(qsb_min_attainable_p(1, 4), 0.4, 1e-12));          /* C(5,1) = 5 */
+    CHECK(qsb_min_attainable_p(0, 5) == 1.0);
+    CHECK(qsb_min_attainable_p(20, 20) < 1e-10);
+}
+
+static void test_change_interval(void)
+{
+    /* base all 100, new 100..105: the 36 ratios are 1.00..1.05 six times each; C = 6, so the
+    ** interval is [ratio(6), ratio(31)] = [1.00, 1.05]. */
+    double base[6] = {100, 100, 100, 100, 100, 100};
+    double cand[6] = {100, 101, 102, 103, 104, 105};
+    double lo, hi;
+    CHECK(qsb_change_interval(base, 6, cand, 6, &lo, &hi) == 0);
+    CHECK_MSG(near(lo, 0.0, 1e-9) && near(hi, 5.0, 1e-9), "[%g, %g]", lo, hi);
+
+    /* new = 1.1 * base: the log ratios are symmetric about log 1.1, so the ends multiply to
+    ** 1.1^2 and straddle +10%. */
+    double x[10], y[10];
+    for (int i = 0; i < 10; i++) {
+        x[i] = i + 1;
+        y[i] = 1.1 * (i + 1);
+    }
+    CHECK(qsb_change_interval(x, 10, y, 10, &lo, &hi) == 0);
+    CHECK_MSG(lo < 10.0 && hi > 10.0, "[%g, %g]", lo, hi);
+    CHECK_MSG(near((1 + lo / 100) * (1 + hi / 100), 1.21, 1e-9), "[%g, %g]", lo, hi);
+    /* n = m = 10: C = floor(50.5 - 1.96 * sqrt(175)) = 24, the exact table's value. */
+    double ratios[100];
+    for (int i = 0; i < 10; i++)
+        for (int j = 0; j < 10; j++)
+            ratios[i * 10 + j] = y[j] / x[i];
+    int below = 0, up_to = 0; /* the 24th smallest ratio: ties allowed */
+    for (int k = 0; k < 100; k++) {
+        below += ratios[k] < 1 + lo / 100 - 1e-12;
+        up_to += ratios[k] < 1 + lo / 100 + 1e-12;
+    }
+    CHECK_MSG(below <= 23 && up_to >= 24, "%d below, %d up to the lower end", below, up_to);
+
+    CHECK(qsb_change_interval(base, 2, cand, 2, &lo, &hi) == -1); /* too few: C < 1 */
+    double with_zero[6] = {100, 0, 100, 100, 100, 100};
+    CHECK(qsb_change_interval(with_zero, 6, cand, 6, &lo, &hi) == -1);
+    CHECK(qsb_change_interval(base, 0, cand, 6, &lo, &hi) == -1);
+}
+
+/* ---- results built in the test ---- */
+
+static void set_context(qsb_results *r, const char *metric)
+{
+    CHECK(qsb_set_string(&r->context.metric, metric) == 0);
+    CHECK(qsb_set_string(&r->baseline, "msort") == 0);
+    CHECK(qsb_set_string(&r->context.mode, "default") == 0);
+    r->context.tsc_hz = 2e9;
+    r->context.seed = 42;
+}
+
+/* samples base * factor * (1 + wiggle), wiggle a fixed pattern of +-1% */
+static void fill_samples(qsb_row *row, size_t n, double base, double factor)
+{
+    for (size_t k = 0; k < n; k++) {
+        double wiggle = 0.01 * (double)((int)(k * 7 % 5) - 2) / 2.0;
+        CHECK(qsb_row_add_sample(row, base * factor * (1.0 + wiggle)) == 0);
+    }
+    row->summary.median = base * factor;
+    row->comparisons = (uint64_t)(base * factor);
+}
+
+/* A result with cells random/1000/4 .. of msort and introsort, introsort scaled by factor. */
+static void build(qsb_results *r, const char *metric, double factor, size_t nsamples,
+                  size_t ncells)
+{
+    memset(r, 0, sizeof *r);
+    set_context(r, metric);
+    const char *const algos[] = {"msort", "introsort"};
+    for (size_t c = 0; c < ncells; c++) {
+        qsb_cell *cell = qsb_results_add_cell(r, c % 2 ? "sorted" : "random", 1000 << c, 4,
+                                              algos, 2);
+        CHECK(cell != NULL);
+        if (!cell)
+            return;
+        fill_samples(&cell->rows[0], nsamples, 1e6 * (double)(c + 1), 1.0);
+        fill_samples(&cell->rows[1], nsamples, 1e6 * (double)(c + 1), factor);
+    }
+}
+
+static qsb_compare_options defaults(void)
+{
+    qsb_compare_options o = {5.0, 0.01};
+    return o;
+}
+
+static void compare_to_report(const qsb_results *a, const qsb_results *b, qsb_compare_report *rep)
+{
+    qsb_compare_options o = defaults();
+    CHECK(qsb_compare_results(a, b, &o, rep) == QSB_OK);
+}
+
+static void test_verdicts(void)
+{
+    qsb_results base, slow, same, fast, bit_slower, few_a, few_b;
+    build(&base, "cycles", 1.0, 15, 2);
+    build(&slow, "cycles", 1.10, 15, 2);
+    build(&same, "cycles", 1.0, 15, 2);
+    build(&fast, "cycles", 0.85, 15, 2);
+    build(&bit_slower, "cycles", 1.02, 15, 2);
+    qsb_compare_report rep;
+
+    compare_to_report(&base, &slow, &rep);
+    CHECK_EQ_U64(rep.n, 4);
+    CHECK_EQ_U64(rep.count[QSB_VERDICT_REGRESSION], 2); /* introsort in both cells */
+    CHECK_EQ_U64(rep.count[QSB_VERDICT_SAME], 2);       /* msort unchanged */
+    const qsb_comparison *it = &rep.items[1];
+    CHECK(strcmp(it->algorithm, "introsort") == 0 && strcmp(it->pattern, "random") == 0);
+    CHECK_MSG(near(it->change_pct, 10.0, 1e-9), "change %g", it->change_pct);
+    CHECK(it->p < 1e-4 && it->change_lo > 5.0 && it->change_hi < 15.0);
+    CHECK(it->base_n == 15 && it->new_n == 15 && !it->threshold_only);
+    CHECK(qsb_compare_status(&rep, false) == QSB_FINDING);
+    qsb_compare_report_free(&rep);
+
+    compare_to_report(&base, &same, &rep);
+    CHECK_EQ_U64(rep.count[QSB_VERDICT_SAME], 4);
+    CHECK(rep.items[1].change_pct == 0.0 && rep.items[1].p > 0.5);
+    CHECK(qsb_compare_status(&rep, true) == QSB_OK);
+    qsb_compare_report_free(&rep);
+
+    compare_to_report(&base, &fast, &rep);
+    CHECK_EQ_U64(rep.count[QSB_VERDICT_IMPROVED], 2);
+    CHECK(qsb_compare_status(&rep, false) == QSB_OK);
+    qsb_compare_report_free(&rep);
+
+    compare_to_report(&base, &bit_slower, &rep); /* +2%: significant, but below 5% */
+    CHECK_EQ_U64(rep.count[QSB_VERDICT_SAME], 4);
+    CHECK(rep.items[1].p < 0.01);
+    qsb_compare_report_free(&rep);
+
+    build(&few_a, "cycles", 1.0, 3, 1);
+    build(&few_b, "cycles", 1.2, 3, 1);
+    compare_to_report(&few_a, &few_b, &rep); /* 3 samples each: p >= 0.1 always */
+    CHECK_EQ_U64(rep.count[QSB_VERDICT_FEW_SAMPLES], 1);
+    CHECK(qsb_compare_status(&rep, false) == QSB_OK);
+    qsb_compare_report_free(&rep);
+
+    /* NEW's sort failed: FAILED, a finding */
+    CHECK(qsb_row_fail(&same.cells[0].rows[1], "not sorted at index 3") == 0);
+    compare_to_report(&base, &same, &rep);
+    CHECK(rep.items[1].verdict == QSB_VERDICT_FAILED);
+    CHECK(qsb_compare_status(&rep, false) == QSB_FINDING);
+    qsb_compare_report_free(&rep);
+    /* ... and in BASE only: listed, not compared */
+    compare_to_report(&same, &base, &rep);
+    CHECK(rep.items[1].verdict == QSB_VERDICT_BASE_FAILED);
+    CHECK(qsb_compare_status(&rep, false) == QSB_OK);
+    qsb_compare_report_free(&rep);
+
+    qsb_results_free(&slow);
+    qsb_results_free(&same);
+    qsb_results_free(&fast);
+    qsb_results_free(&bit_slower);
+    qsb_results_free(&few_a);
+    qsb_results_free(&few_b);
+    qsb_results_free(&base);
+}
+
+static void test_missing_rows(void)
+{
+    qsb_results base, fewer;
+    build(&base, "ns", 1.0, 9, 3);
+    build(&fewer, "ns", 1.0, 9, 2);
+    const char *const other[] = {"msort", "heapsort"};
+    qsb_cell *extra = qsb_results_add_cell(&fewer, "reversed", 7, 8, other, 2);
+    CHECK(extra != NULL);
+    if (extra) {
+        fill_samples(&extra->rows[0], 9, 10, 1);
+        fill_samples(&extra->rows[1], 9, 10, 1);
+    }
+    qsb_compare_report rep;
+    compare_to_report(&base, &fewer, &rep);
+    CHECK_EQ_U64(rep.count[QSB_VERDICT_ONLY_BASE], 2); /* the third cell's two rows */
+    CHECK_EQ_U64(rep.count[QSB_VERDICT_ONLY_NEW], 2);
+    CHECK_EQ_U64(rep.n, 8);
+    CHECK(rep.items[rep.n - 1].verdict == QSB_VERDICT_ONLY_NEW &&
+          strcmp(rep.items[rep.n - 1].algorithm, "heapsort") == 0);
+    CHECK(qsb_compare_status(&rep, false) == QSB_OK);
+    CHECK(qsb_compare_status(&rep, true) == QSB_FINDING);
+    qsb_compare_report_free(&rep);
+    qsb_results_free(&base);
+    qsb_results_free(&fewer);
+}
+
+static void test_metrics(void)
+{
+    qsb_results cycles, ns, counted, more, no_samples_a, no_samples_b;
+    build(&cycles, "cycles", 1.0, 5, 1);
+    build(&ns, "ns", 1.0, 5, 1);
+    qsb_compare_options o = defaults();
+    qsb_compare_report rep;
+    fflush(stderr);
+    CHECK(qsb_compare_results(&cycles, &ns, &o, &rep) == QSB_EUSAGE);
+    CHECK(rep.items == NULL);
+
+    build(&counted, "comparisons", 1.0, 1, 1);
+    build(&more, "comparisons", 1.01, 1, 1);
+    o.threshold_pct = 0.5;
+    CHECK(qsb_compare_results(&counted, &more, &o, &rep) == QSB_OK);
+    CHECK(rep.exact && rep.items[1].verdict == QSB_VERDICT_REGRESSION);
+    CHECK(near(rep.items[1].change_pct, 1.0, 1e-9) && isnan(rep.items[1].p));
+    qsb_compare_report_free(&rep);
+    CHECK(qsb_compare_results(&more, &counted, &o, &rep) == QSB_OK);
+    CHECK(rep.items[1].verdict == QSB_VERDICT_IMPROVED);
+    qsb_compare_report_free(&rep);
+
+    /* without samples (a reduced CSV): the threshold alone decides */
+    build(&no_samples_a, "ns", 1.0, 0, 1);
+    build(&no_samples_b, "ns", 1.2, 0, 1);
+    no_samples_a.cells[0].rows[1].summary.median = 100;
+    no_samples_b.cells[0].rows[1].summary.median = 120;
+    o = defaults();
+    CHECK(qsb_compare_results(&no_samples_a, &no_samples_b, &o, &rep) == QSB_OK);
+    CHECK(rep.items[1].threshold_only && rep.items[1].verdict == QSB_VERDICT_REGRESSION);
+    CHECK(near(rep.items[1].change_pct, 20.0, 1e-9));
+    qsb_compare_report_free(&rep);
+
+    qsb_results_free(&cycles);
+    qsb_results_free(&ns);
+    qsb_results_free(&counted);
+    qsb_results_free(&more);
+    qsb_results_free(&no_samples_a);
+    qsb_results_free(&no_samples_b);
+}
+
+/* ---- run --fail-above ---- */
+
+static void set_delta(qsb_results *r, size_t cell, double pct, double lo, double hi)
+{
+    qsb_row *row = &r->cells[cell].rows[1];
+    row->delta_pct = pct;
+    row->delta_lo = lo;
+    row->delta_hi = hi;
+}
+
+static void test_gate(void)
+{
+    qsb_results r;
+    build(&r, "cycles", 1.0, 5, 2);
+    fflush(stderr);
+    set_delta(&r, 0, 10, 5, 15);
+    set_delta(&r, 1, 1, -1, 3);
+    CHECK(qsb_gate_fail_above(&r, 3) == QSB_FINDING); /* 10% > 3%, interval above zero */
+    CHECK(qsb_gate_fail_above(&r, 12) == QSB_OK);
+    set_delta(&r, 0, 10, -2, 20);
+    CHECK(qsb_gate_fail_above(&r, 3) == QSB_OK);      /* the interval holds zero */
+    set_delta(&r, 0, 10, NAN, NAN);
+    CHECK(qsb_gate_fail_above(&r, 3) == QSB_FINDING); /* no interval: the delta alone */
+    CHECK(qsb_row_fail(&r.cells[0].rows[1], "broken") == 0);
+    CHECK(qsb_gate_fail_above(&r, 3) == QSB_OK);      /* failures are the run's own finding */
+    set_delta(&r, 1, -10, -15, -5);
+    CHECK(qsb_gate_fail_above(&r, 0) == QSB_OK);      /* faster never fails */
+    qsb_results_free(&r);
+}
+
+/* ---- the command, through the binary ---- */
+
+static void write_results(const char *name, const qsb_results *r, int json)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *fp = fopen(path, "w");
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    CHECK((json ? qsb_report_json(fp, r) : qsb_report_csv(fp, r)) == QSB_OK);
+    CHECK(fclose(fp) == 0);
+}
+
+static char *slurp(const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    char *buf = calloc(1, 1 << 20);
+    if (buf)
+        fread(buf, 1, (1 << 20) - 1, fp);
+    fclose(fp);
+    return buf;
+}
+
+/* Runs "qsortbench compare ARGS" in tmpdir; stdout in out.txt, stderr in err.txt. */
+static int run_compare(const char *env, const char *args)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cd '%s' && %s '%s' compare %s >out.txt 2>err.txt", tmpdir, env,
+             QSB_BINARY, args);
+    int status = system(cmd);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int file_has(const char *name, const char *text)
+{
+    char *s = slurp(name);
+    int found = s && strstr(s, text) != NULL;
+    free(s);
+    return found;
+}
+
+static size_t occurrences(const char *name, const char *text)
+{
+    char *s = slurp(name);
+    size_t n = 0;
+    for (const char *p = s; p && (p = strstr(p, text)); p++)
+        n++;
+    free(s);
+    return n;
+}
+
+static void check_json_verdicts(void)
+{
+    char *text = slurp("verdicts.json");
+    cJSON *root = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    const cJSON *verdict = cJSON_GetObjectItemCaseSensitive(root, "verdict");
+    CHECK(cJSON_IsString(verdict) && strcmp(verdict->valuestring, "fail") == 0);
+    const cJSON *counts = cJSON_GetObjectItemCaseSensitive(root, "counts");
+    const cJSON *regressions = cJSON_GetObjectItemCaseSensitive(counts, "regression");
+    CHECK(cJSON_IsNumber(regressions) && regressions->valuedouble == 2);
+    const cJSON *cells = cJSON_GetObjectItemCaseSensitive(root, "cells");
+    CHECK(cJSON_IsArray(cells) && cJSON_GetArraySize(cells) == 4);
+    const cJSON *second = cJSON_GetArrayItem(cells, 1);
+    const cJSON *change = cJSON_GetObjectItemCaseSensitive(second, "change_pct");
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(second, "p");
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(second, "verdict");
+    CHECK(cJSON_IsNumber(change) && near(change->valuedouble, 10.0, 1e-6));
+    CHECK(cJSON_IsNumber(p) && p->valuedouble < 1e-4);
+    CHECK(cJSON_IsString(v) && strcmp(v->valuestring, "regression") == 0);
+    const cJSON *first = cJSON_GetArrayItem(cells, 0);
+    CHECK(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(first, "change_lo")));
+    cJSON_Delete(root);
+}
+
+static void test_command(void)
+{
+    qsb_results base, slow, missing, ns;
+    build(&base, "cycles", 1.0, 15, 2);
+    build(&slow, "cycles", 1.10, 15, 2);
+    build(&missing, "cycles", 1.0, 15, 1);
+    build(&ns, "ns", 1.0, 15, 2);
+    write_results("base.json", &base, 1);
+    write_results("base.csv", &base, 0);
+    write_results("slow.csv", &slow, 0);
+    write_results("missing.json", &missing, 1);
+    write_results("ns.json", &ns, 1);
+
+    CHECK(run_compare("", "base.json slow.csv --markdown table.md --json verdicts.json") == 1);
+    CHECK(file_has("out.txt", "REGRESSION") && file_has("out.txt", "+10.00%"));
+    CHECK(file_has("err.txt", "qsortbench: error: 2 regressions"));
+    CHECK(file_has("table.md", "| pattern | nelem |") && file_has("table.md", "**REGRESSION**"));
+    CHECK(file_has("table.md", "**Failed**"));
+    check_json_verdicts();
+
+    CHECK(run_compare("", "base.json base.csv") == 0); /* the same results, JSON and CSV */
+    CHECK(occurrences("out.txt", "  same\n") == 4 && file_has("out.txt", "0 regressions"));
+    CHECK(file_has("err.txt", "error") == 0);
+
+    CHECK(run_compare("", "base.json missing.json") == 0);
+    CHECK(occurrences("out.txt", "only in BASE") == 3); /* two rows, and the summary */
+    CHECK(run_compare("", "base.json missing.json --strict") == 1);
+    CHECK(file_has("err.txt", "--strict: 2 rows only in BASE"));
+
+    CHECK(run_compare("", "base.json ns.json") == 2);
+    CHECK(file_has("err.txt", "different metrics (BASE: cycles, NEW: ns)"));
+
+    CHECK(run_compare("GITHUB_STEP_SUMMARY=summary.md", "base.json slow.csv") == 1);
+    CHECK(run_compare("GITHUB_STEP_SUMMARY=summary.md", "base.json base.json") == 0);
+    CHECK(occurrences("summary.md", "### qsortbench compare") == 2);
+    CHECK(file_has("summary.md", "**Passed**") && file_has("summary.md", "**Failed**"));
+
+    /* usage errors and bad input: 2, nothing written */
+    CHECK(run_compare("", "base.json") == 2);
+    CHECK(run_compare("", "base.json slow.csv --alpha 0") == 2);
+    CHECK(run_compare("", "base.json slow.csv --threshold -3") == 2);
+    CHECK(run_compare("", "base.json nonexistent.json") == 2);
+    CHECK(file_has("err.txt", "nonexistent.json"));
+    CHECK(run_compare("", "base.json slow.csv --json no/such/dir/v.json") == 2);
+    CHECK(run_compare("", "--help") == 0 && file_has("out.txt", "--threshold PCT"));
+
+    qsb_results_free(&base);
+    qsb_results_free(&slow);
+    qsb_results_free(&missing);
+    qsb_results_free(&ns);
+}
+
+int main(void)
+{
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_min_attainable_p();
+    test_change_interval();
+    test_verdicts();
+    test_missing_rows();
+    test_metrics();
+    test_gate();
+    test_command();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    CHECK(system(cmd) == 0);
+    return check_done();
+}

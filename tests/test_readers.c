@@ -1,0 +1,517 @@
+/*
+** The results readers (src/read_results.h): results written by the run's reporters read back
+** equal, through CSV and JSON; the hand-written fixtures read to the values they state; and
+** every kind of bad file gives QSB_EUSAGE with one error line naming the file and the CSV line
+** or the JSON field, and leaves the output empty.
+*/
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "diag.h"
+#include "read_results.h"
+#include "report.h"
+#include "result.h"
+
+#define FIXTURES QSB_SOURCE_DIR "/tests/fixtures/results/"
+
+static char tmpdir[] = "/tmp/qsb-readers-XXXXXX";
+
+static void path_in_tmp(char *buf, size_t len, const char *name)
+{
+    snprintf(buf, len, "%s/%s", tmpdir, name);
+}
+
+static void write_text(const char *path, const char *text, size_t len)
+{
+    FILE *fp = fopen(path, "wb");
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    CHECK(fwrite(text, 1, len, fp) == len);
+    CHECK(fclose(fp) == 0);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    char *buf = malloc(1 << 20);
+    size_t n = buf ? fread(buf, 1, (1 << 20) - 1, fp) : 0;
+    fclose(fp);
+    if (buf)
+        buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}
+
+/* ---- reading with stderr captured ---- */
+
+static char captured[4096];
+
+static int read_captured(const char *path, qsb_results *out)
+{
+    char errpath[256];
+    path_in_tmp(errpath, sizeof errpath, "stderr.txt");
+    fflush(stderr);
+    int saved = dup(2);
+    int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(fd, 2);
+    close(fd);
+    int status = qsb_read_results(path, out);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char *text = slurp(errpath, NULL);
+    snprintf(captured, sizeof captured, "%s", text ? text : "");
+    free(text);
+    return status;
+}
+
+static size_t count_lines(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* ---- results built in the test, written by the reporters ---- */
+
+static void fill_context(qsb_results *r)
+{
+    qsb_context *c = &r->context;
+    char **fields[] = {&c->tool_version, &c->date,        &c->host,       &c->cpu_model,
+                       &c->caches,       &c->libc,        &c->compiler,   &c->build_flags,
+                       &c->build_type,   &c->timer,       &c->metric,     &c->mode,
+                       &c->command_line, &r->baseline};
+    const char *values[] = {"0.1.0", "2024-01-31T12:00:00Z", "host, with a comma",
+                            "CPU \"quoted\"", "L1d 64 KiB (2)", "glibc 2.36", "GNU 12.2.0",
+                            "-O3 -DNDEBUG", "Release", "rdtscp", "cycles", "default",
+                            "qsortbench run --algos 'msort,introsort'", "msort"};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        CHECK(qsb_set_string(fields[i], values[i]) == 0);
+    c->cache_bytes[0] = 65536;
+    c->cache_bytes[1] = 1048576;
+    c->cache_bytes[2] = 33554432;
+    c->tsc_hz = 2.45e9;
+    c->timer_resolution_ns = 1.0 / 2.45;
+    c->seed = UINT64_C(0x9abc56781234);
+}
+
+static void fill_row(qsb_row *row, size_t index, unsigned salt)
+{
+    for (size_t k = 0; k < 7 + salt % 5; k++)
+        CHECK(qsb_row_add_sample(row, 1e6 / 3.0 * (1.0 + 0.01 * (double)((k * 7 + salt) % 11))) ==
+              0);
+    row->summary = (qsb_summary){row->samples[0], row->samples[1], 333333.3333333333, 1234.5,
+                                 0.1 / 3.0, NAN, 1e6 / 7.0, salt % 3};
+    row->comparisons = 8000 + salt;
+    if (index > 0) { /* the reporters write the baseline's deltas empty */
+        row->delta_pct = -1.0 / 3.0 * salt;
+        row->delta_lo = salt % 2 ? NAN : -2.5;
+        row->delta_hi = 0.1;
+    }
+    row->noisy = salt % 2;
+}
+
+static void build_results(qsb_results *r)
+{
+    memset(r, 0, sizeof *r);
+    fill_context(r);
+    const char *const algos[] = {"msort", "introsort", "slow,name"};
+    const char *const patterns[] = {"random", "sorted"};
+    unsigned salt = 1;
+    for (size_t p = 0; p < 2; p++) {
+        qsb_cell *cell = qsb_results_add_cell(r, patterns[p], 49152 * (p + 1), 4 + 28 * p,
+                                              algos, 3);
+        CHECK(cell != NULL);
+        if (!cell)
+            return;
+        for (size_t i = 0; i < cell->nrows; i++)
+            fill_row(&cell->rows[i], i, salt++);
+    }
+    CHECK(qsb_row_fail(&r->cells[1].rows[2], "not sorted at index 12, \"a\" > \"b\"") == 0);
+}
+
+static int same_double(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || a == b;
+}
+
+static int same_string(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static void check_rows_equal(const qsb_row *a, const qsb_row *b)
+{
+    CHECK(same_string(a->algorithm, b->algorithm));
+    CHECK_EQ_U64(a->nsamples, b->nsamples);
+    for (size_t k = 0; k < a->nsamples && k < b->nsamples; k++)
+        CHECK_MSG(a->samples[k] == b->samples[k], "sample %zu: %.17g != %.17g", k,
+                  a->samples[k], b->samples[k]);
+    const qsb_summary *s = &a->summary, *t = &b->summary;
+    CHECK(same_double(s->min, t->min) && same_double(s->median, t->median));
+    CHECK(same_double(s->mean, t->mean) && same_double(s->stddev, t->stddev));
+    CHECK(same_double(s->cv, t->cv));
+    CHECK(same_double(s->median_lo, t->median_lo) && same_double(s->median_hi, t->median_hi));
+    CHECK_EQ_U64(s->outliers, t->outliers);
+    CHECK(same_double(a->delta_pct, b->delta_pct));
+    CHECK(same_double(a->delta_lo, b->delta_lo) && same_double(a->delta_hi, b->delta_hi));
+    CHECK_EQ_U64(a->comparisons, b->comparisons);
+    CHECK(a->verified == b->verified && a->noisy == b->noisy);
+    CHECK(same_string(a->failure, b->failure));
+}
+
+static void check_cells_equal(const qsb_results *a, const qsb_results *b)
+{
+    CHECK(same_string(a->baseline, b->baseline));
+    CHECK_EQ_U64(a->ncells, b->ncells);
+    for (size_t c = 0; c < a->ncells && c < b->ncells; c++) {
+        const qsb_cell *x = &a->cells[c], *y = &b->cells[c];
+        CHECK(same_string(x->pattern, y->pattern));
+        CHECK_EQ_U64(x->nelem, y->nelem);
+        CHECK_EQ_U64(x->size, y->size);
+        CHECK_EQ_U64(x->nrows, y->nrows);
+        for (size_t i = 0; i < x->nrows && i < y->nrows; i++)
+            check_rows_equal(&x->rows[i], &y->rows[i]);
+    }
+}
+
+static void check_context_equal(const qsb_context *a, const qsb_context *b)
+{
+    const char *sa[] = {a->tool_version, a->date,      a->host,        a->cpu_model, a->caches,
+                        a->libc,         a->compiler,  a->build_flags, a->build_type, a->timer,
+                        a->metric,       a->mode,      a->command_line};
+    const char *sb[] = {b->tool_version, b->date,      b->host,        b->cpu_model, b->caches,
+                        b->libc,         b->compiler,  b->build_flags, b->build_type, b->timer,
+                        b->metric,       b->mode,      b->command_line};
+    for (size_t i = 0; i < sizeof sa / sizeof sa[0]; i++)
+        CHECK_MSG(same_string(sa[i], sb[i]), "context string %zu: '%s' vs '%s'", i,
+                  sa[i] ? sa[i] : "(null)", sb[i] ? sb[i] : "(null)");
+    for (size_t i = 0; i < 3; i++)
+        CHECK_EQ_U64(a->cache_bytes[i], b->cache_bytes[i]);
+    CHECK(a->tsc_hz == b->tsc_hz);
+    CHECK(a->timer_resolution_ns == b->timer_resolution_ns);
+    CHECK_EQ_U64(a->seed, b->seed);
+    CHECK(a->incomplete == b->incomplete);
+}
+
+static void write_report(const char *path, int json, const qsb_results *r)
+{
+    FILE *fp = fopen(path, "w");
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    CHECK((json ? qsb_report_json(fp, r) : qsb_report_csv(fp, r)) == QSB_OK);
+    CHECK(fclose(fp) == 0);
+}
+
+static void test_round_trip(void)
+{
+    qsb_results written, csv, json;
+    build_results(&written);
+    char csv_path[256], json_path[256];
+    path_in_tmp(csv_path, sizeof csv_path, "round.csv");
+    path_in_tmp(json_path, sizeof json_path, "round.json");
+    write_report(csv_path, 0, &written);
+    write_report(json_path, 1, &written);
+
+    CHECK(qsb_read_results(csv_path, &csv) == QSB_OK);
+    check_cells_equal(&written, &csv);
+    CHECK(same_string(csv.context.metric, "cycles") && same_string(csv.context.mode, "default"));
+    CHECK_EQ_U64(csv.context.seed, written.context.seed);
+    CHECK(csv.context.host == NULL); /* a CSV cannot carry it */
+
+    CHECK(qsb_read_results(json_path, &json) == QSB_OK);
+    check_cells_equal(&written, &json);
+    check_context_equal(&written.context, &json.context);
+
+    qsb_results_free(&written);
+    qsb_results_free(&csv);
+    qsb_results_free(&json);
+}
+
+/* ---- the hand-written fixtures: values as stated, CSV and JSON alike ---- */
+
+static void check_fixture(const qsb_results *r, int json)
+{
+    CHECK_EQ_U64(r->ncells, 2);
+    if (r->ncells != 2)
+        return;
+    CHECK(same_string(r->baseline, "msort") && same_string(r->context.metric, "cycles"));
+    CHECK_EQ_U64(r->context.seed, UINT64_C(0x9abc56781234));
+    const qsb_cell *random = &r->cells[0], *sorted = &r->cells[1];
+    CHECK(same_string(random->pattern, "random") && random->nelem == 1000 && random->size == 4);
+    CHECK(same_string(sorted->pattern, "sorted") && sorted->nrows == 2);
+    const qsb_row *intro = &random->rows[1];
+    CHECK(same_string(random->rows[0].algorithm, "msort"));
+    CHECK(same_string(intro->algorithm, "introsort"));
+    CHECK(intro->nsamples == 3 && intro->samples[0] == 90 && intro->samples[2] == 100);
+    CHECK(intro->summary.median == 95 && intro->delta_lo == -20 && intro->delta_hi == -5);
+    CHECK(intro->comparisons == 9500 && intro->verified && !intro->noisy);
+    CHECK(isnan(random->rows[0].delta_pct) && isnan(intro->summary.median_lo));
+    const qsb_row *failed = &sorted->rows[1];
+    CHECK(!failed->verified && failed->noisy && failed->summary.outliers == 1);
+    CHECK(same_string(failed->failure, "not sorted at index 3, \"x\""));
+    CHECK(failed->nsamples == 2 && failed->summary.median == 60.5);
+    if (json) {
+        CHECK(same_string(r->context.host, "fixture-host"));
+        CHECK(r->context.cache_bytes[2] == 33554432 && r->context.tsc_hz == 2e9);
+    }
+}
+
+static void test_fixtures(void)
+{
+    qsb_results csv, json;
+    CHECK(qsb_read_results(FIXTURES "small.csv", &csv) == QSB_OK);
+    check_fixture(&csv, 0);
+    CHECK(qsb_read_results(FIXTURES "small.json", &json) == QSB_OK);
+    check_fixture(&json, 1);
+    qsb_results_free(&csv);
+    qsb_results_free(&json);
+}
+
+/* ---- bad files ---- */
+
+/* Writes text as NAME, reads it, and checks: QSB_EUSAGE, one error line naming the file and
+** `where`, output empty. */
+static void expect_rejected(const char *name, const char *text, size_t len, const char *where)
+{
+    char path[256];
+    path_in_tmp(path, sizeof path, name);
+    write_text(path, text, len);
+    qsb_results r;
+    memset(&r, 0xA5, sizeof r);
+    int status = read_captured(path, &r);
+    CHECK_MSG(status == QSB_EUSAGE, "%s: status %d", name, status);
+    CHECK_MSG(strncmp(captured, "qsortbench: error: ", 19) == 0 && count_lines(captured) == 1,
+              "%s: stderr '%s'", name, captured);
+    CHECK_MSG(strstr(captured, path) != NULL, "%s: no file name in '%s'", name, captured);
+    CHECK_MSG(strstr(captured, where) != NULL, "%s: no '%s' in '%s'", name, where, captured);
+    CHECK_MSG(r.ncells == 0 && r.cells == NULL && r.baseline == NULL, "%s: output left", name);
+}
+
+static void expect_rejected_text(const char *name, const char *text, const char *where)
+{
+    expect_rejected(name, text, strlen(text), where);
+}
+
+/* The fixture with line `line` (1-based) replaced by `replacement` (NULL: removed), or with
+** `replacement` inserted after it when insert is set. */
+static char *edit_lines(const char *text, int line, const char *replacement, int insert)
+{
+    size_t len = strlen(text);
+    char *out = malloc(len + (replacement ? strlen(replacement) : 0) + 2);
+    size_t used = 0;
+    int current = 1;
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        if (current != line || insert) {
+            memcpy(out + used, p, n);
+            used += n;
+        }
+        if (current == line && replacement) {
+            size_t r = strlen(replacement);
+            memcpy(out + used, replacement, r);
+            used += r;
+            out[used++] = '\n';
+        }
+        p += n;
+        current++;
+    }
+    out[used] = '\0';
+    return out;
+}
+
+/* The fixture with the first occurrence of `from` replaced by `to`. */
+static char *replace_once(const char *text, const char *from, const char *to)
+{
+    const char *at = strstr(text, from);
+    CHECK_MSG(at != NULL, "'%s' not in the fixture", from);
+    size_t len = strlen(text), flen = strlen(from), tlen = strlen(to);
+    char *out = malloc(len - flen + tlen + 1);
+    size_t head = at ? (size_t)(at - text) : len;
+    memcpy(out, text, head);
+    memcpy(out + head, to, tlen);
+    strcpy(out + head + tlen, at ? at + flen : "");
+    return out;
+}
+
+static void rejected_edit(const char *name, char *text, const char *where)
+{
+    expect_rejected_text(name, text, where);
+    free(text);
+}
+
+static void test_bad_csv(void)
+{
+    char *good = slurp(FIXTURES "small.csv", NULL);
+    CHECK(good != NULL);
+    if (!good)
+        return;
+    const char *row2 = "random,1000,4,msort,msort,cycles,3,100,110,110,10,,8700,true,"
+                       "0.090909090909090912,,,0,,,false,,default,0x9abc56781234,100;110;120";
+    expect_rejected_text("empty.csv", "", "empty");
+    expect_rejected_text("blank.csv", "\n  \r\n\t\n", "empty");
+    char *header_only = edit_lines(good, 0, NULL, 0);
+    header_only[strchr(header_only, '\n') - header_only + 1] = '\0';
+    rejected_edit("only-header.csv", header_only, "no result rows");
+    rejected_edit("no-median.csv", replace_once(good, ",median,", ",medain,"),
+                  ":1: no column 'median'");
+    rejected_edit("twice.csv", replace_once(good, ",cv,", ",mean,"), ":1: column 'mean'");
+    rejected_edit("short-row.csv", edit_lines(good, 3, "random,1000,4,introsort,msort", 0),
+                  ":3: 5 fields");
+    rejected_edit("long-row.csv", edit_lines(good, 2, "x", 1), ":3: 1 fields");
+    rejected_edit("nelem.csv", replace_once(good, "random,1000,", "random,1e3,"),
+                  ":2: column 'nelem'");
+    rejected_edit("negative.csv", replace_once(good, "random,1000,", "random,-1000,"),
+                  ":2: column 'nelem'");
+    rejected_edit("median-nan.csv", replace_once(good, ",110,110,", ",nan,110,"),
+                  ":2: column 'median'");
+    rejected_edit("median-inf.csv", replace_once(good, ",110,110,", ",1e999,110,"),
+                  ":2: column 'median'");
+    rejected_edit("verified.csv", replace_once(good, ",true,", ",yes,"),
+                  ":2: column 'verified'");
+    rejected_edit("seed.csv", replace_once(good, "0x9abc56781234", "0xZZ"), ":2: column 'seed'");
+    rejected_edit("samples.csv", replace_once(good, "100;110;120", "100;;120"),
+                  ":2: column 'samples'");
+    rejected_edit("reps.csv", replace_once(good, "100;110;120", "100;110"), ":2: reps is 3");
+    rejected_edit("size0.csv", replace_once(good, "random,1000,4,", "random,1000,0,"),
+                  ":2: column 'size'");
+    rejected_edit("metric.csv", replace_once(good, "introsort,msort,cycles", "introsort,msort,ns"),
+                  ":3: metric 'ns'");
+    char *all_watts = strdup(good);
+    for (char *p; (p = strstr(all_watts, ",cycles,"));)
+        memcpy(p, ",watts_,", 8);
+    rejected_edit("watts.csv", all_watts, "unknown metric 'watts_'");
+    rejected_edit("baseline.csv", replace_once(good, "introsort,msort,", "introsort,heapsort,"),
+                  ":3: baseline 'heapsort'");
+    rejected_edit("no-baseline-row.csv", edit_lines(good, 2, NULL, 0),
+                  ":2: cell random/1000/4 has no row of the baseline");
+    rejected_edit("duplicate.csv", edit_lines(good, 3, row2, 1), ":4: a second row");
+    rejected_edit("quote.csv", edit_lines(good, 5, "\"sorted,1000,4", 1), ":6: malformed CSV");
+    rejected_edit("bad-quote.csv", replace_once(good, "random,1000", "ran\"dom,1000"),
+                  ":2: malformed CSV");
+    rejected_edit("failure.csv", replace_once(good, ",false,,default", ",false,oops,default"),
+                  ":2: verified, yet a failure");
+    size_t len = strlen(good);
+    char *cut = strndup(good, len - 5); /* the last samples lose their last value */
+    rejected_edit("truncated.csv", cut, ":5: reps is 2");
+    cut = strndup(good, len / 2);
+    rejected_edit("half.csv", cut, "fields, but the header has 25 (truncated?)");
+    char nul[] = "pattern,nelem\nrandom,1\0000\n";
+    expect_rejected("nul.csv", nul, sizeof nul - 1, ":2: a NUL byte");
+    expect_rejected_text("garbage.csv", "\x89PNG\r\n\x1a\n binary", ":1: no column 'pattern'");
+    free(good);
+}
+
+static void test_bad_json(void)
+{
+    char *good = slurp(FIXTURES "small.json", NULL);
+    CHECK(good != NULL);
+    if (!good)
+        return;
+    rejected_edit("syntax.json", replace_once(good, "\"host\": \"fixture-host\",",
+                                              "\"host\": \"fixture-host\""),
+                  ":7: malformed JSON"); /* where the parser finds no comma */
+    char *half = strndup(good, strlen(good) / 2);
+    rejected_edit("truncated.json", half, "malformed JSON (truncated?)");
+    rejected_edit("trailing.json", replace_once(good, "\n}\n", "\n}\n}\n"), "malformed JSON");
+    rejected_edit("version.json", replace_once(good, "\"schema_version\": 1",
+                                               "\"schema_version\": 2"),
+                  "field 'schema_version'");
+    rejected_edit("no-version.json", replace_once(good, "\"schema_version\": 1,", ""),
+                  "field 'schema_version': missing");
+    rejected_edit("no-context.json", replace_once(good, "\"context\"", "\"kontext\""),
+                  "field 'context': missing");
+    rejected_edit("ctx-metric.json", replace_once(good, "\"metric\": \"cycles\",\n    \"seed",
+                                                  "\"metric\": 7,\n    \"seed"),
+                  "field 'context.metric': not a string");
+    rejected_edit("cache-bytes.json", replace_once(good, "[65536, 1048576, 33554432]",
+                                                   "[65536, -1, 33554432]"),
+                  "field 'context.cache_bytes'");
+    rejected_edit("results.json", replace_once(good, "\"results\": [", "\"results\": {\"a\": ["),
+                  "malformed JSON"); /* the brackets no longer match */
+    rejected_edit("results-type.json", replace_once(good, "\"baseline\": \"msort\",\n  \"results\"",
+                                                    "\"baseline\": \"msort\",\n  \"resultz\""),
+                  "field 'results': missing");
+    rejected_edit("nelem.json", replace_once(good, "\"nelem\": 1000", "\"nelem\": \"1000\""),
+                  "field 'results[0].nelem': not a whole number");
+    rejected_edit("nelem-frac.json", replace_once(good, "\"nelem\": 1000", "\"nelem\": 1000.5"),
+                  "field 'results[0].nelem'");
+    rejected_edit("nelem-neg.json", replace_once(good, "\"nelem\": 1000", "\"nelem\": -1000"),
+                  "field 'results[0].nelem'");
+    rejected_edit("huge.json", replace_once(good, "\"min\": 100", "\"min\": 1e400"),
+                  "field 'results[0].min': not a finite number");
+    rejected_edit("samples.json", replace_once(good, "[100, 110, 120]", "[100, \"110\", 120]"),
+                  "field 'results[0].samples': element 1");
+    rejected_edit("reps.json", replace_once(good, "[100, 110, 120]", "[100, 110]"),
+                  "results[0]: reps is 3");
+    rejected_edit("verified.json", replace_once(good, "\"verified\": true", "\"verified\": 1"),
+                  "field 'results[0].verified'");
+    rejected_edit("missing.json", replace_once(good, "\"comparisons\": 8700, ", ""),
+                  "field 'results[0].comparisons': missing");
+    rejected_edit("row-type.json", replace_once(good, "\"results\": [\n    {",
+                                                "\"results\": [\n    7, {"),
+                  "field 'results[0]': not an object");
+    rejected_edit("metric.json",
+                  replace_once(good, "\"algorithm\": \"introsort\", \"baseline\": \"msort\",\n"
+                                     "     \"metric\": \"cycles\"",
+                               "\"algorithm\": \"introsort\", \"baseline\": \"msort\",\n"
+                               "     \"metric\": \"ns\""),
+                  "results[1]: metric 'ns'");
+    rejected_edit("duplicate.json",
+                  replace_once(good, "\"algorithm\": \"introsort\", \"baseline\": \"msort\",\n"
+                                     "     \"metric\": \"cycles\", \"reps\": 3",
+                               "\"algorithm\": \"msort\", \"baseline\": \"msort\",\n"
+                               "     \"metric\": \"cycles\", \"reps\": 3"),
+                  "results[1]: a second row");
+    expect_rejected_text("array.json", "[1, 2]", "not a JSON object");
+    expect_rejected_text("empty-object.json", "{}", "schema_version");
+    expect_rejected_text("no-rows.json",
+                         "{\"schema_version\": 1, \"context\": {\"metric\": \"ns\"}, "
+                         "\"results\": []}", "no result rows");
+    size_t depth = 5000;
+    char *deep = malloc(2 * depth + 3);
+    deep[0] = '{';
+    memset(deep + 1, '[', depth);
+    memset(deep + 1 + depth, ']', depth);
+    strcpy(deep + 1 + 2 * depth, "}");
+    rejected_edit("deep.json", deep, "malformed JSON");
+    free(good);
+}
+
+static void test_unreadable(void)
+{
+    qsb_results r;
+    CHECK(read_captured("/nonexistent/results.csv", &r) == QSB_EUSAGE);
+    CHECK(strstr(captured, "cannot read '/nonexistent/results.csv'") != NULL);
+    CHECK(read_captured(tmpdir, &r) == QSB_EUSAGE); /* a directory */
+    CHECK(strstr(captured, tmpdir) != NULL && count_lines(captured) == 1);
+}
+
+int main(void)
+{
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_round_trip();
+    test_fixtures();
+    test_bad_csv();
+    test_bad_json();
+    test_unreadable();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    CHECK(system(cmd) == 0);
+    return check_done();
+}

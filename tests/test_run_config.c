@@ -1,0 +1,136 @@
+/*
+** The run's option parsing (src/run_config.c): the defaults of the spec, every option read
+** into the config, the command line recorded as a shell would need it, every bad value
+** refused with QSB_EUSAGE (each prints its one error line), and the default repetitions.
+*/
+#include <string.h>
+
+#include "check.h"
+#include "diag.h"
+#include "run.h"
+#include "run_config.h"
+#include "timing.h"
+
+#define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static void test_defaults(void)
+{
+    char *argv[] = {"qsortbench"};
+    qsb_run_config cfg;
+    CHECK_EQ_U64(qsb_run_config_parse(&cfg, ARGC(argv), argv), QSB_OK);
+    CHECK(cfg.n_nelem >= 1 && cfg.n_nelem <= 3); /* auto: this machine's caches */
+    CHECK(cfg.n_sizes == 3 && cfg.sizes[0] == 4 && cfg.sizes[1] == 8 && cfg.sizes[2] == 32);
+    static const char *const seed_patterns[] = {"sorted", "mostlysorted", "random", "repeated",
+                                                "bitonic"};
+    CHECK_EQ_U64(cfg.n_patterns, 5);
+    for (size_t i = 0; i < cfg.n_patterns && i < 5; i++)
+        CHECK(strcmp(cfg.patterns[i]->name, seed_patterns[i]) == 0);
+    CHECK(cfg.n_algos == 2 && strcmp(cfg.algos[0].name, "msort") == 0 &&
+          strcmp(cfg.algos[1].name, "introsort") == 0);
+    CHECK(cfg.seed == UINT64_C(0x9abc56781234) && cfg.reps == 0);
+    CHECK(cfg.metric == (qsb_tsc_invariant() ? QSB_METRIC_CYCLES : QSB_METRIC_NS));
+    CHECK(cfg.mode == QSB_MODE_DEFAULT && !cfg.csv_path && !cfg.json_path);
+    CHECK(!cfg.reference && !cfg.quiet);
+    CHECK(strcmp(cfg.command_line, "qsortbench run") == 0);
+    qsb_run_config_free(&cfg);
+}
+
+static void test_every_option(void)
+{
+    char *argv[] = {"run",       "--nelem",      "49152:786432:8388608", "--sizes",
+                    "1,3",       "--patterns",   "RANDOM,bitonic",       "--algos",
+                    "introsort,msort,system",    "--seed",               "0x10",
+                    "--reps",    "7",            "--csv",                "my results.csv",
+                    "--json",    "-",            "--metric",             "comparisons",
+                    "--compat",  "glibc-bench-2021",                     "--reference",
+                    "glibc-2021", "-q"};
+    qsb_run_config cfg;
+    CHECK_EQ_U64(qsb_run_config_parse(&cfg, ARGC(argv), argv), QSB_OK);
+    CHECK(cfg.n_nelem == 3 && cfg.nelem[0] == 49152 && cfg.nelem[1] == 786432 &&
+          cfg.nelem[2] == 8388608);
+    CHECK(cfg.n_sizes == 2 && cfg.sizes[0] == 1 && cfg.sizes[1] == 3);
+    CHECK(cfg.n_patterns == 2 && strcmp(cfg.patterns[0]->name, "random") == 0 &&
+          strcmp(cfg.patterns[1]->name, "bitonic") == 0);
+    CHECK(cfg.n_algos == 3 && strcmp(cfg.algos[0].name, "introsort") == 0 &&
+          strcmp(cfg.algos[2].name, "system") == 0 && cfg.algos[1].sort != NULL);
+    CHECK(cfg.seed == 16 && cfg.reps == 7);
+    CHECK(cfg.csv_path && strcmp(cfg.csv_path, "my results.csv") == 0);
+    CHECK(cfg.json_path && strcmp(cfg.json_path, "-") == 0);
+    CHECK(cfg.metric == QSB_METRIC_COMPARISONS && cfg.mode == QSB_MODE_COMPAT_2021);
+    CHECK(cfg.reference && strcmp(cfg.reference, "glibc-2021") == 0 && cfg.quiet);
+    CHECK_MSG(strcmp(cfg.command_line,
+                     "qsortbench run --nelem 49152:786432:8388608 --sizes 1,3 --patterns "
+                     "RANDOM,bitonic --algos introsort,msort,system --seed 0x10 --reps 7 "
+                     "--csv 'my results.csv' --json - --metric comparisons --compat "
+                     "glibc-bench-2021 --reference glibc-2021 -q") == 0,
+              "%s", cfg.command_line);
+    qsb_run_config_free(&cfg);
+
+    char *all[] = {"run", "--patterns", "all", "--nelem", "10"};
+    CHECK_EQ_U64(qsb_run_config_parse(&cfg, ARGC(all), all), QSB_OK);
+    CHECK_EQ_U64(cfg.n_patterns, qsb_pattern_count);
+    qsb_run_config_free(&cfg);
+}
+
+static void reject(const char *option, const char *value)
+{
+    char *argv[] = {"run", (char *)option, (char *)value};
+    qsb_run_config cfg;
+    int status = qsb_run_config_parse(&cfg, value ? 3 : 2, argv);
+    CHECK_MSG(status == QSB_EUSAGE, "%s %s accepted (status %d)", option, value ? value : "",
+              status);
+    qsb_run_config_free(&cfg);
+}
+
+static void test_rejections(void)
+{
+    static const char *const bad_nelem[] = {"12x", "0", "-1", "99999999999999999999", "1::2",
+                                            ":5", "5:", "", "1e6", "0x10", "auto:5", "7:7"};
+    for (size_t i = 0; i < sizeof bad_nelem / sizeof bad_nelem[0]; i++)
+        reject("--nelem", bad_nelem[i]);
+    reject("--sizes", "0");
+    reject("--sizes", "4,,8");
+    reject("--sizes", "4:8");
+    reject("--patterns", "nosuch");
+    reject("--patterns", "random,RANDOM");
+    reject("--patterns", "");
+    reject("--algos", "nosuch");
+    reject("--algos", "msort,");
+    reject("--metric", "foo");
+    reject("--metric", "Cycles");
+    reject("--compat", "glibc");
+    reject("--seed", "281474976710656"); /* 2^48 */
+    reject("--seed", "-1");
+    reject("--reps", "0");
+    reject("--nosuch", NULL);
+    reject("--nelem", NULL); /* no value */
+    char *both[] = {"run", "--csv", "-", "--json", "-"};
+    qsb_run_config cfg;
+    CHECK_EQ_U64(qsb_run_config_parse(&cfg, ARGC(both), both), QSB_EUSAGE);
+    qsb_run_config_free(&cfg);
+    char *operand[] = {"run", "stray"};
+    CHECK_EQ_U64(qsb_run_config_parse(&cfg, ARGC(operand), operand), QSB_EUSAGE);
+    qsb_run_config_free(&cfg);
+}
+
+static void test_default_reps(void)
+{
+    CHECK_EQ_U64(qsb_default_reps(1), 31);
+    CHECK_EQ_U64(qsb_default_reps(49152), 31);
+    CHECK_EQ_U64(qsb_default_reps(270000), 31);
+    CHECK_EQ_U64(qsb_default_reps(400000), 21);
+    CHECK_EQ_U64(qsb_default_reps(786432), 11);
+    CHECK_EQ_U64(qsb_default_reps(8388608), 3);
+    CHECK_EQ_U64(qsb_default_reps(UINT64_C(1) << 40), 3);
+    for (uint64_t n = 1; n < (UINT64_C(1) << 30); n = n * 3 + 1)
+        CHECK(qsb_default_reps(n) % 2 == 1);
+}
+
+int main(void)
+{
+    test_defaults();
+    test_every_option();
+    test_rejections();
+    test_default_reps();
+    return check_done();
+}

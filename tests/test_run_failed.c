@@ -1,0 +1,221 @@
+/*
+** FAILED reporting, with deliberately broken sorts that exist only in this test.
+**
+** The shipped tool has no hook for a broken algorithm (no environment variable, no hidden
+** registry entry). Instead the run command is split at the config: qsb_cmd_run() parses the
+** command line and calls qsb_run_execute(config); this test parses a real command line the
+** same way, replaces some algorithms of the config with broken sort functions defined here,
+** and calls qsb_run_execute(), so that the very code of the command (run loop, verification,
+** the three reporters, the files, the exit status) meets a wrong sort.
+**
+**   noop   does nothing: right on sorted input, "not sorted at index i" on random input;
+**   lossy  sorts, then copies one element over another: "not a permutation of the input";
+**   flaky  right except on its third call (timed round 1 of the first cell): the row fails
+**          in the middle of the timed rounds, keeping the one sample of round 0.
+*/
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "check.h"
+#include "diag.h"
+#include "element.h"
+#include "patterns.h"
+#include "run.h"
+#include "run_config.h"
+#include "run_helpers.h"
+
+static void noop_sort(void *base, size_t n, size_t size,
+                      int (*cmp)(const void *, const void *, void *), void *arg)
+{
+    (void)base, (void)n, (void)size, (void)cmp, (void)arg;
+}
+
+static void lossy_sort(void *base, size_t n, size_t size,
+                       int (*cmp)(const void *, const void *, void *), void *arg)
+{
+    qsort_r(base, n, size, cmp, arg);
+    if (n >= 2) /* the largest element is lost, the order stays right */
+        memcpy((char *)base + (n - 1) * size, (char *)base + (n - 2) * size, size);
+}
+
+static unsigned flaky_calls;
+
+static void flaky_sort(void *base, size_t n, size_t size,
+                       int (*cmp)(const void *, const void *, void *), void *arg)
+{
+    qsort_r(base, n, size, cmp, arg);
+    if (++flaky_calls == 3 && n >= 2)
+        memcpy(base, (char *)base + size, size);
+}
+
+static const qsb_algorithm broken[] = {
+    {"noop", "test only", noop_sort, 0, "test"},
+    {"lossy", "test only", lossy_sort, 0, "test"},
+    {"flaky", "test only", flaky_sort, 0, "test"},
+};
+
+static char dir[256], csv[300], json[300], out[300], err[300];
+
+/* qsb_run_execute with stdout and stderr in files, as the binary would have them. */
+static int execute_captured(const qsb_run_config *cfg)
+{
+    fflush(stdout);
+    fflush(stderr);
+    int saved_out = dup(STDOUT_FILENO), saved_err = dup(STDERR_FILENO);
+    int fd_out = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int fd_err = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd_out, STDOUT_FILENO);
+    dup2(fd_err, STDERR_FILENO);
+    int status = qsb_run_execute(cfg);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(saved_out, STDOUT_FILENO);
+    dup2(saved_err, STDERR_FILENO);
+    close(fd_out);
+    close(fd_err);
+    close(saved_out);
+    close(saved_err);
+    return status;
+}
+
+/* Where a no-op leaves the random input unsorted: its first descent, found here by keys. */
+static size_t first_descent(size_t n, size_t size)
+{
+    unsigned char *input = malloc(n * size);
+    size_t i = n;
+    if (!input)
+        return n;
+    qsb_generate(qsb_pattern_find("random"), input, n, size, QSB_DEFAULT_SEED,
+                 QSB_MODE_DEFAULT);
+    for (size_t k = 0; k + 1 < n && i == n; k++)
+        if (qsb_key(input + k * size, size) > qsb_key(input + (k + 1) * size, size))
+            i = k;
+    free(input);
+    return i;
+}
+
+static const cJSON *find_row(const cJSON *results, const char *pattern, double nelem,
+                             double size, const char *algo)
+{
+    const cJSON *row;
+    cJSON_ArrayForEach(row, results)
+    {
+        if (strcmp(cJSON_GetObjectItem(row, "pattern")->valuestring, pattern) == 0 &&
+            cJSON_GetObjectItem(row, "nelem")->valuedouble == nelem &&
+            cJSON_GetObjectItem(row, "size")->valuedouble == size &&
+            strcmp(cJSON_GetObjectItem(row, "algorithm")->valuestring, algo) == 0)
+            return row;
+    }
+    return NULL;
+}
+
+static void expect_row(const cJSON *results, const char *pattern, double nelem, double size,
+                       const char *algo, const char *failure, size_t samples)
+{
+    const cJSON *row = find_row(results, pattern, nelem, size, algo);
+    CHECK_MSG(row != NULL, "no row %s %g %g %s", pattern, nelem, size, algo);
+    if (!row)
+        return;
+    const cJSON *f = cJSON_GetObjectItem(row, "failure");
+    const cJSON *verified = cJSON_GetObjectItem(row, "verified");
+    if (failure)
+        CHECK_MSG(cJSON_IsFalse(verified) && cJSON_IsString(f) &&
+                      strcmp(f->valuestring, failure) == 0,
+                  "%s %s %g %g: failure %s, expected %s", algo, pattern, nelem, size,
+                  cJSON_IsString(f) ? f->valuestring : "null", failure);
+    else
+        CHECK_MSG(cJSON_IsTrue(verified) && cJSON_IsNull(f), "%s %s %g %g should pass", algo,
+                  pattern, nelem, size);
+    CHECK_EQ_U64((size_t)cJSON_GetArraySize(cJSON_GetObjectItem(row, "samples")), samples);
+    const cJSON *delta = cJSON_GetObjectItem(row, "delta_pct");
+    bool baseline = strcmp(algo, "msort") == 0;
+    CHECK_MSG(failure || baseline ? cJSON_IsNull(delta) : cJSON_IsNumber(delta),
+              "%s %s delta", algo, pattern);
+}
+
+static void check_results(void)
+{
+    char *text = slurp(json, NULL);
+    cJSON *root = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    CHECK(root != NULL);
+    if (!root)
+        return;
+    const cJSON *results = cJSON_GetObjectItem(root, "results");
+    CHECK_EQ_U64((size_t)cJSON_GetArraySize(results), 2 * 2 * 2 * 5);
+    static const double counts[] = {100, 1000}, sizes[] = {4, 8};
+    for (size_t c = 0; c < 2; c++)
+        for (size_t z = 0; z < 2; z++) {
+            double n = counts[c], s = sizes[z];
+            char unsorted[64];
+            snprintf(unsorted, sizeof unsorted, "not sorted at index %zu",
+                     first_descent((size_t)n, (size_t)s));
+            expect_row(results, "sorted", n, s, "noop", NULL, 3);
+            expect_row(results, "random", n, s, "noop", unsorted, 0);
+            expect_row(results, "sorted", n, s, "lossy", "not a permutation of the input", 0);
+            expect_row(results, "random", n, s, "lossy", "not a permutation of the input", 0);
+            expect_row(results, "random", n, s, "introsort", NULL, 3);
+            expect_row(results, "sorted", n, s, "msort", NULL, 3);
+        }
+    /* The first cell (sorted, size 4, 100 elements) met the flaky call in round 1. */
+    expect_row(results, "sorted", 100, 4, "flaky", "not a permutation of the input", 1);
+    expect_row(results, "sorted", 1000, 4, "flaky", NULL, 3);
+    cJSON_Delete(root);
+}
+
+static void check_outputs(void)
+{
+    char *table = slurp(out, NULL), *errors = slurp(err, NULL);
+    CHECK(table && errors);
+    if (table && errors) {
+        CHECK(strstr(table, "  elements=      100 (size= 4): FAILED (lossy: not a "
+                            "permutation of the input)\n") != NULL);
+        CHECK(strstr(table, "(size= 8): FAILED (noop: not sorted at index ") != NULL);
+        CHECK(strstr(errors, "qsortbench: error: 13 result(s) failed verification") != NULL);
+    }
+    csv_table t;
+    CHECK(csv_table_read(csv, &t) == 0);
+    size_t failed = 0;
+    for (size_t r = 1; r < t.nrows; r++) {
+        int ok = strcmp(csv_table_get(&t, r, "verified"), "true") == 0;
+        failed += !ok;
+        CHECK(ok == (csv_table_get(&t, r, "failure")[0] == '\0'));
+    }
+    CHECK_EQ_U64(failed, 13); /* lossy 8 cells, noop the 4 random cells, flaky 1 */
+    csv_table_free(&t);
+    free(table);
+    free(errors);
+}
+
+int main(void)
+{
+    if (make_temp_dir(dir, sizeof dir, "qsb-run-failed") != 0)
+        return 1;
+    snprintf(csv, sizeof csv, "%s/r.csv", dir);
+    snprintf(json, sizeof json, "%s/r.json", dir);
+    snprintf(out, sizeof out, "%s/table.txt", dir);
+    snprintf(err, sizeof err, "%s/stderr.txt", dir);
+    char *args[] = {"run", "--nelem", "100:1000", "--sizes", "4,8", "--patterns",
+                    "sorted,random", "--algos", "msort,introsort,heapsort,quicksort,msort-2.39",
+                    "--reps", "3", "--csv", csv, "--json", json, "--quiet"};
+    qsb_run_config cfg;
+    int status = qsb_run_config_parse(&cfg, (int)(sizeof args / sizeof args[0]), args);
+    CHECK_EQ_U64(status, QSB_OK);
+    if (status == QSB_OK && cfg.n_algos == 5) {
+        /* msort stays the baseline and introsort a sound candidate; the others break. */
+        for (size_t i = 0; i < 3; i++)
+            cfg.algos[2 + i] = broken[i];
+        CHECK_EQ_U64(execute_captured(&cfg), QSB_FINDING);
+        check_results();
+        check_outputs();
+    }
+    qsb_run_config_free(&cfg);
+    remove_temp_dir(dir);
+    return check_done();
+}

@@ -1,0 +1,305 @@
+/*
+** src/stats.c on known vectors: empty, n = 1 and 2, constant data, odd and even medians,
+** one huge outlier (MAD rule), two-pass stddev on large offsets, the median's interval by
+** order statistics (ranks from the binomial tables), the paired delta on constructed pairs,
+** and Mann-Whitney p-values: exact (the whole U distribution for n1 = n2 = 3, the published
+** critical value for 10 and 10) and the normal approximation with ties worked out by hand.
+*/
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "stats.h"
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static int near(double a, double b, double tolerance)
+{
+    return fabs(a - b) <= tolerance;
+}
+
+#define CHECK_NEAR(a, b, tol) CHECK_MSG(near((a), (b), (tol)), "%s = %.17g, expected %.17g", #a, \
+                                        (double)(a), (double)(b))
+
+static void test_empty_and_tiny(void)
+{
+    qsb_summary s;
+    CHECK(qsb_summarize(NULL, 0, &s) == 0);
+    CHECK(isnan(s.min) && isnan(s.median) && isnan(s.mean) && isnan(s.stddev));
+    CHECK(isnan(s.median_lo) && isnan(s.median_hi) && isnan(s.cv));
+    CHECK_EQ_U64(s.outliers, 0);
+    CHECK(isnan(qsb_median_of_sorted(NULL, 0)));
+
+    const double one[] = {5.0};
+    CHECK(qsb_summarize(one, 1, &s) == 0);
+    CHECK(s.min == 5.0 && s.median == 5.0 && s.mean == 5.0);
+    CHECK(isnan(s.stddev) && isnan(s.cv)); /* no sample deviation from one value */
+    CHECK(isnan(s.median_lo) && isnan(s.median_hi));
+    CHECK_EQ_U64(s.outliers, 0);
+
+    const double two[] = {3.0, 1.0};
+    CHECK(qsb_summarize(two, 2, &s) == 0);
+    CHECK(s.min == 1.0 && s.median == 2.0 && s.mean == 2.0);
+    CHECK_NEAR(s.stddev, sqrt(2.0), 1e-15);
+    CHECK_NEAR(s.cv, sqrt(2.0) / 2.0, 1e-15);
+    CHECK(isnan(s.median_lo));
+    CHECK_EQ_U64(s.outliers, 0);
+}
+
+static void test_constant(void)
+{
+    double x[10];
+    for (size_t i = 0; i < N_OF(x); i++)
+        x[i] = 7.25;
+    qsb_summary s;
+    CHECK(qsb_summarize(x, N_OF(x), &s) == 0);
+    CHECK(s.min == 7.25 && s.median == 7.25 && s.mean == 7.25);
+    CHECK(s.stddev == 0.0 && s.cv == 0.0);
+    CHECK(s.median_lo == 7.25 && s.median_hi == 7.25);
+    CHECK_EQ_U64(s.outliers, 0);
+}
+
+static void test_medians(void)
+{
+    double odd[] = {3.0, 1.0, 2.0};
+    double even[] = {4.0, 1.0, 3.0, 2.0};
+    qsb_summary s;
+    CHECK(qsb_summarize(odd, N_OF(odd), &s) == 0);
+    CHECK(s.median == 2.0);
+    CHECK(qsb_summarize(even, N_OF(even), &s) == 0);
+    CHECK(s.median == 2.5);
+    CHECK(odd[0] == 3.0 && even[0] == 4.0 && even[3] == 2.0); /* the input is not sorted */
+
+    const double sorted_odd[] = {1, 2, 30, 40, 50};
+    const double sorted_even[] = {1, 2, 30, 40};
+    CHECK(qsb_median_of_sorted(sorted_odd, 5) == 30.0);
+    CHECK(qsb_median_of_sorted(sorted_even, 4) == 16.0);
+}
+
+static void test_outliers(void)
+{
+    /* deviations from 11: {1,0,1,1,0,1,~1e9}, MAD 1, limit 3 * 1.4826: only 1e9 is out. */
+    const double x[] = {10, 11, 12, 10, 11, 12, 1e9};
+    qsb_summary s;
+    CHECK(qsb_summarize(x, N_OF(x), &s) == 0);
+    CHECK(s.median == 11.0 && s.min == 10.0);
+    CHECK_EQ_U64(s.outliers, 1);
+    CHECK(s.mean > 1e8); /* the mean is dragged, the median is not */
+
+    /* MAD 2.5, limit 11.1: an even spread has none. */
+    const double spread[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    CHECK(qsb_summarize(spread, N_OF(spread), &s) == 0);
+    CHECK_EQ_U64(s.outliers, 0);
+
+    /* MAD 0: any value off the median is an outlier. */
+    const double flat[] = {10, 10, 10, 10, 10, 14};
+    CHECK(qsb_summarize(flat, N_OF(flat), &s) == 0);
+    CHECK_EQ_U64(s.outliers, 1);
+
+    /* The limit is 3 * 1.4826 * MAD = 4.45 here, not 3 * MAD: median 100.5, deviations
+    ** {.5,1.5,.5,1.5,.5,3.5}, MAD 1; 3.5 stays in, and 4.5 (with 105 instead) is out. */
+    const double edge[] = {100, 99, 101, 99, 101, 104};
+    CHECK(qsb_summarize(edge, N_OF(edge), &s) == 0);
+    CHECK_EQ_U64(s.outliers, 0);
+    const double edge_out[] = {100, 99, 101, 99, 101, 105};
+    CHECK(qsb_summarize(edge_out, N_OF(edge_out), &s) == 0);
+    CHECK_EQ_U64(s.outliers, 1);
+}
+
+static void test_two_pass_stddev(void)
+{
+    /* A one-pass sum of squares loses everything here (1e18 has an ulp of 128). */
+    const double x[] = {1e9 + 1, 1e9 + 2, 1e9 + 3};
+    qsb_summary s;
+    CHECK(qsb_summarize(x, N_OF(x), &s) == 0);
+    CHECK(s.mean == 1e9 + 2);
+    CHECK_NEAR(s.stddev, 1.0, 1e-12);
+    const double y[] = {1e12 + 1, 1e12 + 2, 1e12 + 3, 1e12 + 4};
+    CHECK(qsb_summarize(y, N_OF(y), &s) == 0);
+    CHECK_NEAR(s.stddev, sqrt(5.0 / 3.0), 1e-12);
+}
+
+static void test_median_interval(void)
+{
+    /* Ranks of the 95% interval [x(l), x(n+1-l)]: none below 6; then the binomial tables
+    ** (n = 10: 2, n = 20: 6, n = 100: 40); the normal approximation takes over above 200 and
+    ** agrees with the exact sums there (201: 87, 1000: 469, computed from the binomial). */
+    CHECK_EQ_U64(qsb_median_ci_rank(0), 0);
+    CHECK_EQ_U64(qsb_median_ci_rank(5), 0);
+    CHECK_EQ_U64(qsb_median_ci_rank(6), 1);
+    CHECK_EQ_U64(qsb_median_ci_rank(8), 1);
+    CHECK_EQ_U64(qsb_median_ci_rank(9), 2);
+    CHECK_EQ_U64(qsb_median_ci_rank(10), 2);
+    CHECK_EQ_U64(qsb_median_ci_rank(17), 5);  /* the normal approximation would say 4 */
+    CHECK_EQ_U64(qsb_median_ci_rank(20), 6);
+    CHECK_EQ_U64(qsb_median_ci_rank(44), 16); /* and 15 here */
+    CHECK_EQ_U64(qsb_median_ci_rank(50), 18);
+    CHECK_EQ_U64(qsb_median_ci_rank(100), 40);
+    CHECK_EQ_U64(qsb_median_ci_rank(200), 86);
+    CHECK_EQ_U64(qsb_median_ci_rank(201), 87);
+    CHECK_EQ_U64(qsb_median_ci_rank(1000), 469);
+
+    double x[20];
+    for (size_t i = 0; i < N_OF(x); i++)
+        x[i] = (double)(20 - i); /* 20, 19, ..., 1: the order must not matter */
+    qsb_summary s;
+    CHECK(qsb_summarize(x, 10, &s) == 0); /* 20..11 */
+    CHECK(s.median_lo == 12.0 && s.median_hi == 19.0);
+    CHECK(qsb_summarize(x, 20, &s) == 0);
+    CHECK(s.median_lo == 6.0 && s.median_hi == 15.0);
+    CHECK(qsb_summarize(x, 5, &s) == 0);
+    CHECK(isnan(s.median_lo) && isnan(s.median_hi));
+}
+
+static void test_paired_delta(void)
+{
+    /* Ratios cand/base, sorted: .95 .99 1.00 1.01 1.02 1.03 1.04 1.05 1.08 1.10, so the
+    ** median is 1.025 and the interval ranks 2 and 9 give .99 and 1.08. Bases vary: only the
+    ** ratios matter. A pair with base 0 is skipped. */
+    const double ratio[] = {1.05, 0.95, 1.10, 1.00, 1.02, 1.08, 0.99, 1.03, 1.04, 1.01};
+    double base[11], cand[11];
+    for (size_t i = 0; i < 10; i++) {
+        base[i] = 1000.0 + 37.0 * (double)i;
+        cand[i] = base[i] * ratio[i];
+    }
+    base[10] = 0.0;
+    cand[10] = 5.0;
+    double pct, lo, hi;
+    CHECK(qsb_paired_delta(base, cand, 11, &pct, &lo, &hi) == 0);
+    CHECK_NEAR(pct, 2.5, 1e-9);
+    CHECK_NEAR(lo, -1.0, 1e-9);
+    CHECK_NEAR(hi, 8.0, 1e-9);
+
+    /* The same function against itself: 0 exactly, with a zero-width interval. */
+    CHECK(qsb_paired_delta(base, base, 10, &pct, &lo, &hi) == 0);
+    CHECK(pct == 0.0 && lo == 0.0 && hi == 0.0);
+
+    /* Candidate half the time: -50%. Too few pairs for an interval. */
+    const double b3[] = {10, 20, 40}, c3[] = {5, 10, 20};
+    CHECK(qsb_paired_delta(b3, c3, 3, &pct, &lo, &hi) == 0);
+    CHECK_NEAR(pct, -50.0, 1e-12);
+    CHECK(isnan(lo) && isnan(hi));
+
+    const double zeros[] = {0, 0};
+    CHECK(qsb_paired_delta(zeros, zeros, 2, &pct, &lo, &hi) == -1);
+    CHECK(qsb_paired_delta(zeros, zeros, 0, &pct, &lo, &hi) == -1);
+}
+
+/* The null distribution of U for n1 = n2 = 3: counts of the 20 arrangements with
+** U = 0..9 are 1,1,2,3,3,3,3,2,1,1. Every 3-subset of the ranks 1..6 as sample a must give
+** p = min(1, 2 * P(U <= min(U, 9 - U))). */
+static void test_mann_whitney_exact_3_3(void)
+{
+    static const unsigned counts[10] = {1, 1, 2, 3, 3, 3, 3, 2, 1, 1};
+    unsigned seen = 0;
+    for (unsigned mask = 0; mask < 64; mask++) {
+        if (__builtin_popcount(mask) != 3)
+            continue;
+        double a[3], b[3];
+        size_t na = 0, nb = 0;
+        unsigned rank_sum = 0;
+        for (unsigned r = 1; r <= 6; r++) {
+            if (mask & (1u << (r - 1))) {
+                a[na++] = r * 1.5;
+                rank_sum += r;
+            } else {
+                b[nb++] = r * 1.5;
+            }
+        }
+        unsigned u = rank_sum - 6, low = u < 9 - u ? u : 9 - u, below = 0;
+        for (unsigned k = 0; k <= low; k++)
+            below += counts[k];
+        double expected = fmin(1.0, 2.0 * below / 20.0);
+        CHECK_NEAR(qsb_mann_whitney_p(a, 3, b, 3), expected, 1e-12);
+        seen++;
+    }
+    CHECK_EQ_U64(seen, 20);
+
+    const double a[] = {1, 2, 3}, b[] = {4, 5, 6};
+    CHECK_NEAR(qsb_mann_whitney_p(a, 3, b, 3), 0.1, 1e-12);
+    CHECK_NEAR(qsb_mann_whitney_p(b, 3, a, 3), 0.1, 1e-12);
+}
+
+static void test_mann_whitney_exact_tables(void)
+{
+    /* Complete separation: p = 2 / C(n1 + n2, n1). */
+    const double lo4[] = {1, 2, 3, 4}, hi4[] = {5, 6, 7, 8};
+    CHECK_NEAR(qsb_mann_whitney_p(lo4, 4, hi4, 4), 2.0 / 70.0, 1e-12);
+    const double lo5[] = {1, 2, 3, 4, 5}, hi5[] = {6, 7, 8, 9, 10};
+    CHECK_NEAR(qsb_mann_whitney_p(lo5, 5, hi5, 5), 2.0 / 252.0, 1e-12);
+    double lo20[20], hi20[20];
+    for (int i = 0; i < 20; i++) {
+        lo20[i] = i + 1;
+        hi20[i] = i + 21;
+    }
+    CHECK_NEAR(qsb_mann_whitney_p(lo20, 20, hi20, 20), 2.0 / 137846528820.0, 1e-20);
+
+    /* n1 = n2 = 10: the published two-sided 5% critical value is U = 23. With ranks
+    ** {1..7, 15, 17, 18} U = 23 (p = 2 * 3996 / 184756), with {1..7, 16, 17, 18} U = 24
+    ** (p = 2 * 4843 / 184756): counts by enumerating the 184756 subsets. */
+    double a[10], b[10], c[10], d[10];
+    int ranks_a[10] = {1, 2, 3, 4, 5, 6, 7, 15, 17, 18};
+    int ranks_c[10] = {1, 2, 3, 4, 5, 6, 7, 16, 17, 18};
+    size_t nb = 0, nd = 0;
+    for (int r = 1; r <= 20; r++) {
+        int in_a = 0, in_c = 0;
+        for (int i = 0; i < 10; i++) {
+            in_a |= ranks_a[i] == r;
+            in_c |= ranks_c[i] == r;
+        }
+        if (!in_a)
+            b[nb++] = r;
+        if (!in_c)
+            d[nd++] = r;
+    }
+    for (int i = 0; i < 10; i++) {
+        a[i] = ranks_a[i];
+        c[i] = ranks_c[i];
+    }
+    double p23 = qsb_mann_whitney_p(a, 10, b, 10), p24 = qsb_mann_whitney_p(c, 10, d, 10);
+    CHECK_NEAR(p23, 2.0 * 3996.0 / 184756.0, 1e-12);
+    CHECK_NEAR(p24, 2.0 * 4843.0 / 184756.0, 1e-12);
+    CHECK(p23 < 0.05 && p24 > 0.05);
+}
+
+static void test_mann_whitney_normal(void)
+{
+    /* With ties, by hand: a = {1,2,2,3}, b = {2,3,3,4,5}; pooled ranks: 1 -> 1, the three 2s
+    ** -> 3, the three 3s -> 6, 4 -> 8, 5 -> 9. R_a = 1 + 3 + 3 + 6 = 13, U_a = 13 - 10 = 3,
+    ** mean 4 * 5 / 2 = 10. Ties: two groups of 3, sum(t^3 - t) = 48. Variance
+    ** 20/12 * (10 - 48 / (9 * 8)) = 140/9 = 15.556, sd 3.94405. With continuity correction
+    ** z = (7 - 0.5) / 3.94405 = 1.648051, p = erfc(z / sqrt 2) = 0.0993422. */
+    const double a[] = {1, 2, 2, 3}, b[] = {2, 3, 3, 4, 5};
+    CHECK_NEAR(qsb_mann_whitney_p(a, 4, b, 5), 0.09934224785346527, 1e-9);
+    CHECK_NEAR(qsb_mann_whitney_p(b, 5, a, 4), 0.09934224785346527, 1e-9);
+
+    /* Above 20 values the normal approximation is used without ties too: 1..25 against
+    ** 26..50, U = 0, mean 312.5, variance 625 * 51 / 12, z = 312 / 51.539, p = 1.41566e-9. */
+    double lo[25], hi[25];
+    for (int i = 0; i < 25; i++) {
+        lo[i] = i + 1;
+        hi[i] = i + 26;
+    }
+    CHECK_NEAR(qsb_mann_whitney_p(lo, 25, hi, 25), 1.4156562248495634e-09, 1e-14);
+
+    /* Everything tied: no evidence either way. Identical samples: p = 1. */
+    const double ones[] = {1, 1, 1};
+    CHECK(qsb_mann_whitney_p(ones, 2, ones, 3) == 1.0);
+    CHECK(qsb_mann_whitney_p(lo, 25, lo, 25) == 1.0);
+    CHECK(isnan(qsb_mann_whitney_p(lo, 0, hi, 3)));
+}
+
+int main(void)
+{
+    test_empty_and_tiny();
+    test_constant();
+    test_medians();
+    test_outliers();
+    test_two_pass_stddev();
+    test_median_interval();
+    test_paired_delta();
+    test_mann_whitney_exact_3_3();
+    test_mann_whitney_exact_tables();
+    test_mann_whitney_normal();
+    return check_done();
+}

@@ -1,0 +1,114 @@
+/*
+** The after-sort checks of src/verify.c: for every element size of the test matrix, a sorted
+** permutation passes; an unsorted array names the first descent; a lost, duplicated or
+** altered element (in any byte, key or not) is "not a permutation of the input"; the
+** multiset hash does not depend on the order.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "element.h"
+#include "patterns.h"
+#include "verify.h"
+
+static const size_t sizes[] = {1, 2, 3, 4, 8, 12, 16, 24, 32, 40, 64};
+
+static int compare_keys(const void *a, const void *b, void *size)
+{
+    uint64_t x = qsb_key(a, *(size_t *)size), y = qsb_key(b, *(size_t *)size);
+    return (x > y) - (x < y);
+}
+
+static bool verify(const unsigned char *a, size_t n, size_t size, const qsb_multiset_hash *h,
+                   char *reason, size_t len)
+{
+    return qsb_verify_sorted_permutation(a, n, size, qsb_comparator(size), NULL, h, reason,
+                                         len);
+}
+
+static void test_size(size_t size)
+{
+    const size_t n = 1000;
+    unsigned char *input = malloc(n * size), *a = malloc(n * size), *tmp = malloc(size);
+    if (!input || !a || !tmp)
+        goto done;
+    qsb_generate(qsb_pattern_find("random"), input, n, size, 42, QSB_MODE_DEFAULT);
+    qsb_multiset_hash h = qsb_multiset_hash_of(input, n, size);
+    char reason[64];
+
+    memcpy(a, input, n * size);
+    qsort_r(a, n, size, compare_keys, &size);
+    CHECK_MSG(verify(a, n, size, &h, reason, sizeof reason), "size %zu: %s", size, reason);
+    qsb_multiset_hash sorted = qsb_multiset_hash_of(a, n, size);
+    CHECK(sorted.sum == h.sum && sorted.xor == h.xor);
+
+    /* Swap the neighbours at a descent-free place to make the first descent at 500. */
+    size_t at = 500;
+    while (at + 1 < n && compare_keys(a + at * size, a + (at + 1) * size, &size) == 0)
+        at++;
+    memcpy(tmp, a + at * size, size);
+    memcpy(a + at * size, a + (at + 1) * size, size);
+    memcpy(a + (at + 1) * size, tmp, size);
+    char expected[64];
+    snprintf(expected, sizeof expected, "not sorted at index %zu", at);
+    CHECK(!verify(a, n, size, &h, reason, sizeof reason) && strcmp(reason, expected) == 0);
+    CHECK_EQ_U64(qsb_first_unsorted(a, n, size, qsb_comparator(size), NULL), at);
+
+    /* Sorted, but one element replaced by a copy of its (different) successor. */
+    qsort_r(a, n, size, compare_keys, &size);
+    size_t k = 10;
+    while (k + 2 < n && memcmp(a + k * size, a + (k + 1) * size, size) == 0)
+        k++;
+    memcpy(a + k * size, a + (k + 1) * size, size);
+    CHECK_MSG(!verify(a, n, size, &h, reason, sizeof reason) &&
+                  strcmp(reason, "not a permutation of the input") == 0,
+              "size %zu: duplicate not found", size);
+
+    /* Sorted, but the last byte of one element changed: outside the key when size > 8. */
+    qsort_r(a, n, size, compare_keys, &size);
+    a[(n - 1) * size + size - 1] ^= 0x01;
+    bool still_sorted = qsb_first_unsorted(a, n, size, qsb_comparator(size), NULL) == n;
+    if (still_sorted)
+        CHECK_MSG(!verify(a, n, size, &h, reason, sizeof reason) &&
+                      strcmp(reason, "not a permutation of the input") == 0,
+                  "size %zu: altered byte not found", size);
+done:
+    free(input);
+    free(a);
+    free(tmp);
+}
+
+static void test_small_cases(void)
+{
+    uint32_t one = 7;
+    qsb_multiset_hash h = qsb_multiset_hash_of(&one, 1, 4);
+    char reason[64];
+    CHECK(qsb_verify_sorted_permutation(&one, 1, 4, qsb_comparator(4), NULL, &h, reason,
+                                        sizeof reason));
+    qsb_multiset_hash empty = qsb_multiset_hash_of(NULL, 0, 4);
+    CHECK(qsb_verify_sorted_permutation(NULL, 0, 4, qsb_comparator(4), NULL, &empty, reason,
+                                        sizeof reason));
+    /* Two equal pairs cancel in a xor; the sum still tells {1,1} from {2,2}. */
+    uint32_t ones[2] = {1, 1}, twos[2] = {2, 2};
+    qsb_multiset_hash h1 = qsb_multiset_hash_of(ones, 2, 4);
+    CHECK(!qsb_verify_sorted_permutation(twos, 2, 4, qsb_comparator(4), NULL, &h1, reason,
+                                         sizeof reason));
+    /* Each byte of an element matters to its hash. */
+    unsigned char e[40] = {0};
+    uint64_t base = qsb_element_hash(e, sizeof e);
+    for (size_t i = 0; i < sizeof e; i++) {
+        e[i] = 1;
+        CHECK_MSG(qsb_element_hash(e, sizeof e) != base, "byte %zu ignored", i);
+        e[i] = 0;
+    }
+    CHECK(qsb_element_hash(e, 3) != qsb_element_hash(e, 4)); /* the length counts */
+}
+
+int main(void)
+{
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        test_size(sizes[i]);
+    test_small_cases();
+    return check_done();
+}
