@@ -45,11 +45,21 @@ static ALWAYS_INLINE int compare_items(const merge_params *p, const char *a, con
     return p->cmp(a, b, p->arg);
 }
 
+/* glibc's word type for QSB_COPY_LONGS, allowed to alias the caller's elements. */
+typedef unsigned long __attribute__((may_alias)) long_word;
+
 static ALWAYS_INLINE void copy_item(char *to, const char *from, size_t size, qsb_copy_mode mode)
 {
     if (mode == QSB_COPY_LONGS) {
-        for (size_t w = 0; w < size; w += sizeof(uint64_t))
-            memcpy(to + w, from + w, sizeof(uint64_t));
+        /* glibc's loop, word pointers stepped to the end. Its form decides its speed: gcc -O2
+        ** makes it one movsq per word (as in Debian's libc.so), -O3 vectorizes it; written
+        ** with memcpy it would be plain moves at -O2 and msort-vs-system no longer like for
+        ** like (bench_msort: 16-32-byte cells 30-45% faster than the real code). */
+        long_word *out = (long_word *)(void *)to;
+        const long_word *in = (const long_word *)(const void *)from;
+        const long_word *end = (const long_word *)(const void *)(to + size);
+        while (out < end)
+            *out++ = *in++;
     } else {
         memcpy(to, from, size); /* constant size except for QSB_COPY_BYTES */
     }

@@ -16,6 +16,7 @@
 #include "audit.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -81,30 +82,42 @@ static void print_row(FILE *fp, const qsb_audit_row *row)
     fprintf(fp, "\n");
 }
 
+/* One line of the details block, which gets its heading before the first line. */
+static void detail_line(FILE *fp, int *lines, const char *fmt, ...) QSB_PRINTF(3, 4);
+
+static void detail_line(FILE *fp, int *lines, const char *fmt, ...)
+{
+    if ((*lines)++ == 0)
+        fprintf(fp, "\nDetails:\n");
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(fp, "  ");
+    vfprintf(fp, fmt, ap);
+    fprintf(fp, "\n");
+    va_end(ap);
+}
+
 static void print_details(FILE *fp, const qsb_audit_row *rows, size_t count)
 {
-    int any = 0;
+    int lines = 0;
     for (size_t r = 0; r < count; r++) {
         const qsb_audit_row *row = &rows[r];
         char label[64];
         qsb_audit_row_label(row, label, sizeof label);
-        if (row->stability.detail[0]) {
-            fprintf(fp, "%s  %s: stable: %s\n", any++ ? "" : "\nDetails:\n", label,
-                    row->stability.detail);
-        }
+        if (row->stability.detail[0])
+            detail_line(fp, &lines, "%s: stable: %s", label, row->stability.detail);
         for (int i = 0; i < QSB_BROKEN_COUNT; i++) {
             const qsb_broken_result *b = &row->broken[i];
-            if (b->verdict == QSB_BROKEN_OK)
-                continue;
-            fprintf(fp, "%s  %s: %s comparator: %s (%s)\n", any++ ? "" : "\nDetails:\n", label,
-                    qsb_broken_comparator_names[i], qsb_broken_verdict_name(b->verdict),
-                    b->detail);
+            if (b->verdict != QSB_BROKEN_OK)
+                detail_line(fp, &lines, "%s: %s comparator: %s (%s)", label,
+                            qsb_broken_comparator_names[i], qsb_broken_verdict_name(b->verdict),
+                            b->detail);
         }
         if (row->contradictions[0])
-            fprintf(fp, "%s  %s: CONTRADICTS ITS DECLARED PROPERTIES: %s\n",
-                    any++ ? "" : "\nDetails:\n", label, row->contradictions);
+            detail_line(fp, &lines, "%s: CONTRADICTS ITS DECLARED PROPERTIES: %s", label,
+                        row->contradictions);
         if (row->notes[0])
-            fprintf(fp, "%s  %s: note: %s\n", any++ ? "" : "\nDetails:\n", label, row->notes);
+            detail_line(fp, &lines, "%s: note: %s", label, row->notes);
     }
 }
 

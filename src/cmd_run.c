@@ -204,11 +204,17 @@ static const char *file_name(const char *given, const char *dflt)
     return strcmp(given, "-") == 0 ? "standard output" : given;
 }
 
-static void print_totals(const qsb_run_totals *totals, double wall_ns)
+static void print_totals(const qsb_run_totals *totals, double wall_ns, bool timed)
 {
     struct rusage usage;
     double peak_mib = getrusage(RUSAGE_SELF, &usage) == 0 ? (double)usage.ru_maxrss / 1024 : 0;
     double overhead = wall_ns > 0 ? (wall_ns - totals->timed_ns) / wall_ns * 100 : 0;
+    if (!timed) {
+        qsb_note("no timed sorts (comparisons are counted), %.2f s wall time; peak memory "
+                 "%.1f MiB",
+                 wall_ns / 1e9, peak_mib);
+        return;
+    }
     qsb_note("%.2f s inside timed sorts, %.2f s wall time: harness overhead %.1f%%; peak "
              "memory %.1f MiB",
              totals->timed_ns / 1e9, wall_ns / 1e9, overhead, peak_mib);
@@ -266,7 +272,7 @@ static int run_and_report(const qsb_run_config *cfg, const qsb_timer *timer,
         if (status == QSB_OK)
             status = plot_status;
     }
-    print_totals(&totals, wall_ns);
+    print_totals(&totals, wall_ns, timer != NULL);
     return status;
 }
 

@@ -113,7 +113,8 @@ static int text_to_double(const char *text, double *out)
 {
     const char *digits = text + (*text == '-' || *text == '+');
     size_t len = strlen(digits);
-    if (len == 0 || strspn(digits, "0123456789.") != len || strchr(digits, '.') != strrchr(digits, '.'))
+    if (len == 0 || strspn(digits, "0123456789.") != len ||
+        strchr(digits, '.') != strrchr(digits, '.'))
         return -1;
     char *end;
     errno = 0;

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -44,6 +45,10 @@ int qsb_outfile_open(qsb_outfile *of, const char *path)
         return qsb_error(err == ENOENT || err == ENOTDIR ? QSB_EUSAGE : QSB_ESYSTEM,
                          "cannot create '%s': %s", path, strerror(err));
     }
+    /* mkstemp creates 0600; a results file gets the usual 0666 less the umask. */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
     of->fp = fdopen(fd, "w");
     if (!of->fp) {
         int err = errno;

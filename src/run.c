@@ -138,7 +138,8 @@ static int timed_rounds(run_state *s, qsb_cell *cell)
     const qsb_rep_policy *policy = &s->setup->policy;
     size_t min_rounds = policy->min_rounds(policy->state, cell);
     uint64_t cell_start = qsb_clock_ns();
-    for (size_t rounds = 0; any_verified(cell);) {
+    size_t rounds = 0;
+    while (any_verified(cell)) {
         int status = timed_round(s, cell, rounds);
         if (status != QSB_OK)
             return status;
