@@ -1,7 +1,8 @@
 /*
 ** bench_msort: our msort against this machine's qsort_r (on glibc <= 2.38 the same algorithm),
 ** for the speed target "msort within +-3% of system". Not a ctest test: run it by hand on an
-** otherwise idle machine, once per build (default Release, and -DQSB_LIBC_FLAGS=ON):
+** otherwise idle machine, once per build: the default Release (-O3), and the libc's flags
+** (-DQSB_LIBC_FLAGS=ON, at -O2 as Debian builds its libc) for the like-for-like figure:
 **
 **   bench_msort [NELEM [REPS [ALGO]]]     (defaults: 786432, 15, msort)
 **
