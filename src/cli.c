@@ -218,3 +218,15 @@ int qsb_split_words(const char *text, const char *what, char ***words, size_t *c
     *count = n;
     return QSB_OK;
 }
+
+int qsb_parse_compat(const char *text, qsb_mode *mode)
+{
+    *mode = QSB_MODE_DEFAULT;
+    if (!text)
+        return QSB_OK;
+    if (strcmp(text, QSB_COMPAT_2021_NAME) != 0)
+        return qsb_usage_error("--compat: unknown mode '%s' (valid: " QSB_COMPAT_2021_NAME ")",
+                               text);
+    *mode = QSB_MODE_COMPAT_2021;
+    return QSB_OK;
+}

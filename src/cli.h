@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rng.h"
+
 typedef struct {
     const char *name;  /* long name without "--" */
     int short_name;    /* single-letter alias, 0 when none */
@@ -51,5 +53,8 @@ int qsb_parse_double(const char *text, const char *what, double min, double max,
 /* Splits a comma list into malloc'd words (one allocation; free(*words) frees all); rejects
 ** empty elements. */
 int qsb_split_words(const char *text, const char *what, char ***words, size_t *count);
+
+/* --compat MODE: "glibc-bench-2021" selects QSB_MODE_COMPAT_2021; NULL leaves the default. */
+int qsb_parse_compat(const char *text, qsb_mode *mode);
 
 #endif

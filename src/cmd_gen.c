@@ -44,15 +44,6 @@ typedef struct {
     int have_nelem, have_size;
 } gen_config;
 
-static int parse_compat(const char *text, qsb_mode *mode)
-{
-    if (strcmp(text, QSB_COMPAT_2021_NAME) != 0)
-        return qsb_usage_error("--compat: unknown mode '%s' (valid: " QSB_COMPAT_2021_NAME ")",
-                               text);
-    *mode = QSB_MODE_COMPAT_2021;
-    return QSB_OK;
-}
-
 static int handle_option(void *ctx, int index, const char *arg)
 {
     gen_config *cfg = ctx;
@@ -66,7 +57,7 @@ static int handle_option(void *ctx, int index, const char *arg)
     case OPT_SEED:
         return qsb_parse_u64(arg, "--seed", 0, QSB_SEED_LIMIT - 1, 1, &cfg->seed);
     case OPT_COMPAT:
-        return parse_compat(arg, &cfg->mode);
+        return qsb_parse_compat(arg, &cfg->mode);
     default:
         cfg->output = arg;
         return QSB_OK;

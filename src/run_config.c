@@ -5,10 +5,12 @@
 */
 #include "run_config.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "adaptive.h"
 #include "cli.h"
 #include "commands.h"
 #include "diag.h"
@@ -23,6 +25,12 @@
 #define MAX_SIZE (UINT64_C(1) << 20)
 #define MAX_REPS UINT64_C(1000000)
 #define SYSFS_CPU_ROOT "/sys/devices/system/cpu"
+#define MAX_PRECISION_PCT 100.0
+#define MAX_TIME_S 86400.0
+#define MAX_WARMUP UINT64_C(1000)
+#define MAX_BATCH UINT64_C(1000000)
+#define QSB_STRINGIFY_(x) #x
+#define QSB_STRINGIFY(x) QSB_STRINGIFY_(x)
 
 enum {
     OPT_NELEM,
@@ -31,6 +39,11 @@ enum {
     OPT_ALGOS,
     OPT_SEED,
     OPT_REPS,
+    OPT_PRECISION,
+    OPT_MAX_TIME,
+    OPT_WARMUP,
+    OPT_PIN,
+    OPT_BATCH,
     OPT_CSV,
     OPT_JSON,
     OPT_METRIC,
@@ -57,8 +70,22 @@ static const qsb_option run_options[] = {
                    DEFAULT_ALGOS "); plug-ins: [NAME=]PATH.so:SYMBOL[:qsort]"},
     [OPT_SEED] = {"seed", 0, "N", "input generator seed below 2^48, decimal or 0x-hex "
                                   "(default 0x9abc56781234)"},
-    [OPT_REPS] = {"reps", 0, "N", "timed rounds per cell (default: 31 up to 270k elements, "
-                                  "fewer above, at least 3)"},
+    [OPT_REPS] = {"reps", 0, "N", "exactly N timed rounds per cell (default: adaptive, see "
+                                  "--precision and --max-time)"},
+    [OPT_PRECISION] = {"precision", 0, "P",
+                       "adaptive rounds: go on until every median's 95% interval is within "
+                       "+-P % (default 1); with --reps, cells short of it are flagged noisy"},
+    [OPT_MAX_TIME] = {"max-time", 0, "S",
+                      "adaptive rounds: at most S seconds of rounds per cell after the first 3 "
+                      "(default " QSB_STRINGIFY(QSB_ADAPTIVE_DEFAULT_MAX_TIME_S) ")"},
+    [OPT_WARMUP] = {"warmup", 0, "N",
+                    "N untimed sorts per cell and algorithm before the timed rounds (default: "
+                    "1 where the counted sort took under 0.25 s, else 0)"},
+    [OPT_PIN] = {"pin", 0, "CPU", "run on this CPU only (sched_setaffinity; default: not "
+                                  "pinned)"},
+    [OPT_BATCH] = {"batch", 0, "K",
+                   "time K sorts back to back per sample, each on its own fresh copy (default: "
+                   "as many as make a sample last 10 us, for very short sorts)"},
     [OPT_CSV] = {"csv", 0, "FILE", "CSV results, '-' for stdout (default "
                                    "results/qsortbench-<UTC time>.csv)"},
     [OPT_JSON] = {"json", 0, "FILE", "JSON results, '-' for stdout (default "
@@ -271,18 +298,6 @@ static int resolve_metric(qsb_run_config *cfg, const char *text)
                            text);
 }
 
-static int resolve_compat(qsb_run_config *cfg, const char *text)
-{
-    cfg->mode = QSB_MODE_DEFAULT;
-    if (!text)
-        return QSB_OK;
-    if (strcmp(text, QSB_COMPAT_2021_NAME) != 0)
-        return qsb_usage_error("--compat: unknown mode '%s' (valid: " QSB_COMPAT_2021_NAME ")",
-                               text);
-    cfg->mode = QSB_MODE_COMPAT_2021;
-    return QSB_OK;
-}
-
 static int resolve_outputs(qsb_run_config *cfg, const option_texts *t)
 {
     cfg->csv_path = t->text[OPT_CSV];
@@ -341,6 +356,86 @@ static int build_command_line(qsb_run_config *cfg, int argc, char **argv)
     return QSB_OK;
 }
 
+/* A positive number of at most max, for --precision and --max-time. */
+static int parse_positive(const char *text, const char *what, double max, double *out)
+{
+    int status = qsb_parse_double(text, what, 0.0, max, out);
+    if (status == QSB_OK && !(*out > 0.0))
+        status = qsb_usage_error("%s: '%s' must be above 0", what, text);
+    return status;
+}
+
+/* "0-1,4" style list of the CPUs this process may run on, for the --pin error. */
+static void describe_cpus(const cpu_set_t *set, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int cpu = 0; cpu < CPU_SETSIZE && used < len; cpu++) {
+        if (!CPU_ISSET(cpu, set) || (cpu > 0 && CPU_ISSET(cpu - 1, set)))
+            continue;
+        int last = cpu;
+        while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
+            last++;
+        int n = last > cpu ? snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "", cpu,
+                                      last)
+                           : snprintf(buf + used, len - used, "%s%d", used ? "," : "", cpu);
+        used += n > 0 ? (size_t)n : 0;
+    }
+}
+
+/* --pin CPU: a CPU this process may run on now (the affinity it inherited). */
+static int resolve_pin(qsb_run_config *cfg, const char *text)
+{
+    cfg->pin_cpu = -1;
+    if (!text)
+        return QSB_OK;
+    uint64_t cpu;
+    int status = qsb_parse_u64(text, "--pin", 0, CPU_SETSIZE - 1, 0, &cpu);
+    if (status != QSB_OK)
+        return status;
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+        return qsb_error(QSB_ESYSTEM, "--pin: cannot read this process's CPU affinity");
+    if (!CPU_ISSET((int)cpu, &allowed)) {
+        char cpus[256];
+        describe_cpus(&allowed, cpus, sizeof cpus);
+        return qsb_usage_error("--pin %s: CPU %s is not available to this process (available: "
+                               "%s)",
+                               text, text, cpus);
+    }
+    cfg->pin_cpu = (int)cpu;
+    return QSB_OK;
+}
+
+/* --reps, --precision, --max-time, --warmup, --batch, --pin: how cells are repeated and
+** measured. */
+static int resolve_repetitions(qsb_run_config *cfg, const option_texts *t)
+{
+    int status = QSB_OK;
+    cfg->precision_pct = QSB_ADAPTIVE_DEFAULT_PRECISION_PCT;
+    cfg->max_time_s = QSB_ADAPTIVE_DEFAULT_MAX_TIME_S;
+    cfg->warmup = QSB_WARMUP_AUTO;
+    if (t->text[OPT_REPS])
+        status = qsb_parse_u64(t->text[OPT_REPS], "--reps", 1, MAX_REPS, 0, &cfg->reps);
+    if (status == QSB_OK && t->text[OPT_PRECISION])
+        status = parse_positive(t->text[OPT_PRECISION], "--precision", MAX_PRECISION_PCT,
+                                &cfg->precision_pct);
+    if (status == QSB_OK && t->text[OPT_MAX_TIME])
+        status = parse_positive(t->text[OPT_MAX_TIME], "--max-time", MAX_TIME_S,
+                                &cfg->max_time_s);
+    if (status == QSB_OK && t->text[OPT_MAX_TIME] && t->text[OPT_REPS])
+        status = qsb_usage_error("--max-time budgets adaptive rounds, --reps fixes their count: "
+                                 "give one of them");
+    if (status == QSB_OK && t->text[OPT_WARMUP])
+        status = qsb_parse_u64(t->text[OPT_WARMUP], "--warmup", 0, MAX_WARMUP, 0, &cfg->warmup);
+    if (status == QSB_OK && t->text[OPT_BATCH])
+        status = qsb_parse_u64(t->text[OPT_BATCH], "--batch", 1, MAX_BATCH, 0, &cfg->batch);
+    if (status == QSB_OK)
+        status = resolve_pin(cfg, t->text[OPT_PIN]);
+    return status;
+}
+
 /* --export gbench=FILE (or gbench FILE) and --fail-above PCT (export_gbench.h, compare.h). */
 static int resolve_export_and_gate(qsb_run_config *cfg, const option_texts *t)
 {
@@ -375,12 +470,12 @@ static int resolve_all(qsb_run_config *cfg, const option_texts *t)
     if (status == QSB_OK && t->text[OPT_SEED])
         status = qsb_parse_u64(t->text[OPT_SEED], "--seed", 0, QSB_SEED_LIMIT - 1, 1,
                                &cfg->seed);
-    if (status == QSB_OK && t->text[OPT_REPS])
-        status = qsb_parse_u64(t->text[OPT_REPS], "--reps", 1, MAX_REPS, 0, &cfg->reps);
+    if (status == QSB_OK)
+        status = resolve_repetitions(cfg, t);
     if (status == QSB_OK)
         status = resolve_metric(cfg, t->text[OPT_METRIC]);
     if (status == QSB_OK)
-        status = resolve_compat(cfg, t->text[OPT_COMPAT]);
+        status = qsb_parse_compat(t->text[OPT_COMPAT], &cfg->mode);
     if (status == QSB_OK)
         status = resolve_outputs(cfg, t);
     if (status == QSB_OK)
@@ -392,6 +487,7 @@ int qsb_run_config_parse(qsb_run_config *cfg, int argc, char **argv)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->seed = QSB_DEFAULT_SEED;
+    cfg->pin_cpu = -1;
     option_texts texts;
     memset(&texts, 0, sizeof texts);
     int first;
