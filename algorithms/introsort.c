@@ -5,7 +5,7 @@
 ** Not stable, no allocation, O(log n) stack. Declared O(n log n) worst case, but as committed
 ** only pushed partitions spend depth, so a pivot adversary that peels off small partitions
 ** keeps it quadratic; its heapsort and its unbounded insertion sort are kept as shipped.
-** The algorithm itself is in introsort_core.h.
+** The algorithm itself is the introsort variant of quicksort_core.h (via introsort_core.h).
 */
 #include "introsort_core.h"
 

@@ -3,7 +3,8 @@
 ** with the fixes made before the revert: no pivot self-comparisons, a proper heapsort over the
 ** whole partition, depth spent on every partitioning step, and an insertion sort bounded by
 ** the array's start. Not stable, no allocation, O(log n) stack, O(n log n) comparisons in the
-** worst case. The algorithm itself is in introsort_core.h.
+** worst case. The algorithm itself is the final variant of quicksort_core.h (via
+** introsort_core.h).
 */
 #include "introsort_core.h"
 

@@ -11,7 +11,6 @@
 
 #include "alloc.h"
 #include "merge_core.h"
-#include "quicksort_core.h"
 #include "sorts.h"
 
 #define STACK_SCRATCH_BELOW 1024 /* bytes; glibc <= 2.38 used alloca of exactly the need */
@@ -49,7 +48,7 @@ void qsb_msort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
     if (!qsb_scratch_exceeds_phys_limit(bytes))
         scratch = qsb_scratch_malloc(bytes);
     if (!scratch) {
-        qsb_legacy_quicksort(base, n, size, cmp, arg);
+        qsb_quicksort(base, n, size, cmp, arg);
         return;
     }
     qsb_merge_sort(base, n, size, mode, scratch, cmp, arg);

@@ -1,0 +1,104 @@
+/*
+** Element swaps of glibc's in-place sorts, written once as static inline code. The 2023 swaps
+** (introsort, glibc 2.39's heapsort), one kind per sort:
+**   QSB_SWAP_WORDS_64  64-bit words,
+**   QSB_SWAP_WORDS_32  or 32-bit words, from the last word to the first (size a multiple of the
+**                      word, both elements aligned for it),
+**   QSB_SWAP_BYTES     or bytes: 32 at a time while more than 32 remain, then the tail one byte
+**                      at a time from the end;
+** and qsb_swap_byte_loop(), the legacy quicksort's SWAP macro: one byte at a time, first to
+** last. Each sort states its own rule for choosing (quicksort_core.h, heapsort.c). All leave the
+** same bytes, so the choice decides speed only, never a comparator call. a == b is allowed: a
+** comparator that claims x < x makes some sorts swap an element with itself.
+*/
+#ifndef QSB_ELEMENT_SWAP_H
+#define QSB_ELEMENT_SWAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef enum {
+    QSB_SWAP_WORDS_64,
+    QSB_SWAP_WORDS_32,
+    QSB_SWAP_BYTES
+} qsb_swap_kind;
+
+enum { QSB_SWAP_CHUNK = 32 }; /* QSB_SWAP_BYTES's step */
+
+/* memcpy through locals: single loads and stores once compiled, with no alignment cast. (One
+** function with the width as a parameter reads no better and stops gcc -O2 inlining qsb_swap.) */
+static inline void qsb_swap_words_64(char *a, char *b, size_t size)
+{
+    do {
+        uint64_t x, y;
+        size -= sizeof x;
+        memcpy(&x, a + size, sizeof x);
+        memcpy(&y, b + size, sizeof y);
+        memcpy(a + size, &y, sizeof y);
+        memcpy(b + size, &x, sizeof x);
+    } while (size != 0);
+}
+
+static inline void qsb_swap_words_32(char *a, char *b, size_t size)
+{
+    do {
+        uint32_t x, y;
+        size -= sizeof x;
+        memcpy(&x, a + size, sizeof x);
+        memcpy(&y, b + size, sizeof y);
+        memcpy(a + size, &y, sizeof y);
+        memcpy(b + size, &x, sizeof x);
+    } while (size != 0);
+}
+
+/* Swaps 32 bytes. All eight loads come before the stores, so gcc moves the chunk in two
+** pairs of 16-byte registers; a 32-byte buffer (glibc's form) stays on the stack once this is
+** inlined into a sort, and would also make a == b an overlapping memcpy. */
+static inline void qsb_swap_chunk(char *a, char *b)
+{
+    uint64_t a0, a1, a2, a3, b0, b1, b2, b3;
+    memcpy(&a0, a, 8), memcpy(&a1, a + 8, 8), memcpy(&a2, a + 16, 8), memcpy(&a3, a + 24, 8);
+    memcpy(&b0, b, 8), memcpy(&b1, b + 8, 8), memcpy(&b2, b + 16, 8), memcpy(&b3, b + 24, 8);
+    memcpy(a, &b0, 8), memcpy(a + 8, &b1, 8), memcpy(a + 16, &b2, 8), memcpy(a + 24, &b3, 8);
+    memcpy(b, &a0, 8), memcpy(b + 8, &a1, 8), memcpy(b + 16, &a2, 8), memcpy(b + 24, &a3, 8);
+}
+
+static inline void qsb_swap_bytes(char *a, char *b, size_t size)
+{
+    while (size > QSB_SWAP_CHUNK) {
+        qsb_swap_chunk(a, b);
+        a += QSB_SWAP_CHUNK;
+        b += QSB_SWAP_CHUNK;
+        size -= QSB_SWAP_CHUNK;
+    }
+    while (size > 0) {
+        size--;
+        char t = a[size];
+        a[size] = b[size];
+        b[size] = t;
+    }
+}
+
+static inline void qsb_swap_byte_loop(char *a, char *b, size_t size)
+{
+    do {
+        char t = *a;
+        *a++ = *b;
+        *b++ = t;
+    } while (--size > 0);
+}
+
+/* glibc tests the kind at every swap (a well-predicted branch), not once per sort; a sort that
+** passes a constant kind gets only that kind's code. */
+static inline void qsb_swap(char *a, char *b, size_t size, qsb_swap_kind kind)
+{
+    if (kind == QSB_SWAP_WORDS_64)
+        qsb_swap_words_64(a, b, size);
+    else if (kind == QSB_SWAP_WORDS_32)
+        qsb_swap_words_32(a, b, size);
+    else
+        qsb_swap_bytes(a, b, size);
+}
+
+#endif
