@@ -1,6 +1,6 @@
 /*
-** The repetition policy and the batching rule (see adaptive.h). Pure: time comes in as an
-** argument, nothing is read or printed.
+** The repetition policy, the batching rule and the remaining-time estimate (see adaptive.h).
+** Pure: time comes in as an argument, nothing is read or printed.
 */
 #include "adaptive.h"
 
@@ -96,4 +96,48 @@ unsigned long qsb_batch_count(double resolution, double one_sort, double min_sam
         return 1;
     double batch = ceil(target / per_sort);
     return batch >= (double)QSB_BATCH_MAX ? QSB_BATCH_MAX : (unsigned long)batch;
+}
+
+/* Seconds per unit of work over the cells begun; 0 when none is. */
+static double seconds_per_work(const qsb_cell_progress *cells, size_t n)
+{
+    double seconds = 0.0, work = 0.0;
+    for (size_t i = 0; i < n; i++)
+        if (cells[i].rounds > 0) {
+            seconds += cells[i].rounds_s;
+            work += cells[i].work * (double)cells[i].rounds;
+        }
+    return work > 0.0 ? seconds / work : 0.0;
+}
+
+static double cell_remaining(const qsb_cell_progress *c, const qsb_adaptive_policy *p,
+                             double round_s)
+{
+    double rounds = (double)c->rounds;
+    double to_min = fmax(0.0, (double)p->min_reps - rounds) * round_s;
+    double left = to_min;
+    if (p->max_time_s > 0.0)
+        left = fmax(left, p->max_time_s - c->rounds_s);
+    if (p->max_reps > 0)
+        left = fmin(left, fmax(0.0, (double)p->max_reps - rounds) * round_s);
+    else if (!(p->max_time_s > 0.0))
+        left = to_min;
+    return fmax(left, to_min);
+}
+
+double qsb_estimate_remaining(const qsb_cell_progress *cells, size_t n,
+                              const qsb_adaptive_policy *policy)
+{
+    double per_work = seconds_per_work(cells, n);
+    if (per_work <= 0.0)
+        return -1.0;
+    double left = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        if (cells[i].done)
+            continue;
+        double round_s = cells[i].rounds > 0 ? cells[i].rounds_s / (double)cells[i].rounds
+                                             : per_work * cells[i].work;
+        left += cell_remaining(&cells[i], policy, round_s);
+    }
+    return left;
 }

@@ -66,4 +66,20 @@ int qsb_adaptive_decide(const qsb_adaptive_policy *policy, const double *const *
 ** bound: measure again with that batch and ask again. */
 unsigned long qsb_batch_count(double resolution, double one_sort, double min_sample);
 
+/* Where a cell of a run stands, for the estimate of the time left. */
+typedef struct {
+    double work;     /* relative cost of one round (e.g. n log2 n), for cells not begun */
+    size_t rounds;   /* rounds done */
+    double rounds_s; /* their seconds */
+    bool done;
+} qsb_cell_progress;
+
+/* Seconds of rounds left in a run under the policy, assuming each unfinished cell goes on
+** until its budget or round limit ends it (an upper bound: a cell may reach the precision
+** sooner), and at least to min_reps rounds. A round of a cell not begun costs its work times
+** the seconds per unit of work of the cells begun. Negative (unknown) when no cell has a
+** round yet. Pure, like the rest of this module. */
+double qsb_estimate_remaining(const qsb_cell_progress *cells, size_t n,
+                              const qsb_adaptive_policy *policy);
+
 #endif

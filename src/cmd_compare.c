@@ -19,13 +19,16 @@
 #include "outfile.h"
 #include "read_results.h"
 
-enum { OPT_THRESHOLD, OPT_ALPHA, OPT_STRICT, OPT_MARKDOWN, OPT_JSON };
+enum { OPT_THRESHOLD, OPT_ALPHA, OPT_NORMALIZE, OPT_STRICT, OPT_MARKDOWN, OPT_JSON };
 
 static const qsb_option compare_options[] = {
     [OPT_THRESHOLD] = {"threshold", 0, "PCT",
                        "a regression is a change of the median above PCT % (default 5)"},
     [OPT_ALPHA] = {"alpha", 0, "A",
                    "...that is significant: Mann-Whitney p < A (default 0.01)"},
+    [OPT_NORMALIZE] = {"normalize", 0, NULL,
+                       "judge candidates by their per-round ratio to the run's baseline, "
+                       "which cancels the machine's drift between the two runs"},
     [OPT_STRICT] = {"strict", 0, NULL, "rows found in one file only are a finding (exit 1)"},
     [OPT_MARKDOWN] = {"markdown", 0, "FILE", "also write the table as Markdown"},
     [OPT_JSON] = {"json", 0, "FILE", "also write the verdicts as JSON"},
@@ -59,6 +62,7 @@ static int on_option(void *ctx, int index, const char *arg)
             return qsb_usage_error("--alpha: '%s' must lie strictly between 0 and 1", arg);
         return status;
     }
+    case OPT_NORMALIZE: cfg->opt.normalize = true; return QSB_OK;
     case OPT_STRICT: cfg->strict = true; return QSB_OK;
     case OPT_MARKDOWN: cfg->markdown_path = arg; return QSB_OK;
     case OPT_JSON: cfg->json_path = arg; return QSB_OK;
@@ -70,12 +74,13 @@ static int on_option(void *ctx, int index, const char *arg)
 
 #define NAME_MAX_SHOWN 32 /* longer names (a hostile file) are cut in the table */
 
-static void format_value(char *buf, size_t len, double v, bool exact)
+/* A median: a count (exact), a ratio to the baseline (normalized), or a time. */
+static void format_value(char *buf, size_t len, double v, const qsb_compare_report *r)
 {
     if (isnan(v))
         snprintf(buf, len, "-");
     else
-        snprintf(buf, len, exact ? "%.0f" : "%.1f", v);
+        snprintf(buf, len, r->exact ? "%.0f" : r->normalized ? "%.4f" : "%.1f", v);
 }
 
 static void format_pct(char *buf, size_t len, double v)
@@ -112,12 +117,12 @@ typedef struct {
     char base[32], cand[32], change[32], interval[80], p[16];
 } formatted;
 
-static void format_item(const qsb_comparison *it, bool exact, formatted *f)
+static void format_item(const qsb_comparison *it, const qsb_compare_report *r, formatted *f)
 {
-    format_value(f->base, sizeof f->base, it->base_value, exact);
-    format_value(f->cand, sizeof f->cand, it->new_value, exact);
+    format_value(f->base, sizeof f->base, it->base_value, r);
+    format_value(f->cand, sizeof f->cand, it->new_value, r);
     format_pct(f->change, sizeof f->change, it->change_pct);
-    format_interval(f->interval, sizeof f->interval, it, exact);
+    format_interval(f->interval, sizeof f->interval, it, r->exact);
     format_p(f->p, sizeof f->p, it->p);
 }
 
@@ -149,8 +154,10 @@ static void criterion(char *buf, size_t len, const qsb_compare_report *r,
     if (r->exact)
         snprintf(buf, len, "exact counts; regression: more than %g%% more", opt->threshold_pct);
     else
-        snprintf(buf, len, "regression: median slower by more than %g%% with Mann-Whitney "
-                 "p < %g; interval: Hodges-Lehmann 95%%", opt->threshold_pct, opt->alpha);
+        snprintf(buf, len, "%sregression: median slower by more than %g%% with Mann-Whitney "
+                 "p < %g; interval: Hodges-Lehmann 95%%",
+                 r->normalized ? "medians of the per-round ratios to the baseline; " : "",
+                 opt->threshold_pct, opt->alpha);
 }
 
 /* ---- the table on stdout ---- */
@@ -158,7 +165,7 @@ static void criterion(char *buf, size_t len, const qsb_compare_report *r,
 static void print_table(FILE *fp, const qsb_compare_report *r, const char *base_path,
                         const char *new_path, const qsb_compare_options *opt)
 {
-    char text[256];
+    char text[320];
     criterion(text, sizeof text, r, opt);
     fprintf(fp, "compare %s -> %s (metric %s; %s)\n", base_path, new_path, r->metric, text);
     int pw = name_width(r, 0, 7), aw = name_width(r, 1, 9);
@@ -168,7 +175,7 @@ static void print_table(FILE *fp, const qsb_compare_report *r, const char *base_
     for (size_t i = 0; i < r->n; i++) {
         const qsb_comparison *it = &r->items[i];
         formatted f;
-        format_item(it, r->exact, &f);
+        format_item(it, r, &f);
         fprintf(fp, "%-*.*s %9llu %5llu  %-*.*s %16s %16s %9s %20s %8s  %s%s\n", pw, pw,
                 it->pattern, (unsigned long long)it->nelem, (unsigned long long)it->size, aw,
                 aw, it->algorithm, f.base, f.cand, f.change, f.interval, f.p,
@@ -193,7 +200,7 @@ static void md_text(FILE *fp, const char *s)
 static void write_markdown(FILE *fp, const qsb_compare_report *r, const char *base_path,
                            const char *new_path, const qsb_compare_options *opt, int status)
 {
-    char text[256];
+    char text[320];
     fprintf(fp, "### qsortbench compare: ");
     md_text(fp, base_path);
     fprintf(fp, " → ");
@@ -206,7 +213,7 @@ static void write_markdown(FILE *fp, const qsb_compare_report *r, const char *ba
     for (size_t i = 0; i < r->n; i++) {
         const qsb_comparison *it = &r->items[i];
         formatted f;
-        format_item(it, r->exact, &f);
+        format_item(it, r, &f);
         fprintf(fp, "| ");
         md_text(fp, it->pattern);
         fprintf(fp, " | %llu | %llu | ", (unsigned long long)it->nelem,
@@ -226,7 +233,7 @@ static void write_markdown(FILE *fp, const qsb_compare_report *r, const char *ba
 
 static const char *const verdict_keys[QSB_VERDICT_COUNT] = {
     "same", "regression", "improved", "too_few_samples", "failed", "base_failed",
-    "only_in_base", "only_in_new",
+    "only_in_base", "only_in_new", "reference",
 };
 
 static int add_number(cJSON *obj, const char *key, double v)
@@ -269,6 +276,7 @@ static cJSON *report_json(const qsb_compare_report *r, const char *base_path,
               add_number(root, "threshold_pct", opt->threshold_pct) ||
               add_number(root, "alpha", opt->alpha) ||
               !cJSON_AddBoolToObject(root, "strict", strict) ||
+              !cJSON_AddBoolToObject(root, "normalized", r->normalized) ||
               !cJSON_AddStringToObject(root, "interval",
                                        r->exact ? "exact" : "hodges-lehmann-95") ||
               !cJSON_AddStringToObject(root, "verdict", status == QSB_OK ? "pass" : "fail");
@@ -311,8 +319,19 @@ static void warn_if_differs(const char *what, const char *a, const char *b)
                     what, a, b);
 }
 
+/* Only JSON from a run records its build; a CSV says nothing either way. */
+static void warn_build(const char *which, const qsb_context *c)
+{
+    bool timed = c->metric && strcmp(c->metric, "comparisons") != 0;
+    if (timed && c->repetitions && (c->sanitized || !c->release_build))
+        qsb_warning("%s was measured by a %s build: its timings do not represent the "
+                    "algorithms", which, c->sanitized ? "sanitized" : "non-release");
+}
+
 static void warn_context(const qsb_results *base, const qsb_results *cand)
 {
+    warn_build("BASE", &base->context);
+    warn_build("NEW", &cand->context);
     warn_if_differs("CPU model", base->context.cpu_model, cand->context.cpu_model);
     warn_if_differs("build type", base->context.build_type, cand->context.build_type);
     warn_if_differs("input mode", base->context.mode, cand->context.mode);
@@ -422,7 +441,7 @@ static int write_outputs(const compare_config *cfg, outputs *out, const qsb_comp
 
 int qsb_cmd_compare(int argc, char **argv)
 {
-    compare_config cfg = {{5.0, 0.01}, false, NULL, NULL};
+    compare_config cfg = {{5.0, 0.01, false}, false, NULL, NULL};
     int first;
     int status = qsb_parse_options(&compare_spec, argc, argv, on_option, &cfg, &first);
     if (status != QSB_OK)

@@ -4,9 +4,18 @@
 ** second, not after the run); run the matrix with SIGINT/SIGTERM turned into "stop after
 ** this sort"; print the table; write and commit the files. An interrupted run still writes
 ** the finished cells, marked incomplete, and exits 130 / 143. The last line on stderr says
-** how much of the wall time was spent inside timed sorts, and the peak memory.
+** how much of the wall time was spent inside timed sorts, where the rest went, and the peak
+** memory.
+**
+** Repetitions: --reps N runs exactly N rounds per cell; otherwise the adaptive policy
+** (run.h) runs 3 rounds and more until every median is within --precision or the cell's
+** --max-time budget of rounds is spent. Cells that end short of the precision are flagged
+** noisy in the files; in adaptive runs each one is also named in a warning, with --reps one
+** warning counts them. --pin CPU pins the process before the TSC is calibrated.
 */
 #include <errno.h>
+#include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "adaptive.h"
 #include "commands.h"
 #include "compare.h"
 #include "cover_letter.h"
@@ -32,6 +42,8 @@
 
 #define RESULTS_DIR "results"
 #define WORK_BUFFERS 3 /* the input, the work copy, and msort's scratch of the same size */
+#define ADAPTIVE_SLICES 4.0 /* visits over which an adaptive cell's budget is spread */
+#define FIXED_SLICE_S 0.5   /* seconds of rounds per visit with --reps */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -68,11 +80,29 @@ static int check_buffers_fit(const qsb_run_config *cfg)
     return status;
 }
 
+static bool release_build(void)
+{
+    return strcmp(QSB_BUILD_TYPE, "Release") == 0 ||
+           strcmp(QSB_BUILD_TYPE, "RelWithDebInfo") == 0;
+}
+
+/* Other processes share the CPUs, caches and memory bandwidth: the paired, spread-out
+** rounds absorb much of it, not all. */
+static void warn_about_load(double load_average)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus > 0 && load_average >= 1.0 && load_average >= 0.5 * (double)cpus)
+        qsb_warning("the 1-minute load average is %.2f on %ld CPUs: other processes compete "
+                    "with the benchmark and its timings will be noisier; run it on an idle "
+                    "machine",
+                    load_average, cpus);
+}
+
 static void warn_about_build(const qsb_run_config *cfg)
 {
     if (cfg->metric == QSB_METRIC_COMPARISONS)
         return; /* counts do not depend on the build */
-    if (strcmp(QSB_BUILD_TYPE, "Release") != 0 && strcmp(QSB_BUILD_TYPE, "RelWithDebInfo") != 0)
+    if (!release_build())
         qsb_warning("this is a %s build: its timings do not represent the algorithms; "
                     "rebuild with -DCMAKE_BUILD_TYPE=Release",
                     QSB_BUILD_TYPE[0] ? QSB_BUILD_TYPE : "unoptimised");
@@ -94,8 +124,38 @@ static int set_strings(const char *const values[], char **const fields[], size_t
     return QSB_OK;
 }
 
+/* The machine's state and the repetition rules, recorded beside the results. */
+static int fill_noise_context(qsb_context *c, const qsb_run_config *cfg, double load_average)
+{
+    char governor[64], turbo[16], repetitions[128], warmup[32];
+    qsb_cpu_governor(governor, sizeof governor);
+    qsb_turbo_state(turbo, sizeof turbo);
+    c->load_average = load_average >= 0 ? load_average : NAN;
+    c->pinned_cpu = cfg->pin_cpu;
+    c->release_build = release_build();
+    c->sanitized = QSB_SANITIZED;
+    c->precision_pct = cfg->precision_pct;
+    c->max_time_s = cfg->reps ? NAN : cfg->max_time_s;
+    if (cfg->reps)
+        snprintf(repetitions, sizeof repetitions, "fixed: %llu rounds",
+                 (unsigned long long)cfg->reps);
+    else
+        snprintf(repetitions, sizeof repetitions,
+                 "adaptive: %d to %d rounds, until each median is within +-%g%% or %g s of "
+                 "rounds are spent",
+                 QSB_ADAPTIVE_DEFAULT_MIN_REPS, QSB_ADAPTIVE_DEFAULT_MAX_REPS,
+                 cfg->precision_pct, cfg->max_time_s);
+    if (cfg->warmup == QSB_WARMUP_AUTO)
+        snprintf(warmup, sizeof warmup, "auto");
+    else
+        snprintf(warmup, sizeof warmup, "%llu", (unsigned long long)cfg->warmup);
+    const char *const values[] = {governor, turbo, repetitions, warmup};
+    char **const fields[] = {&c->governor, &c->turbo, &c->repetitions, &c->warmup};
+    return set_strings(values, fields, sizeof fields / sizeof fields[0]);
+}
+
 static int fill_context(qsb_results *r, const qsb_run_config *cfg, const qsb_timer *timer,
-                        const struct tm *utc)
+                        const struct tm *utc, double load_average)
 {
     qsb_context *c = &r->context;
     char date[32], host[256] = "unknown", cpu[256], libc[64], caches_text[256];
@@ -125,7 +185,21 @@ static int fill_context(qsb_results *r, const qsb_run_config *cfg, const qsb_tim
         &c->tool_version, &c->date,     &c->host,       &c->cpu_model,    &c->caches,
         &c->libc,         &c->compiler, &c->build_flags, &c->build_type,  &c->timer,
         &c->metric,       &c->mode,     &c->command_line, &r->baseline};
-    return set_strings(values, fields, sizeof fields / sizeof fields[0]);
+    int status = set_strings(values, fields, sizeof fields / sizeof fields[0]);
+    return status == QSB_OK ? fill_noise_context(c, cfg, load_average) : status;
+}
+
+/* --pin: this process (its one thread) on that CPU from now on, before the TSC is
+** calibrated. The CPU was checked available when the options were parsed. */
+static int pin_process(int cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0)
+        return qsb_error(QSB_ESYSTEM, "--pin %d: cannot pin this process to CPU %d: %s", cpu,
+                         cpu, strerror(errno));
+    return QSB_OK;
 }
 
 /* results/qsortbench-YYYYmmddTHHMMSSZ.<ext>, creating results/ when absent. */
@@ -204,20 +278,43 @@ static const char *file_name(const char *given, const char *dflt)
     return strcmp(given, "-") == 0 ? "standard output" : given;
 }
 
-static void print_totals(const qsb_run_totals *totals, double wall_ns, bool timed)
+/* The last line: where the wall time went. Overhead is everything outside the timed sorts,
+** broken down into the counted sorts (the comparisons column), warm-ups and batch probes,
+** timed sorts thrown away because the process was preempted during them, input generation,
+** copies into the work buffer, result checks, and the rest (statistics, policy, progress
+** line, allocation). */
+static void print_totals(const qsb_run_totals *t, double wall_ns, bool timed)
 {
     struct rusage usage;
     double peak_mib = getrusage(RUSAGE_SELF, &usage) == 0 ? (double)usage.ru_maxrss / 1024 : 0;
-    double overhead = wall_ns > 0 ? (wall_ns - totals->timed_ns) / wall_ns * 100 : 0;
+    double pct = wall_ns > 0 ? 100 / wall_ns : 0;
+    double rest = wall_ns - t->timed_ns - t->counted_ns - t->warmup_ns - t->generate_ns -
+                  t->copy_ns - t->verify_ns - t->retake_ns;
     if (!timed) {
         qsb_note("no timed sorts (comparisons are counted), %.2f s wall time; peak memory "
                  "%.1f MiB",
                  wall_ns / 1e9, peak_mib);
         return;
     }
-    qsb_note("%.2f s inside timed sorts, %.2f s wall time: harness overhead %.1f%%; peak "
+    qsb_note("%.2f s inside timed sorts, %.2f s wall time: overhead %.1f%% (counted sorts "
+             "%.1f%%, warm-ups %.1f%%, %zu preempted sorts retaken %.1f%%, inputs %.1f%%, "
+             "copies %.1f%%, checks %.1f%%, other %.1f%%); %zu samples kept preempted; peak "
              "memory %.1f MiB",
-             totals->timed_ns / 1e9, wall_ns / 1e9, overhead, peak_mib);
+             t->timed_ns / 1e9, wall_ns / 1e9, (wall_ns - t->timed_ns) * pct,
+             t->counted_ns * pct, t->warmup_ns * pct, t->retakes, t->retake_ns * pct,
+             t->generate_ns * pct, t->copy_ns * pct, t->verify_ns * pct,
+             (rest > 0 ? rest : 0) * pct, t->disturbed, peak_mib);
+}
+
+/* With --reps N the cells short of the precision are counted in one warning. */
+static void warn_noisy_total(const qsb_run_config *cfg, const qsb_run_totals *t)
+{
+    if (cfg->reps == 0 || t->noisy_cells == 0 || cfg->metric == QSB_METRIC_COMPARISONS)
+        return;
+    qsb_warning("%zu of %zu cells did not reach +-%g%% (the median's 95%% interval) in %llu "
+                "rounds: flagged 'noisy' in the results (more --reps, or adaptive rounds, "
+                "help)",
+                t->noisy_cells, t->cells, cfg->precision_pct, (unsigned long long)cfg->reps);
 }
 
 /* run --plot: the charts beside the CSV file (beside the JSON one when the CSV went to
@@ -235,13 +332,24 @@ static int plot_beside(const qsb_run_config *cfg, const result_files *files,
 static int run_and_report(const qsb_run_config *cfg, const qsb_timer *timer,
                           const qsb_reference *ref, result_files *files, qsb_results *results)
 {
-    uint64_t reps = cfg->reps;
-    qsb_run_setup setup = {cfg, timer, qsb_fixed_rep_policy(&reps), &stop_signal,
-                           !cfg->quiet};
-    qsb_run_totals totals = {0, 0};
+    qsb_adaptive_policy policy = qsb_adaptive_default_policy();
+    policy.precision_pct = cfg->precision_pct;
+    policy.max_time_s = cfg->max_time_s;
+    if (cfg->reps) { /* exactly N rounds: the same policy with N..N and no budget */
+        policy.min_reps = policy.max_reps = (size_t)cfg->reps;
+        policy.max_time_s = 0;
+    }
+    /* Adaptive cells get about four visits of their budget each; --reps cells half-second
+    ** slices. */
+    double slice_s = cfg->reps ? FIXED_SLICE_S : cfg->max_time_s / ADAPTIVE_SLICES;
+    qsb_run_setup setup = {cfg, timer, qsb_adaptive_rep_policy(&policy), &stop_signal,
+                           !cfg->quiet, cfg->reps == 0, slice_s, &policy};
+    qsb_run_totals totals;
+    memset(&totals, 0, sizeof totals);
     uint64_t start = qsb_clock_ns();
     int status = qsb_run_matrix(&setup, results, &totals);
     double wall_ns = (double)(qsb_clock_ns() - start);
+    warn_noisy_total(cfg, &totals);
     if (status != QSB_OK && status != QSB_FINDING) {
         abort_files(files);
         return status;
@@ -290,6 +398,7 @@ int qsb_run_execute(const qsb_run_config *cfg)
         status = check_buffers_fit(cfg);
     if (status == QSB_OK && cfg->plot)
         status = qsb_plot_check(); /* no gnuplot: say so now, not after the run */
+    double load_average = qsb_load_average(); /* before this run adds to it */
     time_t now = time(NULL);
     struct tm utc;
     gmtime_r(&now, &utc);
@@ -302,11 +411,16 @@ int qsb_run_execute(const qsb_run_config *cfg)
         goto done;
     warn_about_build(cfg);
     bool timed = cfg->metric != QSB_METRIC_COMPARISONS;
-    if (timed && qsb_timer_init(&timer, cfg->metric == QSB_METRIC_CYCLES) != 0)
+    if (timed)
+        warn_about_load(load_average);
+    if (cfg->pin_cpu >= 0)
+        status = pin_process(cfg->pin_cpu);
+    if (status == QSB_OK && timed &&
+        qsb_timer_init(&timer, cfg->metric == QSB_METRIC_CYCLES) != 0)
         status = qsb_error(QSB_ESYSTEM, "the invariant TSC could not be calibrated; use "
                                         "--metric ns");
     if (status == QSB_OK)
-        status = fill_context(&results, cfg, timed ? &timer : NULL, &utc);
+        status = fill_context(&results, cfg, timed ? &timer : NULL, &utc, load_average);
     if (status == QSB_OK)
         status = run_and_report(cfg, timed ? &timer : NULL, cfg->reference ? &ref : NULL,
                                 &files, &results);

@@ -16,7 +16,7 @@
 
 static const char *const verdict_names[QSB_VERDICT_COUNT] = {
     "same", "REGRESSION", "improved", "too few samples", "FAILED", "BASE failed",
-    "only in BASE", "only in NEW",
+    "only in BASE", "only in NEW", "reference",
 };
 
 const char *qsb_verdict_name(qsb_verdict v)
@@ -134,16 +134,48 @@ static void init_item(qsb_comparison *it, const qsb_cell *cell, const qsb_row *r
     it->change_pct = it->change_lo = it->change_hi = it->p = NAN;
 }
 
-/* The median of a row: of its samples when it has them (the file's summary could have been
-** edited), else the file's. */
-static int row_median(const qsb_row *row, double *median)
+/* What a timed comparison works on: a row's samples, or (normalize) its per-round ratios to
+** the cell's baseline row, round i by round i. */
+typedef struct {
+    double *ratios;         /* malloc'd when normalized, else NULL */
+    const double *x;
+    size_t n;
+    double file_median;     /* for rows without samples: the file's median (or its ratio) */
+} values;
+
+static int row_values(const qsb_row *row, const qsb_row *ref, values *v)
 {
-    if (row->nsamples == 0) {
-        *median = row->summary.median;
+    v->ratios = NULL;
+    v->x = row->samples;
+    v->n = row->nsamples;
+    v->file_median = row->summary.median;
+    if (!ref)
+        return QSB_OK;
+    size_t n = row->nsamples < ref->nsamples ? row->nsamples : ref->nsamples;
+    v->ratios = malloc((n ? n : 1) * sizeof *v->ratios);
+    if (!v->ratios)
+        return qsb_out_of_memory("compare");
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (ref->samples[i] > 0.0)
+            v->ratios[k++] = row->samples[i] / ref->samples[i];
+    v->x = v->ratios;
+    v->n = k;
+    v->file_median = ref->summary.median > 0.0 ? row->summary.median / ref->summary.median
+                                               : NAN;
+    return QSB_OK;
+}
+
+/* The median of the values when there are samples (the file's summary could have been
+** edited), else the file's. */
+static int values_median(const values *v, double *median)
+{
+    if (v->n == 0) {
+        *median = v->file_median;
         return QSB_OK;
     }
     qsb_summary s;
-    if (qsb_summarize(row->samples, row->nsamples, &s) != 0)
+    if (qsb_summarize(v->x, v->n, &s) != 0)
         return qsb_out_of_memory("compare");
     *median = s.median;
     return QSB_OK;
@@ -165,30 +197,29 @@ static void judge_exact(qsb_comparison *it, const qsb_row *b, const qsb_row *n,
         it->verdict = QSB_VERDICT_IMPROVED;
 }
 
-static int judge_timed(qsb_comparison *it, const qsb_row *b, const qsb_row *n,
-                       const qsb_compare_options *opt)
+static int judge_values(qsb_comparison *it, const values *b, const values *n,
+                        const qsb_compare_options *opt)
 {
-    int status = row_median(b, &it->base_value);
+    int status = values_median(b, &it->base_value);
     if (status == QSB_OK)
-        status = row_median(n, &it->new_value);
+        status = values_median(n, &it->new_value);
     if (status != QSB_OK)
         return status;
-    it->base_n = b->nsamples;
-    it->new_n = n->nsamples;
+    it->base_n = b->n;
+    it->new_n = n->n;
     if (it->base_value > 0.0 && isfinite(it->new_value))
         it->change_pct = (it->new_value / it->base_value - 1.0) * 100.0;
-    it->threshold_only = b->nsamples == 0 || n->nsamples == 0;
+    it->threshold_only = b->n == 0 || n->n == 0;
     if (!it->threshold_only) {
-        it->p = qsb_mann_whitney_p(b->samples, b->nsamples, n->samples, n->nsamples);
-        if (qsb_change_interval(b->samples, b->nsamples, n->samples, n->nsamples,
-                                &it->change_lo, &it->change_hi) != 0)
+        it->p = qsb_mann_whitney_p(b->x, b->n, n->x, n->n);
+        if (qsb_change_interval(b->x, b->n, n->x, n->n, &it->change_lo, &it->change_hi) != 0)
             it->change_lo = it->change_hi = NAN;
     }
     bool significant = it->threshold_only || it->p < opt->alpha;
     if (it->change_pct > opt->threshold_pct) {
         if (significant)
             it->verdict = QSB_VERDICT_REGRESSION;
-        else if (qsb_min_attainable_p(b->nsamples, n->nsamples) >= opt->alpha)
+        else if (qsb_min_attainable_p(b->n, n->n) >= opt->alpha)
             it->verdict = QSB_VERDICT_FEW_SAMPLES;
     } else if (it->change_pct < -opt->threshold_pct && significant) {
         it->verdict = QSB_VERDICT_IMPROVED;
@@ -196,8 +227,25 @@ static int judge_timed(qsb_comparison *it, const qsb_row *b, const qsb_row *n,
     return QSB_OK;
 }
 
-static int judge(qsb_comparison *it, const qsb_row *b, const qsb_row *n, bool exact,
-                 const qsb_compare_options *opt)
+/* b_ref and n_ref: the cells' baseline rows when normalizing, else NULL. */
+static int judge_timed(qsb_comparison *it, const qsb_row *b, const qsb_row *n,
+                       const qsb_row *b_ref, const qsb_row *n_ref,
+                       const qsb_compare_options *opt)
+{
+    values bv, nv;
+    int status = row_values(b, b_ref, &bv);
+    if (status != QSB_OK)
+        return status;
+    status = row_values(n, n_ref, &nv);
+    if (status == QSB_OK)
+        status = judge_values(it, &bv, &nv, opt);
+    free(bv.ratios);
+    free(nv.ratios);
+    return status;
+}
+
+static int judge(qsb_comparison *it, const qsb_row *b, const qsb_row *n, const qsb_row *b_ref,
+                 const qsb_row *n_ref, bool exact, const qsb_compare_options *opt)
 {
     it->verdict = QSB_VERDICT_SAME;
     if (!n->verified) {
@@ -212,12 +260,12 @@ static int judge(qsb_comparison *it, const qsb_row *b, const qsb_row *n, bool ex
         judge_exact(it, b, n, opt);
         return QSB_OK;
     }
-    return judge_timed(it, b, n, opt);
+    return judge_timed(it, b, n, b_ref, n_ref, opt);
 }
 
 /* ---- the whole comparison ---- */
 
-static int check_metrics(const qsb_results *base, const qsb_results *cand)
+static int check_metrics(const qsb_results *base, const qsb_results *cand, bool normalize)
 {
     const char *mb = base->context.metric, *mn = cand->context.metric;
     if (!mb || !mn || strcmp(mb, mn) != 0)
@@ -225,6 +273,12 @@ static int check_metrics(const qsb_results *base, const qsb_results *cand)
                          "the files measure different metrics (BASE: %s, NEW: %s): compare "
                          "runs made with the same --metric",
                          mb ? mb : "none", mn ? mn : "none");
+    const char *bb = base->baseline, *bn = cand->baseline;
+    if (normalize && strcmp(mb, "comparisons") != 0 && (!bb || !bn || strcmp(bb, bn) != 0))
+        return qsb_error(QSB_EUSAGE,
+                         "--normalize: the files have different baselines (BASE: %s, NEW: %s); "
+                         "run both with the same first --algos entry",
+                         bb ? bb : "none", bn ? bn : "none");
     return QSB_OK;
 }
 
@@ -244,7 +298,16 @@ static int compare_base_rows(const qsb_results *base, row_ref *refs, size_t nref
                 continue;
             }
             hit->matched = true;
-            status = judge(it, &cell->rows[i], hit->row, exact, opt);
+            bool normalize = opt->normalize && !exact;
+            const qsb_row *b_ref = normalize && i > 0 ? &cell->rows[0] : NULL;
+            const qsb_row *n_ref = normalize && i > 0 ? &hit->cell->rows[0] : NULL;
+            status = judge(it, &cell->rows[i], hit->row, b_ref, n_ref, exact, opt);
+            if (normalize && i == 0 && it->verdict != QSB_VERDICT_FAILED &&
+                it->verdict != QSB_VERDICT_BASE_FAILED) {
+                init_item(it, cell, &cell->rows[i]); /* the others' divisor: 1 by definition */
+                it->base_value = it->new_value = 1.0;
+                it->verdict = QSB_VERDICT_REFERENCE;
+            }
         }
     }
     return status;
@@ -254,7 +317,7 @@ int qsb_compare_results(const qsb_results *base, const qsb_results *cand,
                         const qsb_compare_options *opt, qsb_compare_report *out)
 {
     memset(out, 0, sizeof *out);
-    int status = check_metrics(base, cand);
+    int status = check_metrics(base, cand, opt->normalize);
     if (status != QSB_OK)
         return status;
     size_t nrefs;
@@ -268,6 +331,7 @@ int qsb_compare_results(const qsb_results *base, const qsb_results *cand,
     }
     out->metric = base->context.metric;
     out->exact = strcmp(out->metric, "comparisons") == 0;
+    out->normalized = opt->normalize && !out->exact;
     status = compare_base_rows(base, refs, nrefs, out->exact, opt, out);
     /* Rows of NEW alone, in NEW's order (refs are sorted by key: walk the cells instead). */
     for (size_t c = 0; c < cand->ncells && status == QSB_OK; c++) {

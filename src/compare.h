@@ -19,6 +19,14 @@
 ** counts are exact: REGRESSION on any increase above the threshold, no test.
 ** A row whose sort failed verification in NEW is FAILED (a finding); failed in BASE only, it
 ** is listed as such and not compared.
+**
+** normalize: the machine's speed drifts between two runs by far more than the changes a gate
+** must catch (on this project's 2-core VMs the median of one function moves by 10-15% from
+** run to run), so a candidate can instead be judged by its per-round ratio to its cell's
+** baseline row, cand[i] / base[i] (both from round i, so the drift cancels): the values above
+** are then computed on those ratios, in BASE and in NEW. Both files must have the same
+** baseline; its own rows are listed as the reference, not judged. Counts are exact and are
+** never normalized.
 */
 #ifndef QSB_COMPARE_H
 #define QSB_COMPARE_H
@@ -39,6 +47,7 @@ typedef enum {
     QSB_VERDICT_BASE_FAILED, /* BASE's sort failed verification: nothing to compare */
     QSB_VERDICT_ONLY_BASE,   /* the row is in BASE only */
     QSB_VERDICT_ONLY_NEW,    /* the row is in NEW only */
+    QSB_VERDICT_REFERENCE,   /* normalize: the baseline the others are divided by */
     QSB_VERDICT_COUNT
 } qsb_verdict;
 
@@ -48,7 +57,8 @@ typedef struct {
     const char *pattern;    /* point into the results compared */
     const char *algorithm;
     uint64_t nelem, size;
-    double base_value, new_value; /* medians (or exact counts); NAN when absent */
+    double base_value, new_value; /* medians (exact counts; ratios when normalized); NAN when
+                                  ** absent */
     double change_pct;            /* NAN when not computable */
     double change_lo, change_hi;  /* 95% interval of the change; NAN when unknown */
     double p;                     /* Mann-Whitney p; NAN when not tested */
@@ -60,6 +70,7 @@ typedef struct {
 typedef struct {
     double threshold_pct; /* default 5 */
     double alpha;         /* default 0.01 */
+    bool normalize;       /* judge candidates by their per-round ratio to the baseline */
 } qsb_compare_options;
 
 typedef struct {
@@ -67,11 +78,12 @@ typedef struct {
     size_t n;
     size_t count[QSB_VERDICT_COUNT];
     bool exact;            /* comparisons metric: exact counts, no test */
+    bool normalized;       /* values are per-round ratios to the baseline (options.normalize) */
     const char *metric;
 } qsb_compare_report;
 
-/* Compares NEW against BASE. Different metrics are a usage error (reported, QSB_EUSAGE);
-** QSB_ESYSTEM when out of memory. */
+/* Compares NEW against BASE. Different metrics, or different baselines under normalize, are a
+** usage error (reported, QSB_EUSAGE); QSB_ESYSTEM when out of memory. */
 int qsb_compare_results(const qsb_results *base, const qsb_results *cand,
                         const qsb_compare_options *opt, qsb_compare_report *out);
 void qsb_compare_report_free(qsb_compare_report *r);

@@ -4,14 +4,17 @@
 */
 #include "progress.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
+
 #define DEFAULT_COLUMNS 80
 #define MAX_COLUMNS 512
+#define TICK_INTERVAL_S 0.25 /* ticks redraw at most this often: rounds can be a millisecond */
 
 static struct {
     bool active;
@@ -19,6 +22,11 @@ static struct {
     double start_s;
     size_t columns; /* usable width: the terminal's minus one, so the line never wraps */
     size_t drawn;   /* length of the line now on the screen */
+    size_t done;    /* as last updated */
+    char label[128];
+    double updated_s;      /* when the line was last updated */
+    double remaining_s;    /* the caller's estimate then; below 0: none */
+    double drawn_s; /* when the line was last drawn */
 } line;
 
 static double now_s(void)
@@ -50,10 +58,19 @@ static void format_duration(double seconds, char *buf, size_t len)
 size_t qsb_progress_format(char *buf, size_t width, size_t done, size_t total,
                            const char *label, double elapsed_s)
 {
+    double remaining = done > 0 && done <= total
+                           ? elapsed_s / (double)done * (double)(total - done)
+                           : -1.0;
+    return qsb_progress_format_eta(buf, width, done, total, label, elapsed_s, remaining);
+}
+
+size_t qsb_progress_format_eta(char *buf, size_t width, size_t done, size_t total,
+                               const char *label, double elapsed_s, double remaining_s)
+{
     char elapsed[32], left[32] = "?";
     format_duration(elapsed_s, elapsed, sizeof elapsed);
-    if (done > 0 && done <= total)
-        format_duration(elapsed_s / (double)done * (double)(total - done), left, sizeof left);
+    if (remaining_s >= 0.0)
+        format_duration(remaining_s, left, sizeof left);
     unsigned percent = total ? (unsigned)(100.0 * (double)done / (double)total) : 100;
 
     char text[MAX_COLUMNS + 256];
@@ -84,16 +101,47 @@ void qsb_progress_begin(size_t total, bool enabled)
     line.start_s = now_s();
     line.columns = terminal_columns();
     line.drawn = 0;
+    line.done = 0;
+    line.label[0] = '\0';
+    line.updated_s = line.start_s;
+    line.remaining_s = -1.0;
+}
+
+static void redraw(void)
+{
+    char text[MAX_COLUMNS + 1];
+    double now = now_s(), elapsed = now - line.start_s;
+    double remaining = -1.0;
+    if (line.remaining_s >= 0.0)
+        remaining = fmax(0.0, line.remaining_s - (now - line.updated_s));
+    else if (line.done > 0 && line.done <= line.total)
+        remaining = elapsed / (double)line.done * (double)(line.total - line.done);
+    size_t len = qsb_progress_format_eta(text, line.columns, line.done, line.total, line.label,
+                                         elapsed, remaining);
+    draw(text, len);
+    line.drawn_s = now;
+}
+
+void qsb_progress_tick(void)
+{
+    if (line.active && now_s() - line.drawn_s >= TICK_INTERVAL_S)
+        redraw();
+}
+
+void qsb_progress_update_eta(size_t done, const char *label, double remaining_s)
+{
+    if (!line.active)
+        return;
+    line.done = done;
+    line.updated_s = now_s();
+    line.remaining_s = remaining_s;
+    snprintf(line.label, sizeof line.label, "%s", label ? label : "");
+    redraw();
 }
 
 void qsb_progress_update(size_t done, const char *label)
 {
-    if (!line.active)
-        return;
-    char text[MAX_COLUMNS + 1];
-    size_t len = qsb_progress_format(text, line.columns, done, line.total, label,
-                                     now_s() - line.start_s);
-    draw(text, len);
+    qsb_progress_update_eta(done, label, -1.0);
 }
 
 void qsb_progress_clear(void)

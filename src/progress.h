@@ -2,7 +2,8 @@
 ** The progress line of a run: one line on stderr, redrawn in place with '\r' and erased at
 ** the end, only when stderr is a terminal and the run is not --quiet. It shows the cells
 ** done / total, the current cell, the elapsed time and an estimate of the time remaining
-** (elapsed / done * cells left). One line per process, so the state is module-private.
+** (elapsed / done * cells left, or the caller's: qsb_progress_update_eta).
+** One line per process, so the state is module-private.
 ** No colour is used (NO_COLOR has nothing to turn off).
 */
 #ifndef QSB_PROGRESS_H
@@ -19,6 +20,13 @@ void qsb_progress_begin(size_t total, bool enabled);
 ** (NULL or "" when none). Redraws the line. */
 void qsb_progress_update(size_t done, const char *label);
 
+/* Like qsb_progress_update, with the caller's estimate of the seconds left (negative:
+** unknown); the redraws of qsb_progress_tick count it down. */
+void qsb_progress_update_eta(size_t done, const char *label, double remaining_s);
+
+/* Redraws the line as last updated (the elapsed time and the estimate move on). */
+void qsb_progress_tick(void);
+
 /* Erases the line for a moment, so a warning can be printed on a clean line; the next
 ** update draws it again. */
 void qsb_progress_clear(void);
@@ -31,5 +39,9 @@ void qsb_progress_end(void);
 ** length written. */
 size_t qsb_progress_format(char *buf, size_t width, size_t done, size_t total,
                            const char *label, double elapsed_s);
+
+/* The same with the remaining time given (negative: unknown, shown as "?"). */
+size_t qsb_progress_format_eta(char *buf, size_t width, size_t done, size_t total,
+                               const char *label, double elapsed_s, double remaining_s);
 
 #endif

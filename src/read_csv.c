@@ -225,15 +225,6 @@ static int parse_column(const csv_reader *r, column c, const char *t, qsb_loose_
     return QSB_OK;
 }
 
-/* Values of optional columns that are absent: unknown. */
-static void init_row(qsb_loose_row *lr)
-{
-    memset(lr, 0, sizeof *lr);
-    qsb_summary *s = &lr->row.summary;
-    s->min = s->median = s->mean = s->stddev = s->cv = s->median_lo = s->median_hi = NAN;
-    lr->row.delta_pct = lr->row.delta_lo = lr->row.delta_hi = NAN;
-}
-
 static int read_row(csv_reader *r)
 {
     if (r->nfields != r->header_fields)
@@ -248,9 +239,10 @@ static int read_row(csv_reader *r)
         r->rows = bigger;
         r->cap_rows = cap;
     }
+    char where[32];
+    snprintf(where, sizeof where, ":%zu", r->record_line);
     qsb_loose_row *lr = &r->rows[r->nrows++];
-    init_row(lr);
-    snprintf(lr->where, sizeof lr->where, ":%zu", r->record_line);
+    qsb_loose_row_init(lr, where); /* optional columns that are absent stay unknown */
     int status = QSB_OK;
     for (size_t c = 0; c < COL_COUNT && status == QSB_OK; c++)
         if (r->column_at[c] >= 0)
@@ -305,11 +297,12 @@ int qsb_read_csv(const char *path, const char *text, size_t len, qsb_results *ou
     if (status == QSB_OK && !r.have_header)
         status = qsb_error(QSB_EUSAGE, "%s: empty file: no results", path);
     if (status != QSB_OK) {
-        for (size_t i = 0; i < r.nrows; i++)
-            qsb_loose_row_free(&r.rows[i]);
-        free(r.rows);
+        qsb_loose_rows_free(r.rows, r.nrows);
         return status;
     }
     memset(out, 0, sizeof *out);
+    qsb_context *ctx = &out->context; /* what a CSV cannot say: unknown */
+    ctx->pinned_cpu = -1;
+    ctx->load_average = ctx->precision_pct = ctx->max_time_s = NAN;
     return qsb_results_assemble(path, r.rows, r.nrows, out);
 }

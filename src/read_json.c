@@ -160,6 +160,29 @@ static int get_cache_bytes(const json_place *at, const cJSON *ctx, uint64_t byte
     return QSB_OK;
 }
 
+/* The run's optional record of the machine's state and its repetition rules. */
+static int read_noise_control(const json_place *at, const cJSON *ctx, qsb_context *c)
+{
+    uint64_t cpu = 0;
+    c->pinned_cpu = -1;
+    int status = get_double(at, ctx, "load_average", 0, &c->load_average);
+    if (status == QSB_OK)
+        status = get_double(at, ctx, "precision_pct", 0, &c->precision_pct);
+    if (status == QSB_OK)
+        status = get_double(at, ctx, "max_time_s", 0, &c->max_time_s);
+    if (status == QSB_OK)
+        status = get_bool(at, ctx, "release_build", 0, &c->release_build);
+    if (status == QSB_OK)
+        status = get_bool(at, ctx, "sanitized", 0, &c->sanitized);
+    if (status == QSB_OK && member(ctx, "pinned_cpu")) {
+        status = get_u64(at, ctx, "pinned_cpu", 0, &cpu);
+        if (status == QSB_OK && cpu > 65535)
+            status = field_error(at, "pinned_cpu", "not a CPU number");
+        c->pinned_cpu = status == QSB_OK ? (int)cpu : -1;
+    }
+    return status;
+}
+
 static int read_context(const char *path, const cJSON *root, qsb_context *c)
 {
     json_place at = {path, ""};
@@ -178,7 +201,9 @@ static int read_context(const char *path, const cJSON *root, qsb_context *c)
         {"compiler", &c->compiler, 0},         {"build_flags", &c->build_flags, 0},
         {"build_type", &c->build_type, 0},     {"timer", &c->timer, 0},
         {"metric", &c->metric, 1},             {"mode", &c->mode, 0},
-        {"command_line", &c->command_line, 0},
+        {"command_line", &c->command_line, 0}, {"governor", &c->governor, 0},
+        {"turbo", &c->turbo, 0},               {"repetitions", &c->repetitions, 0},
+        {"warmup", &c->warmup, 0},
     };
     int status = QSB_OK;
     for (size_t i = 0; i < sizeof strings / sizeof strings[0] && status == QSB_OK; i++)
@@ -202,6 +227,8 @@ static int read_context(const char *path, const cJSON *root, qsb_context *c)
         status = get_seed(&at, ctx, &c->seed, &found_seed);
     if (status == QSB_OK)
         status = get_bool(&at, ctx, "incomplete", 0, &c->incomplete);
+    if (status == QSB_OK)
+        status = read_noise_control(&at, ctx, c);
     return status;
 }
 
@@ -245,16 +272,11 @@ static int read_row(const json_place *at, const cJSON *obj, qsb_loose_row *lr)
     if (status == QSB_OK) status = get_string(at, obj, "mode", 0, &lr->mode);
     if (status == QSB_OK) status = get_seed(at, obj, &lr->seed, &lr->has_seed);
     if (status == QSB_OK) status = get_samples(at, obj, lr);
+    uint64_t batch = 0;
+    if (status == QSB_OK) status = get_u64(at, obj, "batch", 0, &batch);
+    if (status == QSB_OK && batch > UINT32_MAX) status = field_error(at, "batch", "too large");
+    row->batch = (unsigned long)batch;
     return status;
-}
-
-static void init_row(qsb_loose_row *lr, size_t index)
-{
-    memset(lr, 0, sizeof *lr);
-    qsb_summary *s = &lr->row.summary;
-    s->min = s->median = s->mean = s->stddev = s->cv = s->median_lo = s->median_hi = NAN;
-    lr->row.delta_pct = lr->row.delta_lo = lr->row.delta_hi = NAN;
-    snprintf(lr->where, sizeof lr->where, ": results[%zu]", index);
 }
 
 static int read_rows(const char *path, const cJSON *root, qsb_loose_row **rows, size_t *n)
@@ -271,8 +293,10 @@ static int read_rows(const char *path, const cJSON *root, qsb_loose_row **rows, 
     const cJSON *item;
     size_t i = 0;
     cJSON_ArrayForEach(item, list) {
-        init_row(&(*rows)[i], i);
         snprintf(at.where, sizeof at.where, "results[%zu]", i);
+        char where[sizeof at.where + 2];
+        snprintf(where, sizeof where, ": %s", at.where);
+        qsb_loose_row_init(&(*rows)[i], where);
         status = read_row(&at, item, &(*rows)[i]);
         i++;
         if (status != QSB_OK)
@@ -352,9 +376,7 @@ int qsb_read_json(const char *path, const char *text, size_t len, qsb_results *o
         status = read_rows(path, root, &rows, &n);
     cJSON_Delete(root);
     if (status != QSB_OK) {
-        for (size_t i = 0; i < n; i++)
-            qsb_loose_row_free(&rows[i]);
-        free(rows);
+        qsb_loose_rows_free(rows, n);
         qsb_results_free(out);
         memset(out, 0, sizeof *out);
         return status;

@@ -47,7 +47,16 @@ int qsb_text_to_double(const char *text, double *out)
     return 0;
 }
 
-void qsb_loose_row_free(qsb_loose_row *r)
+void qsb_loose_row_init(qsb_loose_row *r, const char *where)
+{
+    memset(r, 0, sizeof *r);
+    qsb_summary *s = &r->row.summary;
+    s->min = s->median = s->mean = s->stddev = s->cv = s->median_lo = s->median_hi = NAN;
+    r->row.delta_pct = r->row.delta_lo = r->row.delta_hi = NAN;
+    snprintf(r->where, sizeof r->where, "%s", where);
+}
+
+static void loose_row_free(qsb_loose_row *r)
 {
     free(r->row.algorithm);
     free(r->row.samples);
@@ -59,10 +68,10 @@ void qsb_loose_row_free(qsb_loose_row *r)
     memset(r, 0, sizeof *r);
 }
 
-static void free_loose_rows(qsb_loose_row *rows, size_t n)
+void qsb_loose_rows_free(qsb_loose_row *rows, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        qsb_loose_row_free(&rows[i]);
+        loose_row_free(&rows[i]);
     free(rows);
 }
 
@@ -264,7 +273,7 @@ int qsb_results_assemble(const char *path, qsb_loose_row *rows, size_t n, qsb_re
 done:
     free(order);
     free(groups);
-    free_loose_rows(rows, n);
+    qsb_loose_rows_free(rows, n);
     if (status != QSB_OK)
         results_clear(out);
     return status;

@@ -52,7 +52,9 @@ int qsb_read_json(const char *path, const char *text, size_t len, qsb_results *o
 ** filled from the rows when still empty. On failure out is freed and zeroed. */
 int qsb_results_assemble(const char *path, qsb_loose_row *rows, size_t n, qsb_results *out);
 
-void qsb_loose_row_free(qsb_loose_row *r);
+/* An empty row at `where`: unknown (NAN) summary and deltas, as a file leaves them. */
+void qsb_loose_row_init(qsb_loose_row *r, const char *where);
+void qsb_loose_rows_free(qsb_loose_row *rows, size_t n); /* each row, then the array */
 
 /* Strict number parsing of file fields: the whole text or nothing, C locale, finite. Return 0
 ** or -1; the caller reports where. */

@@ -68,6 +68,22 @@ static cJSON *count(uint64_t value)
     return number_or_null((double)value);
 }
 
+/* What the measurement depended on: the machine's state and the run's repetition rules. */
+static void add_noise_control(builder *b, cJSON *o, const qsb_context *c)
+{
+    add(b, o, "governor", string_or_null(c->governor));
+    add(b, o, "turbo", string_or_null(c->turbo));
+    add(b, o, "load_average", number_or_null(c->load_average));
+    add(b, o, "pinned_cpu", c->pinned_cpu >= 0 ? count((uint64_t)c->pinned_cpu)
+                                               : cJSON_CreateNull());
+    add(b, o, "release_build", cJSON_CreateBool(c->release_build));
+    add(b, o, "sanitized", cJSON_CreateBool(c->sanitized));
+    add(b, o, "repetitions", string_or_null(c->repetitions));
+    add(b, o, "precision_pct", number_or_null(c->precision_pct));
+    add(b, o, "max_time_s", number_or_null(c->max_time_s));
+    add(b, o, "warmup", string_or_null(c->warmup));
+}
+
 static cJSON *context_object(builder *b, const qsb_context *c)
 {
     cJSON *o = cJSON_CreateObject();
@@ -95,6 +111,8 @@ static cJSON *context_object(builder *b, const qsb_context *c)
     add(b, o, "mode", string_or_null(c->mode));
     add(b, o, "command_line", string_or_null(c->command_line));
     add(b, o, "incomplete", cJSON_CreateBool(c->incomplete));
+    if (c->repetitions) /* recorded by a run (a context read back from a file has none) */
+        add_noise_control(b, o, c);
     return o;
 }
 
@@ -134,6 +152,8 @@ static cJSON *result_object(builder *b, const qsb_results *r, const qsb_cell *ce
     add(b, o, "mode", string_or_null(r->context.mode));
     add(b, o, "seed", count(r->context.seed));
     add(b, o, "samples", number_array(b, row->samples, row->nsamples));
+    add(b, o, "batch", count(row->batch));
+    add(b, o, "retaken", count(row->retaken));
     return o;
 }
 

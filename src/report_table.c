@@ -2,10 +2,13 @@
 ** The human table on stdout, in the layout of the 2021 cover letter:
 **
 **   SORTED
-**     elements=    49152 (size= 4):  +52.47% (msort=3654381.0 introsort=5571774.0)
+**     elements=    49152 (size= 4):  +52.47% ± 0.40 (msort=3654381.0 introsort=5571774.0)
 **
 ** one line per cell and candidate; the delta is the paired delta of the run, the values in
-** brackets each algorithm's median. A failed row prints FAILED (algorithm: reason).
+** brackets each algorithm's median. "± h" is there when the delta's 95% interval [lo, hi]
+** is known (6 rounds or more): h = max(delta - lo, hi - delta), so delta ± h covers the
+** interval, which need not be symmetric. When the interval itself contains zero the line
+** ends with "no significant change". A failed row prints FAILED (algorithm: reason).
 */
 #include "report.h"
 
@@ -66,6 +69,21 @@ static const qsb_row *failed_row(const qsb_row *base, const qsb_row *cand)
     return cand && !cand->verified ? cand : NULL;
 }
 
+static bool interval_known(const qsb_row *row)
+{
+    return !isnan(row->delta_lo) && !isnan(row->delta_hi);
+}
+
+/* "+52.47%", and " ± 0.40" when the interval is known (± in UTF-8, whatever the locale:
+** the tool never calls setlocale). */
+static void print_delta(FILE *out, const qsb_row *cand)
+{
+    fprintf(out, " %+7.2f%%", cand->delta_pct);
+    if (interval_known(cand))
+        fprintf(out, " \xc2\xb1 %.2f", fmax(cand->delta_pct - cand->delta_lo,
+                                          cand->delta_hi - cand->delta_pct));
+}
+
 /* One line: the candidate against the baseline (cand NULL when the run has no candidate). */
 static void print_line(FILE *out, const qsb_cell *cell, const qsb_row *cand,
                        const qsb_reference *ref)
@@ -81,11 +99,13 @@ static void print_line(FILE *out, const qsb_cell *cell, const qsb_row *cand,
     if (cand && isnan(cand->delta_pct))
         fprintf(out, " %7s ", "n/a");
     else if (cand)
-        fprintf(out, " %+7.2f%%", cand->delta_pct);
+        print_delta(out, cand);
     fprintf(out, " (%s=%.1f", base->algorithm, base->summary.median);
     if (cand)
         fprintf(out, " %s=%.1f", cand->algorithm, cand->summary.median);
     fputc(')', out);
+    if (cand && interval_known(cand) && cand->delta_lo <= 0 && cand->delta_hi >= 0)
+        fputs("  no significant change", out);
     if (cand && ref)
         print_published(out, cell, cand, ref);
     fputc('\n', out);

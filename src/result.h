@@ -19,9 +19,12 @@
 ** JSON: {"schema_version": 1, "context": {...}, "baseline": NAME, "results": [...]}
 ** - context: tool_version, date, host, cpu_model, caches, cache_bytes [L1d, L2, L3], libc,
 **   compiler, build_flags, build_type, timer, tsc_hz, metric, seed (number), mode,
-**   command_line, incomplete (bool);
+**   command_line, incomplete (bool); then, written by the run and optional for readers:
+**   timer_resolution_ns, governor, turbo, load_average, pinned_cpu (number or null),
+**   release_build, sanitized (bools), repetitions, precision_pct, max_time_s, warmup;
 ** - each result: the CSV fields under the same names (numbers as numbers, NAN as null,
-**   verified/noisy as bools, failure null when verified, samples an array of numbers).
+**   verified/noisy as bools, failure null when verified, samples an array of numbers),
+**   plus `batch` and `retaken` (optional for readers).
 */
 #ifndef QSB_RESULT_H
 #define QSB_RESULT_H
@@ -52,6 +55,17 @@ typedef struct {
     char *mode;           /* "default" or "glibc-bench-2021" */
     char *command_line;
     bool incomplete;      /* interrupted: the cells are those finished */
+    /* Noise control (JSON only, optional; readers may ignore them): */
+    char *governor;       /* cpufreq scaling governor, "unknown" when not readable */
+    char *turbo;          /* "on", "off" or "unknown" */
+    double load_average;  /* 1-minute load average at the start; NAN when unknown */
+    int pinned_cpu;       /* --pin CPU; -1 when not pinned (JSON null) */
+    bool release_build;   /* built as Release (or RelWithDebInfo): optimised timings */
+    bool sanitized;       /* built with ASan/UBSan: timings meaningless */
+    char *repetitions;    /* how cells were repeated: "adaptive: ..." or "fixed: N rounds" */
+    double precision_pct; /* the precision target of the noisy flag; NAN when unknown */
+    double max_time_s;    /* the adaptive budget per cell; NAN when not adaptive */
+    char *warmup;         /* "auto" or the count */
 } qsb_context;
 
 typedef struct {
@@ -72,6 +86,10 @@ typedef struct {
     bool verified;
     char *failure;       /* NULL when verified, else why ("not sorted at index 12") */
     bool noisy;          /* the precision target was not reached */
+    unsigned long batch; /* sorts timed back to back per sample (a sample is their time / batch);
+                         ** 0 when unknown (JSON only, optional) */
+    unsigned long retaken; /* sorts timed again because the process lost the CPU during them
+                           ** (run.h; JSON only, optional) */
 } qsb_row;
 
 typedef struct {

@@ -1,6 +1,8 @@
 /*
-** The benchmark matrix: counted sorts, interleaved timed rounds, verification, summaries and
-** paired deltas into the one result structure (see run.h for the procedure).
+** The benchmark matrix: sweeps over the cells; in each visit counted sorts (the first time),
+** warm-ups, batching, a slice of interleaved timed rounds under a repetition policy,
+** preempted samples retaken, verification; summaries and paired deltas into the one result
+** structure (see run.h for the procedure), with the time of each step accounted for.
 */
 #include "run.h"
 
@@ -17,40 +19,88 @@
 #include "verify.h"
 
 #define WORK_ALIGN 4096           /* page-aligned work buffers: no cache-line straddling */
-#define DEFAULT_REPS_BUDGET (UINT64_C(1) << 23) /* element-sorts per cell, about */
-#define DEFAULT_REPS_MIN 3
-#define DEFAULT_REPS_MAX 31
+#define SLOT_ALIGN 64             /* batch slots start on cache lines */
+#define BATCH_BYTES (1u << 20)    /* the work buffer holds at least this many slot bytes */
 #define STOPPED (-100)            /* internal: a signal asked the run to stop */
+#define PROBE_BELOW 4.0           /* sorts shorter than 4 minimum samples get batch probes */
 
-uint64_t qsb_default_reps(uint64_t nelem)
+/* ---- the adaptive policy ---- */
+
+static size_t adaptive_min_rounds(void *state, const qsb_cell *cell)
 {
-    uint64_t reps = DEFAULT_REPS_BUDGET / (nelem ? nelem : 1);
-    reps |= 1; /* odd: the median is one sample, not the mean of two */
-    if (reps < DEFAULT_REPS_MIN)
-        return DEFAULT_REPS_MIN;
-    return reps > DEFAULT_REPS_MAX ? DEFAULT_REPS_MAX : reps;
+    const qsb_adaptive_policy *p = state;
+    (void)cell;
+    return p->min_reps ? p->min_reps : 1;
 }
 
-static size_t fixed_min_rounds(void *state, const qsb_cell *cell)
+/* After a noisy stop: the rows whose own median missed the precision. */
+static void flag_noisy_rows(const qsb_adaptive_policy *p, qsb_cell *cell)
 {
-    uint64_t reps = *(const uint64_t *)state;
-    return (size_t)(reps ? reps : qsb_default_reps(cell->nelem));
+    for (size_t i = 0; i < cell->nrows; i++) {
+        qsb_row *row = &cell->rows[i];
+        double pct;
+        if (row->verified && qsb_median_precision_pct(row->samples, row->nsamples, &pct) == 0)
+            row->noisy = !(pct <= p->precision_pct);
+    }
 }
 
-qsb_rep_policy qsb_fixed_rep_policy(uint64_t *reps)
+/* Failed rows stop sorting and have fewer samples: the decision is over the verified ones.
+** Out of memory (a few pointers) ends the cell; summarizing it will report the shortage. */
+static bool adaptive_go_on(void *state, qsb_cell *cell, size_t rounds, double elapsed_s)
 {
-    return (qsb_rep_policy){fixed_min_rounds, NULL, reps};
+    const qsb_adaptive_policy *p = state;
+    const double **samples = malloc((cell->nrows ? cell->nrows : 1) * sizeof *samples);
+    if (!samples)
+        return false;
+    size_t n = 0;
+    for (size_t i = 0; i < cell->nrows; i++)
+        if (cell->rows[i].verified)
+            samples[n++] = cell->rows[i].samples;
+    qsb_adaptive_decision d = {true, false};
+    int failed = n > 0 && qsb_adaptive_decide(p, samples, n, rounds, elapsed_s, &d) != 0;
+    free(samples);
+    if (failed)
+        return false;
+    if (d.stop && d.noisy)
+        flag_noisy_rows(p, cell);
+    return !d.stop;
 }
+
+qsb_rep_policy qsb_adaptive_rep_policy(const qsb_adaptive_policy *policy)
+{
+    return (qsb_rep_policy){adaptive_min_rounds, adaptive_go_on, (void *)policy};
+}
+
+/* ---- the cell ---- */
+
+/* A cell of the matrix and how far it got: cells are visited sweep after sweep (run.h). */
+typedef struct {
+    const qsb_pattern *pattern;
+    uint64_t nelem, size;
+    bool visited;        /* its cell exists in the results (at `index`) */
+    bool done;           /* the policy ended it, or none of its rows is left */
+    size_t index;
+    size_t rounds;       /* complete timed rounds so far */
+    double rounds_s;     /* and their time, all visits together */
+    double *counted_s;   /* per algorithm: its counted sort's duration */
+    size_t *batch;       /* per algorithm: sorts per timed sample */
+} cell_plan;
 
 typedef struct {
     const qsb_run_setup *setup;
     const qsb_run_config *cfg;
-    unsigned char *input;        /* the cell's input, generated once */
-    unsigned char *work;         /* what each sort sorts */
+    qsb_results *results;
+    cell_plan *plans;            /* every cell, in the cover letter's order */
+    size_t nplans;
+    unsigned char *input;        /* the cell's input, generated at each visit */
+    unsigned char *work;         /* what each sort sorts: one input, or a batch's slots */
+    size_t work_bytes;           /* its capacity */
     size_t n, size, bytes;       /* of the current cell */
+    size_t stride;               /* bytes from one batch slot to the next */
     qsb_cmp_fn cmp;
     qsb_multiset_hash input_hash;
     qsb_run_totals *totals;
+    uint64_t run_start;          /* for the progress line's estimate */
 } run_state;
 
 static bool stop_requested(const run_state *s)
@@ -58,23 +108,58 @@ static bool stop_requested(const run_state *s)
     return *s->setup->stop != 0;
 }
 
-/* Verifies the work buffer after row's sort; marks the row failed when it is wrong. */
-static int check_result(run_state *s, qsb_row *row)
+/* Nanoseconds since `since`, added to a bucket of the totals. */
+static void charge(double *bucket, uint64_t since)
 {
+    *bucket += (double)(qsb_clock_ns() - since);
+}
+
+/* Timer counts per nanosecond: samples are in the timer's unit. */
+static double counts_per_ns(const qsb_timer *timer)
+{
+    return timer->kind == QSB_TIMER_TSC ? timer->tsc_hz / 1e9 : 1.0;
+}
+
+static unsigned char *slot(const run_state *s, size_t k)
+{
+    return s->work + k * s->stride;
+}
+
+/* The input into the first k slots of the work buffer: outside any interval, and writing
+** every page the sorts will touch. */
+static void copy_input(run_state *s, size_t k)
+{
+    uint64_t t0 = qsb_clock_ns();
+    for (size_t i = 0; i < k; i++)
+        memcpy(slot(s, i), s->input, s->bytes);
+    charge(&s->totals->copy_ns, t0);
+}
+
+/* Verifies the first k slots after row's sorts; marks the row failed when one is wrong. */
+static int check_slots(run_state *s, qsb_row *row, size_t k)
+{
+    uint64_t t0 = qsb_clock_ns();
     char reason[128];
-    if (qsb_verify_sorted_permutation(s->work, s->n, s->size, s->cmp, NULL, &s->input_hash,
-                                      reason, sizeof reason))
+    bool ok = true;
+    for (size_t i = 0; i < k && ok; i++)
+        ok = qsb_verify_sorted_permutation(slot(s, i), s->n, s->size, s->cmp, NULL,
+                                           &s->input_hash, reason, sizeof reason);
+    charge(&s->totals->verify_ns, t0);
+    if (ok)
         return QSB_OK;
     return qsb_row_fail(row, reason) == 0 ? QSB_OK : qsb_out_of_memory("result");
 }
 
-static int counted_sorts(run_state *s, qsb_cell *cell)
+static int counted_sorts(run_state *s, cell_plan *plan, qsb_cell *cell)
 {
     for (size_t i = 0; i < cell->nrows; i++) {
-        memcpy(s->work, s->input, s->bytes);
+        copy_input(s, 1);
+        uint64_t t0 = qsb_clock_ns();
         cell->rows[i].comparisons = qsb_count_comparisons(s->cfg->algos[i].sort, s->work, s->n,
                                                           s->size, s->cmp, NULL);
-        int status = check_result(s, &cell->rows[i]);
+        plan->counted_s[i] = (double)(qsb_clock_ns() - t0) / 1e9;
+        charge(&s->totals->counted_ns, t0);
+        int status = check_slots(s, &cell->rows[i], 1);
         if (status != QSB_OK)
             return status;
         if (stop_requested(s))
@@ -93,36 +178,164 @@ static int comparisons_as_samples(qsb_cell *cell)
     return QSB_OK;
 }
 
-static int timed_sort(run_state *s, size_t algo, qsb_row *row)
+static double thread_cpu_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return NAN;
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* k fresh copies, k sorts back to back between two timer reads, then k checks. *counts is
+** the interval in timer counts, *cpu_ns the thread's CPU time over the same span (just
+** outside the interval). */
+static int sort_batch(run_state *s, size_t algo, qsb_row *row, size_t k, uint64_t *counts,
+                      double *cpu_ns)
 {
     const qsb_timer *timer = s->setup->timer;
     qsb_sort_fn sort = s->cfg->algos[algo].sort;
-    memcpy(s->work, s->input, s->bytes); /* outside the interval; writes every page */
+    copy_input(s, k);
+    double cpu_start = thread_cpu_ns();
     uint64_t start = qsb_timer_start(timer);
-    sort(s->work, s->n, s->size, s->cmp, NULL);
+    for (size_t i = 0; i < k; i++)
+        sort(slot(s, i), s->n, s->size, s->cmp, NULL);
     uint64_t stop = qsb_timer_stop(timer);
-    int status = check_result(s, row);
-    if (status != QSB_OK || !row->verified)
-        return status; /* a wrong result's time is not a sample */
-    s->totals->timed_ns += qsb_timer_to_ns(timer, stop - start);
-    return qsb_row_add_sample(row, (double)(stop - start)) == 0 ? QSB_OK
-                                                                : qsb_out_of_memory("samples");
+    *cpu_ns = thread_cpu_ns() - cpu_start;
+    *counts = stop - start;
+    return check_slots(s, row, k);
+}
+
+/* An untimed (for the results) batch: a warm-up or a probe. *per_sort: counts per sort. */
+static int warmup_batch(run_state *s, size_t algo, qsb_row *row, size_t k, double *per_sort)
+{
+    uint64_t counts;
+    double cpu_ns;
+    int status = sort_batch(s, algo, row, k, &counts, &cpu_ns);
+    *per_sort = (double)counts / (double)k;
+    s->totals->warmup_ns += qsb_timer_to_ns(s->setup->timer, counts);
+    return status;
+}
+
+/* --warmup N, or auto: one untimed sort at each visit where a sort takes less than
+** QSB_WARMUP_AUTO_LIMIT_S (after the other cells, its code and data are cold), none in
+** longer ones, where a cold start is a negligible part of the sort and, at the first visit,
+** the counted sort has just run. */
+static uint64_t warmups_of(const run_state *s, const cell_plan *plan, size_t algo,
+                           const qsb_row *row)
+{
+    if (s->cfg->warmup != QSB_WARMUP_AUTO)
+        return s->cfg->warmup;
+    double sort_s = plan->counted_s[algo];
+    if (row->nsamples > 0)
+        sort_s = qsb_timer_to_ns(s->setup->timer, 1) * row->samples[row->nsamples - 1] / 1e9;
+    return sort_s < QSB_WARMUP_AUTO_LIMIT_S ? 1 : 0;
+}
+
+/* --batch K, or the batch that makes a sample last QSB_MIN_SAMPLE_NS and 1000 ticks (the
+** slots of the work buffer permitting). A short sort's first estimate (a cold warm-up, or
+** the slower counted sort) is checked by timing batches of the size it suggests, twice:
+** sorts run faster back to back, with code and data in cache. */
+static int choose_batch(run_state *s, cell_plan *plan, size_t algo, qsb_row *row,
+                        double one_sort)
+{
+    const qsb_timer *timer = s->setup->timer;
+    double resolution = timer->kind == QSB_TIMER_TSC ? 1.0 : timer->resolution_ns;
+    double min_sample = QSB_MIN_SAMPLE_NS * counts_per_ns(timer);
+    size_t most = s->work_bytes / s->stride;
+    size_t k = s->cfg->batch ? (size_t)s->cfg->batch
+                             : qsb_batch_count(resolution, one_sort, min_sample);
+    int status = QSB_OK;
+    bool short_sort = !s->cfg->batch &&
+                      one_sort < PROBE_BELOW * fmax(min_sample, 1000.0 * resolution);
+    for (int probe = 0; probe < 2 && short_sort && status == QSB_OK && row->verified; probe++) {
+        k = k < most ? k : most;
+        status = warmup_batch(s, algo, row, k, &one_sort);
+        k = qsb_batch_count(resolution, one_sort, min_sample);
+    }
+    plan->batch[algo] = k < most ? k : most;
+    row->batch = plan->batch[algo];
+    return status;
+}
+
+/* Warm-ups, then (at the first visit) the batch size. Without a warm-up, the counted sort's
+** time (an upper bound: the counting comparator is slower) is the first estimate. */
+static int prepare_algorithm(run_state *s, cell_plan *plan, size_t algo, qsb_row *row,
+                             bool first_visit)
+{
+    double one_sort = plan->counted_s[algo] * 1e9 * counts_per_ns(s->setup->timer);
+    size_t k = first_visit ? 1 : plan->batch[algo];
+    int status = QSB_OK;
+    for (uint64_t w = warmups_of(s, plan, algo, row); w > 0 && status == QSB_OK && row->verified;
+         w--) {
+        status = warmup_batch(s, algo, row, k, &one_sort);
+        if (status == QSB_OK && stop_requested(s))
+            status = STOPPED;
+    }
+    if (status == QSB_OK && row->verified && first_visit)
+        status = choose_batch(s, plan, algo, row, one_sort);
+    return status;
+}
+
+/* Did the process lose the CPU during an interval of wall_ns (run.h, step 6)? Unknown CPU
+** time (NAN) says no. */
+static bool disturbed(double wall_ns, double cpu_ns)
+{
+    return wall_ns - cpu_ns > wall_ns * QSB_DISTURBED_PCT / 100 + QSB_DISTURBED_SLACK_NS;
+}
+
+/* One sample: the batch, taken again while preemption spoiled it and it is short. */
+static int timed_sort(run_state *s, const cell_plan *plan, size_t algo, qsb_row *row)
+{
+    size_t k = plan->batch[algo];
+    for (int attempt = 1;; attempt++) {
+        uint64_t counts;
+        double cpu_ns;
+        int status = sort_batch(s, algo, row, k, &counts, &cpu_ns);
+        if (status != QSB_OK || !row->verified)
+            return status; /* a wrong result's time is not a sample */
+        double wall_ns = qsb_timer_to_ns(s->setup->timer, counts);
+        bool spoiled = disturbed(wall_ns, cpu_ns);
+        if (!spoiled || attempt >= QSB_RETAKE_MAX || wall_ns > QSB_RETAKE_LIMIT_S * 1e9 ||
+            stop_requested(s)) {
+            s->totals->timed_ns += wall_ns;
+            s->totals->disturbed += spoiled;
+            return qsb_row_add_sample(row, (double)counts / (double)k) == 0
+                       ? QSB_OK
+                       : qsb_out_of_memory("samples");
+        }
+        s->totals->retake_ns += wall_ns;
+        s->totals->retakes++;
+        row->retaken++;
+    }
 }
 
 /* One round: every verified algorithm once, forward in even rounds, backward in odd ones. */
-static int timed_round(run_state *s, qsb_cell *cell, size_t round)
+static int timed_round(run_state *s, const cell_plan *plan, qsb_cell *cell, size_t round)
 {
     for (size_t k = 0; k < cell->nrows; k++) {
         size_t i = round % 2 == 0 ? k : cell->nrows - 1 - k;
         if (!cell->rows[i].verified)
             continue;
-        int status = timed_sort(s, i, &cell->rows[i]);
+        int status = timed_sort(s, plan, i, &cell->rows[i]);
         if (status != QSB_OK)
             return status;
         if (stop_requested(s))
             return STOPPED;
     }
     return QSB_OK;
+}
+
+static size_t round_up(size_t bytes, size_t align)
+{
+    return (bytes + align - 1) / align * align;
+}
+
+/* What a round of a cell costs, relative to the others, for the estimate of a cell not
+** visited yet: about n log2 n comparisons, and wider elements cost more to move. */
+static double cell_work(uint64_t nelem, uint64_t size)
+{
+    double n = (double)nelem;
+    return n * log2(n > 2 ? n : 2) * (1.0 + (double)size / 64.0);
 }
 
 static bool any_verified(const qsb_cell *cell)
@@ -133,23 +346,79 @@ static bool any_verified(const qsb_cell *cell)
     return false;
 }
 
-static int timed_rounds(run_state *s, qsb_cell *cell)
+static void progress_label(char *buf, size_t len, const cell_plan *plan, size_t sweep)
+{
+    char prefix[32] = "";
+    if (sweep > 1)
+        snprintf(prefix, sizeof prefix, "sweep %zu: ", sweep);
+    snprintf(buf, len, "%s%s n=%llu size=%llu", prefix, plan->pattern->name,
+             (unsigned long long)plan->nelem, (unsigned long long)plan->size);
+}
+
+/* The progress line's estimate: the rounds left (adaptive.h) at the run's ratio of wall
+** time to round time so far, which carries the counted sorts, copies and checks along. */
+static double remaining_s(const run_state *s)
+{
+    qsb_cell_progress *cells = malloc((s->nplans ? s->nplans : 1) * sizeof *cells);
+    if (!cells)
+        return -1.0;
+    double rounds_s = 0.0;
+    for (size_t i = 0; i < s->nplans; i++) {
+        const cell_plan *p = &s->plans[i];
+        cells[i] = (qsb_cell_progress){cell_work(p->nelem, p->size), p->rounds, p->rounds_s,
+                                       p->done};
+        rounds_s += p->rounds_s;
+    }
+    const qsb_adaptive_policy *policy = s->setup->adaptive;
+    double left = policy ? qsb_estimate_remaining(cells, s->nplans, policy) : -1.0;
+    free(cells);
+    double wall_s = (double)(qsb_clock_ns() - s->run_start) / 1e9;
+    double factor = rounds_s > 0 ? fmin(fmax(wall_s / rounds_s, 1.0), 3.0) : 1.0;
+    return left < 0 ? left : left * factor;
+}
+
+static size_t cells_done(const run_state *s)
+{
+    size_t done = 0;
+    for (size_t i = 0; i < s->nplans; i++)
+        done += s->plans[i].done;
+    return done;
+}
+
+static void show_progress(const run_state *s, const cell_plan *plan, size_t sweep)
+{
+    char label[96];
+    progress_label(label, sizeof label, plan, sweep);
+    qsb_progress_update_eta(cells_done(s), label, remaining_s(s));
+}
+
+/* One slice of rounds: until the policy ends the cell, or the slice has lasted slice_s
+** (then the cell waits for the next sweep). The round index runs on across visits, so the
+** forward/backward alternation does too. */
+static int timed_slice(run_state *s, cell_plan *plan, qsb_cell *cell)
 {
     const qsb_rep_policy *policy = &s->setup->policy;
     size_t min_rounds = policy->min_rounds(policy->state, cell);
-    uint64_t cell_start = qsb_clock_ns();
-    size_t rounds = 0;
+    uint64_t slice_start = qsb_clock_ns();
     while (any_verified(cell)) {
-        int status = timed_round(s, cell, rounds);
+        uint64_t round_start = qsb_clock_ns();
+        int status = timed_round(s, plan, cell, plan->rounds);
         if (status != QSB_OK)
             return status;
-        rounds++;
-        if (rounds < min_rounds)
-            continue;
-        double elapsed_s = (double)(qsb_clock_ns() - cell_start) / 1e9;
-        if (!policy->go_on || !policy->go_on(policy->state, cell, rounds, elapsed_s))
-            break;
+        uint64_t now = qsb_clock_ns();
+        plan->rounds++;
+        plan->rounds_s += (double)(now - round_start) / 1e9;
+        qsb_progress_tick();
+        if (plan->rounds >= min_rounds &&
+            (!policy->go_on || !policy->go_on(policy->state, cell, plan->rounds,
+                                              plan->rounds_s))) {
+            plan->done = true;
+            return QSB_OK;
+        }
+        if ((double)(now - slice_start) / 1e9 >= s->setup->slice_s)
+            return QSB_OK;
     }
+    plan->done = true; /* every row failed */
     return QSB_OK;
 }
 
@@ -171,16 +440,152 @@ static int summarize_cell(qsb_cell *cell)
     return QSB_OK;
 }
 
-static int run_cell(run_state *s, qsb_cell *cell, const qsb_pattern *pattern)
+static bool cell_is_noisy(const qsb_cell *cell)
 {
-    qsb_generate(pattern, s->input, s->n, s->size, s->cfg->seed, s->cfg->mode);
+    for (size_t i = 0; i < cell->nrows; i++)
+        if (cell->rows[i].noisy)
+            return true;
+    return false;
+}
+
+/* "sorted n=49152 size=4: noisy, ... msort +-1.30%, introsort +-2.10% after 12 rounds ..." */
+static void warn_noisy(const run_state *s, const cell_plan *plan, const qsb_cell *cell)
+{
+    char rows[256] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < cell->nrows && used < sizeof rows; i++) {
+        double pct;
+        if (!cell->rows[i].noisy ||
+            qsb_median_precision_pct(cell->rows[i].samples, cell->rows[i].nsamples, &pct) != 0)
+            continue;
+        int n = snprintf(rows + used, sizeof rows - used, "%s%s +-%.2f%%", used ? ", " : "",
+                         cell->rows[i].algorithm, pct);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    qsb_progress_clear();
+    qsb_warning("%s n=%llu size=%llu: noisy, the median's 95%% interval is %s after %zu "
+                "rounds (%.1f s), not within +-%g%%; flagged 'noisy' in the results (a longer "
+                "--max-time or a quieter machine helps)",
+                cell->pattern, (unsigned long long)cell->nelem, (unsigned long long)cell->size,
+                rows, plan->rounds, plan->rounds_s, s->cfg->precision_pct);
+}
+
+static int finish_cell(run_state *s, const cell_plan *plan, qsb_cell *cell)
+{
+    int status = summarize_cell(cell);
+    if (status == QSB_OK && cell_is_noisy(cell)) {
+        s->totals->noisy_cells++;
+        if (s->setup->warn_noisy)
+            warn_noisy(s, plan, cell);
+    }
+    s->totals->cells += status == QSB_OK;
+    return status;
+}
+
+/* The cell of the results a plan fills, created (in the plans' order) at its first visit. */
+static qsb_cell *cell_of(run_state *s, cell_plan *plan, const char *const *names)
+{
+    if (!plan->visited) {
+        if (!qsb_results_add_cell(s->results, plan->pattern->name, plan->nelem, plan->size,
+                                  names, s->cfg->n_algos))
+            return NULL;
+        plan->index = s->results->ncells - 1;
+        plan->visited = true;
+    }
+    return &s->results->cells[plan->index];
+}
+
+static void generate_input(run_state *s, const cell_plan *plan)
+{
+    s->n = (size_t)plan->nelem;
+    s->size = (size_t)plan->size;
+    s->bytes = s->n * s->size;
+    s->stride = round_up(s->bytes ? s->bytes : 1, SLOT_ALIGN);
+    uint64_t t0 = qsb_clock_ns();
+    qsb_generate(plan->pattern, s->input, s->n, s->size, s->cfg->seed, s->cfg->mode);
     s->input_hash = qsb_multiset_hash_of(s->input, s->n, s->size);
+    charge(&s->totals->generate_ns, t0);
     s->cmp = qsb_comparator(s->size);
-    int status = counted_sorts(s, cell);
-    if (status == QSB_OK)
-        status = s->cfg->metric == QSB_METRIC_COMPARISONS ? comparisons_as_samples(cell)
-                                                          : timed_rounds(s, cell);
-    return status == QSB_OK ? summarize_cell(cell) : status;
+}
+
+/* One visit: the input again (it is not kept between visits: all of them would not fit),
+** at the first visit the counted sorts and the batch sizes, the warm-ups, a slice of rounds;
+** the summaries once the cell is done. */
+static int visit(run_state *s, cell_plan *plan, const char *const *names)
+{
+    bool first = !plan->visited;
+    qsb_cell *cell = cell_of(s, plan, names);
+    if (!cell)
+        return qsb_out_of_memory("results");
+    generate_input(s, plan);
+    int status = first ? counted_sorts(s, plan, cell) : QSB_OK;
+    if (status == QSB_OK && s->cfg->metric == QSB_METRIC_COMPARISONS) {
+        plan->done = true;
+        status = comparisons_as_samples(cell);
+    } else {
+        for (size_t i = 0; i < cell->nrows && status == QSB_OK; i++)
+            if (cell->rows[i].verified)
+                status = prepare_algorithm(s, plan, i, &cell->rows[i], first);
+        if (status == QSB_OK)
+            status = timed_slice(s, plan, cell);
+    }
+    return status == QSB_OK && plan->done ? finish_cell(s, plan, cell) : status;
+}
+
+/* Sweeps over the unfinished cells until none is left (run.h). */
+static int sweep_cells(run_state *s, const char *const *names)
+{
+    int status = QSB_OK;
+    if (stop_requested(s))
+        return STOPPED;
+    for (size_t sweep = 1; status == QSB_OK && cells_done(s) < s->nplans; sweep++)
+        for (size_t i = 0; i < s->nplans && status == QSB_OK; i++) {
+            if (s->plans[i].done)
+                continue;
+            show_progress(s, &s->plans[i], sweep);
+            status = visit(s, &s->plans[i], names);
+        }
+    return status;
+}
+
+/* After an interrupt, a cell the policy had not ended but that has its minimum of rounds is
+** kept as it is, its rows short of the precision flagged noisy (the policy wanted more). */
+static int settle_interrupted(run_state *s, cell_plan *plan)
+{
+    qsb_cell *cell = &s->results->cells[plan->index];
+    const qsb_rep_policy *policy = &s->setup->policy;
+    if (plan->rounds == 0 || plan->rounds < policy->min_rounds(policy->state, cell))
+        return QSB_OK;
+    if (s->setup->adaptive)
+        flag_noisy_rows(s->setup->adaptive, cell);
+    plan->done = true;
+    return summarize_cell(cell);
+}
+
+/* After an interrupt: the cells with too few rounds go; the others stay, in order, and the
+** results are marked incomplete. */
+static int keep_settled_cells(run_state *s)
+{
+    qsb_results *r = s->results;
+    size_t kept = 0;
+    int status = QSB_OK;
+    for (size_t i = 0; i < s->nplans && status == QSB_OK; i++) {
+        cell_plan *p = &s->plans[i];
+        if (!p->visited)
+            continue;
+        if (!p->done)
+            status = settle_interrupted(s, p);
+        if (p->done) { /* earlier moves only touched positions below p->index */
+            qsb_cell moved = r->cells[kept];
+            r->cells[kept] = r->cells[p->index];
+            r->cells[p->index] = moved;
+            kept++;
+        }
+    }
+    while (r->ncells > kept)
+        qsb_results_drop_last_cell(r);
+    r->context.incomplete = true;
+    return status;
 }
 
 static size_t largest_input(const qsb_run_config *cfg)
@@ -195,57 +600,28 @@ static size_t largest_input(const qsb_run_config *cfg)
 
 static void *alloc_work(size_t bytes)
 {
-    size_t rounded = (bytes + WORK_ALIGN - 1) / WORK_ALIGN * WORK_ALIGN;
+    size_t rounded = round_up(bytes, WORK_ALIGN);
     return aligned_alloc(WORK_ALIGN, rounded ? rounded : WORK_ALIGN);
 }
 
-/* Runs the cell and appends it; a stopped cell is dropped. */
-static int add_cell(run_state *s, qsb_results *results, const qsb_pattern *pattern,
-                    uint64_t size, uint64_t nelem, const char *const *names)
-{
-    qsb_cell *cell = qsb_results_add_cell(results, pattern->name, nelem, size, names,
-                                          s->cfg->n_algos);
-    if (!cell)
-        return qsb_out_of_memory("results");
-    s->n = (size_t)nelem;
-    s->size = (size_t)size;
-    s->bytes = s->n * s->size;
-    int status = run_cell(s, cell, pattern);
-    if (status == STOPPED) {
-        qsb_results_drop_last_cell(results);
-        results->context.incomplete = true;
-    }
-    return status;
-}
-
-static void progress_label(char *buf, size_t len, const char *pattern, uint64_t nelem,
-                           uint64_t size)
-{
-    snprintf(buf, len, "%s n=%llu size=%llu", pattern, (unsigned long long)nelem,
-             (unsigned long long)size);
-}
-
-/* The cells in the cover letter's order: pattern, then element size, then count. */
-static int run_all_cells(run_state *s, qsb_results *results, const char *const *names)
+/* The cells in the cover letter's order: pattern, then element size, then count; each with
+** its slices of the shared per-algorithm arrays. */
+static void plan_cells(run_state *s, double *counted_s, size_t *batch)
 {
     const qsb_run_config *cfg = s->cfg;
-    size_t done = 0;
-    int status = QSB_OK;
-    if (stop_requested(s)) { /* before the first cell */
-        results->context.incomplete = true;
-        return STOPPED;
-    }
-    for (size_t p = 0; p < cfg->n_patterns && status == QSB_OK; p++)
-        for (size_t z = 0; z < cfg->n_sizes && status == QSB_OK; z++)
-            for (size_t e = 0; e < cfg->n_nelem && status == QSB_OK; e++, done++) {
-                char label[96];
-                progress_label(label, sizeof label, cfg->patterns[p]->name, cfg->nelem[e],
-                               cfg->sizes[z]);
-                qsb_progress_update(done, label);
-                status = add_cell(s, results, cfg->patterns[p], cfg->sizes[z], cfg->nelem[e],
-                                  names);
+    size_t c = 0;
+    for (size_t p = 0; p < cfg->n_patterns; p++)
+        for (size_t z = 0; z < cfg->n_sizes; z++)
+            for (size_t e = 0; e < cfg->n_nelem; e++, c++) {
+                cell_plan *plan = &s->plans[c];
+                memset(plan, 0, sizeof *plan);
+                plan->pattern = cfg->patterns[p];
+                plan->nelem = cfg->nelem[e];
+                plan->size = cfg->sizes[z];
+                plan->counted_s = counted_s + c * cfg->n_algos;
+                plan->batch = batch + c * cfg->n_algos;
             }
-    return status;
+    s->nplans = c;
 }
 
 static size_t count_failed(const qsb_results *results)
@@ -260,28 +636,44 @@ static size_t count_failed(const qsb_results *results)
 int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_totals *totals)
 {
     const qsb_run_config *cfg = setup->config;
-    run_state s = {setup, cfg, NULL, NULL, 0, 0, 0, NULL, {0, 0}, totals};
-    size_t largest = largest_input(cfg);
+    size_t cells = cfg->n_patterns * cfg->n_sizes * cfg->n_nelem, slots = cells * cfg->n_algos;
+    run_state s;
+    memset(&s, 0, sizeof s);
+    s.setup = setup;
+    s.cfg = cfg;
+    s.results = results;
+    s.totals = totals;
+    s.run_start = qsb_clock_ns();
+    s.work_bytes = round_up(largest_input(cfg), WORK_ALIGN);
+    if (s.work_bytes < BATCH_BYTES)
+        s.work_bytes = BATCH_BYTES;
     const char **names = malloc(cfg->n_algos * sizeof *names);
-    s.input = alloc_work(largest);
-    s.work = alloc_work(largest);
+    s.plans = malloc((cells ? cells : 1) * sizeof *s.plans);
+    double *counted_s = calloc(slots ? slots : 1, sizeof *counted_s);
+    size_t *batch = calloc(slots ? slots : 1, sizeof *batch);
+    s.input = alloc_work(largest_input(cfg));
+    s.work = alloc_work(s.work_bytes);
     int status = QSB_OK;
-    if (!names || !s.input || !s.work) {
+    if (!names || !s.plans || !counted_s || !batch || !s.input || !s.work) {
         status = qsb_out_of_memory("input buffers");
         goto done;
     }
     for (size_t i = 0; i < cfg->n_algos; i++)
         names[i] = cfg->algos[i].name;
-    qsb_progress_begin(cfg->n_patterns * cfg->n_sizes * cfg->n_nelem, setup->progress);
-    status = run_all_cells(&s, results, names);
+    plan_cells(&s, counted_s, batch);
+    qsb_progress_begin(cells, setup->progress);
+    status = sweep_cells(&s, names);
     qsb_progress_end();
     if (status == STOPPED)
-        status = QSB_OK;
+        status = keep_settled_cells(&s);
     totals->failed = count_failed(results);
     if (status == QSB_OK && totals->failed > 0)
         status = QSB_FINDING;
 done:
     free(names);
+    free(s.plans);
+    free(counted_s);
+    free(batch);
     free(s.input);
     free(s.work);
     return status;

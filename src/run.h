@@ -1,17 +1,55 @@
 /*
 ** The benchmark matrix (run.c) and the whole `run` command after parsing (cmd_run.c).
 **
-** For each cell (pattern x element size x element count, in the cover letter's order) the
-** input is generated once; every algorithm sorts a separate copy once through the counting
-** comparator (the comparisons column); then rounds follow, and in each round every algorithm
-** sorts once, in forward order in even rounds and reverse order in odd ones, so that slow
-** drifts of the machine hit all of them alike. Before each timed sort the input is copied
-** into a page-aligned work buffer (writing, so touching, all of its pages); only the sort is
-** timed; the result is verified afterwards (verify.h). A failed verification marks that row
-** FAILED with the reason and that algorithm sorts no more in the cell; the run goes on.
+** Sweeps. The cells (pattern x element size x element count, in the cover letter's order)
+** are visited sweep after sweep: each visit of an unfinished cell runs a slice of rounds
+** (until the policy ends the cell, or for `slice_s` seconds, at least one round), then the
+** next cell's turn comes. So a cell's rounds are spread over the run instead of bunched into
+** a few seconds: on these shared machines the speed of memory and caches changes from one
+** stretch of seconds to the next and does not hit two algorithms alike, so rounds taken at
+** one moment agree with each other and not with those of another moment; spread out, they
+** sample the moments, and the median of their paired ratios is the same from run to run.
 **
-** How many rounds a cell gets is a policy, asked after each round: the fixed one below, or
-** the adaptive one of step 4.
+** A visit of a cell:
+** 1. The input is generated (again at each visit: all inputs would not fit in memory).
+** 2. At the first visit every algorithm sorts a copy once through the counting comparator
+**    (the comparisons column). This sort is untimed, and it also serves as the first
+**    warm-up: it runs the same code over the same input just before the timed rounds, faults
+**    in the work buffer and msort's scratch memory, and warms the caches and predictors.
+** 3. Warm-up: `warmup` untimed sorts per algorithm (QSB_WARMUP_AUTO: one at each visit
+**    where a sort takes under QSB_WARMUP_AUTO_LIMIT_S, none where it takes longer).
+** 4. Batching: a sort shorter than QSB_MIN_SAMPLE_NS or 1000 timer ticks
+**    (qsb_batch_count) is timed in batches of k sorts back to back, k chosen per algorithm
+**    at the first visit from untimed probes (or given: --batch K). The k input copies are
+**    made into k separate slots of the work buffer BEFORE the interval starts, so every sort
+**    of the batch sorts fresh, unsorted data and no copy is timed; the sample is the batch's
+**    time / k. The slots are verified afterwards. (Batching only concerns tiny inputs: the
+**    k slots of one input fit in 1 MiB. Their copies, made just before, are in the caches as
+**    a single sort's copy would be; the sorts share warm code and predictors.)
+** 5. A slice of rounds: in each round every algorithm sorts once, in forward order in even
+**    rounds and reverse order in odd ones (A B, B A, A B, ...; the count runs on across
+**    visits): a drift of the machine that is linear over two rounds then hits the baseline
+**    and the candidates alike, and with two algorithms the pair of a round is always
+**    adjacent in time. (A seeded shuffle would balance only on average; alternation
+**    balances every two rounds.)
+**    Before each timed sort the input is copied into a page-aligned work buffer (writing, so
+**    touching, all of its pages: no page fault of the work buffer inside the interval); only
+**    the sort is timed; the result is verified afterwards (verify.h). A failed verification
+**    marks that row FAILED with the reason and that algorithm sorts no more in the cell.
+** 6. Preemption: around each timed sort the thread's CPU time is read too. When the interval
+**    exceeds the CPU time by more than QSB_DISTURBED_PCT % (plus QSB_DISTURBED_SLACK_NS), the
+**    process lost the CPU during the sort (another process, a migration, the hypervisor):
+**    such a sample measures the machine, not the algorithm. A sort shorter than
+**    QSB_RETAKE_LIMIT_S is then sorted and timed again, in its place in the round, up to
+**    QSB_RETAKE_MAX times in all; a longer one, or the last attempt, is kept as it is. The
+**    row's `retaken` counts the retakes; their time is overhead.
+**
+** How many rounds a cell gets is a policy, asked after each round: the adaptive one below
+** (the default; --reps N is the same policy with N..N rounds and no time budget), or the
+** fixed one. A cell's summaries and deltas are computed once the policy ends it. When a
+** signal stops the run, the results are marked incomplete; a cell the policy had not ended
+** is kept when it has its minimum of rounds (its rows short of the precision flagged noisy),
+** and dropped otherwise.
 */
 #ifndef QSB_RUN_H
 #define QSB_RUN_H
@@ -21,28 +59,35 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "adaptive.h"
 #include "result.h"
 #include "run_config.h"
 #include "timing.h"
 
-/* The fixed default: rounds so that a cell costs about as much as 2^23 element-sorts, odd
-** (a true median), between 3 and 31: 31 rounds up to 270,000 elements, 11 at 786,432, 3 at
-** 8,388,608. */
-uint64_t qsb_default_reps(uint64_t nelem);
+/* Batches make a sample last at least this long (and 1000 timer ticks): the timer's own
+** cost (some 20-40 ns a read pair) is then below 0.5% of a sample. */
+#define QSB_MIN_SAMPLE_NS 10000.0
+
+#define QSB_DISTURBED_PCT 1.0         /* interval - CPU time above this % of the interval */
+#define QSB_DISTURBED_SLACK_NS 20000.0 /* ... plus this: the clock reads' own cost */
+#define QSB_RETAKE_LIMIT_S 0.01 /* longer sorts are rarely spared by a busy machine */
+#define QSB_RETAKE_MAX 4              /* attempts per sample, the first included */
 
 typedef struct {
     /* Rounds to run before the first question; at least 1. */
     size_t (*min_rounds)(void *state, const qsb_cell *cell);
     /* Asked after each further round (rows[i].samples hold `rounds` samples each, failed rows
-    ** fewer) with the seconds spent in the cell so far: true to run one more round. NULL:
-    ** stop after min_rounds. May set rows' `noisy`. */
+    ** fewer) with the seconds spent in the cell's timed rounds so far: true to run one more
+    ** round. NULL: stop after min_rounds. May set rows' `noisy`. */
     bool (*go_on)(void *state, qsb_cell *cell, size_t rounds, double elapsed_s);
     void *state;
 } qsb_rep_policy;
 
-/* *reps rounds (--reps N), or qsb_default_reps() per cell when *reps is 0. The policy
-** reads *reps, which must outlive it. */
-qsb_rep_policy qsb_fixed_rep_policy(uint64_t *reps);
+/* The adaptive policy (adaptive.h, qsb_adaptive_decide) over the cell's verified rows: at
+** least policy->min_reps rounds, then more until every median is within the precision, or
+** the round limit or time budget ends the cell; then each row whose median is not within
+** the precision is flagged noisy. *policy must outlive the returned policy. */
+qsb_rep_policy qsb_adaptive_rep_policy(const qsb_adaptive_policy *policy);
 
 typedef struct {
     const qsb_run_config *config;
@@ -50,17 +95,34 @@ typedef struct {
     qsb_rep_policy policy;
     volatile sig_atomic_t *stop;     /* set from a signal handler: stop after this sort */
     bool progress;                   /* draw the progress line (progress.h) */
+    bool warn_noisy;                 /* a warning naming each cell that ends noisy */
+    double slice_s;                  /* seconds of rounds per visit of a cell (at least one) */
+    const qsb_adaptive_policy *adaptive; /* the policy's rules, for the progress line's
+                                     ** estimate of the time left; NULL: none */
 } qsb_run_setup;
 
+/* Where the run's time went (nanoseconds of CLOCK_MONOTONIC_RAW, the timed sorts in the
+** timer's own count converted). What is not in a bucket is the rest of the harness:
+** statistics, the policy, the progress line, allocation. */
 typedef struct {
-    double timed_ns;  /* time inside timed sorts */
-    size_t failed;    /* rows that failed verification */
+    double timed_ns;    /* time inside timed sorts (batches included) */
+    size_t failed;      /* rows that failed verification */
+    double counted_ns;  /* the sorts through the counting comparator */
+    double warmup_ns;   /* warm-up sorts and batch probes */
+    double generate_ns; /* generating the inputs and their multiset hashes */
+    double copy_ns;     /* copying the input into the work buffer before each sort */
+    double verify_ns;   /* checking each result */
+    double retake_ns;   /* timed sorts thrown away: preempted (run.h, step 6) */
+    size_t retakes;     /* how many */
+    size_t disturbed;   /* samples kept although preempted (long sorts, last attempts) */
+    size_t noisy_cells; /* cells with a row flagged noisy */
+    size_t cells;       /* cells finished */
 } qsb_run_totals;
 
 /* Runs the matrix into results (cells appended; the context is the caller's). Returns QSB_OK,
 ** QSB_FINDING when a row failed verification, or QSB_ESYSTEM (reported) when out of memory.
-** When *stop is set the unfinished cell is dropped, results->context.incomplete is set and
-** the status is that of the cells finished. */
+** When *stop is set, the cells are settled as above, results->context.incomplete is set and
+** the status is that of the cells kept. */
 int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_totals *totals);
 
 /* The run command after parsing (cmd_run.c): checks, result files opened before the run,

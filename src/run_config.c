@@ -79,8 +79,8 @@ static const qsb_option run_options[] = {
                       "adaptive rounds: at most S seconds of rounds per cell after the first 3 "
                       "(default " QSB_STRINGIFY(QSB_ADAPTIVE_DEFAULT_MAX_TIME_S) ")"},
     [OPT_WARMUP] = {"warmup", 0, "N",
-                    "N untimed sorts per cell and algorithm before the timed rounds (default: "
-                    "1 where the counted sort took under 0.25 s, else 0)"},
+                    "N untimed sorts per algorithm at each visit of a cell, before its rounds "
+                    "(default: 1 where a sort takes under 20 ms, else 0)"},
     [OPT_PIN] = {"pin", 0, "CPU", "run on this CPU only (sched_setaffinity; default: not "
                                   "pinned)"},
     [OPT_BATCH] = {"batch", 0, "K",

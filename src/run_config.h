@@ -50,7 +50,23 @@ typedef struct {
     const char *gbench_path; /* --export gbench=FILE (or gbench FILE): NULL when not asked */
     bool fail_above;        /* --fail-above PCT given: gate the candidates (compare.h) */
     double fail_above_pct;
+    double precision_pct;   /* --precision: target half-width of each median's 95% interval,
+                            ** % of the median (adaptive stop; with --reps, the noisy flag) */
+    double max_time_s;      /* --max-time: timed-round budget of one cell (adaptive only) */
+    uint64_t warmup;        /* --warmup: untimed sorts per cell and algorithm, or
+                            ** QSB_WARMUP_AUTO */
+    int pin_cpu;            /* --pin: the CPU to run on, checked available; -1 = not pinned */
+    uint64_t batch;         /* --batch: sorts timed back to back per sample; 0 = chosen per
+                            ** cell and algorithm (run.h) */
 } qsb_run_config;
+
+/* The default warm-up: one untimed sort per algorithm at each visit of a cell (run.h) whose
+** sorts take less than QSB_WARMUP_AUTO_LIMIT_S, where the code and data are cold after the
+** other cells and a sort costs little; none where sorts take longer: a cold start is a
+** negligible part of such a sort, and at the first visit the counted sort (same input, same
+** code, just before) has warmed up. */
+#define QSB_WARMUP_AUTO UINT64_MAX
+#define QSB_WARMUP_AUTO_LIMIT_S 0.02
 
 /* Parses argv[1..] (argv[0] is the command word or the program) into cfg. Returns QSB_OK,
 ** QSB_HELP_SHOWN (help printed), or an error status already reported (QSB_EUSAGE for every

@@ -18,9 +18,12 @@ static uint64_t mix64(uint64_t x)
     return x;
 }
 
-uint64_t qsb_element_hash(const void *element, size_t size)
+/* Written once and inlined with a constant size for the common sizes, where the memcpy of
+** the tail becomes one load: a variable-size memcpy per 4-byte element made the check of a
+** 4-byte array six times slower than that of an 8-byte one. */
+static inline __attribute__((always_inline)) uint64_t element_hash(const unsigned char *p,
+                                                                  size_t size)
 {
-    const unsigned char *p = element;
     uint64_t h = UINT64_C(0x9e3779b97f4a7c15) ^ size;
     for (; size >= 8; p += 8, size -= 8) {
         uint64_t word;
@@ -35,16 +38,35 @@ uint64_t qsb_element_hash(const void *element, size_t size)
     return h;
 }
 
-qsb_multiset_hash qsb_multiset_hash_of(const void *base, size_t n, size_t size)
+uint64_t qsb_element_hash(const void *element, size_t size)
+{
+    return element_hash(element, size);
+}
+
+static inline __attribute__((always_inline)) qsb_multiset_hash
+multiset_hash(const unsigned char *p, size_t n, size_t size)
 {
     qsb_multiset_hash m = {0, 0};
-    const unsigned char *p = base;
     for (size_t i = 0; i < n; i++, p += size) {
-        uint64_t h = qsb_element_hash(p, size);
+        uint64_t h = element_hash(p, size);
         m.sum += h;
         m.xor ^= h;
     }
     return m;
+}
+
+qsb_multiset_hash qsb_multiset_hash_of(const void *base, size_t n, size_t size)
+{
+    switch (size) {
+    case 4:
+        return multiset_hash(base, n, 4);
+    case 8:
+        return multiset_hash(base, n, 8);
+    case 32:
+        return multiset_hash(base, n, 32);
+    default:
+        return multiset_hash(base, n, size);
+    }
 }
 
 size_t qsb_first_unsorted(const void *base, size_t n, size_t size,

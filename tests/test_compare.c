@@ -86,15 +86,20 @@ static void set_context(qsb_results *r, const char *metric)
     r->context.seed = 42;
 }
 
-/* samples base * factor * (1 + wiggle), wiggle a fixed pattern of +-1% */
-static void fill_samples(qsb_row *row, size_t n, double base, double factor)
+/* samples base * factor * (1 + wiggle), wiggle a fixed pattern of +-1% (shifted by phase) */
+static void fill_samples_phase(qsb_row *row, size_t n, double base, double factor, size_t phase)
 {
     for (size_t k = 0; k < n; k++) {
-        double wiggle = 0.01 * (double)((int)(k * 7 % 5) - 2) / 2.0;
+        double wiggle = 0.01 * (double)((int)((k + phase) * 7 % 5) - 2) / 2.0;
         CHECK(qsb_row_add_sample(row, base * factor * (1.0 + wiggle)) == 0);
     }
     row->summary.median = base * factor;
     row->comparisons = (uint64_t)(base * factor);
+}
+
+static void fill_samples(qsb_row *row, size_t n, double base, double factor)
+{
+    fill_samples_phase(row, n, base, factor, 0);
 }
 
 /* A result with cells random/1000/4 .. of msort and introsort, introsort scaled by factor. */
@@ -115,9 +120,24 @@ static void build(qsb_results *r, const char *metric, double factor, size_t nsam
     }
 }
 
+/* A run on a machine running `drift` times slower: both algorithms scaled, introsort by
+** factor more, with a different wiggle, as two algorithms of one round would have. */
+static void build_drifted(qsb_results *r, double drift, double factor, size_t nsamples)
+{
+    memset(r, 0, sizeof *r);
+    set_context(r, "cycles");
+    const char *const algos[] = {"msort", "introsort"};
+    qsb_cell *cell = qsb_results_add_cell(r, "random", 49152, 4, algos, 2);
+    CHECK(cell != NULL);
+    if (!cell)
+        return;
+    fill_samples_phase(&cell->rows[0], nsamples, 1e6, drift, 0);
+    fill_samples_phase(&cell->rows[1], nsamples, 1e6, drift * factor, 2);
+}
+
 static qsb_compare_options defaults(void)
 {
-    qsb_compare_options o = {5.0, 0.01};
+    qsb_compare_options o = {5.0, 0.01, false};
     return o;
 }
 
@@ -258,6 +278,46 @@ static void test_metrics(void)
     qsb_results_free(&more);
     qsb_results_free(&no_samples_a);
     qsb_results_free(&no_samples_b);
+}
+
+static void test_normalize(void)
+{
+    qsb_results base, drifted_same, drifted_slow, other_baseline;
+    build_drifted(&base, 1.0, 1.0, 15);
+    build_drifted(&drifted_same, 1.3, 1.0, 15); /* the machine 30% slower, nothing changed */
+    build_drifted(&drifted_slow, 1.3, 1.1, 15); /* ... and introsort 10% slower */
+    qsb_compare_options o = defaults();
+    qsb_compare_report rep;
+
+    compare_to_report(&base, &drifted_same, &rep); /* raw: the drift looks like regressions */
+    CHECK_EQ_U64(rep.count[QSB_VERDICT_REGRESSION], 2);
+    qsb_compare_report_free(&rep);
+
+    o.normalize = true;
+    CHECK(qsb_compare_results(&base, &drifted_same, &o, &rep) == QSB_OK);
+    CHECK(rep.normalized && rep.items[0].verdict == QSB_VERDICT_REFERENCE);
+    CHECK(rep.items[0].base_value == 1.0 && isnan(rep.items[0].change_pct));
+    CHECK_MSG(rep.items[1].verdict == QSB_VERDICT_SAME && fabs(rep.items[1].change_pct) < 1.5,
+              "normalized A/A: %s %+.2f%%", qsb_verdict_name(rep.items[1].verdict),
+              rep.items[1].change_pct);
+    CHECK(qsb_compare_status(&rep, false) == QSB_OK);
+    qsb_compare_report_free(&rep);
+
+    CHECK(qsb_compare_results(&base, &drifted_slow, &o, &rep) == QSB_OK);
+    CHECK(rep.items[1].verdict == QSB_VERDICT_REGRESSION);
+    CHECK_MSG(fabs(rep.items[1].change_pct - 10.0) < 1.5, "%+.2f%%", rep.items[1].change_pct);
+    CHECK(rep.items[1].change_lo > 5.0 && rep.items[1].p < 1e-4);
+    qsb_compare_report_free(&rep);
+
+    build_drifted(&other_baseline, 1.0, 1.0, 15);
+    CHECK(qsb_set_string(&other_baseline.baseline, "heapsort") == 0);
+    fflush(stderr);
+    CHECK(qsb_compare_results(&base, &other_baseline, &o, &rep) == QSB_EUSAGE);
+
+    qsb_results_free(&base);
+    qsb_results_free(&drifted_same);
+    qsb_results_free(&drifted_slow);
+    qsb_results_free(&other_baseline);
 }
 
 /* ---- run --fail-above ---- */
@@ -402,6 +462,10 @@ static void test_command(void)
     CHECK(run_compare("", "base.json missing.json --strict") == 1);
     CHECK(file_has("err.txt", "--strict: 2 rows only in BASE"));
 
+    CHECK(run_compare("", "base.json slow.csv --normalize") == 1);
+    CHECK(file_has("out.txt", "reference") && file_has("out.txt", "1.1000"));
+    CHECK(run_compare("", "base.json base.csv --normalize") == 0);
+
     CHECK(run_compare("", "base.json ns.json") == 2);
     CHECK(file_has("err.txt", "different metrics (BASE: cycles, NEW: ns)"));
 
@@ -436,6 +500,7 @@ int main(void)
     test_verdicts();
     test_missing_rows();
     test_metrics();
+    test_normalize();
     test_gate();
     test_command();
     char cmd[300];

@@ -103,6 +103,17 @@ static void fill_context(qsb_results *r)
     c->tsc_hz = 2.45e9;
     c->timer_resolution_ns = 1.0 / 2.45;
     c->seed = UINT64_C(0x9abc56781234);
+    /* the run's optional noise-control record (JSON only) */
+    CHECK(qsb_set_string(&c->governor, "performance") == 0);
+    CHECK(qsb_set_string(&c->turbo, "off") == 0);
+    CHECK(qsb_set_string(&c->repetitions, "fixed: 7 rounds") == 0);
+    CHECK(qsb_set_string(&c->warmup, "auto") == 0);
+    c->load_average = 0.25;
+    c->pinned_cpu = 1;
+    c->release_build = true;
+    c->sanitized = false;
+    c->precision_pct = 1.0;
+    c->max_time_s = NAN;
 }
 
 static void fill_row(qsb_row *row, size_t index, unsigned salt)
@@ -119,6 +130,7 @@ static void fill_row(qsb_row *row, size_t index, unsigned salt)
         row->delta_hi = 0.1;
     }
     row->noisy = salt % 2;
+    row->batch = salt; /* JSON only */
 }
 
 static void build_results(qsb_results *r)
@@ -150,8 +162,9 @@ static int same_string(const char *a, const char *b)
     return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
-static void check_rows_equal(const qsb_row *a, const qsb_row *b)
+static void check_rows_equal(const qsb_row *a, const qsb_row *b, int json)
 {
+    CHECK_EQ_U64(json ? a->batch : 0, b->batch);
     CHECK(same_string(a->algorithm, b->algorithm));
     CHECK_EQ_U64(a->nsamples, b->nsamples);
     for (size_t k = 0; k < a->nsamples && k < b->nsamples; k++)
@@ -170,7 +183,7 @@ static void check_rows_equal(const qsb_row *a, const qsb_row *b)
     CHECK(same_string(a->failure, b->failure));
 }
 
-static void check_cells_equal(const qsb_results *a, const qsb_results *b)
+static void check_cells_equal(const qsb_results *a, const qsb_results *b, int json)
 {
     CHECK(same_string(a->baseline, b->baseline));
     CHECK_EQ_U64(a->ncells, b->ncells);
@@ -181,7 +194,7 @@ static void check_cells_equal(const qsb_results *a, const qsb_results *b)
         CHECK_EQ_U64(x->size, y->size);
         CHECK_EQ_U64(x->nrows, y->nrows);
         for (size_t i = 0; i < x->nrows && i < y->nrows; i++)
-            check_rows_equal(&x->rows[i], &y->rows[i]);
+            check_rows_equal(&x->rows[i], &y->rows[i], json);
     }
 }
 
@@ -202,6 +215,13 @@ static void check_context_equal(const qsb_context *a, const qsb_context *b)
     CHECK(a->timer_resolution_ns == b->timer_resolution_ns);
     CHECK_EQ_U64(a->seed, b->seed);
     CHECK(a->incomplete == b->incomplete);
+    CHECK(same_string(a->governor, b->governor) && same_string(a->turbo, b->turbo));
+    CHECK(same_string(a->repetitions, b->repetitions) && same_string(a->warmup, b->warmup));
+    CHECK(same_double(a->load_average, b->load_average));
+    CHECK(same_double(a->precision_pct, b->precision_pct));
+    CHECK(same_double(a->max_time_s, b->max_time_s));
+    CHECK(a->pinned_cpu == b->pinned_cpu);
+    CHECK(a->release_build == b->release_build && a->sanitized == b->sanitized);
 }
 
 static void write_report(const char *path, int json, const qsb_results *r)
@@ -225,13 +245,14 @@ static void test_round_trip(void)
     write_report(json_path, 1, &written);
 
     CHECK(qsb_read_results(csv_path, &csv) == QSB_OK);
-    check_cells_equal(&written, &csv);
+    check_cells_equal(&written, &csv, 0);
+    CHECK(csv.context.pinned_cpu == -1 && isnan(csv.context.load_average));
     CHECK(same_string(csv.context.metric, "cycles") && same_string(csv.context.mode, "default"));
     CHECK_EQ_U64(csv.context.seed, written.context.seed);
     CHECK(csv.context.host == NULL); /* a CSV cannot carry it */
 
     CHECK(qsb_read_results(json_path, &json) == QSB_OK);
-    check_cells_equal(&written, &json);
+    check_cells_equal(&written, &json, 1);
     check_context_equal(&written.context, &json.context);
 
     qsb_results_free(&written);
@@ -475,6 +496,12 @@ static void test_bad_json(void)
                                "\"algorithm\": \"msort\", \"baseline\": \"msort\",\n"
                                "     \"metric\": \"cycles\", \"reps\": 3"),
                   "results[1]: a second row");
+    rejected_edit("pinned.json", replace_once(good, "\"incomplete\": false", "\"incomplete\": "
+                                              "false, \"pinned_cpu\": -2"),
+                  "field 'context.pinned_cpu'");
+    rejected_edit("batch.json", replace_once(good, "[100, 110, 120]}", "[100, 110, 120], "
+                                             "\"batch\": \"x\"}"),
+                  "field 'results[0].batch'");
     expect_rejected_text("array.json", "[1, 2]", "not a JSON object");
     expect_rejected_text("empty-object.json", "{}", "schema_version");
     expect_rejected_text("no-rows.json",

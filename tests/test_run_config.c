@@ -113,24 +113,10 @@ static void test_rejections(void)
     qsb_run_config_free(&cfg);
 }
 
-static void test_default_reps(void)
-{
-    CHECK_EQ_U64(qsb_default_reps(1), 31);
-    CHECK_EQ_U64(qsb_default_reps(49152), 31);
-    CHECK_EQ_U64(qsb_default_reps(270000), 31);
-    CHECK_EQ_U64(qsb_default_reps(400000), 21);
-    CHECK_EQ_U64(qsb_default_reps(786432), 11);
-    CHECK_EQ_U64(qsb_default_reps(8388608), 3);
-    CHECK_EQ_U64(qsb_default_reps(UINT64_C(1) << 40), 3);
-    for (uint64_t n = 1; n < (UINT64_C(1) << 30); n = n * 3 + 1)
-        CHECK(qsb_default_reps(n) % 2 == 1);
-}
-
 int main(void)
 {
     test_defaults();
     test_every_option();
     test_rejections();
-    test_default_reps();
     return check_done();
 }

@@ -1,0 +1,337 @@
+/*
+** The real binary with the measurement options wired in (the numbers themselves are not
+** checked: no timing assertions, only what the run must do whatever the clock says):
+**
+** - --reps N gives exactly N samples per row, and the context says "fixed: N rounds";
+** - the adaptive default runs at least 3 rounds; with a budget it cannot meet
+**   (--max-time 0.001 --precision 0.0001) it stops at 3, flags every row noisy in the CSV and
+**   the JSON, names each cell in one warning, and the last stderr line breaks the overhead
+**   down;
+** - the JSON context records the noise-control fields, --pin included;
+** - very short sorts are batched (batch > 1 in the JSON), and --batch K fixes the batch;
+** - each table line shows "± h" and "no significant change" exactly as the JSON's delta and
+**   interval say;
+** - an interrupted adaptive run keeps the cells that have their minimum of rounds, noisy.
+*/
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "check.h"
+#include "run_helpers.h"
+#include "version.h"
+
+static char dir[256];
+
+#define PATH_LEN 400 /* the directory (< 256) and a name (< 64) */
+
+static void path_in_dir(char buf[PATH_LEN], const char *prefix, const char *ext)
+{
+    snprintf(buf, PATH_LEN, "%s/%.40s.%.8s", dir, prefix, ext);
+}
+
+typedef struct {
+    char csv[PATH_LEN], json[PATH_LEN], out[PATH_LEN], err[PATH_LEN];
+    int status;
+    cJSON *root;
+    csv_table table;
+    char *stdout_text, *stderr_text;
+} run_output;
+
+/* Runs the binary with `extra` options (NULL-terminated) on the given prefix's files. */
+static void run(run_output *o, const char *prefix, const char *const *extra)
+{
+    path_in_dir(o->csv, prefix, "csv");
+    path_in_dir(o->json, prefix, "json");
+    path_in_dir(o->out, prefix, "out");
+    path_in_dir(o->err, prefix, "err");
+    char *argv[32];
+    size_t n = 0;
+    argv[n++] = QSB_BINARY;
+    for (size_t i = 0; extra[i] && n < 26; i++)
+        argv[n++] = (char *)extra[i];
+    argv[n++] = "--csv";
+    argv[n++] = o->csv;
+    argv[n++] = "--json";
+    argv[n++] = o->json;
+    argv[n++] = "--quiet";
+    argv[n] = NULL;
+    o->status = run_binary(argv, o->out, o->err);
+    char *text = slurp(o->json, NULL);
+    o->root = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    CHECK_MSG(o->root != NULL, "%s: no JSON", prefix);
+    CHECK(csv_table_read(o->csv, &o->table) == 0);
+    o->stdout_text = slurp(o->out, NULL);
+    o->stderr_text = slurp(o->err, NULL);
+    CHECK(o->stdout_text && o->stderr_text);
+}
+
+static void run_free(run_output *o)
+{
+    cJSON_Delete(o->root);
+    csv_table_free(&o->table);
+    free(o->stdout_text);
+    free(o->stderr_text);
+}
+
+static const cJSON *results_of(const run_output *o)
+{
+    return cJSON_GetObjectItemCaseSensitive(o->root, "results");
+}
+
+static const cJSON *context_of(const run_output *o)
+{
+    return cJSON_GetObjectItemCaseSensitive(o->root, "context");
+}
+
+static double number(const cJSON *obj, const char *name)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, name);
+    return cJSON_IsNumber(item) ? item->valuedouble : NAN;
+}
+
+static const char *string(const cJSON *obj, const char *name)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, name);
+    return cJSON_IsString(item) ? item->valuestring : "";
+}
+
+static void test_fixed_reps(void)
+{
+    run_output o;
+    const char *args[] = {"--nelem", "500:3000", "--sizes", "4,32", "--patterns",
+                          "random,sorted", "--reps", "7", NULL};
+    run(&o, "fixed", args);
+    CHECK_EQ_U64(o.status, 0);
+    const cJSON *row;
+    size_t rows = 0;
+    cJSON_ArrayForEach(row, results_of(&o))
+    {
+        CHECK_EQ_U64((uint64_t)number(row, "reps"), 7);
+        CHECK_EQ_U64(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(row, "samples")), 7);
+        rows++;
+    }
+    CHECK_EQ_U64(rows, 2 * 2 * 2 * 2);
+    CHECK(strcmp(string(context_of(&o), "repetitions"), "fixed: 7 rounds") == 0);
+    CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(context_of(&o), "max_time_s")));
+    CHECK(number(context_of(&o), "precision_pct") == 1.0);
+    /* No per-cell warning with --reps: at most one line counting noisy cells. */
+    CHECK(strstr(o.stderr_text, ": noisy, ") == NULL);
+    run_free(&o);
+}
+
+/* Every row noisy in both files; one warning per cell naming it. */
+static void check_all_noisy(const run_output *o, size_t cells)
+{
+    const cJSON *row;
+    size_t r = 1;
+    cJSON_ArrayForEach(row, results_of(o))
+    {
+        CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "noisy")));
+        CHECK_EQ_U64((uint64_t)number(row, "reps"), 3);
+        const char *csv_noisy = csv_table_get(&o->table, r++, "noisy");
+        CHECK(csv_noisy && strcmp(csv_noisy, "true") == 0);
+    }
+    size_t warnings = 0;
+    for (const char *p = o->stderr_text; (p = strstr(p, ": noisy, the median")) != NULL; p++)
+        warnings++;
+    CHECK_EQ_U64(warnings, cells);
+    CHECK(strstr(o->stderr_text, "qsortbench: warning: random n=2000 size=8: noisy, ") != NULL);
+}
+
+static void test_tiny_budget(void)
+{
+    run_output o;
+    const char *args[] = {"--nelem", "2000:6000", "--sizes", "8", "--patterns", "random",
+                          "--max-time", "0.001", "--precision", "0.0001", "--warmup", "2",
+                          NULL};
+    run(&o, "tiny", args);
+    CHECK_EQ_U64(o.status, 0);
+    check_all_noisy(&o, 2);
+    const cJSON *ctx = context_of(&o);
+    CHECK(number(ctx, "max_time_s") == 0.001 && number(ctx, "precision_pct") == 0.0001);
+    CHECK(strncmp(string(ctx, "repetitions"), "adaptive: 3 to ", 15) == 0);
+    CHECK(strcmp(string(ctx, "warmup"), "2") == 0);
+    /* The last line: time inside sorts, wall time, the overhead and its parts, memory. */
+    const char *last = o.stderr_text;
+    for (const char *p = o.stderr_text; *p; p++)
+        if (p[0] == '\n' && p[1])
+            last = p + 1;
+    CHECK_MSG(strstr(last, "s inside timed sorts, ") && strstr(last, "overhead ") &&
+                  strstr(last, "(counted sorts ") && strstr(last, "checks ") &&
+                  strstr(last, "peak memory"),
+              "last line: %s", last);
+    run_free(&o);
+}
+
+static int first_allowed_cpu(void)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return -1;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &set))
+            return cpu;
+    return -1;
+}
+
+static void test_context_and_pin(void)
+{
+    int cpu = first_allowed_cpu();
+    CHECK(cpu >= 0);
+    char cpu_text[16];
+    snprintf(cpu_text, sizeof cpu_text, "%d", cpu);
+    run_output o;
+    const char *args[] = {"--nelem", "300", "--sizes", "4", "--patterns", "sorted", "--pin",
+                          cpu_text, NULL};
+    run(&o, "pinned", args);
+    CHECK_EQ_U64(o.status, 0);
+    const cJSON *ctx = context_of(&o);
+    CHECK(number(ctx, "pinned_cpu") == cpu);
+    static const char *const fields[] = {"governor", "turbo", "load_average", "release_build",
+                                         "sanitized", "repetitions", "precision_pct",
+                                         "max_time_s", "warmup", "timer_resolution_ns"};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        CHECK_MSG(cJSON_GetObjectItemCaseSensitive(ctx, fields[i]) != NULL, "no %s",
+                  fields[i]);
+    CHECK(cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(ctx, "release_build")));
+    CHECK(cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(ctx, "sanitized")));
+    CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "sanitized")) == QSB_SANITIZED);
+    CHECK(strcmp(string(ctx, "warmup"), "auto") == 0);
+    CHECK(number(ctx, "max_time_s") > 0);
+    run_free(&o);
+
+    /* Not pinned: null. */
+    const char *plain[] = {"--nelem", "300", "--sizes", "4", "--patterns", "sorted", NULL};
+    run(&o, "unpinned", plain);
+    CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(context_of(&o), "pinned_cpu")));
+    run_free(&o);
+}
+
+/* Sorting 8 elements takes far less than the 10 us a sample must last: batched. */
+static void test_batching(void)
+{
+    run_output o;
+    const char *args[] = {"--nelem", "8", "--sizes", "4", "--patterns", "random", "--reps",
+                          "5", "--algos", "msort,introsort,heapsort", NULL};
+    run(&o, "batch", args);
+    CHECK_EQ_U64(o.status, 0);
+    const cJSON *row;
+    cJSON_ArrayForEach(row, results_of(&o))
+    {
+        CHECK_MSG(number(row, "batch") > 1, "%s: batch %g", string(row, "algorithm"),
+                  number(row, "batch"));
+        CHECK_EQ_U64((uint64_t)number(row, "reps"), 5);
+        CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "verified")));
+    }
+    run_free(&o);
+
+    /* --batch K: exactly K, even for a sort that needs no batching. */
+    const char *given[] = {"--nelem", "3000", "--sizes", "4", "--patterns", "random", "--reps",
+                           "3", "--batch", "4", NULL};
+    run(&o, "batch4", given);
+    CHECK_EQ_U64(o.status, 0);
+    cJSON_ArrayForEach(row, results_of(&o))
+        CHECK_EQ_U64((uint64_t)number(row, "batch"), 4);
+    run_free(&o);
+}
+
+/* The table line of each candidate from the JSON's delta and interval. */
+static void test_table_matches_json(void)
+{
+    run_output o;
+    const char *args[] = {"--nelem", "1000:4000", "--sizes", "4,8", "--patterns",
+                          "random,sorted,bitonic", "--reps", "9", NULL};
+    run(&o, "table", args);
+    CHECK_EQ_U64(o.status, 0);
+    const cJSON *row, *base = NULL;
+    size_t lines = 0, unchanged = 0;
+    cJSON_ArrayForEach(row, results_of(&o))
+    {
+        if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(row, "delta_pct"))) {
+            base = row;
+            continue;
+        }
+        double d = number(row, "delta_pct"), lo = number(row, "delta_lo"),
+               hi = number(row, "delta_hi");
+        CHECK(lo <= d && d <= hi);
+        bool zero_inside = lo <= 0 && hi >= 0;
+        char line[256];
+        snprintf(line, sizeof line,
+                 "  elements=%9.0f (size=%2.0f): %+7.2f%% \xc2\xb1 %.2f (%s=%.1f %s=%.1f)%s\n",
+                 number(row, "nelem"), number(row, "size"), d, fmax(d - lo, hi - d),
+                 string(base, "algorithm"), number(base, "median"), string(row, "algorithm"),
+                 number(row, "median"), zero_inside ? "  no significant change" : "");
+        CHECK_MSG(strstr(o.stdout_text, line) != NULL, "missing: %s", line);
+        lines++;
+        unchanged += zero_inside;
+    }
+    CHECK_EQ_U64(lines, 2 * 2 * 3);
+    size_t marked = 0;
+    for (const char *p = o.stdout_text; (p = strstr(p, "no significant change")) != NULL; p++)
+        marked++;
+    CHECK_EQ_U64(marked, unchanged);
+    run_free(&o);
+}
+
+/* Ctrl-C in an adaptive run that would go on for seconds: the cell with its 3 rounds is
+** kept, flagged noisy (the policy wanted more), and the run exits 130. */
+static void test_interrupt_keeps_cells(void)
+{
+    run_output o;
+    path_in_dir(o.csv, "stopped", "csv");
+    path_in_dir(o.json, "stopped", "json");
+    path_in_dir(o.err, "stopped", "err");
+    /* 200 rounds (the limit) of 100,000 elements take seconds, a round some 25 ms. */
+    char *argv[] = {QSB_BINARY, "--nelem", "100000", "--sizes", "4", "--patterns", "random",
+                    "--precision", "0.0001", "--max-time", "600", "--csv", o.csv, "--json",
+                    o.json, "--quiet", NULL};
+    pid_t pid = start_binary(argv, NULL, o.err, NULL);
+    CHECK(pid > 0);
+    struct timespec pause = {1, 500000000};
+    nanosleep(&pause, NULL);
+    kill(pid, SIGINT);
+    CHECK_EQ_U64(wait_binary(pid), 130);
+    char *text = slurp(o.json, NULL);
+    cJSON *root = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    CHECK(root != NULL);
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
+    CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(root, "context"), "incomplete")));
+    CHECK_EQ_U64(cJSON_GetArraySize(results), 2);
+    const cJSON *row;
+    cJSON_ArrayForEach(row, results)
+    {
+        CHECK(number(row, "reps") >= 3 && number(row, "reps") < 200);
+        CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "noisy")));
+        CHECK(!isnan(number(row, "median")));
+    }
+    cJSON_Delete(root);
+}
+
+int main(void)
+{
+    if (make_temp_dir(dir, sizeof dir, "qsb-run-adaptive") != 0) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_fixed_reps();
+    test_tiny_budget();
+    test_context_and_pin();
+    test_batching();
+    test_table_matches_json();
+    test_interrupt_keeps_cells();
+    remove_temp_dir(dir);
+    return check_done();
+}
