@@ -20,6 +20,28 @@ static size_t option_count(const qsb_option *options)
     return n;
 }
 
+#define HELP_WIDTH 79  /* columns of --help */
+#define HELP_INDENT 29 /* where the option descriptions start */
+
+/* "  LEFT  text..." with the text folded at spaces to fit HELP_WIDTH. */
+static void print_wrapped(const char *left, const char *text)
+{
+    const int room = HELP_WIDTH - HELP_INDENT;
+    printf("  %-26s ", left);
+    if ((int)strlen(left) > 26) /* a long option name: its text starts on the next line */
+        printf("\n%*s", HELP_INDENT, "");
+    while ((int)strlen(text) > room) {
+        int cut = room;
+        while (cut > 0 && text[cut] != ' ')
+            cut--;
+        if (cut == 0) /* one word longer than the line: let it run over */
+            cut = (int)strcspn(text, " ");
+        printf("%.*s\n%*s", cut, text, HELP_INDENT, "");
+        text += cut + (text[cut] == ' ');
+    }
+    printf("%s\n", text);
+}
+
 void qsb_print_options(const qsb_option *options)
 {
     for (size_t i = 0; options && options[i].name; i++) {
@@ -32,7 +54,7 @@ void qsb_print_options(const qsb_option *options)
         else
             snprintf(left, sizeof left, "    --%s%s%s", o->name, o->arg ? " " : "",
                      o->arg ? o->arg : "");
-        printf("  %-26s %s\n", left, o->help);
+        print_wrapped(left, o->help);
     }
     printf("  %-26s %s\n", "-h, --help", "show this help and exit");
 }

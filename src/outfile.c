@@ -29,6 +29,15 @@ int qsb_outfile_open(qsb_outfile *of, const char *path)
         of->fp = stdout;
         return QSB_OK;
     }
+    /* A device or a pipe (/dev/null, a FIFO) is written in place: renaming a temporary file
+    ** over it would replace the device node with a regular file. */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        of->fp = fopen(path, "w");
+        if (!of->fp)
+            return qsb_error(QSB_ESYSTEM, "cannot open '%s': %s", path, strerror(errno));
+        return QSB_OK;
+    }
     size_t len = strlen(path);
     of->final_path = strdup(path);
     of->temp_path = malloc(len + sizeof ".tmp-XXXXXX");
@@ -62,11 +71,12 @@ int qsb_outfile_open(qsb_outfile *of, const char *path)
 
 int qsb_outfile_commit(qsb_outfile *of)
 {
-    if (!of->final_path) { /* stdout */
-        int failed = fflush(stdout) != 0 || ferror(stdout);
+    if (!of->final_path) { /* stdout, or a device written in place */
+        int failed = fflush(of->fp) != 0 || ferror(of->fp);
+        if (of->fp != stdout)
+            failed |= fclose(of->fp) != 0;
         of->fp = NULL;
-        return failed ? qsb_error(QSB_ESYSTEM, "cannot write to standard output: %s",
-                                  strerror(errno))
+        return failed ? qsb_error(QSB_ESYSTEM, "cannot write the output: %s", strerror(errno))
                       : QSB_OK;
     }
     int failed = ferror(of->fp) != 0;
@@ -86,9 +96,9 @@ int qsb_outfile_commit(qsb_outfile *of)
 
 void qsb_outfile_abort(qsb_outfile *of)
 {
-    if (of->final_path && of->fp) {
+    if (of->fp && of->fp != stdout)
         fclose(of->fp);
+    if (of->temp_path)
         unlink(of->temp_path);
-    }
     outfile_reset(of);
 }

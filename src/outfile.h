@@ -1,7 +1,8 @@
 /*
 ** Result files written atomically: the data goes to a temporary file beside the final one
 ** and is renamed over it only when complete, so no reader ever sees half a file, and a bad
-** path fails when the file is opened (before the run), not at the end. "-" is stdout.
+** path fails when the file is opened (before the run), not at the end. "-" is stdout; an
+** existing device or FIFO (/dev/null) is written in place.
 */
 #ifndef QSB_OUTFILE_H
 #define QSB_OUTFILE_H
@@ -10,8 +11,8 @@
 
 typedef struct {
     FILE *fp;          /* where to write */
-    char *final_path;  /* NULL for stdout */
-    char *temp_path;   /* NULL for stdout */
+    char *final_path;  /* NULL for stdout or a device */
+    char *temp_path;   /* NULL for stdout or a device */
 } qsb_outfile;
 
 /* Opens the temporary file (or stdout for "-"). Reports and returns QSB_ESYSTEM on failure

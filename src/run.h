@@ -45,8 +45,7 @@
 **    row's `retaken` counts the retakes; their time is overhead.
 **
 ** How many rounds a cell gets is a policy, asked after each round: the adaptive one below
-** (the default; --reps N is the same policy with N..N rounds and no time budget), or the
-** fixed one. A cell's summaries and deltas are computed once the policy ends it. When a
+** (--reps N is the same policy with N..N rounds and no time budget). A cell's summaries and deltas are computed once the policy ends it. When a
 ** signal stops the run, the results are marked incomplete; a cell the policy had not ended
 ** is kept when it has its minimum of rounds (its rows short of the precision flagged noisy),
 ** and dropped otherwise.

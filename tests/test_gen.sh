@@ -227,6 +227,17 @@ if [ -w /dev/full ]; then
     else fail "write to /dev/full: exit $rc"; fi
 fi
 
+# ---- -o onto a FIFO writes through it and leaves it a FIFO (a temporary file renamed over
+# it would replace it, as it would replace /dev/null) -----------------------------------------
+mkfifo "$tmp/fifo"
+cat "$tmp/fifo" >"$tmp/from-fifo" &
+reader=$!
+run_gen random --nelem 100 --size 4 -o "$tmp/fifo"
+[ -p "$tmp/fifo" ] || kill "$reader" 2>/dev/null # replaced: the reader would wait forever
+wait "$reader"
+if [ "$rc" -eq 0 ] && [ -p "$tmp/fifo" ] && [ "$(wc -c <"$tmp/from-fifo")" -eq 400 ]; then ok
+else fail "gen -o FIFO: exit $rc, $(wc -c <"$tmp/from-fifo") bytes, still a FIFO: $([ -p "$tmp/fifo" ] && echo yes || echo no)"; fi
+
 # ---- a terminal on stdout is refused (only where a pseudo-terminal can be had) ---------------
 if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>&1; then
     for output in "" "-o -"; do
