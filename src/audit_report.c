@@ -26,6 +26,7 @@
 #include <cjson/cJSON.h>
 
 #include "diag.h"
+#include "json_write.h"
 #include "machine.h"
 #include "version.h"
 
@@ -529,11 +530,5 @@ int qsb_audit_write_json(FILE *fp, const qsb_audit_row *rows, size_t count,
     cJSON *list = add(&b, root, "rows", cJSON_CreateArray());
     for (size_t i = 0; i < count; i++)
         push(&b, list, row_json(&b, &rows[i]));
-    char *text = b.failed ? NULL : cJSON_Print(root);
-    cJSON_Delete(root);
-    if (!text)
-        return qsb_out_of_memory("audit JSON");
-    int failed = fputs(text, fp) == EOF || fputc('\n', fp) == EOF;
-    free(text);
-    return failed ? qsb_error(QSB_ESYSTEM, "audit: cannot write the JSON file") : QSB_OK;
+    return qsb_json_write(fp, root, !b.failed, "audit JSON");
 }

@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "compare.h"
 #include "diag.h"
+#include "json_write.h"
 #include "outfile.h"
 #include "read_results.h"
 
@@ -300,14 +301,7 @@ static int write_json(FILE *fp, const qsb_compare_report *r, const char *base_pa
                       int status)
 {
     cJSON *root = report_json(r, base_path, new_path, opt, strict, status);
-    char *text = root ? cJSON_Print(root) : NULL;
-    cJSON_Delete(root);
-    if (!text)
-        return qsb_out_of_memory("compare JSON");
-    fputs(text, fp);
-    fputc('\n', fp);
-    free(text);
-    return QSB_OK;
+    return qsb_json_write(fp, root, true, "compare JSON");
 }
 
 /* ---- the command ---- */

@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "diag.h"
+#include "json_write.h"
 #include "machine.h"
 #include "outfile.h"
 #include "result.h"
@@ -208,16 +209,7 @@ static cJSON *info_json(const machine_info *m)
 
 static int write_json(const machine_info *m, qsb_outfile *of)
 {
-    cJSON *root = info_json(m);
-    char *text = root ? cJSON_Print(root) : NULL;
-    int status = QSB_OK;
-    if (!text)
-        status = qsb_out_of_memory("JSON");
-    else if (fputs(text, of->fp) == EOF || fputc('\n', of->fp) == EOF)
-        status = qsb_error(QSB_ESYSTEM, "cannot write the JSON");
-    cJSON_free(text);
-    cJSON_Delete(root);
-    return status;
+    return qsb_json_write(of->fp, info_json(m), true, "info JSON");
 }
 
 int qsb_cmd_info(int argc, char **argv)

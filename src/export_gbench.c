@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "json_write.h"
 #include "machine.h"
 #include "stats.h"
 
@@ -255,12 +256,6 @@ int qsb_export_gbench(FILE *fp, const qsb_results *r)
         return qsb_out_of_memory("gbench export");
     }
     cJSON *list = cJSON_AddArrayToObject(root, "benchmarks");
-    char *text = list && add_benchmarks(list, r, ns_per_unit) == 0 ? cJSON_Print(root) : NULL;
-    cJSON_Delete(root);
-    if (!text)
-        return qsb_out_of_memory("gbench export");
-    fputs(text, fp);
-    fputc('\n', fp);
-    free(text);
-    return QSB_OK;
+    bool built = list && add_benchmarks(list, r, ns_per_unit) == 0;
+    return qsb_json_write(fp, root, built, "gbench export");
 }

@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "diag.h"
+#include "json_write.h"
 
 /* cJSON's adders return NULL when out of memory; one flag collects that for a whole tree. */
 typedef struct {
@@ -186,12 +187,5 @@ int qsb_report_json(FILE *out, const qsb_results *r)
 {
     builder b = {false};
     cJSON *root = document(&b, r);
-    char *text = b.failed ? NULL : cJSON_Print(root);
-    cJSON_Delete(root);
-    if (!text)
-        return qsb_out_of_memory("JSON results");
-    fputs(text, out);
-    fputc('\n', out);
-    cJSON_free(text);
-    return QSB_OK;
+    return qsb_json_write(out, root, !b.failed, "JSON results");
 }

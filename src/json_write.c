@@ -1,0 +1,20 @@
+/*
+** Writing a cJSON document (see json_write.h).
+*/
+#include "json_write.h"
+
+#include <cjson/cJSON.h>
+
+#include "diag.h"
+
+int qsb_json_write(FILE *out, cJSON *root, bool built, const char *what)
+{
+    char *text = built && root ? cJSON_Print(root) : NULL;
+    cJSON_Delete(root);
+    if (!text)
+        return qsb_out_of_memory(what);
+    fputs(text, out);
+    fputc('\n', out);
+    cJSON_free(text);
+    return QSB_OK;
+}
