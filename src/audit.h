@@ -232,9 +232,7 @@ void qsb_audit_row_label(const qsb_audit_row *row, char *buf, size_t len); /* "m
 
 /* ---- reporters (audit_report.c) ---- */
 
-void qsb_audit_print_table(FILE *fp, const qsb_audit_row *rows, size_t count,
-                           const qsb_audit_config *config);
-/* The same table in three parts, so rows can be printed as they are measured. */
+/* The text table in three parts, so rows can be printed as they are measured. */
 void qsb_audit_print_table_head(FILE *fp, const qsb_audit_config *config);
 void qsb_audit_print_table_row(FILE *fp, const qsb_audit_row *row);
 void qsb_audit_print_table_foot(FILE *fp, const qsb_audit_row *rows, size_t count,

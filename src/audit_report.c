@@ -156,15 +156,6 @@ void qsb_audit_print_table_foot(FILE *fp, const qsb_audit_row *rows, size_t coun
     print_details(fp, rows, count);
 }
 
-void qsb_audit_print_table(FILE *fp, const qsb_audit_row *rows, size_t count,
-                           const qsb_audit_config *config)
-{
-    qsb_audit_print_table_head(fp, config);
-    for (size_t i = 0; i < count; i++)
-        qsb_audit_print_table_row(fp, &rows[i]);
-    qsb_audit_print_table_foot(fp, rows, count, config);
-}
-
 /* ---- case lists shared by CSV ---- */
 
 static void join_alloc_cases(const qsb_alloc_result *a, char *buf, size_t len)
