@@ -15,12 +15,12 @@ qsb_adaptive_policy qsb_adaptive_default_policy(void)
     return p;
 }
 
-static double max_of(const double *x, size_t n)
+static bool all_equal(const double *x, size_t n)
 {
-    double m = x[0];
     for (size_t i = 1; i < n; i++)
-        m = x[i] > m ? x[i] : m;
-    return m;
+        if (x[i] != x[0])
+            return false;
+    return true;
 }
 
 int qsb_median_precision_pct(const double *x, size_t n, double *pct)
@@ -28,23 +28,44 @@ int qsb_median_precision_pct(const double *x, size_t n, double *pct)
     *pct = INFINITY;
     if (n == 0)
         return 0;
+    if (qsb_median_ci_rank(n) == 0) { /* too few samples for a 95% interval */
+        if (all_equal(x, n) && x[0] > 0.0)
+            *pct = 0.0;
+        return 0;
+    }
     qsb_summary s;
     if (qsb_summarize(x, n, &s) != 0)
         return -1;
-    double lo = s.median_lo, hi = s.median_hi;
-    if (qsb_median_ci_rank(n) == 0) { /* too few samples for a 95% interval */
-        lo = s.min;
-        hi = max_of(x, n);
-    }
-    if (hi == lo)
+    if (s.median_hi == s.median_lo)
         *pct = 0.0;
     else if (s.median > 0.0)
-        *pct = (hi - lo) / 2.0 / s.median * 100.0;
+        *pct = (s.median_hi - s.median_lo) / 2.0 / s.median * 100.0;
     return 0;
 }
 
-static int all_within_precision(const double *const *samples, size_t nalgos, size_t rounds,
-                                double target_pct, int *within)
+static bool all_ratios_equal(const double *base, const double *cand, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (cand[i] * base[0] != cand[0] * base[i])
+            return false;
+    return true;
+}
+
+double qsb_ratio_precision_pct(const double *base, const double *cand, size_t n)
+{
+    double delta, lo, hi;
+    if (n == 0 || qsb_paired_delta(base, cand, n, &delta, &lo, &hi) != 0)
+        return INFINITY;
+    double ratio = 1.0 + delta / 100.0;
+    if (!(ratio > 0.0))
+        return INFINITY;
+    if (isnan(lo)) /* below 6 pairs: only identical ratios are known */
+        return all_ratios_equal(base, cand, n) ? 0.0 : INFINITY;
+    return (hi - lo) / 2.0 / ratio; /* lo and hi are in points: % of 1, made % of the ratio */
+}
+
+static int all_within_precision(const double *const *samples, size_t nalgos, bool paired,
+                                size_t rounds, double target_pct, int *within)
 {
     *within = 1;
     for (size_t a = 0; a < nalgos && *within; a++) {
@@ -52,6 +73,8 @@ static int all_within_precision(const double *const *samples, size_t nalgos, siz
         if (qsb_median_precision_pct(samples[a], rounds, &pct) != 0)
             return -1;
         *within = pct <= target_pct;
+        if (*within && paired && a > 0)
+            *within = qsb_ratio_precision_pct(samples[0], samples[a], rounds) <= target_pct;
     }
     return 0;
 }
@@ -66,7 +89,7 @@ static int budget_exhausted(const qsb_adaptive_policy *p, size_t rounds, double 
 }
 
 int qsb_adaptive_decide(const qsb_adaptive_policy *policy, const double *const *samples,
-                        size_t nalgos, size_t rounds, double elapsed_s,
+                        size_t nalgos, bool paired, size_t rounds, double elapsed_s,
                         qsb_adaptive_decision *decision)
 {
     decision->stop = false;
@@ -74,7 +97,7 @@ int qsb_adaptive_decide(const qsb_adaptive_policy *policy, const double *const *
     if (rounds < policy->min_reps || rounds == 0)
         return 0;
     int within;
-    if (all_within_precision(samples, nalgos, rounds, policy->precision_pct, &within) != 0)
+    if (all_within_precision(samples, nalgos, paired, rounds, policy->precision_pct, &within) != 0)
         return -1;
     if (within) {
         decision->stop = true;

@@ -3,9 +3,10 @@
 ** passed in, so tests drive it with a fake timer), no I/O.
 **
 ** A cell runs rounds; in each round every algorithm sorts once. After each round the run
-** asks qsb_adaptive_decide() whether to go on. It stops when every algorithm's median is
-** known to the target precision (the half-width of its 95% interval, relative to the
-** median), or when the round limit or the cell's time budget says so; a cell that stops
+** asks qsb_adaptive_decide() whether to go on. It stops when every algorithm's median and
+** every candidate's paired ratio to the baseline (the delta the run reports) are known to
+** the target precision (the half-width of the 95% interval, relative to the median or the
+** ratio), or when the round limit or the cell's time budget says so; a cell that stops
 ** without reaching the precision is noisy. --reps N is the same policy with
 ** min_reps = max_reps = N.
 */
@@ -36,24 +37,31 @@ typedef struct {
 } qsb_adaptive_decision;
 
 /* How precisely n samples give their median: the half-width of the 95% interval of the
-** median (stats.h, order statistics) in % of the median. Below 6 samples, where that
-** interval does not exist, the whole range [min, max] stands in for it (it covers the
-** median with probability 1 - 2^(1-n): 75% at 3 samples), so constant samples are precise
-** at once and scattered ones are not. 0 for a zero-width interval, INFINITY when the median
-** is not positive or n == 0. Returns 0, or -1 when out of memory. */
+** median (stats.h, order statistics) in % of the median. Below 6 samples that interval does
+** not exist, and nothing short of it is claimed: constant samples count as exact (0), any
+** others as unknown (INFINITY): the range [min, max] is no substitute, it covers the median
+** only with probability 1 - 2^(1-n) (75% at 3 samples). 0 for a zero-width interval,
+** INFINITY when the median is not positive or n == 0. Returns 0, or -1 when out of memory. */
 int qsb_median_precision_pct(const double *x, size_t n, double *pct);
 
+/* How precisely n paired rounds give the paired ratio cand/base (the delta of stats.h's
+** qsb_paired_delta): the half-width of its 95% interval in % of the ratio. INFINITY below
+** 6 pairs (no interval) unless every ratio is the same; also INFINITY (unknown) when no
+** pair is valid or memory runs out. */
+double qsb_ratio_precision_pct(const double *base, const double *cand, size_t n);
+
 /* After `rounds` complete rounds of a cell with `nalgos` algorithms (samples[a][0..rounds-1]
-** are algorithm a's samples in round order) and `elapsed_s` seconds spent in the cell:
+** are algorithm a's samples in round order; with `paired`, samples[0] is the baseline's and
+** the others' ratios to it must be precise too) and `elapsed_s` seconds spent in the cell:
 **   fewer than min_reps rounds                       -> go on;
-**   every algorithm within precision_pct             -> stop;
+**   every median (and ratio) within precision_pct    -> stop;
 **   max_reps rounds reached                          -> stop, noisy;
 **   budget spent, or one more round (at the mean
 **   round time so far) would overrun it              -> stop, noisy;
 **   otherwise                                        -> go on.
 ** Returns 0, or -1 when out of memory. */
 int qsb_adaptive_decide(const qsb_adaptive_policy *policy, const double *const *samples,
-                        size_t nalgos, size_t rounds, double elapsed_s,
+                        size_t nalgos, bool paired, size_t rounds, double elapsed_s,
                         qsb_adaptive_decision *decision);
 
 #define QSB_BATCH_RESOLUTION_FACTOR 1000.0

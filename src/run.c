@@ -33,14 +33,27 @@ static size_t adaptive_min_rounds(void *state, const qsb_cell *cell)
     return p->min_reps ? p->min_reps : 1;
 }
 
-/* After a noisy stop: the rows whose own median missed the precision. */
+/* How precisely row i is known: its median's precision, and for a candidate beside a
+** verified baseline the worse of that and its paired ratio's (adaptive.h). */
+static int row_precision_pct(const qsb_cell *cell, size_t i, double *pct)
+{
+    const qsb_row *row = &cell->rows[i], *base = &cell->rows[0];
+    if (qsb_median_precision_pct(row->samples, row->nsamples, pct) != 0)
+        return -1;
+    if (i > 0 && base->verified) {
+        size_t pairs = row->nsamples < base->nsamples ? row->nsamples : base->nsamples;
+        *pct = fmax(*pct, qsb_ratio_precision_pct(base->samples, row->samples, pairs));
+    }
+    return 0;
+}
+
+/* After a noisy stop: the rows whose median or paired ratio missed the precision. */
 static void flag_noisy_rows(const qsb_adaptive_policy *p, qsb_cell *cell)
 {
     for (size_t i = 0; i < cell->nrows; i++) {
-        qsb_row *row = &cell->rows[i];
         double pct;
-        if (row->verified && qsb_median_precision_pct(row->samples, row->nsamples, &pct) == 0)
-            row->noisy = !(pct <= p->precision_pct);
+        if (cell->rows[i].verified && row_precision_pct(cell, i, &pct) == 0)
+            cell->rows[i].noisy = !(pct <= p->precision_pct);
     }
 }
 
@@ -57,7 +70,9 @@ static bool adaptive_go_on(void *state, qsb_cell *cell, size_t rounds, double el
         if (cell->rows[i].verified)
             samples[n++] = cell->rows[i].samples;
     qsb_adaptive_decision d = {true, false};
-    int failed = n > 0 && qsb_adaptive_decide(p, samples, n, rounds, elapsed_s, &d) != 0;
+    bool paired = cell->rows[0].verified; /* then samples[0] is the baseline's */
+    int failed =
+        n > 0 && qsb_adaptive_decide(p, samples, n, paired, rounds, elapsed_s, &d) != 0;
     free(samples);
     if (failed)
         return false;
@@ -448,22 +463,26 @@ static bool cell_is_noisy(const qsb_cell *cell)
     return false;
 }
 
-/* "sorted n=49152 size=4: noisy, ... msort +-1.30%, introsort +-2.10% after 12 rounds ..." */
+/* "sorted n=49152 size=4: noisy, ... msort +-1.30%, introsort +-2.10% after 12 rounds ...";
+** a row with under 6 rounds has no interval: "+-?". */
 static void warn_noisy(const run_state *s, const cell_plan *plan, const qsb_cell *cell)
 {
     char rows[256] = "";
     size_t used = 0;
     for (size_t i = 0; i < cell->nrows && used < sizeof rows; i++) {
         double pct;
-        if (!cell->rows[i].noisy ||
-            qsb_median_precision_pct(cell->rows[i].samples, cell->rows[i].nsamples, &pct) != 0)
+        if (!cell->rows[i].noisy || row_precision_pct(cell, i, &pct) != 0)
             continue;
-        int n = snprintf(rows + used, sizeof rows - used, "%s%s +-%.2f%%", used ? ", " : "",
-                         cell->rows[i].algorithm, pct);
+        char value[32] = "?";
+        if (isfinite(pct))
+            snprintf(value, sizeof value, "%.2f%%", pct);
+        int n = snprintf(rows + used, sizeof rows - used, "%s%s +-%s", used ? ", " : "",
+                         cell->rows[i].algorithm, value);
         used += n > 0 ? (size_t)n : 0;
     }
     qsb_progress_clear();
-    qsb_warning("%s n=%llu size=%llu: noisy, the median's 95%% interval is %s after %zu "
+    qsb_warning("%s n=%llu size=%llu: noisy, the 95%% interval of the median (of a candidate: "
+                "and of its ratio to the baseline) is %s after %zu "
                 "rounds (%.1f s), not within +-%g%%; flagged 'noisy' in the results (a longer "
                 "--max-time or a quieter machine helps)",
                 cell->pattern, (unsigned long long)cell->nelem, (unsigned long long)cell->size,

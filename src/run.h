@@ -83,9 +83,9 @@ typedef struct {
 } qsb_rep_policy;
 
 /* The adaptive policy (adaptive.h, qsb_adaptive_decide) over the cell's verified rows: at
-** least policy->min_reps rounds, then more until every median is within the precision, or
-** the round limit or time budget ends the cell; then each row whose median is not within
-** the precision is flagged noisy. *policy must outlive the returned policy. */
+** least policy->min_reps rounds, then more until every median and every candidate's paired
+** ratio to a verified baseline is within the precision, or the round limit or time budget
+** ends the cell; then each row not within the precision is flagged noisy. *policy must outlive the returned policy. */
 qsb_rep_policy qsb_adaptive_rep_policy(const qsb_adaptive_policy *policy);
 
 typedef struct {

@@ -2,7 +2,8 @@
 ** src/adaptive.c with deterministic synthetic samplers and a fake clock (each round "takes"
 ** a fixed time): constant samples stop at the minimum; scattered ones go on until the round
 ** limit or the time budget and are flagged noisy; one early outlier is shed once the 95%
-** interval of the median can exclude it; and the batching arithmetic.
+** interval of the median can exclude it; precise medians with an imprecise paired ratio go
+** on; nothing but constant samples stops before 6 rounds; and the batching arithmetic.
 */
 #include <math.h>
 #include <stdint.h>
@@ -43,13 +44,31 @@ static double mixed_sampler(size_t algo, size_t round)
     return algo ? scattered_sampler(algo, round) : 500.0;
 }
 
+/* Each algorithm is exactly 1000 in three rounds of five, 2000 and 500 in the other two,
+** and the two are 1000 together only in one round of five: the medians settle at 1000 within
+** some 15 rounds, while the paired ratios are 2, 0.5, 1, 0.5, 2 (one fifth at the median). */
+static double crossed_sampler(size_t algo, size_t round)
+{
+    static const double base[5] = {1000, 1000, 1000, 2000, 500};
+    static const double cand[5] = {2000, 500, 1000, 1000, 1000};
+    return algo ? cand[round % 5] : base[round % 5];
+}
+
+/* Within 0.3% of 1000, never equal. */
+static double close_sampler(size_t algo, size_t round)
+{
+    return 1000.0 + (double)((round + algo) % 4);
+}
+
 typedef struct {
     size_t rounds;
     qsb_adaptive_decision decision;
 } cell_outcome;
 
-/* Runs a cell: one round per step, `round_s` fake seconds each, until the policy stops it. */
-static cell_outcome run_cell(const qsb_adaptive_policy *policy, sampler sample, double round_s)
+/* Runs a cell: one round per step, `round_s` fake seconds each, until the policy stops it;
+** algorithm 0 is the baseline of the paired ratio when `paired`. */
+static cell_outcome run_cell_paired(const qsb_adaptive_policy *policy, sampler sample,
+                                    double round_s, bool paired)
 {
     static double samples[NALGOS][MAX_ROUNDS];
     const double *rows[NALGOS] = {samples[0], samples[1]};
@@ -59,11 +78,17 @@ static cell_outcome run_cell(const qsb_adaptive_policy *policy, sampler sample, 
             samples[a][out.rounds] = sample(a, out.rounds);
         out.rounds++;
         double elapsed = round_s * (double)out.rounds;
-        CHECK(qsb_adaptive_decide(policy, rows, NALGOS, out.rounds, elapsed, &out.decision) == 0);
+        CHECK(qsb_adaptive_decide(policy, rows, NALGOS, paired, out.rounds, elapsed,
+                                  &out.decision) == 0);
         if (out.decision.stop)
             break;
     }
     return out;
+}
+
+static cell_outcome run_cell(const qsb_adaptive_policy *policy, sampler sample, double round_s)
+{
+    return run_cell_paired(policy, sample, round_s, true);
 }
 
 static void test_defaults(void)
@@ -125,11 +150,49 @@ static void test_scattered_runs_out_of_budget(void)
 
 static void test_outlier_is_shed(void)
 {
-    /* Below 9 samples the interval is [x(1), x(n)] and holds the 1300; at 9 it is
-    ** [x(2), x(8)] (binomial rank 2), within 0.1%. */
+    /* Below 6 samples there is no interval; from 6 to 8 it is [x(1), x(n)] and holds the
+    ** 1300; at 9 it is [x(2), x(8)] (binomial rank 2), within 0.1%. */
     qsb_adaptive_policy p = {1.0, 3, 0, 100.0};
     cell_outcome c = run_cell(&p, one_outlier_sampler, 0.01);
     CHECK_EQ_U64(c.rounds, 9);
+    CHECK(!c.decision.noisy);
+}
+
+static void test_paired_ratio_decides(void)
+{
+    qsb_adaptive_policy p = {1.0, 3, 60, 0.0};
+    cell_outcome c = run_cell(&p, crossed_sampler, 0.01);
+    CHECK_EQ_U64(c.rounds, 60);
+    CHECK(c.decision.noisy);
+    /* Without a baseline (it failed), the medians alone decide, well before the limit. */
+    c = run_cell_paired(&p, crossed_sampler, 0.01, false);
+    CHECK(c.rounds <= 20);
+    CHECK(c.decision.stop && !c.decision.noisy);
+
+    double pct = qsb_ratio_precision_pct((const double[]){1000, 1000, 1000},
+                                         (const double[]){1500, 1500, 1500}, 3);
+    CHECK(pct == 0.0); /* identical ratios are known exactly, even below 6 pairs */
+    pct = qsb_ratio_precision_pct((const double[]){1000, 1000, 1000},
+                                  (const double[]){1500, 1501, 1500}, 3);
+    CHECK(isinf(pct));
+    /* 10 pairs, ratios 1.00 .. 1.09: interval ranks 2 and 9 (1.01, 1.08), median 1.045. */
+    double base[10], cand[10];
+    for (int i = 0; i < 10; i++) {
+        base[i] = 100.0;
+        cand[i] = 100.0 + i;
+    }
+    pct = qsb_ratio_precision_pct(base, cand, 10);
+    CHECK(fabs(pct - 3.5 / 1.045) < 1e-9);
+    CHECK(isinf(qsb_ratio_precision_pct(base, cand, 0)));
+}
+
+static void test_no_stop_below_six_rounds(void)
+{
+    /* Three samples within 0.3% are no 95% interval: the cell goes on to the 6th round,
+    ** where the interval [x(1), x(6)] is within 0.3%. */
+    qsb_adaptive_policy p = qsb_adaptive_default_policy();
+    cell_outcome c = run_cell(&p, close_sampler, 0.01);
+    CHECK_EQ_U64(c.rounds, 6);
     CHECK(!c.decision.noisy);
 }
 
@@ -158,8 +221,8 @@ static void test_precision_measure(void)
     double pct;
     const double flat[] = {5, 5, 5};
     CHECK(qsb_median_precision_pct(flat, 3, &pct) == 0 && pct == 0.0);
-    const double three[] = {1000, 1005, 995}; /* range 10, half 5: 0.5% of 1000 */
-    CHECK(qsb_median_precision_pct(three, 3, &pct) == 0 && fabs(pct - 0.5) < 1e-12);
+    const double three[] = {1000, 1005, 995}; /* no interval below 6 samples: unknown */
+    CHECK(qsb_median_precision_pct(three, 3, &pct) == 0 && isinf(pct));
     /* n = 10: interval ranks 2 and 9 -> 991 and 1008: (1008 - 991) / 2 / 1000.5. */
     const double ten[] = {990, 991, 995, 999, 1000, 1001, 1003, 1006, 1008, 1200};
     CHECK(qsb_median_precision_pct(ten, 10, &pct) == 0);
@@ -193,6 +256,8 @@ int main(void)
     test_constant_stops_at_min();
     test_scattered_runs_out_of_budget();
     test_outlier_is_shed();
+    test_paired_ratio_decides();
+    test_no_stop_below_six_rounds();
     test_noisiest_row_decides();
     test_fixed_reps();
     test_precision_measure();

@@ -142,7 +142,7 @@ static void check_all_noisy(const run_output *o, size_t cells)
         CHECK(csv_noisy && strcmp(csv_noisy, "true") == 0);
     }
     size_t warnings = 0;
-    for (const char *p = o->stderr_text; (p = strstr(p, ": noisy, the median")) != NULL; p++)
+    for (const char *p = o->stderr_text; (p = strstr(p, ": noisy, the 95% interval")) != NULL; p++)
         warnings++;
     CHECK_EQ_U64(warnings, cells);
     CHECK(strstr(o->stderr_text, "qsortbench: warning: random n=2000 size=8: noisy, ") != NULL);
