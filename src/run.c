@@ -464,12 +464,14 @@ static bool cell_is_noisy(const qsb_cell *cell)
     return false;
 }
 
-/* "sorted n=49152 size=4: noisy, ... msort +-1.30%, introsort +-2.10% after 12 rounds ...";
-** a row with under 6 rounds has no interval: "+-?". */
+/* "sorted n=49152 size=4: noisy: 95% interval msort +-1.30%, introsort +-2.10% after 12
+** rounds (2.0 s), not within +-1%; ..." A candidate's interval is the wider of its median's
+** and its paired ratio's; a row with under 6 rounds has none: "+-?". */
 static void warn_noisy(const run_state *s, const cell_plan *plan, const qsb_cell *cell)
 {
     char rows[256] = "";
     size_t used = 0;
+    bool unknown = false;
     for (size_t i = 0; i < cell->nrows && used < sizeof rows; i++) {
         double pct;
         if (!cell->rows[i].noisy || row_precision_pct(cell, i, &pct) != 0)
@@ -477,17 +479,18 @@ static void warn_noisy(const run_state *s, const cell_plan *plan, const qsb_cell
         char value[32] = "?";
         if (isfinite(pct))
             snprintf(value, sizeof value, "%.2f%%", pct);
+        unknown |= !isfinite(pct);
         int n = snprintf(rows + used, sizeof rows - used, "%s%s +-%s", used ? ", " : "",
                          cell->rows[i].algorithm, value);
         used += n > 0 ? (size_t)n : 0;
     }
     qsb_progress_clear();
-    qsb_warning("%s n=%llu size=%llu: noisy, the 95%% interval of the median (of a candidate: "
-                "and of its ratio to the baseline) is %s after %zu "
-                "rounds (%.1f s), not within +-%g%%; flagged 'noisy' in the results (a longer "
-                "--max-time or a quieter machine helps)",
+    qsb_warning("%s n=%llu size=%llu: noisy: 95%% interval %s after %zu rounds (%.1f s), not "
+                "within +-%g%%%s; flagged 'noisy' in the results (a longer --max-time or a "
+                "quieter machine helps)",
                 cell->pattern, (unsigned long long)cell->nelem, (unsigned long long)cell->size,
-                rows, plan->rounds, plan->rounds_s, s->cfg->precision_pct);
+                rows, plan->rounds, plan->rounds_s, s->cfg->precision_pct,
+                unknown ? " (?: under 6 rounds give no interval)" : "");
 }
 
 static int finish_cell(run_state *s, const cell_plan *plan, qsb_cell *cell)

@@ -125,7 +125,7 @@ static void test_fixed_reps(void)
     CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(context_of(&o), "max_time_s")));
     CHECK(number(context_of(&o), "precision_pct") == 1.0);
     /* No per-cell warning with --reps: at most one line counting noisy cells. */
-    CHECK(strstr(o.stderr_text, ": noisy, ") == NULL);
+    CHECK(strstr(o.stderr_text, ": noisy: ") == NULL);
     run_free(&o);
 }
 
@@ -142,10 +142,10 @@ static void check_all_noisy(const run_output *o, size_t cells)
         CHECK(csv_noisy && strcmp(csv_noisy, "true") == 0);
     }
     size_t warnings = 0;
-    for (const char *p = o->stderr_text; (p = strstr(p, ": noisy, the 95% interval")) != NULL; p++)
+    for (const char *p = o->stderr_text; (p = strstr(p, ": noisy: 95% interval ")) != NULL; p++)
         warnings++;
     CHECK_EQ_U64(warnings, cells);
-    CHECK(strstr(o->stderr_text, "qsortbench: warning: random n=2000 size=8: noisy, ") != NULL);
+    CHECK(strstr(o->stderr_text, "qsortbench: warning: random n=2000 size=8: noisy: ") != NULL);
 }
 
 static void test_tiny_budget(void)
