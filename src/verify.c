@@ -69,18 +69,9 @@ qsb_multiset_hash qsb_multiset_hash_of(const void *base, size_t n, size_t size)
     }
 }
 
-size_t qsb_first_unsorted(const void *base, size_t n, size_t size,
-                          int (*cmp)(const void *, const void *, void *), void *arg)
-{
-    const unsigned char *p = base;
-    for (size_t i = 0; i + 1 < n; i++, p += size)
-        if (cmp(p, p + size, arg) > 0)
-            return i;
-    return n;
-}
-
 /* The order check and the multiset hash in one pass: a large array is read from memory once.
-** Returns the first unsorted index as qsb_first_unsorted does (the hash is then partial). */
+** Returns the index i of the first element greater than its successor, or n when sorted
+** (the hash is then partial). */
 static inline __attribute__((always_inline)) size_t
 checked_pass(const unsigned char *p, size_t n, size_t size,
              int (*cmp)(const void *, const void *, void *), void *arg, qsb_multiset_hash *m)

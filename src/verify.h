@@ -23,11 +23,6 @@ uint64_t qsb_element_hash(const void *element, size_t size);
 
 qsb_multiset_hash qsb_multiset_hash_of(const void *base, size_t n, size_t size);
 
-/* Index i of the first element greater than its successor (cmp(E(i), E(i+1)) > 0), or n
-** when sorted. */
-size_t qsb_first_unsorted(const void *base, size_t n, size_t size,
-                          int (*cmp)(const void *, const void *, void *), void *arg);
-
 /* Both checks. Returns true when the array is sorted and its multiset hash equals `input`;
 ** otherwise writes the reason ("not sorted at index 12", "not a permutation of the input")
 ** to reason[reason_len] and returns false. */

@@ -53,7 +53,6 @@ static void test_size(size_t size)
     char expected[64];
     snprintf(expected, sizeof expected, "not sorted at index %zu", at);
     CHECK(!verify(a, n, size, &h, reason, sizeof reason) && strcmp(reason, expected) == 0);
-    CHECK_EQ_U64(qsb_first_unsorted(a, n, size, qsb_comparator(size), NULL), at);
 
     /* Sorted, but one element replaced by a copy of its (different) successor. */
     qsort_r(a, n, size, compare_keys, &size);
@@ -68,7 +67,9 @@ static void test_size(size_t size)
     /* Sorted, but the last byte of one element changed: outside the key when size > 8. */
     qsort_r(a, n, size, compare_keys, &size);
     a[(n - 1) * size + size - 1] ^= 0x01;
-    bool still_sorted = qsb_first_unsorted(a, n, size, qsb_comparator(size), NULL) == n;
+    bool still_sorted = true;
+    for (size_t i = 0; i + 1 < n && still_sorted; i++)
+        still_sorted = compare_keys(a + i * size, a + (i + 1) * size, &size) <= 0;
     if (still_sorted)
         CHECK_MSG(!verify(a, n, size, &h, reason, sizeof reason) &&
                       strcmp(reason, "not a permutation of the input") == 0,
