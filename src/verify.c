@@ -43,63 +43,45 @@ uint64_t qsb_element_hash(const void *element, size_t size)
     return element_hash(element, size);
 }
 
-static inline __attribute__((always_inline)) qsb_multiset_hash
-multiset_hash(const unsigned char *p, size_t n, size_t size)
-{
-    qsb_multiset_hash m = {0, 0};
-    for (size_t i = 0; i < n; i++, p += size) {
-        uint64_t h = element_hash(p, size);
-        m.sum += h;
-        m.xor ^= h;
-    }
-    return m;
-}
-
-qsb_multiset_hash qsb_multiset_hash_of(const void *base, size_t n, size_t size)
-{
-    switch (size) {
-    case 4:
-        return multiset_hash(base, n, 4);
-    case 8:
-        return multiset_hash(base, n, 8);
-    case 32:
-        return multiset_hash(base, n, 32);
-    default:
-        return multiset_hash(base, n, size);
-    }
-}
-
-/* The order check and the multiset hash in one pass: a large array is read from memory once.
-** Returns the index i of the first element greater than its successor, or n when sorted
-** (the hash is then partial). */
+/* The multiset hash of n elements and, when cmp is given, the order check, in one pass: a
+** large array is read from memory once. Returns the index i of the first element greater
+** than its successor (the hash is then partial), or n. Inlined with a constant size for the
+** common sizes (see element_hash). */
 static inline __attribute__((always_inline)) size_t
-checked_pass(const unsigned char *p, size_t n, size_t size,
-             int (*cmp)(const void *, const void *, void *), void *arg, qsb_multiset_hash *m)
+hash_pass(const unsigned char *p, size_t n, size_t size,
+          int (*cmp)(const void *, const void *, void *), void *arg, qsb_multiset_hash *m)
 {
     for (size_t i = 0; i < n; i++, p += size) {
         uint64_t h = element_hash(p, size);
         m->sum += h;
         m->xor ^= h;
-        if (i + 1 < n && cmp(p, p + size, arg) > 0)
+        if (cmp && i + 1 < n && cmp(p, p + size, arg) > 0)
             return i;
     }
     return n;
 }
 
-static size_t checked_pass_of(const void *base, size_t n, size_t size,
-                              int (*cmp)(const void *, const void *, void *), void *arg,
-                              qsb_multiset_hash *m)
+static size_t hash_pass_of(const void *base, size_t n, size_t size,
+                           int (*cmp)(const void *, const void *, void *), void *arg,
+                           qsb_multiset_hash *m)
 {
     switch (size) {
     case 4:
-        return checked_pass(base, n, 4, cmp, arg, m);
+        return hash_pass(base, n, 4, cmp, arg, m);
     case 8:
-        return checked_pass(base, n, 8, cmp, arg, m);
+        return hash_pass(base, n, 8, cmp, arg, m);
     case 32:
-        return checked_pass(base, n, 32, cmp, arg, m);
+        return hash_pass(base, n, 32, cmp, arg, m);
     default:
-        return checked_pass(base, n, size, cmp, arg, m);
+        return hash_pass(base, n, size, cmp, arg, m);
     }
+}
+
+qsb_multiset_hash qsb_multiset_hash_of(const void *base, size_t n, size_t size)
+{
+    qsb_multiset_hash m = {0, 0};
+    hash_pass_of(base, n, size, NULL, NULL, &m);
+    return m;
 }
 
 bool qsb_verify_sorted_permutation(const void *base, size_t n, size_t size,
@@ -108,7 +90,7 @@ bool qsb_verify_sorted_permutation(const void *base, size_t n, size_t size,
                                    size_t reason_len)
 {
     qsb_multiset_hash got = {0, 0};
-    size_t bad = checked_pass_of(base, n, size, cmp, arg, &got);
+    size_t bad = hash_pass_of(base, n, size, cmp, arg, &got);
     if (bad < n) {
         snprintf(reason, reason_len, "not sorted at index %zu", bad);
         return false;

@@ -3,8 +3,8 @@
 ** by the comparator, and it is a permutation of the input. The permutation check compares
 ** an order-independent multiset hash (the sum and the xor of a strong 64-bit hash of each
 ** element's bytes) with the one computed once for the input; both checks share one pass
-** over the array, not a second sort. A sort that loses, duplicates or alters an element changes the hash except
-** with negligible probability.
+** over the array, not a second sort. A sort that loses, duplicates or alters an element
+** changes the hash except with negligible probability.
 */
 #ifndef QSB_VERIFY_H
 #define QSB_VERIFY_H
