@@ -1,10 +1,10 @@
 /*
 ** `qsortbench audit [--algos LIST] [--json FILE] [--csv FILE] [--quick]`: the measured
 ** property table (audit.h), a row per algorithm (registry entries and plug-ins, plugin.h) plus
-** a "malloc fails" row for each merge sort with a scratch fallback. The table goes to stdout row by row as each is measured; the CSV
-** and JSON files, opened before the first probe so a bad path fails at once, get the same
-** rows. Findings are data: the exit status is 0 whatever was found, 2 on bad arguments, 3 on
-** a system error.
+** a "malloc fails" row for each merge sort with a scratch fallback. The table goes to stdout
+** row by row as each is measured; the CSV and JSON files, opened before the first probe so a
+** bad path fails at once, get the same rows. Findings are data: the exit status is 0
+** whatever was found, 2 on bad arguments, 3 on a system error.
 */
 #include <stdlib.h>
 #include <string.h>

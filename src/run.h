@@ -45,10 +45,10 @@
 **    row's `retaken` counts the retakes; their time is overhead.
 **
 ** How many rounds a cell gets is a policy, asked after each round: the adaptive one below
-** (--reps N is the same policy with N..N rounds and no time budget). A cell's summaries and deltas are computed once the policy ends it. When a
-** signal stops the run, the results are marked incomplete; a cell the policy had not ended
-** is kept when it has its minimum of rounds (its rows short of the precision flagged noisy),
-** and dropped otherwise.
+** (--reps N is the same policy with N..N rounds and no time budget). A cell's summaries
+** and deltas are computed once the policy ends it. When a signal stops the run, the results
+** are marked incomplete; a cell the policy had not ended is kept when it has its minimum of
+** rounds (its rows short of the precision flagged noisy), and dropped otherwise.
 */
 #ifndef QSB_RUN_H
 #define QSB_RUN_H
@@ -85,7 +85,8 @@ typedef struct {
 /* The adaptive policy (adaptive.h, qsb_adaptive_decide) over the cell's verified rows: at
 ** least policy->min_reps rounds, then more until every median and every candidate's paired
 ** ratio to a verified baseline is within the precision, or the round limit or time budget
-** ends the cell; then each row not within the precision is flagged noisy. *policy must outlive the returned policy. */
+** ends the cell; then each row not within the precision is flagged noisy. *policy must
+** outlive the returned policy. */
 qsb_rep_policy qsb_adaptive_rep_policy(const qsb_adaptive_policy *policy);
 
 typedef struct {
