@@ -2,7 +2,8 @@
 ** The after-sort checks of src/verify.c: for every element size of the test matrix, a sorted
 ** permutation passes; an unsorted array names the first descent; a lost, duplicated or
 ** altered element (in any byte, key or not) is "not a permutation of the input"; the
-** multiset hash does not depend on the order.
+** multiset hash does not depend on the order, and sees words moved within or between wide
+** elements; a comparator other than the patterns' own is the one that decides the order.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -106,10 +107,48 @@ static void test_small_cases(void)
     CHECK(qsb_element_hash(e, 3) != qsb_element_hash(e, 4)); /* the length counts */
 }
 
+/* Wide elements hash their words apart, then together: a word swapped within an element, or
+** torn between two elements (a partial swap), still changes the multiset. */
+static void test_moved_words(void)
+{
+    uint64_t a[2][4] = {{1, 2, 3, 4}, {5, 6, 7, 8}}, torn[2][4], inside[2][4];
+    memcpy(torn, a, sizeof a);
+    torn[0][1] = a[1][1];
+    torn[1][1] = a[0][1];
+    memcpy(inside, a, sizeof a);
+    inside[0][2] = a[0][3];
+    inside[0][3] = a[0][2];
+    qsb_multiset_hash h = qsb_multiset_hash_of(a, 2, 32);
+    qsb_multiset_hash ht = qsb_multiset_hash_of(torn, 2, 32);
+    qsb_multiset_hash hi = qsb_multiset_hash_of(inside, 2, 32);
+    CHECK(ht.sum != h.sum && ht.xor != h.xor);
+    CHECK(hi.sum != h.sum && hi.xor != h.xor);
+}
+
+/* A comparator other than the patterns' own is called, not bypassed by the inline key check. */
+static int descending(const void *a, const void *b, void *arg)
+{
+    return -qsb_comparator(4)(a, b, arg);
+}
+
+static void test_other_comparator(void)
+{
+    uint32_t down[4] = {9, 7, 7, 1}, up[4] = {1, 7, 7, 9};
+    qsb_multiset_hash h = qsb_multiset_hash_of(down, 4, 4);
+    char reason[64];
+    CHECK(qsb_verify_sorted_permutation(down, 4, 4, descending, NULL, &h, reason,
+                                        sizeof reason));
+    CHECK(!qsb_verify_sorted_permutation(up, 4, 4, descending, NULL, &h, reason,
+                                         sizeof reason) &&
+          strcmp(reason, "not sorted at index 0") == 0);
+}
+
 int main(void)
 {
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         test_size(sizes[i]);
     test_small_cases();
+    test_moved_words();
+    test_other_comparator();
     return check_done();
 }
