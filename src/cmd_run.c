@@ -297,13 +297,13 @@ static void print_totals(const qsb_run_totals *t, double wall_ns, bool timed)
         return;
     }
     qsb_note("%.2f s inside timed sorts, %.2f s wall time: overhead %.1f%% (counted sorts "
-             "%.1f%%, warm-ups %.1f%%, %zu preempted sorts retaken %.1f%%, inputs %.1f%%, "
-             "copies %.1f%%, checks %.1f%%, other %.1f%%); %zu samples kept preempted; peak "
-             "memory %.1f MiB",
+             "%.1f%%, warm-ups %.1f%%, %zu preempted and %zu slowed sorts retaken %.1f%%, "
+             "inputs %.1f%%, copies %.1f%%, checks %.1f%%, other %.1f%%); samples kept "
+             "preempted %zu, slowed %zu; peak memory %.1f MiB",
              t->timed_ns / 1e9, wall_ns / 1e9, (wall_ns - t->timed_ns) * pct,
-             t->counted_ns * pct, t->warmup_ns * pct, t->retakes, t->retake_ns * pct,
-             t->generate_ns * pct, t->copy_ns * pct, t->verify_ns * pct,
-             (rest > 0 ? rest : 0) * pct, t->disturbed, peak_mib);
+             t->counted_ns * pct, t->warmup_ns * pct, t->retakes, t->slowed,
+             t->retake_ns * pct, t->generate_ns * pct, t->copy_ns * pct, t->verify_ns * pct,
+             (rest > 0 ? rest : 0) * pct, t->disturbed, t->kept_slowed, peak_mib);
 }
 
 /* With --reps N the cells short of the precision are counted in one warning. */

@@ -89,7 +89,7 @@ typedef struct {
     unsigned long batch; /* sorts timed back to back per sample (a sample is their time / batch);
                          ** 0 when unknown (JSON only, optional) */
     unsigned long retaken; /* sorts timed again because the process lost the CPU during them
-                           ** (run.h; JSON only, optional) */
+                           ** or the machine slowed them (run.h; JSON only, optional) */
 } qsb_row;
 
 typedef struct {

@@ -299,7 +299,20 @@ static bool disturbed(double wall_ns, double cpu_ns)
     return wall_ns - cpu_ns > wall_ns * QSB_DISTURBED_PCT / 100 + QSB_DISTURBED_SLACK_NS;
 }
 
-/* One sample: the batch, taken again while preemption spoiled it and it is short. */
+/* Did the machine slow this sample (per_sort counts) down (run.h, step 7)? Compared with
+** the fastest sample of its row so far. */
+static bool slowed(const run_state *s, const qsb_row *row, double per_sort)
+{
+    if (!(s->cfg->slowed_pct > 0) || row->nsamples < QSB_SLOWED_MIN_SAMPLES)
+        return false;
+    double fastest = row->samples[0];
+    for (size_t i = 1; i < row->nsamples; i++)
+        fastest = fmin(fastest, row->samples[i]);
+    return per_sort > fastest * (1 + s->cfg->slowed_pct / 100);
+}
+
+/* One sample: the batch, taken again while it is short and preemption or a slowed machine
+** spoiled it. */
 static int timed_sort(run_state *s, const cell_plan *plan, size_t algo, qsb_row *row)
 {
     size_t k = plan->batch[algo];
@@ -310,17 +323,20 @@ static int timed_sort(run_state *s, const cell_plan *plan, size_t algo, qsb_row 
         if (status != QSB_OK || !row->verified)
             return status; /* a wrong result's time is not a sample */
         double wall_ns = qsb_timer_to_ns(s->setup->timer, counts);
-        bool spoiled = disturbed(wall_ns, cpu_ns);
-        if (!spoiled || attempt >= QSB_RETAKE_MAX || wall_ns > QSB_RETAKE_LIMIT_S * 1e9 ||
-            stop_requested(s)) {
+        double per_sort = (double)counts / (double)k;
+        bool preempted = disturbed(wall_ns, cpu_ns);
+        bool slow = !preempted && slowed(s, row, per_sort);
+        if ((!preempted && !slow) || attempt >= QSB_RETAKE_MAX ||
+            wall_ns > QSB_RETAKE_LIMIT_S * 1e9 || stop_requested(s)) {
             s->totals->timed_ns += wall_ns;
-            s->totals->disturbed += spoiled;
-            return qsb_row_add_sample(row, (double)counts / (double)k) == 0
-                       ? QSB_OK
-                       : qsb_out_of_memory("samples");
+            s->totals->disturbed += preempted;
+            s->totals->kept_slowed += slow;
+            return qsb_row_add_sample(row, per_sort) == 0 ? QSB_OK
+                                                          : qsb_out_of_memory("samples");
         }
         s->totals->retake_ns += wall_ns;
-        s->totals->retakes++;
+        s->totals->retakes += preempted;
+        s->totals->slowed += slow;
         row->retaken++;
     }
 }

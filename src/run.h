@@ -43,6 +43,17 @@
 **    QSB_RETAKE_LIMIT_S is then sorted and timed again, in its place in the round, up to
 **    QSB_RETAKE_MAX times in all; a longer one, or the last attempt, is kept as it is. The
 **    row's `retaken` counts the retakes; their time is overhead.
+** 7. Slowed samples: on a shared host the same sort runs at two or more speeds, for stretches
+**    of milliseconds to seconds (another tenant on the core's SMT sibling, or on the cache and
+**    memory), and a slowed stretch does not slow two algorithms alike: at 49,152 sorted
+**    4-byte elements msort took 2.0M cycles in the fast stretches and up to 3.2M in slow
+**    ones, introsort 2.9M and 3.4M, so the paired delta was +40% in the one and +15...+25%
+**    in the other, and a run's delta depended on how much of it the slow stretches took.
+**    A short sort (under QSB_RETAKE_LIMIT_S) whose time exceeds the fastest sample of its
+**    row so far by more than `slowed_pct` % (--slowed; from the row's third sample on) is
+**    retaken like a preempted one, within the same QSB_RETAKE_MAX attempts: the samples
+**    kept are those of the machine at its speed. On a steady machine, where samples scatter
+**    by a few %, nothing is retaken.
 **
 ** How many rounds a cell gets is a policy, asked after each round: the adaptive one below
 ** (--reps N is the same policy with N..N rounds and no time budget). A cell's summaries
@@ -71,6 +82,7 @@
 #define QSB_DISTURBED_SLACK_NS 20000.0 /* ... plus this: the clock reads' own cost */
 #define QSB_RETAKE_LIMIT_S 0.01 /* longer sorts are rarely spared by a busy machine */
 #define QSB_RETAKE_MAX 4              /* attempts per sample, the first included */
+#define QSB_SLOWED_MIN_SAMPLES 2 /* the row's fastest of at least this many is the reference */
 
 typedef struct {
     /* Rounds to run before the first question; at least 1. */
@@ -112,9 +124,11 @@ typedef struct {
     double generate_ns; /* generating the inputs and their multiset hashes */
     double copy_ns;     /* copying the input into the work buffer before each sort */
     double verify_ns;   /* checking each result */
-    double retake_ns;   /* timed sorts thrown away: preempted (run.h, step 6) */
-    size_t retakes;     /* how many */
+    double retake_ns;   /* timed sorts thrown away: preempted or slowed (steps 6 and 7) */
+    size_t retakes;     /* how many were preempted */
+    size_t slowed;      /* how many were slowed */
     size_t disturbed;   /* samples kept although preempted (long sorts, last attempts) */
+    size_t kept_slowed; /* samples kept although slowed (last attempts) */
     size_t noisy_cells; /* cells with a row flagged noisy */
     size_t cells;       /* cells finished */
 } qsb_run_totals;

@@ -29,6 +29,7 @@
 #define MAX_TIME_S 86400.0
 #define MAX_WARMUP UINT64_C(1000)
 #define MAX_BATCH UINT64_C(1000000)
+#define MAX_SLOWED_PCT 1000.0
 #define QSB_STRINGIFY_(x) #x
 #define QSB_STRINGIFY(x) QSB_STRINGIFY_(x)
 
@@ -44,6 +45,7 @@ enum {
     OPT_WARMUP,
     OPT_PIN,
     OPT_BATCH,
+    OPT_SLOWED,
     OPT_CSV,
     OPT_JSON,
     OPT_METRIC,
@@ -86,6 +88,10 @@ static const qsb_option run_options[] = {
     [OPT_BATCH] = {"batch", 0, "K",
                    "time K sorts back to back per sample, each on its own fresh copy (default: "
                    "as many as make a sample last 10 us, for very short sorts)"},
+    [OPT_SLOWED] = {"slowed", 0, "PCT",
+                    "retake a sort under 10 ms that ran more than PCT % slower than the fastest "
+                    "sample of its cell and algorithm: the shared machine slowed it (default "
+                    QSB_STRINGIFY(QSB_SLOWED_DEFAULT_PCT) ", 0: never)"},
     [OPT_CSV] = {"csv", 0, "FILE", "CSV results, '-' for stdout (default "
                                    "results/qsortbench-<UTC time>.csv)"},
     [OPT_JSON] = {"json", 0, "FILE", "JSON results, '-' for stdout (default "
@@ -408,14 +414,15 @@ static int resolve_pin(qsb_run_config *cfg, const char *text)
     return QSB_OK;
 }
 
-/* --reps, --precision, --max-time, --warmup, --batch, --pin: how cells are repeated and
-** measured. */
+/* --reps, --precision, --max-time, --warmup, --batch, --slowed, --pin: how cells are repeated
+** and measured. */
 static int resolve_repetitions(qsb_run_config *cfg, const option_texts *t)
 {
     int status = QSB_OK;
     cfg->precision_pct = QSB_ADAPTIVE_DEFAULT_PRECISION_PCT;
     cfg->max_time_s = QSB_ADAPTIVE_DEFAULT_MAX_TIME_S;
     cfg->warmup = QSB_WARMUP_AUTO;
+    cfg->slowed_pct = QSB_SLOWED_DEFAULT_PCT;
     if (t->text[OPT_REPS])
         status = qsb_parse_u64(t->text[OPT_REPS], "--reps", 1, MAX_REPS, 0, &cfg->reps);
     if (status == QSB_OK && t->text[OPT_PRECISION])
@@ -431,6 +438,9 @@ static int resolve_repetitions(qsb_run_config *cfg, const option_texts *t)
         status = qsb_parse_u64(t->text[OPT_WARMUP], "--warmup", 0, MAX_WARMUP, 0, &cfg->warmup);
     if (status == QSB_OK && t->text[OPT_BATCH])
         status = qsb_parse_u64(t->text[OPT_BATCH], "--batch", 1, MAX_BATCH, 0, &cfg->batch);
+    if (status == QSB_OK && t->text[OPT_SLOWED])
+        status = qsb_parse_double(t->text[OPT_SLOWED], "--slowed", 0.0, MAX_SLOWED_PCT,
+                                  &cfg->slowed_pct);
     if (status == QSB_OK)
         status = resolve_pin(cfg, t->text[OPT_PIN]);
     return status;
