@@ -127,7 +127,7 @@ static int set_strings(const char *const values[], char **const fields[], size_t
 /* The machine's state and the repetition rules, recorded beside the results. */
 static int fill_noise_context(qsb_context *c, const qsb_run_config *cfg, double load_average)
 {
-    char governor[64], turbo[16], repetitions[128], warmup[32];
+    char governor[64], turbo[16], repetitions[256], warmup[32];
     qsb_cpu_governor(governor, sizeof governor);
     qsb_turbo_state(turbo, sizeof turbo);
     c->load_average = load_average >= 0 ? load_average : NAN;
@@ -136,15 +136,19 @@ static int fill_noise_context(qsb_context *c, const qsb_run_config *cfg, double 
     c->sanitized = QSB_SANITIZED;
     c->precision_pct = cfg->precision_pct;
     c->max_time_s = cfg->reps ? NAN : cfg->max_time_s;
+    char slowed[96] = "; no slowed sort retaken";
+    if (cfg->slowed_pct > 0)
+        snprintf(slowed, sizeof slowed, "; short sorts over %g%% slower than their row's "
+                 "fastest retaken", cfg->slowed_pct);
     if (cfg->reps)
-        snprintf(repetitions, sizeof repetitions, "fixed: %llu rounds",
-                 (unsigned long long)cfg->reps);
+        snprintf(repetitions, sizeof repetitions, "fixed: %llu rounds%s",
+                 (unsigned long long)cfg->reps, slowed);
     else
         snprintf(repetitions, sizeof repetitions,
                  "adaptive: %d to %d rounds, until each median is within +-%g%% or %g s of "
-                 "rounds are spent",
+                 "rounds are spent%s",
                  QSB_ADAPTIVE_DEFAULT_MIN_REPS, QSB_ADAPTIVE_DEFAULT_MAX_REPS,
-                 cfg->precision_pct, cfg->max_time_s);
+                 cfg->precision_pct, cfg->max_time_s, slowed);
     if (cfg->warmup == QSB_WARMUP_AUTO)
         snprintf(warmup, sizeof warmup, "auto");
     else
@@ -306,14 +310,14 @@ static void print_totals(const qsb_run_totals *t, double wall_ns, bool timed)
              (rest > 0 ? rest : 0) * pct, t->disturbed, t->kept_slowed, peak_mib);
 }
 
-/* With --reps N the cells short of the precision are counted in one warning. */
+/* With --reps N the noisy cells are counted in one warning. */
 static void warn_noisy_total(const qsb_run_config *cfg, const qsb_run_totals *t)
 {
     if (cfg->reps == 0 || t->noisy_cells == 0 || cfg->metric == QSB_METRIC_COMPARISONS)
         return;
     qsb_warning("%zu of %zu cells did not reach +-%g%% (the median's 95%% interval) in %llu "
-                "rounds: flagged 'noisy' in the results (more --reps, or adaptive rounds, "
-                "help)",
+                "rounds, or were slowed by a busy machine: flagged 'noisy' in the results "
+                "(more --reps, adaptive rounds, or a quieter machine help)",
                 t->noisy_cells, t->cells, cfg->precision_pct, (unsigned long long)cfg->reps);
 }
 

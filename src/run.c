@@ -480,17 +480,70 @@ static bool cell_is_noisy(const qsb_cell *cell)
     return false;
 }
 
+/* A row of short sorts (retaken when slowed, run.h step 7) whose median is still more than
+** --slowed % above its fastest sample: the machine was slowed for most of its samples, so
+** its median (and delta) is the busy machine's. *factor: median / fastest. */
+static bool mostly_slowed(const run_state *s, const qsb_row *row, double *factor)
+{
+    const qsb_summary *sum = &row->summary;
+    if (s->cfg->metric == QSB_METRIC_COMPARISONS) /* exact counts, and no timer */
+        return false;
+    if (!row->verified || !(s->cfg->slowed_pct > 0) || !(sum->min > 0))
+        return false;
+    double sample_ns = qsb_timer_to_ns(s->setup->timer, 1) * sum->median *
+                       (double)(row->batch ? row->batch : 1);
+    if (!(sample_ns <= QSB_RETAKE_LIMIT_S * 1e9))
+        return false;
+    *factor = sum->median / sum->min;
+    return *factor > 1 + s->cfg->slowed_pct / 100;
+}
+
+static void flag_slowed_rows(const run_state *s, qsb_cell *cell)
+{
+    double factor;
+    for (size_t i = 0; i < cell->nrows; i++)
+        if (mostly_slowed(s, &cell->rows[i], &factor))
+            cell->rows[i].noisy = true;
+}
+
+/* "sorted n=49152 size=4: slowed: median msort 1.48x, introsort 1.28x its fastest sample
+** (759 sorts retaken): ..." */
+static void warn_slowed(const run_state *s, const qsb_cell *cell)
+{
+    char rows[256] = "";
+    size_t used = 0;
+    unsigned long retaken = 0;
+    for (size_t i = 0; i < cell->nrows && used < sizeof rows; i++) {
+        double factor;
+        if (!mostly_slowed(s, &cell->rows[i], &factor))
+            continue;
+        retaken += cell->rows[i].retaken;
+        int n = snprintf(rows + used, sizeof rows - used, "%s%s %.2fx", used ? ", " : "",
+                         cell->rows[i].algorithm, factor);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    if (used == 0)
+        return;
+    qsb_progress_clear();
+    qsb_warning("%s n=%llu size=%llu: slowed: median %s its fastest sample (%lu sorts "
+                "retaken): the shared machine was busy for most of the cell, whose delta is "
+                "the busy machine's; flagged 'noisy' in the results (a quieter machine helps)",
+                cell->pattern, (unsigned long long)cell->nelem, (unsigned long long)cell->size,
+                rows, retaken);
+}
+
 /* "sorted n=49152 size=4: noisy: 95% interval msort +-1.30%, introsort +-2.10% after 12
 ** rounds (2.0 s), not within +-1%; ..." A candidate's interval is the wider of its median's
 ** and its paired ratio's; a row with under 6 rounds has none: "+-?". */
-static void warn_noisy(const run_state *s, const cell_plan *plan, const qsb_cell *cell)
+static void warn_imprecise(const run_state *s, const cell_plan *plan, const qsb_cell *cell)
 {
     char rows[256] = "";
     size_t used = 0;
     bool unknown = false;
     for (size_t i = 0; i < cell->nrows && used < sizeof rows; i++) {
         double pct;
-        if (!cell->rows[i].noisy || row_precision_pct(cell, i, &pct) != 0)
+        if (!cell->rows[i].noisy || row_precision_pct(cell, i, &pct) != 0 ||
+            pct <= s->cfg->precision_pct)
             continue;
         char value[32] = "?";
         if (isfinite(pct))
@@ -500,6 +553,8 @@ static void warn_noisy(const run_state *s, const cell_plan *plan, const qsb_cell
                          cell->rows[i].algorithm, value);
         used += n > 0 ? (size_t)n : 0;
     }
+    if (used == 0)
+        return;
     qsb_progress_clear();
     qsb_warning("%s n=%llu size=%llu: noisy: 95%% interval %s after %zu rounds (%.1f s), not "
                 "within +-%g%%%s; flagged 'noisy' in the results (a longer --max-time or a "
@@ -512,10 +567,14 @@ static void warn_noisy(const run_state *s, const cell_plan *plan, const qsb_cell
 static int finish_cell(run_state *s, const cell_plan *plan, qsb_cell *cell)
 {
     int status = summarize_cell(cell);
+    if (status == QSB_OK)
+        flag_slowed_rows(s, cell);
     if (status == QSB_OK && cell_is_noisy(cell)) {
         s->totals->noisy_cells++;
-        if (s->setup->warn_noisy)
-            warn_noisy(s, plan, cell);
+        if (s->setup->warn_noisy) {
+            warn_imprecise(s, plan, cell);
+            warn_slowed(s, cell);
+        }
     }
     s->totals->cells += status == QSB_OK;
     return status;
@@ -600,7 +659,10 @@ static int settle_interrupted(run_state *s, cell_plan *plan)
     if (s->setup->adaptive)
         flag_noisy_rows(s->setup->adaptive, cell);
     plan->done = true;
-    return summarize_cell(cell);
+    int status = summarize_cell(cell);
+    if (status == QSB_OK)
+        flag_slowed_rows(s, cell);
+    return status;
 }
 
 /* After an interrupt: the cells with too few rounds go; the others stay, in order, and the

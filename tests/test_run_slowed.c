@@ -1,21 +1,25 @@
 /*
-** Slowed samples are retaken (run.h, step 7), through the run command's own code, with sorts
-** that exist only in this test (swapped into a parsed config, as test_run_failed does):
+** Slowed samples (run.h, step 7), through the run command's own code, with sorts that exist
+** only in this test (swapped into a parsed config as the candidate, as test_run_failed does):
 **
-**   steady  sorts, then spins until 300 us have passed since it started;
+**   steady  the baseline: sorts, then spins until 300 us have passed since it started;
 **   lumpy   the same, but every third call from the sixth on spins 600 us: a machine slowed
-**           for one sort (its first three calls, the counted sort and rounds 0 and 1, give the
-**           reference: no warm-up, no batches).
+**           for one sort at a time (its first three calls, the counted sort and rounds 0
+**           and 1, are fast: no warm-up, no batches);
+**   busy    fast for its first three calls, then 600 us for good: a machine slowed for the
+**           rest of the cell.
 **
-** With the default --slowed, lumpy's slow calls are retaken (the next call is fast), so its
-** kept samples stay within 10% of its fastest; with --slowed 0 they are kept, and the
-** samples spread by about 2x.
+** lumpy's slow calls are retaken (the next call is fast), so its kept samples stay within 10%
+** of its fastest, unless --slowed 0, where they are kept. busy's retakes cannot help: its
+** row is flagged noisy and a warning says the cell was slowed.
 */
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -24,6 +28,8 @@
 #include "run.h"
 #include "run_config.h"
 #include "run_helpers.h"
+
+static unsigned calls;
 
 static double now_us(void)
 {
@@ -47,76 +53,90 @@ static void steady_sort(void *base, size_t n, size_t size,
     sort_lasting(base, n, size, cmp, arg, 300);
 }
 
-static unsigned lumpy_calls;
-
 static void lumpy_sort(void *base, size_t n, size_t size,
                        int (*cmp)(const void *, const void *, void *), void *arg)
 {
-    lumpy_calls++;
-    sort_lasting(base, n, size, cmp, arg, lumpy_calls > 3 && lumpy_calls % 3 == 0 ? 600 : 300);
+    calls++;
+    sort_lasting(base, n, size, cmp, arg, calls > 3 && calls % 3 == 0 ? 600 : 300);
 }
 
-static const qsb_algorithm spinning[] = {
-    {"steady", "test only", steady_sort, 0, "test"},
-    {"lumpy", "test only", lumpy_sort, 0, "test"},
-};
+static void busy_sort(void *base, size_t n, size_t size,
+                      int (*cmp)(const void *, const void *, void *), void *arg)
+{
+    sort_lasting(base, n, size, cmp, arg, ++calls > 3 ? 600 : 300);
+}
 
-/* The lumpy row's samples: their largest / smallest, and its retaken count. */
-static int lumpy_row(const char *json, double *spread, double *retaken)
+typedef struct {
+    double spread;  /* the candidate's largest sample / its smallest */
+    double retaken; /* its retaken count */
+    bool noisy;
+    size_t samples;
+    char *errors;   /* what the run wrote on stderr */
+} outcome;
+
+/* The candidate row (the second) of the results file. */
+static void read_candidate(const char *json, outcome *o)
 {
     char *text = slurp(json, NULL);
     cJSON *root = text ? cJSON_Parse(text) : NULL;
     free(text);
-    const cJSON *row = NULL, *results = root ? cJSON_GetObjectItem(root, "results") : NULL;
-    cJSON_ArrayForEach(row, results)
+    const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "results"), 1);
+    const cJSON *samples = cJSON_GetObjectItem(row, "samples"), *s;
+    double lo = INFINITY, hi = 0;
+    cJSON_ArrayForEach(s, samples)
     {
-        if (strcmp(cJSON_GetObjectItem(row, "algorithm")->valuestring, "lumpy") == 0)
-            break;
+        lo = fmin(lo, s->valuedouble);
+        hi = fmax(hi, s->valuedouble);
     }
-    int status = -1;
-    const cJSON *samples = row ? cJSON_GetObjectItem(row, "samples") : NULL;
-    if (cJSON_GetArraySize(samples) == 30) {
-        double lo = INFINITY, hi = 0;
-        const cJSON *s;
-        cJSON_ArrayForEach(s, samples)
-        {
-            lo = s->valuedouble < lo ? s->valuedouble : lo;
-            hi = s->valuedouble > hi ? s->valuedouble : hi;
-        }
-        *spread = hi / lo;
-        *retaken = cJSON_GetObjectItem(row, "retaken")->valuedouble;
-        status = 0;
-    }
+    o->samples = (size_t)cJSON_GetArraySize(samples);
+    o->spread = hi / lo;
+    o->retaken = row ? cJSON_GetObjectItem(row, "retaken")->valuedouble : 0;
+    o->noisy = cJSON_IsTrue(cJSON_GetObjectItem(row, "noisy"));
     cJSON_Delete(root);
+}
+
+/* qsb_run_execute with stderr in a file. */
+static int execute_capturing_stderr(const qsb_run_config *cfg, const char *err)
+{
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO), fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, STDERR_FILENO);
+    int status = qsb_run_execute(cfg);
+    fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(fd);
+    close(saved);
     return status;
 }
 
-/* One run of the steady baseline and the lumpy candidate, 30 rounds, with --slowed when
-** slowed is not NULL. */
-static void run_with(const char *dir, const char *slowed, double *spread, double *retaken)
+/* One run of 200 4-byte random elements, steady against the candidate, with `more` options
+** (NULL-terminated). */
+static outcome run_with(const char *dir, qsb_sort_fn candidate, const char *const *more)
 {
-    char csv[300], json[300];
-    snprintf(csv, sizeof csv, "%s/r-%s.csv", dir, slowed ? slowed : "default");
-    snprintf(json, sizeof json, "%s/r-%s.json", dir, slowed ? slowed : "default");
-    char *args[20] = {"run", "--nelem", "200", "--sizes", "4", "--patterns", "random",
-                      "--reps", "30", "--warmup", "0", "--batch", "1", "--csv", csv,
-                      "--json", json, "--quiet"};
-    int argc = 18;
-    if (slowed) {
-        args[argc++] = "--slowed";
-        args[argc++] = (char *)slowed;
-    }
+    char csv[300], json[300], err[300];
+    snprintf(csv, sizeof csv, "%s/r.csv", dir);
+    snprintf(json, sizeof json, "%s/r.json", dir);
+    snprintf(err, sizeof err, "%s/stderr.txt", dir);
+    char *args[32] = {"run", "--nelem", "200", "--sizes", "4", "--patterns", "random",
+                      "--warmup", "0", "--batch", "1", "--csv", csv, "--json", json,
+                      "--quiet"};
+    int argc = 16;
+    while (*more && argc < 32)
+        args[argc++] = (char *)*more++;
+    outcome o = {0};
     qsb_run_config cfg;
     int status = qsb_run_config_parse(&cfg, argc, args);
     CHECK_EQ_U64(status, QSB_OK);
     if (status == QSB_OK && cfg.n_algos == 2) {
-        cfg.algos[0] = spinning[0];
-        cfg.algos[1] = spinning[1];
-        lumpy_calls = 0;
-        CHECK_EQ_U64(qsb_run_execute(&cfg), QSB_OK);
-        CHECK_MSG(lumpy_row(json, spread, retaken) == 0, "no lumpy row of 30 samples");
+        cfg.algos[0] = (qsb_algorithm){"steady", "test only", steady_sort, 0, "test"};
+        cfg.algos[1] = (qsb_algorithm){"cand", "test only", candidate, 0, "test"};
+        calls = 0;
+        CHECK_EQ_U64(execute_capturing_stderr(&cfg, err), QSB_OK);
+        read_candidate(json, &o);
+        o.errors = slurp(err, NULL);
     }
     qsb_run_config_free(&cfg);
+    return o;
 }
 
 int main(void)
@@ -124,13 +144,24 @@ int main(void)
     char dir[256];
     if (make_temp_dir(dir, sizeof dir, "qsb-run-slowed") != 0)
         return 1;
-    double spread = 0, retaken = 0;
-    run_with(dir, NULL, &spread, &retaken);
-    CHECK_MSG(spread < 1.1 + 0.05, "default: kept samples spread %.2fx", spread);
-    CHECK_MSG(retaken >= 5, "default: %g retaken", retaken);
+    outcome o = run_with(dir, lumpy_sort, (const char *[]){"--reps", "30", NULL});
+    CHECK_EQ_U64(o.samples, 30);
+    CHECK_MSG(o.spread < 1.15, "default: kept samples spread %.2fx", o.spread);
+    CHECK_MSG(o.retaken >= 5, "default: %g retaken", o.retaken);
+    CHECK(!o.noisy);
+    free(o.errors);
 
-    run_with(dir, "0", &spread, &retaken);
-    CHECK_MSG(spread > 1.5, "--slowed 0: kept samples spread only %.2fx", spread);
+    o = run_with(dir, lumpy_sort, (const char *[]){"--reps", "30", "--slowed", "0", NULL});
+    CHECK_MSG(o.spread > 1.5, "--slowed 0: kept samples spread only %.2fx", o.spread);
+    free(o.errors);
+
+    /* Adaptive, so that the cell's warning is printed (with --reps they are only counted). */
+    o = run_with(dir, busy_sort, (const char *[]){"--max-time", "0.05", NULL});
+    CHECK(o.noisy);
+    CHECK_MSG(o.errors && strstr(o.errors, "random n=200 size=4: slowed: median cand 2.") &&
+                  strstr(o.errors, "flagged 'noisy'"),
+              "no 'slowed' warning in: %s", o.errors ? o.errors : "(none)");
+    free(o.errors);
     remove_temp_dir(dir);
     return check_done();
 }
