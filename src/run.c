@@ -299,18 +299,6 @@ static bool disturbed(double wall_ns, double cpu_ns)
     return wall_ns - cpu_ns > wall_ns * QSB_DISTURBED_PCT / 100 + QSB_DISTURBED_SLACK_NS;
 }
 
-/* Did the machine slow this sample (per_sort counts) down (run.h, step 7)? Compared with
-** the fastest sample of its row so far. */
-static bool slowed(const run_state *s, const qsb_row *row, double per_sort)
-{
-    if (!(s->cfg->slowed_pct > 0) || row->nsamples < QSB_SLOWED_MIN_SAMPLES)
-        return false;
-    double fastest = row->samples[0];
-    for (size_t i = 1; i < row->nsamples; i++)
-        fastest = fmin(fastest, row->samples[i]);
-    return per_sort > fastest * (1 + s->cfg->slowed_pct / 100);
-}
-
 /* One sample: the batch, taken again while it is short and preemption or a slowed machine
 ** spoiled it. */
 static int timed_sort(run_state *s, const cell_plan *plan, size_t algo, qsb_row *row)
@@ -325,7 +313,8 @@ static int timed_sort(run_state *s, const cell_plan *plan, size_t algo, qsb_row 
         double wall_ns = qsb_timer_to_ns(s->setup->timer, counts);
         double per_sort = (double)counts / (double)k;
         bool preempted = disturbed(wall_ns, cpu_ns);
-        bool slow = !preempted && slowed(s, row, per_sort);
+        bool slow = !preempted && qsb_sample_slowed(row->samples, row->nsamples, per_sort,
+                                                    s->cfg->slowed_pct);
         if ((!preempted && !slow) || attempt >= QSB_RETAKE_MAX ||
             wall_ns > QSB_RETAKE_LIMIT_S * 1e9 || stop_requested(s)) {
             s->totals->timed_ns += wall_ns;

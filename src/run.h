@@ -82,7 +82,6 @@
 #define QSB_DISTURBED_SLACK_NS 20000.0 /* ... plus this: the clock reads' own cost */
 #define QSB_RETAKE_LIMIT_S 0.01 /* longer sorts are rarely spared by a busy machine */
 #define QSB_RETAKE_MAX 4              /* attempts per sample, the first included */
-#define QSB_SLOWED_MIN_SAMPLES 2 /* the row's fastest of at least this many is the reference */
 
 typedef struct {
     /* Rounds to run before the first question; at least 1. */

@@ -3,7 +3,8 @@
 ** a fixed time): constant samples stop at the minimum; scattered ones go on until the round
 ** limit or the time budget and are flagged noisy; one early outlier is shed once the 95%
 ** interval of the median can exclude it; precise medians with an imprecise paired ratio go
-** on; nothing but constant samples stops before 6 rounds; and the batching arithmetic.
+** on; nothing but constant samples stops before 6 rounds; the batching arithmetic; and the
+** slowed-sample rule.
 */
 #include <math.h>
 #include <stdint.h>
@@ -250,6 +251,21 @@ static void test_batching(void)
     CHECK_EQ_U64(qsb_batch_count(0.0, 0.0, 0.0), 1);
 }
 
+/* A sample is slowed when it exceeds the row's fastest by more than pct %, from the second
+** sample of the row on, and never with pct 0. */
+static void test_slowed_rule(void)
+{
+    const double row[] = {1050, 1000, 1200};
+    CHECK(!qsb_sample_slowed(row, 0, 5000, 10));
+    CHECK(!qsb_sample_slowed(row, 1, 5000, 10)); /* one sample: no reference yet */
+    CHECK(qsb_sample_slowed(row, 2, 1101, 10));  /* the fastest, 1000, is the reference */
+    CHECK(!qsb_sample_slowed(row, 2, 1100, 10)); /* exactly 10% above is not over it */
+    CHECK(!qsb_sample_slowed(row, 3, 1099, 10));
+    CHECK(qsb_sample_slowed(row, 3, 1300, 25));
+    CHECK(!qsb_sample_slowed(row, 3, 1250, 25));
+    CHECK(!qsb_sample_slowed(row, 3, 1e9, 0)); /* --slowed 0: never */
+}
+
 int main(void)
 {
     test_defaults();
@@ -262,5 +278,6 @@ int main(void)
     test_fixed_reps();
     test_precision_measure();
     test_batching();
+    test_slowed_rule();
     return check_done();
 }
