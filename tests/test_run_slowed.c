@@ -10,10 +10,10 @@
 **           rest of the cell.
 **
 ** lumpy's slow calls are retaken (the next call is fast), so its kept samples are fast, unless
-** --slowed 0, where a third of them are slow (fewer when preempted slow calls are retaken;
-** at least 4 of 30 are asked). Up to 2 slow samples of 30 are allowed with --slowed: a
-** hiccup of the test machine may spoil the attempts after a slow call. busy's retakes cannot help: its row
-** is flagged noisy and a warning says the cell was slowed.
+** --slowed 0, where a third of them are slow (fewer when preempted slow calls are retaken; at
+** least 4 of 30 are asked). Up to 2 slow samples of 30 are allowed with --slowed: a hiccup of
+** the test machine may spoil the attempts after a slow call. busy's retakes cannot help: its
+** row is flagged noisy and a warning says the cell was slowed.
 **
 ** A preempted sort is retaken too (step 6), which shifts the calls against the rounds; the
 ** patterns hold anyway: no two of lumpy's calls in a row are slow, and busy's six fast calls
