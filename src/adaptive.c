@@ -121,14 +121,9 @@ unsigned long qsb_batch_count(double resolution, double one_sort, double min_sam
     return batch >= (double)QSB_BATCH_MAX ? QSB_BATCH_MAX : (unsigned long)batch;
 }
 
-bool qsb_sample_slowed(const double *samples, size_t n, double sample, double pct)
+bool qsb_sample_slowed(double fastest, size_t n, double sample, double pct)
 {
-    if (!(pct > 0) || n < QSB_SLOWED_MIN_SAMPLES)
-        return false;
-    double fastest = samples[0];
-    for (size_t i = 1; i < n; i++)
-        fastest = fmin(fastest, samples[i]);
-    return sample > fastest * (1 + pct / 100);
+    return pct > 0 && n >= QSB_SLOWED_MIN_SAMPLES && sample > fastest * (1 + pct / 100);
 }
 
 /* Seconds per unit of work over the cells begun; 0 when none is. */

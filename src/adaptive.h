@@ -74,11 +74,11 @@ int qsb_adaptive_decide(const qsb_adaptive_policy *policy, const double *const *
 ** bound: measure again with that batch and ask again. */
 unsigned long qsb_batch_count(double resolution, double one_sort, double min_sample);
 
-/* Slowed samples (run.h, step 7): is `sample` more than pct % above the fastest of the row's
-** n samples so far? Never below QSB_SLOWED_MIN_SAMPLES samples (no reference yet), nor
-** when pct is 0. */
+/* Slowed samples (run.h, step 7): is `sample` more than pct % above `fastest`, the fastest of
+** the row's n samples so far? Never below QSB_SLOWED_MIN_SAMPLES samples (no reference yet),
+** nor when pct is 0. */
 #define QSB_SLOWED_MIN_SAMPLES 2
-bool qsb_sample_slowed(const double *samples, size_t n, double sample, double pct);
+bool qsb_sample_slowed(double fastest, size_t n, double sample, double pct);
 
 /* Where a cell of a run stands, for the estimate of the time left. */
 typedef struct {

@@ -88,6 +88,13 @@ qsb_rep_policy qsb_adaptive_rep_policy(const qsb_adaptive_policy *policy)
 
 /* ---- the cell ---- */
 
+/* What a cell's visits carry over for one algorithm. */
+typedef struct {
+    double counted_s; /* its counted sort's duration */
+    size_t batch;     /* sorts per timed sample */
+    double fastest;   /* its fastest sample so far (the slowed rule's reference) */
+} algo_plan;
+
 /* A cell of the matrix and how far it got: cells are visited sweep after sweep (run.h). */
 typedef struct {
     const qsb_pattern *pattern;
@@ -98,8 +105,7 @@ typedef struct {
     size_t rounds;       /* complete timed rounds so far */
     double rounds_s;     /* and their time, all visits together */
     qsb_multiset_hash input_hash; /* of its input, which every visit regenerates the same */
-    double *counted_s;   /* per algorithm: its counted sort's duration */
-    size_t *batch;       /* per algorithm: sorts per timed sample */
+    algo_plan *algos;    /* per algorithm */
 } cell_plan;
 
 typedef struct {
@@ -173,7 +179,7 @@ static int counted_sorts(run_state *s, cell_plan *plan, qsb_cell *cell)
         uint64_t t0 = qsb_clock_ns();
         cell->rows[i].comparisons = qsb_count_comparisons(s->cfg->algos[i].sort, s->work, s->n,
                                                           s->size, s->cmp, NULL);
-        plan->counted_s[i] = (double)(qsb_clock_ns() - t0) / 1e9;
+        plan->algos[i].counted_s = (double)(qsb_clock_ns() - t0) / 1e9;
         charge(&s->totals->counted_ns, t0);
         int status = check_slots(s, &cell->rows[i], 1);
         if (status != QSB_OK)
@@ -241,7 +247,7 @@ static uint64_t warmups_of(const run_state *s, const cell_plan *plan, size_t alg
 {
     if (s->cfg->warmup != QSB_WARMUP_AUTO)
         return s->cfg->warmup;
-    double sort_s = plan->counted_s[algo];
+    double sort_s = plan->algos[algo].counted_s;
     if (row->nsamples > 0)
         sort_s = qsb_timer_to_ns(s->setup->timer, 1) * row->samples[row->nsamples - 1] / 1e9;
     return sort_s < QSB_WARMUP_AUTO_LIMIT_S ? 1 : 0;
@@ -268,8 +274,8 @@ static int choose_batch(run_state *s, cell_plan *plan, size_t algo, qsb_row *row
         status = warmup_batch(s, algo, row, k, &one_sort);
         k = qsb_batch_count(resolution, one_sort, min_sample);
     }
-    plan->batch[algo] = k < most ? k : most;
-    row->batch = plan->batch[algo];
+    plan->algos[algo].batch = k < most ? k : most;
+    row->batch = plan->algos[algo].batch;
     return status;
 }
 
@@ -278,8 +284,8 @@ static int choose_batch(run_state *s, cell_plan *plan, size_t algo, qsb_row *row
 static int prepare_algorithm(run_state *s, cell_plan *plan, size_t algo, qsb_row *row,
                              bool first_visit)
 {
-    double one_sort = plan->counted_s[algo] * 1e9 * counts_per_ns(s->setup->timer);
-    size_t k = first_visit ? 1 : plan->batch[algo];
+    double one_sort = plan->algos[algo].counted_s * 1e9 * counts_per_ns(s->setup->timer);
+    size_t k = first_visit ? 1 : plan->algos[algo].batch;
     int status = QSB_OK;
     for (uint64_t w = warmups_of(s, plan, algo, row); w > 0 && status == QSB_OK && row->verified;
          w--) {
@@ -301,9 +307,10 @@ static bool disturbed(double wall_ns, double cpu_ns)
 
 /* One sample: the batch, taken again while it is short and preemption or a slowed machine
 ** spoiled it. */
-static int timed_sort(run_state *s, const cell_plan *plan, size_t algo, qsb_row *row)
+static int timed_sort(run_state *s, cell_plan *plan, size_t algo, qsb_row *row)
 {
-    size_t k = plan->batch[algo];
+    algo_plan *a = &plan->algos[algo];
+    size_t k = a->batch;
     for (int attempt = 1;; attempt++) {
         uint64_t counts;
         double cpu_ns;
@@ -313,13 +320,14 @@ static int timed_sort(run_state *s, const cell_plan *plan, size_t algo, qsb_row 
         double wall_ns = qsb_timer_to_ns(s->setup->timer, counts);
         double per_sort = (double)counts / (double)k;
         bool preempted = disturbed(wall_ns, cpu_ns);
-        bool slow = !preempted && qsb_sample_slowed(row->samples, row->nsamples, per_sort,
-                                                    s->cfg->slowed_pct);
+        bool slow = !preempted &&
+                    qsb_sample_slowed(a->fastest, row->nsamples, per_sort, s->cfg->slowed_pct);
         if ((!preempted && !slow) || attempt >= QSB_RETAKE_MAX ||
             wall_ns > QSB_RETAKE_LIMIT_S * 1e9 || stop_requested(s)) {
             s->totals->timed_ns += wall_ns;
             s->totals->disturbed += preempted;
             s->totals->kept_slowed += slow;
+            a->fastest = fmin(a->fastest, per_sort);
             return qsb_row_add_sample(row, per_sort) == 0 ? QSB_OK
                                                           : qsb_out_of_memory("samples");
         }
@@ -331,7 +339,7 @@ static int timed_sort(run_state *s, const cell_plan *plan, size_t algo, qsb_row 
 }
 
 /* One round: every verified algorithm once, forward in even rounds, backward in odd ones. */
-static int timed_round(run_state *s, const cell_plan *plan, qsb_cell *cell, size_t round)
+static int timed_round(run_state *s, cell_plan *plan, qsb_cell *cell, size_t round)
 {
     for (size_t k = 0; k < cell->nrows; k++) {
         size_t i = round % 2 == 0 ? k : cell->nrows - 1 - k;
@@ -495,6 +503,17 @@ static void flag_slowed_rows(const run_state *s, qsb_cell *cell)
             cell->rows[i].noisy = true;
 }
 
+/* Appends "name value" to the comma-separated list in buf[len], *used bytes long so far (a
+** list too long for buf is cut). */
+static void list_append(char *buf, size_t len, size_t *used, const char *name,
+                        const char *value)
+{
+    if (*used >= len)
+        return;
+    int n = snprintf(buf + *used, len - *used, "%s%s %s", *used ? ", " : "", name, value);
+    *used += n > 0 ? (size_t)n : 0;
+}
+
 /* "sorted n=49152 size=4: slowed: median msort 1.48x, introsort 1.28x its fastest sample
 ** (759 sorts retaken): ..." */
 static void warn_slowed(const run_state *s, const qsb_cell *cell)
@@ -502,14 +521,14 @@ static void warn_slowed(const run_state *s, const qsb_cell *cell)
     char rows[256] = "";
     size_t used = 0;
     unsigned long retaken = 0;
-    for (size_t i = 0; i < cell->nrows && used < sizeof rows; i++) {
+    for (size_t i = 0; i < cell->nrows; i++) {
         double factor;
         if (!mostly_slowed(s, &cell->rows[i], &factor))
             continue;
         retaken += cell->rows[i].retaken;
-        int n = snprintf(rows + used, sizeof rows - used, "%s%s %.2fx", used ? ", " : "",
-                         cell->rows[i].algorithm, factor);
-        used += n > 0 ? (size_t)n : 0;
+        char value[32];
+        snprintf(value, sizeof value, "%.2fx", factor);
+        list_append(rows, sizeof rows, &used, cell->rows[i].algorithm, value);
     }
     if (used == 0)
         return;
@@ -529,18 +548,16 @@ static void warn_imprecise(const run_state *s, const cell_plan *plan, const qsb_
     char rows[256] = "";
     size_t used = 0;
     bool unknown = false;
-    for (size_t i = 0; i < cell->nrows && used < sizeof rows; i++) {
+    for (size_t i = 0; i < cell->nrows; i++) {
         double pct;
         if (!cell->rows[i].noisy || row_precision_pct(cell, i, &pct) != 0 ||
             pct <= s->cfg->precision_pct)
             continue;
-        char value[32] = "?";
+        char value[32] = "+-?";
         if (isfinite(pct))
-            snprintf(value, sizeof value, "%.2f%%", pct);
+            snprintf(value, sizeof value, "+-%.2f%%", pct);
         unknown |= !isfinite(pct);
-        int n = snprintf(rows + used, sizeof rows - used, "%s%s +-%s", used ? ", " : "",
-                         cell->rows[i].algorithm, value);
-        used += n > 0 ? (size_t)n : 0;
+        list_append(rows, sizeof rows, &used, cell->rows[i].algorithm, value);
     }
     if (used == 0)
         return;
@@ -698,7 +715,7 @@ static void *alloc_work(size_t bytes)
 
 /* The cells in the cover letter's order: pattern, then element size, then count; each with
 ** its slices of the shared per-algorithm arrays. */
-static void plan_cells(run_state *s, double *counted_s, size_t *batch)
+static void plan_cells(run_state *s, algo_plan *algos)
 {
     const qsb_run_config *cfg = s->cfg;
     size_t c = 0;
@@ -710,8 +727,9 @@ static void plan_cells(run_state *s, double *counted_s, size_t *batch)
                 plan->pattern = cfg->patterns[p];
                 plan->nelem = cfg->nelem[e];
                 plan->size = cfg->sizes[z];
-                plan->counted_s = counted_s + c * cfg->n_algos;
-                plan->batch = batch + c * cfg->n_algos;
+                plan->algos = algos + c * cfg->n_algos;
+                for (size_t i = 0; i < cfg->n_algos; i++)
+                    plan->algos[i] = (algo_plan){0.0, 0, INFINITY};
             }
     s->nplans = c;
 }
@@ -741,18 +759,17 @@ int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_tot
         s.work_bytes = BATCH_BYTES;
     const char **names = malloc(cfg->n_algos * sizeof *names);
     s.plans = malloc((cells ? cells : 1) * sizeof *s.plans);
-    double *counted_s = calloc(slots ? slots : 1, sizeof *counted_s);
-    size_t *batch = calloc(slots ? slots : 1, sizeof *batch);
+    algo_plan *algos = malloc((slots ? slots : 1) * sizeof *algos);
     s.input = alloc_work(largest_input(cfg));
     s.work = alloc_work(s.work_bytes);
     int status = QSB_OK;
-    if (!names || !s.plans || !counted_s || !batch || !s.input || !s.work) {
+    if (!names || !s.plans || !algos || !s.input || !s.work) {
         status = qsb_out_of_memory("input buffers");
         goto done;
     }
     for (size_t i = 0; i < cfg->n_algos; i++)
         names[i] = cfg->algos[i].name;
-    plan_cells(&s, counted_s, batch);
+    plan_cells(&s, algos);
     qsb_progress_begin(cells, setup->progress);
     status = sweep_cells(&s, names);
     qsb_progress_end();
@@ -764,8 +781,7 @@ int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_tot
 done:
     free(names);
     free(s.plans);
-    free(counted_s);
-    free(batch);
+    free(algos);
     free(s.input);
     free(s.work);
     return status;

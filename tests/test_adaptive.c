@@ -251,19 +251,18 @@ static void test_batching(void)
     CHECK_EQ_U64(qsb_batch_count(0.0, 0.0, 0.0), 1);
 }
 
-/* A sample is slowed when it exceeds the row's fastest by more than pct %, from the second
-** sample of the row on, and never with pct 0. */
+/* A sample is slowed when it exceeds the row's fastest by more than pct %, from the row's
+** third sample on (two give the reference), and never with pct 0. */
 static void test_slowed_rule(void)
 {
-    const double row[] = {1050, 1000, 1200};
-    CHECK(!qsb_sample_slowed(row, 0, 5000, 10));
-    CHECK(!qsb_sample_slowed(row, 1, 5000, 10)); /* one sample: no reference yet */
-    CHECK(qsb_sample_slowed(row, 2, 1101, 10));  /* the fastest, 1000, is the reference */
-    CHECK(!qsb_sample_slowed(row, 2, 1100, 10)); /* exactly 10% above is not over it */
-    CHECK(!qsb_sample_slowed(row, 3, 1099, 10));
-    CHECK(qsb_sample_slowed(row, 3, 1300, 25));
-    CHECK(!qsb_sample_slowed(row, 3, 1250, 25));
-    CHECK(!qsb_sample_slowed(row, 3, 1e9, 0)); /* --slowed 0: never */
+    CHECK(!qsb_sample_slowed(INFINITY, 0, 5000, 10));
+    CHECK(!qsb_sample_slowed(1000, 1, 5000, 10)); /* one sample: no reference yet */
+    CHECK(qsb_sample_slowed(1000, 2, 1101, 10));
+    CHECK(!qsb_sample_slowed(1000, 2, 1100, 10)); /* exactly 10% above is not over it */
+    CHECK(!qsb_sample_slowed(1000, 3, 1099, 10));
+    CHECK(qsb_sample_slowed(1000, 3, 1300, 25));
+    CHECK(!qsb_sample_slowed(1000, 3, 1250, 25));
+    CHECK(!qsb_sample_slowed(1000, 3, 1e9, 0)); /* --slowed 0: never */
 }
 
 int main(void)
