@@ -477,22 +477,22 @@ static bool cell_is_noisy(const qsb_cell *cell)
     return false;
 }
 
-/* A row of short sorts (retaken when slowed, run.h step 7) whose median is still more than
-** --slowed % above its fastest sample: the machine was slowed for most of its samples, so
-** its median (and delta) is the busy machine's. *factor: median / fastest. */
+/* A row of short sorts whose median is more than QSB_SLOWED_FLAG_PCT % above its fastest
+** sample (run.h, step 7): the machine was slowed for most of its samples, so its median (and
+** delta) is the busy machine's. *factor: median / fastest. */
 static bool mostly_slowed(const run_state *s, const qsb_row *row, double *factor)
 {
     const qsb_summary *sum = &row->summary;
     if (s->cfg->metric == QSB_METRIC_COMPARISONS) /* exact counts, and no timer */
         return false;
-    if (!row->verified || !(s->cfg->slowed_pct > 0) || !(sum->min > 0))
+    if (!row->verified || !(sum->min > 0))
         return false;
     double sample_ns = qsb_timer_to_ns(s->setup->timer, 1) * sum->median *
                        (double)(row->batch ? row->batch : 1);
     if (!(sample_ns <= QSB_RETAKE_LIMIT_S * 1e9))
         return false;
     *factor = sum->median / sum->min;
-    return *factor > 1 + s->cfg->slowed_pct / 100;
+    return *factor > 1 + QSB_SLOWED_FLAG_PCT / 100;
 }
 
 static void flag_slowed_rows(const run_state *s, qsb_cell *cell)
@@ -514,18 +514,16 @@ static void list_append(char *buf, size_t len, size_t *used, const char *name,
     *used += n > 0 ? (size_t)n : 0;
 }
 
-/* "sorted n=49152 size=4: slowed: median msort 1.48x, introsort 1.28x its fastest sample
-** (759 sorts retaken): ..." */
+/* "sorted n=49152 size=4: slowed: median msort 1.48x, introsort 1.28x its fastest sample:
+** ..." */
 static void warn_slowed(const run_state *s, const qsb_cell *cell)
 {
     char rows[256] = "";
     size_t used = 0;
-    unsigned long retaken = 0;
     for (size_t i = 0; i < cell->nrows; i++) {
         double factor;
         if (!mostly_slowed(s, &cell->rows[i], &factor))
             continue;
-        retaken += cell->rows[i].retaken;
         char value[32];
         snprintf(value, sizeof value, "%.2fx", factor);
         list_append(rows, sizeof rows, &used, cell->rows[i].algorithm, value);
@@ -533,11 +531,11 @@ static void warn_slowed(const run_state *s, const qsb_cell *cell)
     if (used == 0)
         return;
     qsb_progress_clear();
-    qsb_warning("%s n=%llu size=%llu: slowed: median %s its fastest sample (%lu sorts "
-                "retaken): the shared machine was busy for most of the cell, whose delta is "
-                "the busy machine's; flagged 'noisy' in the results (a quieter machine helps)",
+    qsb_warning("%s n=%llu size=%llu: slowed: median %s its fastest sample: the shared "
+                "machine was busy for most of the cell, whose delta is the busy machine's; "
+                "flagged 'noisy' in the results (a quieter machine, or --slowed 10, helps)",
                 cell->pattern, (unsigned long long)cell->nelem, (unsigned long long)cell->size,
-                rows, retaken);
+                rows);
 }
 
 /* "sorted n=49152 size=4: noisy: 95% interval msort +-1.30%, introsort +-2.10% after 12

@@ -49,11 +49,15 @@
 **    4-byte elements msort took 2.0M cycles in the fast stretches and up to 3.2M in slow
 **    ones, introsort 2.9M and 3.4M, so the paired delta was +40% in the one and +15...+25%
 **    in the other, and a run's delta depended on how much of it the slow stretches took.
-**    A short sort (under QSB_RETAKE_LIMIT_S) whose time exceeds the fastest sample of its
-**    row so far by more than `slowed_pct` % (--slowed; from the row's third sample on) is
-**    retaken like a preempted one, within the same QSB_RETAKE_MAX attempts: the samples
-**    kept are those of the machine at its speed. On a steady machine, where samples scatter
-**    by a few %, nothing is retaken.
+**    Whatever the options, a row of short sorts (under QSB_RETAKE_LIMIT_S) whose median
+**    ends more than QSB_SLOWED_FLAG_PCT % above its fastest sample is flagged noisy, with a
+**    warning: most of its samples were taken while the machine was slowed (on a steady
+**    machine the median is within a few % of the fastest).
+**    With --slowed PCT, a short sort whose time exceeds the fastest sample of its row so far
+**    by more than PCT % (from the row's third sample on) is retaken like a preempted one,
+**    within the same QSB_RETAKE_MAX attempts, so that the samples kept are those of the
+**    machine at its speed. It is off by default: on a busy stretch the retakes took half of
+**    a cell's --max-time, and gates lost power (README).
 **
 ** How many rounds a cell gets is a policy, asked after each round: the adaptive one below
 ** (--reps N is the same policy with N..N rounds and no time budget). A cell's summaries
@@ -82,6 +86,7 @@
 #define QSB_DISTURBED_SLACK_NS 20000.0 /* ... plus this: the clock reads' own cost */
 #define QSB_RETAKE_LIMIT_S 0.01 /* longer sorts are rarely spared by a busy machine */
 #define QSB_RETAKE_MAX 4              /* attempts per sample, the first included */
+#define QSB_SLOWED_FLAG_PCT 10.0 /* well above a steady machine's scatter, below a slowdown's */
 
 typedef struct {
     /* Rounds to run before the first question; at least 1. */

@@ -90,8 +90,9 @@ static const qsb_option run_options[] = {
                    "as many as make a sample last 10 us, for very short sorts)"},
     [OPT_SLOWED] = {"slowed", 0, "PCT",
                     "retake a sort under 10 ms that ran more than PCT % slower than the fastest "
-                    "sample of its cell and algorithm: the shared machine slowed it (default "
-                    QSB_STRINGIFY(QSB_SLOWED_DEFAULT_PCT) ", 0: never)"},
+                    "sample of its cell and algorithm, as slowed by a busy shared machine (10 "
+                    "suits these machines; the retakes cost rounds within --max-time); default "
+                    "0: never"},
     [OPT_CSV] = {"csv", 0, "FILE", "CSV results, '-' for stdout (default "
                                    "results/qsortbench-<UTC time>.csv)"},
     [OPT_JSON] = {"json", 0, "FILE", "JSON results, '-' for stdout (default "
@@ -422,7 +423,6 @@ static int resolve_repetitions(qsb_run_config *cfg, const option_texts *t)
     cfg->precision_pct = QSB_ADAPTIVE_DEFAULT_PRECISION_PCT;
     cfg->max_time_s = QSB_ADAPTIVE_DEFAULT_MAX_TIME_S;
     cfg->warmup = QSB_WARMUP_AUTO;
-    cfg->slowed_pct = QSB_SLOWED_DEFAULT_PCT;
     if (t->text[OPT_REPS])
         status = qsb_parse_u64(t->text[OPT_REPS], "--reps", 1, MAX_REPS, 0, &cfg->reps);
     if (status == QSB_OK && t->text[OPT_PRECISION])

@@ -59,7 +59,7 @@ typedef struct {
     uint64_t batch;         /* --batch: sorts timed back to back per sample; 0 = chosen per
                             ** cell and algorithm (run.h) */
     double slowed_pct;      /* --slowed: retake a short sort this % slower than its row's
-                            ** fastest sample (run.h, step 7); 0 = never */
+                            ** fastest sample (run.h, step 7); 0 = never, the default */
 } qsb_run_config;
 
 /* The default warm-up: one untimed sort per algorithm at each visit of a cell (run.h) whose
@@ -67,10 +67,6 @@ typedef struct {
 ** other cells and a sort costs little; none where sorts take longer: a cold start is a
 ** negligible part of such a sort, and at the first visit the counted sort (same input, same
 ** code, just before) has warmed up. */
-/* --slowed's default (run.h, step 7): well above the few % a steady machine scatters by, well
-** below the 15-60% a slowed stretch adds. */
-#define QSB_SLOWED_DEFAULT_PCT 10
-
 #define QSB_WARMUP_AUTO UINT64_MAX
 #define QSB_WARMUP_AUTO_LIMIT_S 0.02
 

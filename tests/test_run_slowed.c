@@ -9,11 +9,12 @@
 **   busy    fast for its first six calls, then 600 us for good: a machine slowed for the
 **           rest of the cell.
 **
-** lumpy's slow calls are retaken (the next call is fast), so its kept samples are fast, unless
-** --slowed 0, where a third of them are slow (fewer when preempted slow calls are retaken; at
-** least 4 of 30 are asked). Up to 2 slow samples of 30 are allowed with --slowed: a hiccup of
-** the test machine may spoil the attempts after a slow call. busy's retakes cannot help: its
-** row is flagged noisy and a warning says the cell was slowed.
+** With --slowed 10 lumpy's slow calls are retaken (the next call is fast), so its kept samples
+** are fast; by default (no retakes) a third of them are slow (fewer when preempted slow calls
+** are retaken; at least 4 of 30 are asked). Up to 2 slow samples of 30 are allowed with
+** --slowed: a hiccup of the test machine may spoil the attempts after a slow call. busy's
+** median ends twice its fastest sample: its row is flagged noisy and a warning says the cell
+** was slowed, with or without retakes.
 **
 ** A preempted sort is retaken too (step 6), which shifts the calls against the rounds; the
 ** patterns hold anyway: no two of lumpy's calls in a row are slow, and busy's six fast calls
@@ -152,24 +153,29 @@ int main(void)
     char dir[256];
     if (make_temp_dir(dir, sizeof dir, "qsb-run-slowed") != 0)
         return 1;
-    outcome o = run_with(dir, lumpy_sort, (const char *[]){"--reps", "30", NULL});
+    outcome o = run_with(dir, lumpy_sort, (const char *[]){"--reps", "30", "--slowed", "10", NULL});
     CHECK_EQ_U64(o.samples, 30);
-    CHECK_MSG(o.slow <= 2, "default: %zu slow samples kept", o.slow);
-    CHECK_MSG(o.retaken >= 5, "default: %g retaken", o.retaken);
+    CHECK_MSG(o.slow <= 2, "--slowed 10: %zu slow samples kept", o.slow);
+    CHECK_MSG(o.retaken >= 5, "--slowed 10: %g retaken", o.retaken);
     CHECK(!o.noisy);
     free(o.errors);
 
-    o = run_with(dir, lumpy_sort, (const char *[]){"--reps", "30", "--slowed", "0", NULL});
-    CHECK_MSG(o.slow >= 4, "--slowed 0: only %zu slow samples kept", o.slow);
+    o = run_with(dir, lumpy_sort, (const char *[]){"--reps", "30", NULL});
+    CHECK_MSG(o.slow >= 4, "default: only %zu slow samples kept", o.slow);
     free(o.errors);
 
     /* Adaptive, so that the cell's warning is printed (with --reps they are only counted). */
-    o = run_with(dir, busy_sort, (const char *[]){"--max-time", "0.05", NULL});
-    CHECK(o.noisy);
-    CHECK_MSG(o.errors && strstr(o.errors, "random n=200 size=4: slowed: median cand 2.") &&
-                  strstr(o.errors, "flagged 'noisy'"),
-              "no 'slowed' warning in: %s", o.errors ? o.errors : "(none)");
-    free(o.errors);
+    static const char *const busy_runs[2][5] = {{"--max-time", "0.05", NULL},
+                                                {"--max-time", "0.05", "--slowed", "10", NULL}};
+    for (size_t i = 0; i < 2; i++) {
+        o = run_with(dir, busy_sort, busy_runs[i]);
+        CHECK(o.noisy);
+        CHECK_MSG(o.errors &&
+                      strstr(o.errors, "random n=200 size=4: slowed: median cand 2.") &&
+                      strstr(o.errors, "flagged 'noisy'"),
+                  "no 'slowed' warning in: %s", o.errors ? o.errors : "(none)");
+        free(o.errors);
+    }
     remove_temp_dir(dir);
     return check_done();
 }
