@@ -20,7 +20,6 @@
 #include "timing.h"
 #include "version.h"
 
-#define SYSFS_CPU_ROOT "/sys/devices/system/cpu"
 #define NELEM_RULE "L1d, L2, L3 total capacity (distinct instances summed) / 8 bytes"
 
 enum { OPT_JSON };
@@ -65,7 +64,7 @@ static void gather(machine_info *m)
 {
     qsb_cpu_model(m->cpu_model, sizeof m->cpu_model);
     m->online_cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    qsb_read_caches(SYSFS_CPU_ROOT, &m->caches); /* all zero when absent */
+    qsb_read_caches(qsb_sysfs_cpu_root(), &m->caches); /* all zero when absent */
     qsb_caches_describe(&m->caches, m->caches_text, sizeof m->caches_text);
     m->nnelem = qsb_auto_nelem(&m->caches, m->nelem);
     m->nelem_fallback = m->nnelem == 0;
@@ -109,7 +108,7 @@ static void print_text(const machine_info *m)
         any = 1;
     }
     if (!any)
-        printf("caches      unknown (nothing under %s/cpu*/cache)\n", SYSFS_CPU_ROOT);
+        printf("caches      unknown (nothing under %s/cpu*/cache)\n", qsb_sysfs_cpu_root());
     print_nelem(m);
     printf("timer       %s, resolution %.3g ns", m->timer.name, m->timer.resolution_ns);
     if (m->timer.tsc_hz > 0)

@@ -153,8 +153,10 @@ static int fill_noise_context(qsb_context *c, const qsb_run_config *cfg, double 
         snprintf(warmup, sizeof warmup, "auto");
     else
         snprintf(warmup, sizeof warmup, "%llu", (unsigned long long)cfg->warmup);
-    const char *const values[] = {governor, turbo, repetitions, warmup};
-    char **const fields[] = {&c->governor, &c->turbo, &c->repetitions, &c->warmup};
+    const char *const values[] = {governor, turbo, repetitions, warmup,
+                                  qsb_nelem_source_text(cfg->nelem_source)};
+    char **const fields[] = {&c->governor, &c->turbo, &c->repetitions, &c->warmup,
+                             &c->nelem_source};
     return set_strings(values, fields, sizeof fields / sizeof fields[0]);
 }
 
@@ -171,7 +173,7 @@ static int fill_context(qsb_results *r, const qsb_run_config *cfg, const qsb_tim
     host[sizeof host - 1] = '\0';
     qsb_cpu_model(cpu, sizeof cpu);
     qsb_libc_version(libc, sizeof libc);
-    if (qsb_read_caches("/sys/devices/system/cpu", &caches) != 0)
+    if (qsb_read_caches(qsb_sysfs_cpu_root(), &caches) != 0)
         memset(&caches, 0, sizeof caches);
     qsb_caches_describe(&caches, caches_text, sizeof caches_text);
     for (size_t i = 0; i < 3; i++)
@@ -413,6 +415,9 @@ int qsb_run_execute(const qsb_run_config *cfg)
         status = open_files(&files, cfg, &utc);
     if (status != QSB_OK)
         goto done;
+    if (cfg->nelem_source == QSB_NELEM_FALLBACK)
+        qsb_warning("--nelem auto: no cache sizes under %s; using the seed's "
+                    QSB_FALLBACK_NELEM, qsb_sysfs_cpu_root());
     warn_about_build(cfg);
     bool timed = cfg->metric != QSB_METRIC_COMPARISONS;
     if (timed)

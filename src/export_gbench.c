@@ -15,7 +15,6 @@
 #include "machine.h"
 #include "stats.h"
 
-#define SYSFS_CPU_ROOT "/sys/devices/system/cpu"
 
 int qsb_export_gbench_check(const char *metric)
 {
@@ -46,7 +45,7 @@ static int add_caches(cJSON *ctx, long cpus)
     if (!list)
         return -1;
     qsb_caches caches;
-    if (qsb_read_caches(SYSFS_CPU_ROOT, &caches) != 0)
+    if (qsb_read_caches(qsb_sysfs_cpu_root(), &caches) != 0)
         return 0; /* unknown: an empty list, as Google Benchmark writes it then */
     for (int level = 0; level < 3; level++) {
         const qsb_cache_level *c = &caches.level[level];

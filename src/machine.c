@@ -158,6 +158,12 @@ static int read_cpu_caches(const char *cpu_dir, instance_set *seen, qsb_caches *
     return status;
 }
 
+const char *qsb_sysfs_cpu_root(void)
+{
+    const char *root = getenv("QSB_SYSFS_CPU_ROOT");
+    return root && *root ? root : "/sys/devices/system/cpu";
+}
+
 int qsb_read_caches(const char *sysfs_cpu_root, qsb_caches *out)
 {
     memset(out, 0, sizeof *out);

@@ -24,6 +24,11 @@ typedef struct {
 ** memory); *out is then all zero. */
 int qsb_read_caches(const char *sysfs_cpu_root, qsb_caches *out);
 
+/* Where the CPUs' sysfs directory is: $QSB_SYSFS_CPU_ROOT when set (tests and CI point it at a
+** fixture or an empty directory, so that nothing depends on the host's sysfs), else
+** "/sys/devices/system/cpu". */
+const char *qsb_sysfs_cpu_root(void);
+
 /* --nelem auto: total capacity per level / 8. Writes up to 3 counts; returns how many (levels
 ** with a cache). Zero means "fall back to the seed's 49152:786432:8388608". */
 size_t qsb_auto_nelem(const qsb_caches *caches, uint64_t counts[3]);

@@ -203,7 +203,7 @@ static int read_context(const char *path, const cJSON *root, qsb_context *c)
         {"metric", &c->metric, 1},             {"mode", &c->mode, 0},
         {"command_line", &c->command_line, 0}, {"governor", &c->governor, 0},
         {"turbo", &c->turbo, 0},               {"repetitions", &c->repetitions, 0},
-        {"warmup", &c->warmup, 0},
+        {"warmup", &c->warmup, 0},             {"nelem_source", &c->nelem_source, 0},
     };
     int status = QSB_OK;
     for (size_t i = 0; i < sizeof strings / sizeof strings[0] && status == QSB_OK; i++)

@@ -83,6 +83,7 @@ static void add_noise_control(builder *b, cJSON *o, const qsb_context *c)
     add(b, o, "precision_pct", number_or_null(c->precision_pct));
     add(b, o, "max_time_s", number_or_null(c->max_time_s));
     add(b, o, "warmup", string_or_null(c->warmup));
+    add(b, o, "nelem_source", string_or_null(c->nelem_source));
 }
 
 static cJSON *context_object(builder *b, const qsb_context *c)

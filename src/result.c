@@ -91,7 +91,7 @@ static void context_free(qsb_context *c)
                         &c->caches,       &c->libc,      &c->compiler,    &c->build_flags,
                         &c->build_type,   &c->timer,     &c->metric,      &c->mode,
                         &c->command_line, &c->governor,  &c->turbo,       &c->repetitions,
-                        &c->warmup};
+                        &c->warmup,       &c->nelem_source};
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++)
         free(*strings[i]);
     memset(c, 0, sizeof *c);

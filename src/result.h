@@ -21,7 +21,8 @@
 **   compiler, build_flags, build_type, timer, tsc_hz, metric, seed (number), mode,
 **   command_line, incomplete (bool); then, written by the run and optional for readers:
 **   timer_resolution_ns, governor, turbo, load_average, pinned_cpu (number or null),
-**   release_build, sanitized (bools), repetitions, precision_pct, max_time_s, warmup;
+**   release_build, sanitized (bools), repetitions, precision_pct, max_time_s, warmup,
+**   nelem_source;
 ** - each result: the CSV fields under the same names (numbers as numbers, NAN as null,
 **   verified/noisy as bools, failure null when verified, samples an array of numbers),
 **   plus `batch` and `retaken` (optional for readers).
@@ -66,6 +67,7 @@ typedef struct {
     double precision_pct; /* the precision target of the noisy flag; NAN when unknown */
     double max_time_s;    /* the adaptive budget per cell; NAN when not adaptive */
     char *warmup;         /* "auto" or the count */
+    char *nelem_source;   /* where the element counts came from (run_config.h) */
 } qsb_context;
 
 typedef struct {

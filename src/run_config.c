@@ -24,7 +24,6 @@
 #define MAX_NELEM (UINT64_C(1) << 40) /* a typo guard; memory.h decides what fits */
 #define MAX_SIZE (UINT64_C(1) << 20)
 #define MAX_REPS UINT64_C(1000000)
-#define SYSFS_CPU_ROOT "/sys/devices/system/cpu"
 #define MAX_PRECISION_PCT 100.0
 #define MAX_TIME_S 86400.0
 #define MAX_WARMUP UINT64_C(1000)
@@ -152,6 +151,17 @@ static int collect_option(void *ctx, int index, const char *arg)
     return QSB_OK;
 }
 
+const char *qsb_nelem_source_text(qsb_nelem_source source)
+{
+    static const char *const texts[] = {
+        [QSB_NELEM_GIVEN] = "given (--nelem)",
+        [QSB_NELEM_SYSFS] = "--nelem auto: L1d/L2/L3 capacity in sysfs / 8",
+        [QSB_NELEM_FALLBACK] = "--nelem auto: the seed's " QSB_FALLBACK_NELEM
+                               " (no cache sizes in sysfs)",
+    };
+    return texts[source];
+}
+
 static int reject_repeated_numbers(const uint64_t *v, size_t n, const char *what)
 {
     for (size_t i = 0; i < n; i++)
@@ -166,14 +176,15 @@ static int resolve_auto_nelem(qsb_run_config *cfg)
 {
     qsb_caches caches;
     uint64_t counts[3];
-    size_t n = qsb_read_caches(SYSFS_CPU_ROOT, &caches) == 0 ? qsb_auto_nelem(&caches, counts)
-                                                             : 0;
-    if (n == 0) {
-        qsb_warning("--nelem auto: no cache sizes under " SYSFS_CPU_ROOT "; using the seed's "
-                    QSB_FALLBACK_NELEM);
+    size_t n = qsb_read_caches(qsb_sysfs_cpu_root(), &caches) == 0
+                   ? qsb_auto_nelem(&caches, counts)
+                   : 0;
+    if (n == 0) { /* the run warns when it starts: a usage error stays one line */
+        cfg->nelem_source = QSB_NELEM_FALLBACK;
         return qsb_parse_u64_list(QSB_FALLBACK_NELEM, ':', "--nelem", 1, MAX_NELEM,
                                   &cfg->nelem, &cfg->n_nelem);
     }
+    cfg->nelem_source = QSB_NELEM_SYSFS;
     /* Two levels of one size (rare) would make two identical cells. */
     size_t kept = 0;
     for (size_t i = 0; i < n; i++)
@@ -470,9 +481,7 @@ static int resolve_export_and_gate(qsb_run_config *cfg, const option_texts *t)
 
 static int resolve_all(qsb_run_config *cfg, const option_texts *t)
 {
-    int status = resolve_nelem(cfg, t->text[OPT_NELEM]);
-    if (status == QSB_OK)
-        status = resolve_sizes(cfg, t->text[OPT_SIZES]);
+    int status = resolve_sizes(cfg, t->text[OPT_SIZES]);
     if (status == QSB_OK)
         status = resolve_patterns(cfg, t->text[OPT_PATTERNS]);
     if (status == QSB_OK)
@@ -490,6 +499,9 @@ static int resolve_all(qsb_run_config *cfg, const option_texts *t)
         status = resolve_outputs(cfg, t);
     if (status == QSB_OK)
         status = resolve_export_and_gate(cfg, t);
+    /* Last: every option is checked before the machine is looked at (--nelem auto). */
+    if (status == QSB_OK)
+        status = resolve_nelem(cfg, t->text[OPT_NELEM]);
     return status;
 }
 

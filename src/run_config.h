@@ -26,9 +26,19 @@ const char *qsb_metric_name(qsb_metric metric); /* "cycles", "ns", "comparisons"
 /* The seed's counts, used when --nelem auto finds no cache in sysfs. */
 #define QSB_FALLBACK_NELEM "49152:786432:8388608"
 
+/* Where the element counts came from (recorded in the context as nelem_source). */
+typedef enum {
+    QSB_NELEM_GIVEN,    /* --nelem LIST */
+    QSB_NELEM_SYSFS,    /* --nelem auto: the caches in sysfs */
+    QSB_NELEM_FALLBACK  /* --nelem auto without cache sizes in sysfs: the seed's counts */
+} qsb_nelem_source;
+
+const char *qsb_nelem_source_text(qsb_nelem_source source);
+
 typedef struct {
     uint64_t *nelem;    /* element counts, in the order given (malloc'd) */
     size_t n_nelem;
+    qsb_nelem_source nelem_source;
     uint64_t *sizes;    /* element sizes in bytes (malloc'd) */
     size_t n_sizes;
     const qsb_pattern **patterns; /* malloc'd array of table entries */

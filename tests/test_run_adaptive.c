@@ -4,7 +4,8 @@
 **
 ** - --reps N gives exactly N samples per row, and the context says "fixed: N rounds";
 ** - the adaptive default runs at least 3 rounds; with a budget it cannot meet
-**   (--max-time 0.001 --precision 0.0001) it stops at 3, flags every row noisy in the CSV and
+**   (--max-time 0.001 --precision 0.0001) it runs at least 3 (where it stops depends on the
+**   clock, which test_adaptive drives with a fake one), flags every row noisy in the CSV and
 **   the JSON, names each cell in one warning, and the last stderr line breaks the overhead
 **   down;
 ** - the JSON context records the noise-control fields, --pin included;
@@ -138,7 +139,7 @@ static void check_all_noisy(const run_output *o, size_t cells)
     cJSON_ArrayForEach(row, results_of(o))
     {
         CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "noisy")));
-        CHECK_EQ_U64((uint64_t)number(row, "reps"), 3);
+        CHECK((uint64_t)number(row, "reps") >= 3);
         const char *csv_noisy = csv_table_get(&o->table, r++, "noisy");
         CHECK(csv_noisy && strcmp(csv_noisy, "true") == 0);
     }

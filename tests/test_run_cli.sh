@@ -5,6 +5,11 @@
 # Usage: test_run_cli.sh path/to/qsortbench
 set -u
 bin=$1
+sysfs=$(cd "$(dirname "$0")/fixtures/sysfs" && pwd) || exit 1
+# Nothing here may depend on the host's sysfs: the machine is a fixture without caches (as on
+# VMs that hide them), unless a case says otherwise.
+QSB_SYSFS_CPU_ROOT=$sysfs/empty
+export QSB_SYSFS_CPU_ROOT
 work=$(mktemp -d "${TMPDIR:-/tmp}/qsb-run-cli-XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
@@ -101,6 +106,31 @@ expect_ok --warmup 0
 expect_ok --warmup 3 --reps 2
 expect_ok --batch 3
 expect_ok --pin "$(grep -m1 -o '^[0-9]*' /sys/fs/cgroup/cpuset.cpus.effective 2>/dev/null || echo 0)"
+
+# --nelem auto follows the sysfs root: the seed's counts and one warning when it has no cache
+# sizes (only once a run starts), the capacity rule when it has them; the source is recorded.
+expect_auto() {
+    root=$1 want_counts=$2 want_source=$3 want_warnings=$4
+    QSB_SYSFS_CPU_ROOT=$sysfs/$root "$bin" info >out.txt 2>err.txt
+    if ! grep -q "^nelem auto  $want_counts" out.txt; then
+        fail "info with sysfs $root: want nelem auto $want_counts"
+    else
+        passed=$((passed + 1))
+    fi
+    QSB_SYSFS_CPU_ROOT=$sysfs/$root "$bin" --nelem auto --sizes 4 --patterns sorted \
+        --algos msort --reps 1 --csv a.csv --json a.json -q --metric comparisons >out.txt 2>err.txt
+    status=$?
+    warnings=$(grep -c 'warning: --nelem auto: no cache sizes' err.txt)
+    if [ "$status" -ne 0 ] || [ "$warnings" -ne "$want_warnings" ] ||
+        ! grep -q "\"nelem_source\":[[:space:]]*\"$want_source" a.json; then
+        fail "run --nelem auto with sysfs $root -> status $status, $warnings warning(s)"
+    else
+        passed=$((passed + 1))
+    fi
+    rm -f a.csv a.json
+}
+expect_auto empty "49152:786432:8388608 (the seed's counts" "--nelem auto: the seed's" 1
+expect_auto no-l3 "16384:131072 (" "--nelem auto: L1d/L2/L3 capacity" 0
 
 echo "$passed passed, $failures failed"
 [ "$failures" -eq 0 ]
