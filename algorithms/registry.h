@@ -33,4 +33,9 @@ extern const size_t qsb_algorithm_count;
 
 const qsb_algorithm *qsb_algorithm_find(const char *name); /* NULL when unknown */
 
+/* The patterns spec's comparator for elements of `size` bytes, compiled into this object (the
+** same source as inputs/comparator.c): run --placement near calls it beside the sorts. */
+typedef int (*qsb_near_cmp_fn)(const void *, const void *, void *);
+qsb_near_cmp_fn qsb_near_comparator(size_t size);
+
 #endif

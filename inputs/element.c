@@ -7,22 +7,6 @@
 #include <assert.h>
 #include <string.h>
 
-size_t qsb_key_width(size_t size)
-{
-    assert(size >= 1);
-    switch (size) {
-    case 1:
-        return 1;
-    case 2:
-    case 3:
-        return 2;
-    case 8:
-        return 8;
-    default:
-        return 4;
-    }
-}
-
 uint64_t qsb_key(const void *element, size_t size)
 {
     switch (qsb_key_width(size)) {
@@ -46,37 +30,6 @@ uint64_t qsb_key(const void *element, size_t size)
         memcpy(&k, element, sizeof k);
         return k;
     }
-    }
-}
-
-/* One comparator per key width: the sorts call these millions of times, so the width is
-** decided once by qsb_comparator(), never per call. */
-#define QSB_DEFINE_KEY_COMPARATOR(name, type)             \
-    static int name(const void *a, const void *b, void *arg) \
-    {                                                     \
-        type ka, kb;                                      \
-        (void)arg;                                        \
-        memcpy(&ka, a, sizeof ka);                        \
-        memcpy(&kb, b, sizeof kb);                        \
-        return (ka > kb) - (ka < kb);                     \
-    }
-
-QSB_DEFINE_KEY_COMPARATOR(compare_key8, uint8_t)
-QSB_DEFINE_KEY_COMPARATOR(compare_key16, uint16_t)
-QSB_DEFINE_KEY_COMPARATOR(compare_key32, uint32_t)
-QSB_DEFINE_KEY_COMPARATOR(compare_key64, uint64_t)
-
-qsb_cmp_fn qsb_comparator(size_t size)
-{
-    switch (qsb_key_width(size)) {
-    case 1:
-        return compare_key8;
-    case 2:
-        return compare_key16;
-    case 8:
-        return compare_key64;
-    default:
-        return compare_key32;
     }
 }
 

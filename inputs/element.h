@@ -8,6 +8,7 @@
 #ifndef QSB_ELEMENT_H
 #define QSB_ELEMENT_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,7 +17,23 @@
 /* The qsort_r comparator type of every sort in the tool. */
 typedef int (*qsb_cmp_fn)(const void *a, const void *b, void *arg);
 
-size_t qsb_key_width(size_t size);
+/* w for an element of `size` bytes (inline: the comparators' object, compiled into the sorts'
+** shared object too, must not depend on the rest of the inputs). */
+static inline size_t qsb_key_width(size_t size)
+{
+    assert(size >= 1);
+    switch (size) {
+    case 1:
+        return 1;
+    case 2:
+    case 3:
+        return 2;
+    case 8:
+        return 8;
+    default:
+        return 4;
+    }
+}
 uint64_t qsb_key(const void *element, size_t size);
 
 /* The comparator for elements of this size: (a > b) - (a < b) on the keys; arg unused. */

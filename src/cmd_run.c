@@ -24,7 +24,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "adaptive.h"
 #include "commands.h"
 #include "compare.h"
 #include "cover_letter.h"
@@ -34,16 +33,24 @@
 #include "memory.h"
 #include "outfile.h"
 #include "plot.h"
+#include "placement.h"
 #include "plugin.h"
 #include "report.h"
 #include "result.h"
 #include "run.h"
+#include "schedule.h"
+#include "stats.h"
 #include "version.h"
 
 #define RESULTS_DIR "results"
 #define WORK_BUFFERS 3 /* the input, the work copy, and msort's scratch of the same size */
-#define ADAPTIVE_SLICES 4.0 /* visits over which an adaptive cell's budget is spread */
-#define FIXED_SLICE_S 0.5   /* seconds of rounds per visit with --reps */
+#define AUTO_BUDGET_FACTOR 3.0  /* --budget auto: this many times the matrix's minimum, */
+#define AUTO_BUDGET_MIN_S 10.0  /* at least this */
+#define AUTO_BUDGET_MAX_S 480.0 /* and at most this (the seed matrix in 10 minutes here) */
+#define SLICE_SHARE 0.25        /* of the budget, spread over the minimum's visits */
+#define SLICE_MIN_S 0.005
+#define SLICE_MAX_S 1.0
+#define PROBE_NELEM 65536       /* the speed probe's input, before the first sort */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -124,8 +131,136 @@ static int set_strings(const char *const values[], char **const fields[], size_t
     return QSB_OK;
 }
 
+/* How the run spends its time (schedule.h), decided before the first sort. */
+typedef struct {
+    double budget_s;       /* seconds for the whole run; 0 with --reps or exact counts */
+    double slice_s;        /* seconds of rounds per visit */
+    double minimum_s;      /* estimated: every cell's minimum of units */
+    double estimate_s;     /* estimated duration of the run */
+    size_t min_units;
+    qsb_placement *placement;
+} run_plan;
+
+/* Seconds per unit of work (n log2 n) of this machine: the best of three sorts of a random
+** 4-byte input by libc's qsort_r (not an algorithm under test: this sort is not verified, and
+** the estimate must come before the matrix's first sort). */
+static double probe_seconds_per_work(const qsb_run_config *cfg)
+{
+    const qsb_pattern *random = qsb_pattern_find("random");
+    unsigned char *input = malloc(PROBE_NELEM * 4), *work = malloc(PROBE_NELEM * 4);
+    double best = INFINITY;
+    if (input && work && random) {
+        qsb_generate(random, input, PROBE_NELEM, 4, cfg->seed, cfg->mode);
+        for (int i = 0; i < 3; i++) {
+            memcpy(work, input, PROBE_NELEM * 4);
+            uint64_t t0 = qsb_clock_ns();
+            qsort_r(work, PROBE_NELEM, 4, qsb_comparator(4), NULL);
+            best = fmin(best, (double)(qsb_clock_ns() - t0) / 1e9);
+        }
+    }
+    free(input);
+    free(work);
+    return isfinite(best) ? best / (PROBE_NELEM * log2(PROBE_NELEM)) : 1e-8;
+}
+
+/* Estimated seconds of one round of each cell, and of its first visit's extra work (the
+** counted sorts, slower by their counting comparator; generation and checks): the sorts'
+** work n log2 n, wider elements costing more to move. Rough by nature (a factor of two
+** between patterns); the budget, not this, decides how long the run takes. */
+static void estimate_cells(const qsb_run_config *cfg, double per_work, double *round_s,
+                           double *first_s)
+{
+    size_t c = 0;
+    for (size_t p = 0; p < cfg->n_patterns; p++)
+        for (size_t z = 0; z < cfg->n_sizes; z++)
+            for (size_t e = 0; e < cfg->n_nelem; e++, c++) {
+                double n = (double)cfg->nelem[e], size = (double)cfg->sizes[z];
+                double work = n * log2(n > 2 ? n : 2) * (1.0 + size / 32.0);
+                round_s[c] = per_work * work * (double)cfg->n_algos;
+                first_s[c] = 1.5 * round_s[c] + n * size * 2e-9;
+            }
+}
+
+static int plan_run(const qsb_run_config *cfg, run_plan *plan)
+{
+    size_t cells = cfg->n_patterns * cfg->n_sizes * cfg->n_nelem;
+    double *round_s = malloc((cells ? cells : 1) * sizeof *round_s);
+    double *first_s = malloc((cells ? cells : 1) * sizeof *first_s);
+    if (!round_s || !first_s) {
+        free(round_s);
+        free(first_s);
+        return qsb_out_of_memory("estimate");
+    }
+    bool exact = cfg->metric == QSB_METRIC_COMPARISONS;
+    /* --reps N: N rounds over min(N, QSB_MIN_UNITS) units, one round at least in each. */
+    plan->min_units = exact ? 1 : QSB_MIN_UNITS;
+    if (cfg->reps && cfg->reps < plan->min_units)
+        plan->min_units = (size_t)cfg->reps;
+    estimate_cells(cfg, probe_seconds_per_work(cfg), round_s, first_s);
+    double bare = qsb_schedule_minimum_s(round_s, first_s, cells, plan->min_units, 0.0);
+    plan->budget_s = cfg->budget_s;
+    if (plan->budget_s == 0 && !cfg->reps && !exact)
+        plan->budget_s = fmin(fmax(AUTO_BUDGET_FACTOR * bare, AUTO_BUDGET_MIN_S),
+                              AUTO_BUDGET_MAX_S);
+    if (cfg->reps || exact)
+        plan->budget_s = 0;
+    plan->slice_s = plan->budget_s > 0
+                        ? fmin(fmax(SLICE_SHARE * plan->budget_s /
+                                        ((double)plan->min_units * (double)(cells ? cells : 1)),
+                                    SLICE_MIN_S),
+                               SLICE_MAX_S)
+                        : 0.0;
+    plan->minimum_s = qsb_schedule_minimum_s(round_s, first_s, cells, plan->min_units,
+                                             plan->slice_s);
+    if (cfg->reps) { /* every cell: N rounds and its first visit */
+        plan->minimum_s = 0;
+        for (size_t i = 0; i < cells; i++)
+            plan->minimum_s += first_s[i] + (double)cfg->reps * round_s[i];
+    }
+    plan->estimate_s = fmax(plan->budget_s, plan->minimum_s);
+    free(round_s);
+    free(first_s);
+    return QSB_OK;
+}
+
+/* "0.5s", "42s", "4:05" (minutes and seconds). */
+static void format_duration(double s, char *buf, size_t len)
+{
+    long total = lround(s);
+    if (s < 60)
+        snprintf(buf, len, "%.2gs", s);
+    else
+        snprintf(buf, len, "%ld:%02ld", total / 60, total % 60);
+}
+
+/* Before the first sort: what the run will take, and a warning when the budget cannot hold
+** the matrix's minimum (the counts are never shrunk to fit). */
+static void announce_plan(const qsb_run_config *cfg, const run_plan *plan)
+{
+    char estimate[32], minimum[32], budget[32];
+    format_duration(plan->estimate_s, estimate, sizeof estimate);
+    format_duration(plan->minimum_s, minimum, sizeof minimum);
+    format_duration(plan->budget_s, budget, sizeof budget);
+    size_t cells = cfg->n_patterns * cfg->n_sizes * cfg->n_nelem;
+    if (cfg->budget_s > 0 && plan->minimum_s > plan->budget_s)
+        qsb_warning("--budget %s is below this matrix's minimum (about %s for %zu units per "
+                    "cell): the run takes that long; give a longer --budget or fewer cells",
+                    budget, minimum, plan->min_units);
+    if (cfg->quiet || cfg->metric == QSB_METRIC_COMPARISONS)
+        return;
+    if (plan->budget_s > 0)
+        qsb_note("%zu cells x %zu algorithms: about %s (budget %s%s; the minimum of %zu units "
+                 "per cell is about %s)",
+                 cells, cfg->n_algos, estimate, budget, cfg->budget_s > 0 ? "" : ", auto",
+                 plan->min_units, minimum);
+    else
+        qsb_note("%zu cells x %zu algorithms, %llu rounds each: about %s", cells, cfg->n_algos,
+                 (unsigned long long)cfg->reps, estimate);
+}
+
 /* The machine's state and the repetition rules, recorded beside the results. */
-static int fill_noise_context(qsb_context *c, const qsb_run_config *cfg, double load_average)
+static int fill_noise_context(qsb_context *c, const qsb_run_config *cfg, const run_plan *plan,
+                              double load_average)
 {
     char governor[64], turbo[16], repetitions[256], warmup[32];
     qsb_cpu_governor(governor, sizeof governor);
@@ -135,33 +270,33 @@ static int fill_noise_context(qsb_context *c, const qsb_run_config *cfg, double 
     c->release_build = release_build();
     c->sanitized = QSB_SANITIZED;
     c->precision_pct = cfg->precision_pct;
-    c->max_time_s = cfg->reps ? NAN : cfg->max_time_s;
-    char slowed[96] = "; no slowed sort retaken";
+    c->budget_s = plan->budget_s > 0 ? plan->budget_s : NAN;
+    char slowed[96] = "; no slowed sort retaken", placement[256];
+    qsb_placement_describe(plan->placement, placement, sizeof placement);
     if (cfg->slowed_pct > 0)
         snprintf(slowed, sizeof slowed, "; short sorts over %g%% slower than their row's "
                  "fastest retaken", cfg->slowed_pct);
     if (cfg->reps)
-        snprintf(repetitions, sizeof repetitions, "fixed: %llu rounds%s",
-                 (unsigned long long)cfg->reps, slowed);
+        snprintf(repetitions, sizeof repetitions, "fixed: %llu rounds over up to %d units%s",
+                 (unsigned long long)cfg->reps, QSB_MIN_UNITS, slowed);
     else
         snprintf(repetitions, sizeof repetitions,
-                 "adaptive: %d to %d rounds, until each median is within +-%g%% or %g s of "
-                 "rounds are spent%s",
-                 QSB_ADAPTIVE_DEFAULT_MIN_REPS, QSB_ADAPTIVE_DEFAULT_MAX_REPS,
-                 cfg->precision_pct, cfg->max_time_s, slowed);
+                 "budget: %d units per cell at least (%.3g s of rounds each), then more "
+                 "units for the cells wider than +-%g%% until %.0f s are spent%s",
+                 QSB_MIN_UNITS, plan->slice_s, cfg->precision_pct, plan->budget_s, slowed);
     if (cfg->warmup == QSB_WARMUP_AUTO)
         snprintf(warmup, sizeof warmup, "auto");
     else
         snprintf(warmup, sizeof warmup, "%llu", (unsigned long long)cfg->warmup);
     const char *const values[] = {governor, turbo, repetitions, warmup,
-                                  qsb_nelem_source_text(cfg->nelem_source)};
+                                  qsb_nelem_source_text(cfg->nelem_source), placement};
     char **const fields[] = {&c->governor, &c->turbo, &c->repetitions, &c->warmup,
-                             &c->nelem_source};
+                             &c->nelem_source, &c->placement};
     return set_strings(values, fields, sizeof fields / sizeof fields[0]);
 }
 
-static int fill_context(qsb_results *r, const qsb_run_config *cfg, const qsb_timer *timer,
-                        const struct tm *utc, double load_average)
+static int fill_context(qsb_results *r, const qsb_run_config *cfg, const run_plan *plan,
+                        const qsb_timer *timer, const struct tm *utc, double load_average)
 {
     qsb_context *c = &r->context;
     char date[32], host[256] = "unknown", cpu[256], libc[64], caches_text[256];
@@ -192,7 +327,7 @@ static int fill_context(qsb_results *r, const qsb_run_config *cfg, const qsb_tim
         &c->libc,         &c->compiler, &c->build_flags, &c->build_type,  &c->timer,
         &c->metric,       &c->mode,     &c->command_line, &r->baseline};
     int status = set_strings(values, fields, sizeof fields / sizeof fields[0]);
-    return status == QSB_OK ? fill_noise_context(c, cfg, load_average) : status;
+    return status == QSB_OK ? fill_noise_context(c, cfg, plan, load_average) : status;
 }
 
 /* --pin: this process (its one thread) on that CPU from now on, before the TSC is
@@ -313,14 +448,15 @@ static void print_totals(const qsb_run_totals *t, double wall_ns, bool timed)
 }
 
 /* With --reps N the noisy cells are counted in one warning. */
+/* One line for all the noisy cells (they are marked in the table and the files). */
 static void warn_noisy_total(const qsb_run_config *cfg, const qsb_run_totals *t)
 {
-    if (cfg->reps == 0 || t->noisy_cells == 0 || cfg->metric == QSB_METRIC_COMPARISONS)
+    if (t->noisy_cells == 0 || cfg->metric == QSB_METRIC_COMPARISONS)
         return;
-    qsb_warning("%zu of %zu cells did not reach +-%g%% (the median's 95%% interval) in %llu "
-                "rounds, or were slowed by a busy machine: flagged 'noisy' in the results "
-                "(more --reps, adaptive rounds, or a quieter machine help)",
-                t->noisy_cells, t->cells, cfg->precision_pct, (unsigned long long)cfg->reps);
+    qsb_warning("%zu of %zu cells are noisy (an interval wider than +-%g%%, none under %d "
+                "units, or slowed by a busy machine): marked '~noisy' in the table and 'noisy' in "
+                "the files; a longer --budget or a quieter machine helps",
+                t->noisy_cells, t->cells, cfg->precision_pct, QSB_MIN_UNITS);
 }
 
 /* run --plot: the charts beside the CSV file (beside the JSON one when the CSV went to
@@ -335,21 +471,14 @@ static int plot_beside(const qsb_run_config *cfg, const result_files *files,
 }
 
 /* The run itself, between the opened files and the reports. */
-static int run_and_report(const qsb_run_config *cfg, const qsb_timer *timer,
-                          const qsb_reference *ref, result_files *files, qsb_results *results)
+static int run_and_report(const qsb_run_config *cfg, const run_plan *plan,
+                          const qsb_timer *timer, const qsb_reference *ref, result_files *files,
+                          qsb_results *results)
 {
-    qsb_adaptive_policy policy = qsb_adaptive_default_policy();
-    policy.precision_pct = cfg->precision_pct;
-    policy.max_time_s = cfg->max_time_s;
-    if (cfg->reps) { /* exactly N rounds: the same policy with N..N and no budget */
-        policy.min_reps = policy.max_reps = (size_t)cfg->reps;
-        policy.max_time_s = 0;
-    }
-    /* Adaptive cells get about four visits of their budget each; --reps cells half-second
-    ** slices. */
-    double slice_s = cfg->reps ? FIXED_SLICE_S : cfg->max_time_s / ADAPTIVE_SLICES;
-    qsb_run_setup setup = {cfg, timer, qsb_adaptive_rep_policy(&policy), &stop_signal,
-                           !cfg->quiet, cfg->reps == 0, slice_s, &policy};
+    qsb_schedule_policy schedule = {plan->min_units, QSB_MAX_UNITS, cfg->precision_pct,
+                                    plan->budget_s};
+    qsb_run_setup setup = {cfg,           timer,         schedule,       &stop_signal,
+                           !cfg->quiet,   plan->slice_s, plan->placement};
     qsb_run_totals totals;
     memset(&totals, 0, sizeof totals);
     uint64_t start = qsb_clock_ns();
@@ -399,6 +528,8 @@ int qsb_run_execute(const qsb_run_config *cfg)
     result_files files;
     memset(&files, 0, sizeof files);
     qsb_timer timer;
+    run_plan plan;
+    memset(&plan, 0, sizeof plan);
     int status = cfg->reference ? qsb_reference_load(cfg->reference, &ref) : QSB_OK;
     if (status == QSB_OK)
         status = check_buffers_fit(cfg);
@@ -428,14 +559,24 @@ int qsb_run_execute(const qsb_run_config *cfg)
         qsb_timer_init(&timer, cfg->metric == QSB_METRIC_CYCLES) != 0)
         status = qsb_error(QSB_ESYSTEM, "the invariant TSC could not be calibrated; use "
                                         "--metric ns");
+    if (status == QSB_OK &&
+        !(plan.placement = qsb_placement_new(cfg->algos, cfg->n_algos,
+                                             (qsb_placement_regime)cfg->placement,
+                                             cfg->reload && timed)))
+        status = QSB_ESYSTEM;
     if (status == QSB_OK)
-        status = fill_context(&results, cfg, timed ? &timer : NULL, &utc, load_average);
+        status = plan_run(cfg, &plan);
     if (status == QSB_OK)
-        status = run_and_report(cfg, timed ? &timer : NULL, cfg->reference ? &ref : NULL,
+        announce_plan(cfg, &plan);
+    if (status == QSB_OK)
+        status = fill_context(&results, cfg, &plan, timed ? &timer : NULL, &utc, load_average);
+    if (status == QSB_OK)
+        status = run_and_report(cfg, &plan, timed ? &timer : NULL, cfg->reference ? &ref : NULL,
                                 &files, &results);
     else
         abort_files(&files);
 done:
+    qsb_placement_free(plan.placement);
     restore_signals(old);
     qsb_results_free(&results);
     qsb_reference_free(&ref);

@@ -5,7 +5,9 @@
 ** ones of result.h are optional, unknown columns are ignored.
 */
 #include <csv.h>
+#include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +18,7 @@ typedef enum {
     COL_PATTERN, COL_NELEM, COL_SIZE, COL_ALGORITHM, COL_BASELINE, COL_METRIC, COL_REPS,
     COL_MIN, COL_MEDIAN, COL_MEAN, COL_STDDEV, COL_DELTA_PCT, COL_COMPARISONS, COL_VERIFIED,
     COL_CV, COL_MEDIAN_LO, COL_MEDIAN_HI, COL_OUTLIERS, COL_DELTA_LO, COL_DELTA_HI, COL_NOISY,
-    COL_FAILURE, COL_MODE, COL_SEED, COL_SAMPLES,
+    COL_FAILURE, COL_MODE, COL_SEED, COL_SAMPLES, COL_UNITS,
     COL_COUNT
 } column;
 
@@ -26,7 +28,7 @@ static const char *const column_names[COL_COUNT] = {
     "pattern", "nelem", "size", "algorithm", "baseline", "metric", "reps",
     "min", "median", "mean", "stddev", "delta_pct", "comparisons", "verified",
     "cv", "median_lo", "median_hi", "outliers", "delta_lo", "delta_hi", "noisy",
-    "failure", "mode", "seed", "samples",
+    "failure", "mode", "seed", "samples", "units",
 };
 
 typedef struct {
@@ -178,6 +180,34 @@ static int parse_samples(const csv_reader *r, const char *text, qsb_row *row)
     return status;
 }
 
+/* The units of the samples (parsed before them): as many whole numbers below 2^32. */
+static int parse_units(const csv_reader *r, const char *text, qsb_row *row)
+{
+    if (*text == '\0')
+        return QSB_OK; /* unknown */
+    size_t n = 1;
+    for (const char *p = text; *p; p++)
+        n += *p == ';';
+    if (n != row->nsamples)
+        return qsb_error(QSB_EUSAGE, "%s:%zu: column 'units': %zu values for %zu samples",
+                         r->path, r->record_line, n, row->nsamples);
+    row->units = malloc(n * sizeof *row->units);
+    if (!row->units)
+        return qsb_out_of_memory("units");
+    const char *p = text;
+    for (size_t i = 0; i < n; i++) {
+        char *end;
+        errno = 0;
+        unsigned long long v = (*p >= '0' && *p <= '9') ? strtoull(p, &end, 10) : 0;
+        if (!(*p >= '0' && *p <= '9') || errno || v > UINT32_MAX || (*end != ';' && *end))
+            return qsb_error(QSB_EUSAGE, "%s:%zu: column 'units': element %zu is not a whole "
+                             "number below 2^32", r->path, r->record_line, i + 1);
+        row->units[i] = (uint32_t)v;
+        p = end + (*end == ';');
+    }
+    return QSB_OK;
+}
+
 static int parse_column(const csv_reader *r, column c, const char *t, qsb_loose_row *lr)
 {
     qsb_row *row = &lr->row;
@@ -220,6 +250,7 @@ static int parse_column(const csv_reader *r, column c, const char *t, qsb_loose_
     case COL_SAMPLES:
         lr->has_samples = 1;
         return parse_samples(r, t, row);
+    case COL_UNITS: return parse_units(r, t, row);
     case COL_COUNT: break;
     }
     return QSB_OK;
@@ -303,6 +334,6 @@ int qsb_read_csv(const char *path, const char *text, size_t len, qsb_results *ou
     memset(out, 0, sizeof *out);
     qsb_context *ctx = &out->context; /* what a CSV cannot say: unknown */
     ctx->pinned_cpu = -1;
-    ctx->load_average = ctx->precision_pct = ctx->max_time_s = NAN;
+    ctx->load_average = ctx->precision_pct = ctx->budget_s = NAN;
     return qsb_results_assemble(path, r.rows, r.nrows, out);
 }

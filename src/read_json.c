@@ -141,6 +141,29 @@ static int get_samples(const json_place *at, const cJSON *obj, qsb_loose_row *lr
     return QSB_OK;
 }
 
+/* "units": optional; one whole number below 2^32 per sample. */
+static int get_units(const json_place *at, const cJSON *obj, qsb_row *row)
+{
+    const cJSON *list = member(obj, "units");
+    if (!list)
+        return QSB_OK;
+    if (!cJSON_IsArray(list) || (size_t)cJSON_GetArraySize(list) != row->nsamples)
+        return field_error(at, "units", "not an array of one unit per sample");
+    row->units = malloc((row->nsamples ? row->nsamples : 1) * sizeof *row->units);
+    if (!row->units)
+        return qsb_out_of_memory("units");
+    size_t i = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, list) {
+        uint64_t v;
+        if (!cJSON_IsNumber(item) || number_to_u64(item->valuedouble, &v) != 0 ||
+            v > UINT32_MAX)
+            return field_error(at, "units", "element %zu is not a whole number below 2^32", i);
+        row->units[i++] = (uint32_t)v;
+    }
+    return QSB_OK;
+}
+
 /* ---- the context ---- */
 
 static int get_cache_bytes(const json_place *at, const cJSON *ctx, uint64_t bytes[3])
@@ -169,7 +192,7 @@ static int read_noise_control(const json_place *at, const cJSON *ctx, qsb_contex
     if (status == QSB_OK)
         status = get_double(at, ctx, "precision_pct", 0, &c->precision_pct);
     if (status == QSB_OK)
-        status = get_double(at, ctx, "max_time_s", 0, &c->max_time_s);
+        status = get_double(at, ctx, "budget_s", 0, &c->budget_s);
     if (status == QSB_OK)
         status = get_bool(at, ctx, "release_build", 0, &c->release_build);
     if (status == QSB_OK)
@@ -204,6 +227,7 @@ static int read_context(const char *path, const cJSON *root, qsb_context *c)
         {"command_line", &c->command_line, 0}, {"governor", &c->governor, 0},
         {"turbo", &c->turbo, 0},               {"repetitions", &c->repetitions, 0},
         {"warmup", &c->warmup, 0},             {"nelem_source", &c->nelem_source, 0},
+        {"placement", &c->placement, 0},
     };
     int status = QSB_OK;
     for (size_t i = 0; i < sizeof strings / sizeof strings[0] && status == QSB_OK; i++)
@@ -272,6 +296,7 @@ static int read_row(const json_place *at, const cJSON *obj, qsb_loose_row *lr)
     if (status == QSB_OK) status = get_string(at, obj, "mode", 0, &lr->mode);
     if (status == QSB_OK) status = get_seed(at, obj, &lr->seed, &lr->has_seed);
     if (status == QSB_OK) status = get_samples(at, obj, lr);
+    if (status == QSB_OK) status = get_units(at, obj, row);
     uint64_t batch = 0;
     if (status == QSB_OK) status = get_u64(at, obj, "batch", 0, &batch);
     if (status == QSB_OK && batch > UINT32_MAX) status = field_error(at, "batch", "too large");

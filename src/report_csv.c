@@ -6,6 +6,7 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@
 static const char header[] =
     "pattern,nelem,size,algorithm,baseline,metric,reps,min,median,mean,stddev,delta_pct,"
     "comparisons,verified,cv,median_lo,median_hi,outliers,delta_lo,delta_hi,noisy,failure,"
-    "mode,seed,samples";
+    "mode,seed,samples,units";
 
 static int needs_quotes(const char *text)
 {
@@ -56,8 +57,9 @@ static void put_bool(FILE *out, bool value)
     fputs(value ? "true," : "false,", out);
 }
 
-/* The samples joined by ';', round-trip precision; malloc'd, NULL when out of memory. */
-static char *join_samples(const qsb_row *row)
+/* The samples (round-trip precision), or their units, joined by ';'; malloc'd, NULL when out
+** of memory. Unknown units give an empty field. */
+static char *join_samples(const qsb_row *row, bool units)
 {
     size_t cap = row->nsamples * 26 + 1; /* "%.17g" is at most 24 characters, plus ';' */
     char *text = malloc(cap);
@@ -65,8 +67,11 @@ static char *join_samples(const qsb_row *row)
         return NULL;
     size_t used = 0;
     text[0] = '\0';
-    for (size_t i = 0; i < row->nsamples; i++) {
-        int n = snprintf(text + used, cap - used, "%s%.17g", i ? ";" : "", row->samples[i]);
+    for (size_t i = 0; i < row->nsamples && (!units || row->units); i++) {
+        int n = units ? snprintf(text + used, cap - used, "%s%" PRIu32, i ? ";" : "",
+                                 row->units[i])
+                      : snprintf(text + used, cap - used, "%s%.17g", i ? ";" : "",
+                                 row->samples[i]);
         used += n > 0 ? (size_t)n : 0;
     }
     return text;
@@ -75,9 +80,12 @@ static char *join_samples(const qsb_row *row)
 static int put_row(FILE *out, const qsb_results *r, const qsb_cell *cell, size_t index)
 {
     const qsb_row *row = &cell->rows[index];
-    char *samples = join_samples(row);
-    if (!samples)
+    char *samples = join_samples(row, false), *units = join_samples(row, true);
+    if (!samples || !units) {
+        free(samples);
+        free(units);
         return qsb_out_of_memory("CSV samples");
+    }
     put_text(out, cell->pattern, 0);
     put_u64(out, cell->nelem);
     put_u64(out, cell->size);
@@ -102,8 +110,10 @@ static int put_row(FILE *out, const qsb_results *r, const qsb_cell *cell, size_t
     put_text(out, row->verified ? "" : row->failure, 0);
     put_text(out, r->context.mode, 0);
     fprintf(out, "0x%" PRIx64 ",", r->context.seed);
-    put_text(out, samples, 1);
+    put_text(out, samples, 0);
+    put_text(out, units, 1);
     free(samples);
+    free(units);
     return QSB_OK;
 }
 

@@ -81,9 +81,10 @@ static void add_noise_control(builder *b, cJSON *o, const qsb_context *c)
     add(b, o, "sanitized", cJSON_CreateBool(c->sanitized));
     add(b, o, "repetitions", string_or_null(c->repetitions));
     add(b, o, "precision_pct", number_or_null(c->precision_pct));
-    add(b, o, "max_time_s", number_or_null(c->max_time_s));
+    add(b, o, "budget_s", number_or_null(c->budget_s));
     add(b, o, "warmup", string_or_null(c->warmup));
     add(b, o, "nelem_source", string_or_null(c->nelem_source));
+    add(b, o, "placement", string_or_null(c->placement));
 }
 
 static cJSON *context_object(builder *b, const qsb_context *c)
@@ -154,8 +155,19 @@ static cJSON *result_object(builder *b, const qsb_results *r, const qsb_cell *ce
     add(b, o, "mode", string_or_null(r->context.mode));
     add(b, o, "seed", count(r->context.seed));
     add(b, o, "samples", number_array(b, row->samples, row->nsamples));
+    if (row->units) {
+        double *units = malloc((row->nsamples ? row->nsamples : 1) * sizeof *units);
+        for (size_t i = 0; units && i < row->nsamples; i++)
+            units[i] = row->units[i];
+        if (!units)
+            b->failed = true;
+        else
+            add(b, o, "units", number_array(b, units, row->nsamples));
+        free(units);
+    }
     add(b, o, "batch", count(row->batch));
     add(b, o, "retaken", count(row->retaken));
+    add(b, o, "near_units", count(row->near_units));
     return o;
 }
 

@@ -6,9 +6,11 @@
 **
 ** one line per cell and candidate; the delta is the paired delta of the run, the values in
 ** brackets each algorithm's median. "± h" is there when the delta's 95% interval [lo, hi]
-** is known (6 rounds or more): h = max(delta - lo, hi - delta), so delta ± h covers the
+** is known (5 units or more): h = max(delta - lo, hi - delta), so delta ± h covers the
 ** interval, which need not be symmetric. When the interval itself contains zero the line
-** ends with "no significant change". A failed row prints FAILED (algorithm: reason).
+** ends with "no significant change", and with "~noisy" when a row of the line is flagged
+** noisy (an interval wider than the precision, or none). A failed row prints FAILED
+** (algorithm: reason).
 */
 #include "report.h"
 
@@ -106,6 +108,8 @@ static void print_line(FILE *out, const qsb_cell *cell, const qsb_row *cand,
     fputc(')', out);
     if (cand && interval_known(cand) && cand->delta_lo <= 0 && cand->delta_hi >= 0)
         fputs("  no significant change", out);
+    if ((cand && cand->noisy) || base->noisy)
+        fputs("  ~noisy", out);
     if (cand && ref)
         print_published(out, cell, cand, ref);
     fputc('\n', out);

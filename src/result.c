@@ -29,14 +29,28 @@ int qsb_row_init(qsb_row *row, const char *algorithm)
     return qsb_set_string(&row->algorithm, algorithm);
 }
 
-int qsb_row_add_sample(qsb_row *row, double value)
+int qsb_row_add_sample(qsb_row *row, double value, uint32_t unit)
 {
     double *grown = realloc(row->samples, (row->nsamples + 1) * sizeof *grown);
     if (!grown)
         return -1;
-    grown[row->nsamples++] = value;
     row->samples = grown;
+    uint32_t *units = realloc(row->units, (row->nsamples + 1) * sizeof *units);
+    if (!units)
+        return -1;
+    row->units = units;
+    grown[row->nsamples] = value;
+    units[row->nsamples++] = unit;
     return 0;
+}
+
+size_t qsb_row_unit_count(const qsb_row *row)
+{
+    size_t count = 0;
+    for (size_t i = 0; row->units && i < row->nsamples; i++)
+        if (row->units[i] + (size_t)1 > count)
+            count = row->units[i] + (size_t)1;
+    return count;
 }
 
 int qsb_row_fail(qsb_row *row, const char *reason)
@@ -49,6 +63,7 @@ void qsb_row_free(qsb_row *row)
 {
     free(row->algorithm);
     free(row->samples);
+    free(row->units);
     free(row->failure);
     memset(row, 0, sizeof *row);
 }
@@ -91,7 +106,7 @@ static void context_free(qsb_context *c)
                         &c->caches,       &c->libc,      &c->compiler,    &c->build_flags,
                         &c->build_type,   &c->timer,     &c->metric,      &c->mode,
                         &c->command_line, &c->governor,  &c->turbo,       &c->repetitions,
-                        &c->warmup,       &c->nelem_source};
+                        &c->warmup,       &c->nelem_source, &c->placement};
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++)
         free(*strings[i]);
     memset(c, 0, sizeof *c);

@@ -10,22 +10,23 @@
 ** CSV, one header row, one row per (cell, algorithm), columns in this order:
 **   pattern,nelem,size,algorithm,baseline,metric,reps,min,median,mean,stddev,delta_pct,
 **   comparisons,verified,cv,median_lo,median_hi,outliers,delta_lo,delta_hi,noisy,failure,
-**   mode,seed,samples
+**   mode,seed,samples,units
 ** - numbers in the C locale, doubles as %.17g (round-trip); unknown (NAN) values and the
 **   baseline's own delta_pct/delta_lo/delta_hi are empty fields;
 ** - verified and noisy are "true"/"false"; failure is empty when verified;
-** - seed is 0x-hex; samples are the per-round values joined by ';' in round order.
+** - seed is 0x-hex; samples are the per-round values joined by ';' in round order, units the
+**   unit of each sample likewise (empty when unknown).
 **
 ** JSON: {"schema_version": 1, "context": {...}, "baseline": NAME, "results": [...]}
 ** - context: tool_version, date, host, cpu_model, caches, cache_bytes [L1d, L2, L3], libc,
 **   compiler, build_flags, build_type, timer, tsc_hz, metric, seed (number), mode,
 **   command_line, incomplete (bool); then, written by the run and optional for readers:
 **   timer_resolution_ns, governor, turbo, load_average, pinned_cpu (number or null),
-**   release_build, sanitized (bools), repetitions, precision_pct, max_time_s, warmup,
-**   nelem_source;
+**   release_build, sanitized (bools), repetitions, precision_pct, budget_s, warmup,
+**   nelem_source, placement;
 ** - each result: the CSV fields under the same names (numbers as numbers, NAN as null,
 **   verified/noisy as bools, failure null when verified, samples an array of numbers),
-**   plus `batch` and `retaken` (optional for readers).
+**   plus `units`, `batch`, `retaken` and `near_units` (optional for readers).
 */
 #ifndef QSB_RESULT_H
 #define QSB_RESULT_H
@@ -65,9 +66,10 @@ typedef struct {
     bool sanitized;       /* built with ASan/UBSan: timings meaningless */
     char *repetitions;    /* how cells were repeated: "adaptive: ..." or "fixed: N rounds" */
     double precision_pct; /* the precision target of the noisy flag; NAN when unknown */
-    double max_time_s;    /* the adaptive budget per cell; NAN when not adaptive */
+    double budget_s;      /* the run's time budget; NAN with --reps */
     char *warmup;         /* "auto" or the count */
     char *nelem_source;   /* where the element counts came from (run_config.h) */
+    char *placement;      /* the placement scheme of the timed sorts (placement.h) */
 } qsb_context;
 
 typedef struct {
@@ -80,6 +82,9 @@ typedef struct {
 typedef struct {
     char *algorithm;     /* registry or plug-in name */
     double *samples;     /* one per round, in round order, in the run's metric */
+    uint32_t *units;     /* units[i]: the unit (placement: a fresh load of the sorts, fresh
+                         ** buffers, a moment of the run) that sample i was taken in, 0, 1, ...
+                         ** within the cell; NULL when unknown (a file without units) */
     size_t nsamples;
     qsb_summary summary;
     double delta_pct;    /* paired delta against the cell's baseline; NAN for the baseline */
@@ -93,6 +98,8 @@ typedef struct {
                          ** 0 when unknown (JSON only, optional) */
     unsigned long retaken; /* sorts timed again because the process lost the CPU during them
                            ** or the machine slowed them (run.h; JSON only, optional) */
+    unsigned long near_units; /* units in which the sort's code and the comparator shared a
+                              ** 16 MiB-aligned region (placement.h; JSON only, optional) */
 } qsb_row;
 
 typedef struct {
@@ -128,7 +135,11 @@ void qsb_results_drop_last_cell(qsb_results *r);
 
 /* An empty, verified row: no samples, summary and deltas NAN, comparisons 0. */
 int qsb_row_init(qsb_row *row, const char *algorithm);
-int qsb_row_add_sample(qsb_row *row, double value);
+/* Appends a sample taken in the given unit (units start at 0 in each cell). */
+int qsb_row_add_sample(qsb_row *row, double value, uint32_t unit);
+
+/* How many units the row's samples come from (the largest unit + 1); 0 when unknown. */
+size_t qsb_row_unit_count(const qsb_row *row);
 
 /* Frees what the row owns (algorithm, samples, failure) and zeroes it. */
 void qsb_row_free(qsb_row *row);

@@ -1,8 +1,9 @@
 /*
-** The benchmark matrix: sweeps over the cells; in each visit counted sorts (the first time),
-** warm-ups, batching, a slice of interleaved timed rounds under a repetition policy,
-** preempted samples retaken, verification; summaries and paired deltas into the one result
-** structure (see run.h for the procedure), with the time of each step accounted for.
+** The benchmark matrix: sweeps over the cells under the schedule, each in a new placement; in
+** each visit counted sorts (the first time), warm-ups, batching, a slice of interleaved timed
+** rounds, preempted samples retaken, verification; summaries and paired deltas over units into
+** the one result structure (see run.h for the procedure), with the time of each step
+** accounted for.
 */
 #include "run.h"
 
@@ -15,6 +16,7 @@
 #include "diag.h"
 #include "element.h"
 #include "progress.h"
+#include "placement.h"
 #include "stats.h"
 #include "verify.h"
 
@@ -23,68 +25,6 @@
 #define BATCH_BYTES (1u << 20)    /* the work buffer holds at least this many slot bytes */
 #define STOPPED (-100)            /* internal: a signal asked the run to stop */
 #define PROBE_BELOW 4.0           /* sorts shorter than 4 minimum samples get batch probes */
-
-/* ---- the adaptive policy ---- */
-
-static size_t adaptive_min_rounds(void *state, const qsb_cell *cell)
-{
-    const qsb_adaptive_policy *p = state;
-    (void)cell;
-    return p->min_reps ? p->min_reps : 1;
-}
-
-/* How precisely row i is known: its median's precision, and for a candidate beside a
-** verified baseline the worse of that and its paired ratio's (adaptive.h). */
-static int row_precision_pct(const qsb_cell *cell, size_t i, double *pct)
-{
-    const qsb_row *row = &cell->rows[i], *base = &cell->rows[0];
-    if (qsb_median_precision_pct(row->samples, row->nsamples, pct) != 0)
-        return -1;
-    if (i > 0 && base->verified) {
-        size_t pairs = row->nsamples < base->nsamples ? row->nsamples : base->nsamples;
-        *pct = fmax(*pct, qsb_ratio_precision_pct(base->samples, row->samples, pairs));
-    }
-    return 0;
-}
-
-/* After a noisy stop: the rows whose median or paired ratio missed the precision. */
-static void flag_noisy_rows(const qsb_adaptive_policy *p, qsb_cell *cell)
-{
-    for (size_t i = 0; i < cell->nrows; i++) {
-        double pct;
-        if (cell->rows[i].verified && row_precision_pct(cell, i, &pct) == 0)
-            cell->rows[i].noisy = !(pct <= p->precision_pct);
-    }
-}
-
-/* Failed rows stop sorting and have fewer samples: the decision is over the verified ones.
-** Out of memory (a few pointers) ends the cell; summarizing it will report the shortage. */
-static bool adaptive_go_on(void *state, qsb_cell *cell, size_t rounds, double elapsed_s)
-{
-    const qsb_adaptive_policy *p = state;
-    const double **samples = malloc((cell->nrows ? cell->nrows : 1) * sizeof *samples);
-    if (!samples)
-        return false;
-    size_t n = 0;
-    for (size_t i = 0; i < cell->nrows; i++)
-        if (cell->rows[i].verified)
-            samples[n++] = cell->rows[i].samples;
-    qsb_adaptive_decision d = {true, false};
-    bool paired = cell->rows[0].verified; /* then samples[0] is the baseline's */
-    int failed =
-        n > 0 && qsb_adaptive_decide(p, samples, n, paired, rounds, elapsed_s, &d) != 0;
-    free(samples);
-    if (failed)
-        return false;
-    if (d.stop && d.noisy)
-        flag_noisy_rows(p, cell);
-    return !d.stop;
-}
-
-qsb_rep_policy qsb_adaptive_rep_policy(const qsb_adaptive_policy *policy)
-{
-    return (qsb_rep_policy){adaptive_min_rounds, adaptive_go_on, (void *)policy};
-}
 
 /* ---- the cell ---- */
 
@@ -100,10 +40,12 @@ typedef struct {
     const qsb_pattern *pattern;
     uint64_t nelem, size;
     bool visited;        /* its cell exists in the results (at `index`) */
-    bool done;           /* the policy ended it, or none of its rows is left */
+    bool done;           /* no more visits: none of its rows is left, or counts are exact */
     size_t index;
     size_t rounds;       /* complete timed rounds so far */
     double rounds_s;     /* and their time, all visits together */
+    size_t units;        /* visits that timed a round: the unit of the next samples */
+    double visits_s;     /* the time of its visits, all steps included */
     qsb_multiset_hash input_hash; /* of its input, which every visit regenerates the same */
     algo_plan *algos;    /* per algorithm */
 } cell_plan;
@@ -117,6 +59,7 @@ typedef struct {
     unsigned char *input;        /* the cell's input, generated at each visit */
     unsigned char *work;         /* what each sort sorts: one input, or a batch's slots */
     size_t work_bytes;           /* its capacity */
+    size_t input_bytes;          /* the input buffer's */
     size_t n, size, bytes;       /* of the current cell */
     size_t stride;               /* bytes from one batch slot to the next */
     qsb_cmp_fn cmp;
@@ -124,6 +67,12 @@ typedef struct {
     qsb_run_totals *totals;
     uint64_t run_start;          /* for the progress line's estimate */
 } run_state;
+
+/* The timed sort of algorithm i in the current placement. */
+static qsb_sort_fn timed_sort_fn(const run_state *s, size_t i)
+{
+    return qsb_placement_sort(s->setup->placement, i);
+}
 
 static bool stop_requested(const run_state *s)
 {
@@ -195,7 +144,7 @@ static int comparisons_as_samples(qsb_cell *cell)
 {
     for (size_t i = 0; i < cell->nrows; i++)
         if (cell->rows[i].verified &&
-            qsb_row_add_sample(&cell->rows[i], (double)cell->rows[i].comparisons) != 0)
+            qsb_row_add_sample(&cell->rows[i], (double)cell->rows[i].comparisons, 0) != 0)
             return qsb_out_of_memory("samples");
     return QSB_OK;
 }
@@ -215,7 +164,7 @@ static int sort_batch(run_state *s, size_t algo, qsb_row *row, size_t k, uint64_
                       double *cpu_ns)
 {
     const qsb_timer *timer = s->setup->timer;
-    qsb_sort_fn sort = s->cfg->algos[algo].sort;
+    qsb_sort_fn sort = timed_sort_fn(s, algo);
     copy_input(s, k);
     double cpu_start = thread_cpu_ns();
     uint64_t start = qsb_timer_start(timer);
@@ -307,7 +256,7 @@ static bool disturbed(double wall_ns, double cpu_ns)
 
 /* One sample: the batch, taken again while it is short and preemption or a slowed machine
 ** spoiled it. */
-static int timed_sort(run_state *s, cell_plan *plan, size_t algo, qsb_row *row)
+static int timed_sort(run_state *s, cell_plan *plan, size_t algo, qsb_row *row, uint32_t unit)
 {
     algo_plan *a = &plan->algos[algo];
     size_t k = a->batch;
@@ -328,7 +277,7 @@ static int timed_sort(run_state *s, cell_plan *plan, size_t algo, qsb_row *row)
             s->totals->disturbed += preempted;
             s->totals->kept_slowed += slow;
             a->fastest = fmin(a->fastest, per_sort);
-            return qsb_row_add_sample(row, per_sort) == 0 ? QSB_OK
+            return qsb_row_add_sample(row, per_sort, unit) == 0 ? QSB_OK
                                                           : qsb_out_of_memory("samples");
         }
         s->totals->retake_ns += wall_ns;
@@ -345,7 +294,7 @@ static int timed_round(run_state *s, cell_plan *plan, qsb_cell *cell, size_t rou
         size_t i = round % 2 == 0 ? k : cell->nrows - 1 - k;
         if (!cell->rows[i].verified)
             continue;
-        int status = timed_sort(s, plan, i, &cell->rows[i]);
+        int status = timed_sort(s, plan, i, &cell->rows[i], (uint32_t)plan->units);
         if (status != QSB_OK)
             return status;
         if (stop_requested(s))
@@ -359,14 +308,6 @@ static size_t round_up(size_t bytes, size_t align)
     return (bytes + align - 1) / align * align;
 }
 
-/* What a round of a cell costs, relative to the others, for the estimate of a cell not
-** visited yet: about n log2 n comparisons, and wider elements cost more to move. */
-static double cell_work(uint64_t nelem, uint64_t size)
-{
-    double n = (double)nelem;
-    return n * log2(n > 2 ? n : 2) * (1.0 + (double)size / 64.0);
-}
-
 static bool any_verified(const qsb_cell *cell)
 {
     for (size_t i = 0; i < cell->nrows; i++)
@@ -375,61 +316,94 @@ static bool any_verified(const qsb_cell *cell)
     return false;
 }
 
-static void progress_label(char *buf, size_t len, const cell_plan *plan, size_t sweep)
+/* ---- precision over units (stats.h) ---- */
+
+/* The half-width of row i's interval in % of its estimate: its median's, and for a
+** candidate beside a verified baseline the wider of that and its paired ratio's. INFINITY
+** while there is none. */
+static double row_precision_pct(const qsb_cell *cell, size_t i)
 {
-    char prefix[32] = "";
-    if (sweep > 1)
-        snprintf(prefix, sizeof prefix, "sweep %zu: ", sweep);
-    snprintf(buf, len, "%s%s n=%llu size=%llu", prefix, plan->pattern->name,
-             (unsigned long long)plan->nelem, (unsigned long long)plan->size);
+    const qsb_row *row = &cell->rows[i], *base = &cell->rows[0];
+    qsb_unit_spread spread;
+    if (qsb_unit_spread_of(row->samples, row->units, row->nsamples, &spread) != 0)
+        return INFINITY;
+    double pct = qsb_unit_precision_pct(&spread);
+    if (i == 0 || !base->verified)
+        return pct;
+    size_t pairs = row->nsamples < base->nsamples ? row->nsamples : base->nsamples;
+    double *ratios = malloc((pairs ? pairs : 1) * sizeof *ratios);
+    if (!ratios || qsb_paired_ratios(base->samples, row->samples, pairs, ratios) != 0 ||
+        qsb_unit_spread_of(ratios, row->units, pairs, &spread) != 0)
+        pct = INFINITY;
+    else
+        pct = fmax(pct, qsb_unit_precision_pct(&spread));
+    free(ratios);
+    return pct;
 }
 
-/* The progress line's estimate: the rounds left (adaptive.h) at the run's ratio of wall
-** time to round time so far, which carries the counted sorts, copies and checks along. */
-static double remaining_s(const run_state *s)
+/* The widest interval of the cell's verified rows; 0 when none is left to measure. */
+static double cell_precision_pct(const qsb_cell *cell)
 {
-    qsb_cell_progress *cells = malloc((s->nplans ? s->nplans : 1) * sizeof *cells);
-    if (!cells)
-        return -1.0;
-    double rounds_s = 0.0;
-    for (size_t i = 0; i < s->nplans; i++) {
-        const cell_plan *p = &s->plans[i];
-        cells[i] = (qsb_cell_progress){cell_work(p->nelem, p->size), p->rounds, p->rounds_s,
-                                       p->done};
-        rounds_s += p->rounds_s;
-    }
-    const qsb_adaptive_policy *policy = s->setup->adaptive;
-    double left = policy ? qsb_estimate_remaining(cells, s->nplans, policy) : -1.0;
-    free(cells);
-    double wall_s = (double)(qsb_clock_ns() - s->run_start) / 1e9;
-    double factor = rounds_s > 0 ? fmin(fmax(wall_s / rounds_s, 1.0), 3.0) : 1.0;
-    return left < 0 ? left : left * factor;
+    double widest = 0;
+    for (size_t i = 0; i < cell->nrows; i++)
+        if (cell->rows[i].verified)
+            widest = fmax(widest, row_precision_pct(cell, i));
+    return widest;
 }
 
-static size_t cells_done(const run_state *s)
+/* ---- progress ---- */
+
+static size_t cells_with_minimum(const run_state *s)
 {
     size_t done = 0;
     for (size_t i = 0; i < s->nplans; i++)
-        done += s->plans[i].done;
+        done += s->plans[i].done || s->plans[i].units >= s->setup->schedule.min_units;
     return done;
+}
+
+static double elapsed_s(const run_state *s)
+{
+    return (double)(qsb_clock_ns() - s->run_start) / 1e9;
+}
+
+/* Seconds left: the budget's rest, or with --reps (no budget) the minimum's rest at the
+** cost per visit so far. */
+static double remaining_s(const run_state *s)
+{
+    const qsb_schedule_policy *p = &s->setup->schedule;
+    if (p->budget_s > 0)
+        return fmax(p->budget_s - elapsed_s(s), 0.0);
+    double spent = 0, visits = 0, left = 0;
+    for (size_t i = 0; i < s->nplans; i++) {
+        spent += s->plans[i].visits_s;
+        visits += (double)s->plans[i].units;
+        left += s->plans[i].done || s->plans[i].units >= p->min_units
+                    ? 0.0
+                    : (double)(p->min_units - s->plans[i].units);
+    }
+    return visits > 0 ? left * spent / visits : -1.0;
 }
 
 static void show_progress(const run_state *s, const cell_plan *plan, size_t sweep)
 {
     char label[96];
-    progress_label(label, sizeof label, plan, sweep);
-    qsb_progress_update_eta(cells_done(s), label, remaining_s(s));
+    snprintf(label, sizeof label, "unit %zu: %s n=%llu size=%llu", sweep, plan->pattern->name,
+             (unsigned long long)plan->nelem, (unsigned long long)plan->size);
+    qsb_progress_update_eta(cells_with_minimum(s), label, remaining_s(s));
 }
 
-/* One slice of rounds: until the policy ends the cell, or the slice has lasted slice_s
-** (then the cell waits for the next sweep). The round index runs on across visits, so the
-** forward/backward alternation does too. */
+/* ---- a visit ---- */
+
+/* Rounds of one unit: for slice_s seconds (at least one round), or with --reps the unit's
+** share of them. */
 static int timed_slice(run_state *s, cell_plan *plan, qsb_cell *cell)
 {
-    const qsb_rep_policy *policy = &s->setup->policy;
-    size_t min_rounds = policy->min_rounds(policy->state, cell);
+    size_t reps = (size_t)s->cfg->reps;
+    size_t share = reps ? qsb_reps_rounds_of_unit(reps, s->setup->schedule.min_units,
+                                                  plan->units)
+                        : SIZE_MAX;
     uint64_t slice_start = qsb_clock_ns();
-    while (any_verified(cell)) {
+    for (size_t r = 0; r < share && any_verified(cell); r++) {
         uint64_t round_start = qsb_clock_ns();
         int status = timed_round(s, plan, cell, plan->rounds);
         if (status != QSB_OK)
@@ -438,150 +412,17 @@ static int timed_slice(run_state *s, cell_plan *plan, qsb_cell *cell)
         plan->rounds++;
         plan->rounds_s += (double)(now - round_start) / 1e9;
         qsb_progress_tick();
-        if (plan->rounds >= min_rounds &&
-            (!policy->go_on || !policy->go_on(policy->state, cell, plan->rounds,
-                                              plan->rounds_s))) {
-            plan->done = true;
-            return QSB_OK;
-        }
-        if ((double)(now - slice_start) / 1e9 >= s->setup->slice_s)
-            return QSB_OK;
+        if (!reps && (double)(now - slice_start) / 1e9 >= s->setup->slice_s)
+            break;
     }
-    plan->done = true; /* every row failed */
+    plan->done = !any_verified(cell);
     return QSB_OK;
 }
 
-static int summarize_cell(qsb_cell *cell)
+static void count_near_units(run_state *s, qsb_cell *cell)
 {
     for (size_t i = 0; i < cell->nrows; i++)
-        if (qsb_summarize(cell->rows[i].samples, cell->rows[i].nsamples,
-                          &cell->rows[i].summary) != 0)
-            return qsb_out_of_memory("statistics");
-    const qsb_row *base = &cell->rows[0];
-    for (size_t i = 1; i < cell->nrows && base->verified; i++) {
-        qsb_row *row = &cell->rows[i];
-        size_t pairs = row->nsamples < base->nsamples ? row->nsamples : base->nsamples;
-        if (row->verified && qsb_paired_delta(base->samples, row->samples, pairs,
-                                              &row->delta_pct, &row->delta_lo,
-                                              &row->delta_hi) != 0)
-            row->delta_pct = row->delta_lo = row->delta_hi = NAN;
-    }
-    return QSB_OK;
-}
-
-static bool cell_is_noisy(const qsb_cell *cell)
-{
-    for (size_t i = 0; i < cell->nrows; i++)
-        if (cell->rows[i].noisy)
-            return true;
-    return false;
-}
-
-/* A row of short sorts whose median is more than QSB_SLOWED_FLAG_PCT % above its fastest
-** sample (run.h, step 7): the machine was slowed for most of its samples, so its median (and
-** delta) is the busy machine's. *factor: median / fastest. */
-static bool mostly_slowed(const run_state *s, const qsb_row *row, double *factor)
-{
-    const qsb_summary *sum = &row->summary;
-    if (s->cfg->metric == QSB_METRIC_COMPARISONS) /* exact counts, and no timer */
-        return false;
-    if (!row->verified || !(sum->min > 0))
-        return false;
-    double sample_ns = qsb_timer_to_ns(s->setup->timer, 1) * sum->median *
-                       (double)(row->batch ? row->batch : 1);
-    if (!(sample_ns <= QSB_RETAKE_LIMIT_S * 1e9))
-        return false;
-    *factor = sum->median / sum->min;
-    return *factor > 1 + QSB_SLOWED_FLAG_PCT / 100;
-}
-
-static void flag_slowed_rows(const run_state *s, qsb_cell *cell)
-{
-    double factor;
-    for (size_t i = 0; i < cell->nrows; i++)
-        if (mostly_slowed(s, &cell->rows[i], &factor))
-            cell->rows[i].noisy = true;
-}
-
-/* Appends "name value" to the comma-separated list in buf[len], *used bytes long so far (a
-** list too long for buf is cut). */
-static void list_append(char *buf, size_t len, size_t *used, const char *name,
-                        const char *value)
-{
-    if (*used >= len)
-        return;
-    int n = snprintf(buf + *used, len - *used, "%s%s %s", *used ? ", " : "", name, value);
-    *used += n > 0 ? (size_t)n : 0;
-}
-
-/* "sorted n=49152 size=4: slowed: median msort 1.48x, introsort 1.28x its fastest sample:
-** ..." */
-static void warn_slowed(const run_state *s, const qsb_cell *cell)
-{
-    char rows[256] = "";
-    size_t used = 0;
-    for (size_t i = 0; i < cell->nrows; i++) {
-        double factor;
-        if (!mostly_slowed(s, &cell->rows[i], &factor))
-            continue;
-        char value[32];
-        snprintf(value, sizeof value, "%.2fx", factor);
-        list_append(rows, sizeof rows, &used, cell->rows[i].algorithm, value);
-    }
-    if (used == 0)
-        return;
-    qsb_progress_clear();
-    qsb_warning("%s n=%llu size=%llu: slowed: median %s its fastest sample: the shared "
-                "machine was busy for most of the cell, whose delta is the busy machine's; "
-                "flagged 'noisy' in the results (a quieter machine, or --slowed 10, helps)",
-                cell->pattern, (unsigned long long)cell->nelem, (unsigned long long)cell->size,
-                rows);
-}
-
-/* "sorted n=49152 size=4: noisy: 95% interval msort +-1.30%, introsort +-2.10% after 12
-** rounds (2.0 s), not within +-1%; ..." A candidate's interval is the wider of its median's
-** and its paired ratio's; a row with under 6 rounds has none: "+-?". */
-static void warn_imprecise(const run_state *s, const cell_plan *plan, const qsb_cell *cell)
-{
-    char rows[256] = "";
-    size_t used = 0;
-    bool unknown = false;
-    for (size_t i = 0; i < cell->nrows; i++) {
-        double pct;
-        if (!cell->rows[i].noisy || row_precision_pct(cell, i, &pct) != 0 ||
-            pct <= s->cfg->precision_pct)
-            continue;
-        char value[32] = "+-?";
-        if (isfinite(pct))
-            snprintf(value, sizeof value, "+-%.2f%%", pct);
-        unknown |= !isfinite(pct);
-        list_append(rows, sizeof rows, &used, cell->rows[i].algorithm, value);
-    }
-    if (used == 0)
-        return;
-    qsb_progress_clear();
-    qsb_warning("%s n=%llu size=%llu: noisy: 95%% interval %s after %zu rounds (%.1f s), not "
-                "within +-%g%%%s; flagged 'noisy' in the results (a longer --max-time or a "
-                "quieter machine helps)",
-                cell->pattern, (unsigned long long)cell->nelem, (unsigned long long)cell->size,
-                rows, plan->rounds, plan->rounds_s, s->cfg->precision_pct,
-                unknown ? " (?: under 6 rounds give no interval)" : "");
-}
-
-static int finish_cell(run_state *s, const cell_plan *plan, qsb_cell *cell)
-{
-    int status = summarize_cell(cell);
-    if (status == QSB_OK)
-        flag_slowed_rows(s, cell);
-    if (status == QSB_OK && cell_is_noisy(cell)) {
-        s->totals->noisy_cells++;
-        if (s->setup->warn_noisy) {
-            warn_imprecise(s, plan, cell);
-            warn_slowed(s, cell);
-        }
-    }
-    s->totals->cells += status == QSB_OK;
-    return status;
+        cell->rows[i].near_units += qsb_placement_near(s->setup->placement, i, s->size);
 }
 
 /* The cell of the results a plan fills, created (in the plans' order) at its first visit. */
@@ -609,14 +450,14 @@ static void generate_input(run_state *s, cell_plan *plan, bool first_visit)
         plan->input_hash = qsb_multiset_hash_of(s->input, s->n, s->size);
     s->input_hash = plan->input_hash;
     charge(&s->totals->generate_ns, t0);
-    s->cmp = qsb_comparator(s->size);
+    s->cmp = qsb_placement_comparator(s->setup->placement, s->size);
 }
 
 /* One visit: the input again (it is not kept between visits: all of them would not fit),
-** at the first visit the counted sorts and the batch sizes, the warm-ups, a slice of rounds;
-** the summaries once the cell is done. */
+** at the first visit the counted sorts and the batch sizes, the warm-ups, a unit of rounds. */
 static int visit(run_state *s, cell_plan *plan, const char *const *names)
 {
+    uint64_t start = qsb_clock_ns();
     bool first = !plan->visited;
     qsb_cell *cell = cell_of(s, plan, names);
     if (!cell)
@@ -630,48 +471,131 @@ static int visit(run_state *s, cell_plan *plan, const char *const *names)
         for (size_t i = 0; i < cell->nrows && status == QSB_OK; i++)
             if (cell->rows[i].verified)
                 status = prepare_algorithm(s, plan, i, &cell->rows[i], first);
+        size_t rounds = plan->rounds;
         if (status == QSB_OK)
             status = timed_slice(s, plan, cell);
-    }
-    return status == QSB_OK && plan->done ? finish_cell(s, plan, cell) : status;
-}
-
-/* Sweeps over the unfinished cells until none is left (run.h). */
-static int sweep_cells(run_state *s, const char *const *names)
-{
-    int status = QSB_OK;
-    if (stop_requested(s))
-        return STOPPED;
-    for (size_t sweep = 1; status == QSB_OK && cells_done(s) < s->nplans; sweep++)
-        for (size_t i = 0; i < s->nplans && status == QSB_OK; i++) {
-            if (s->plans[i].done)
-                continue;
-            show_progress(s, &s->plans[i], sweep);
-            status = visit(s, &s->plans[i], names);
+        if (plan->rounds > rounds) {
+            count_near_units(s, cell);
+            plan->units++;
         }
+    }
+    plan->visits_s += (double)(qsb_clock_ns() - start) / 1e9;
     return status;
 }
 
-/* After an interrupt, a cell the policy had not ended but that has its minimum of rounds is
-** kept as it is, its rows short of the precision flagged noisy (the policy wanted more). */
-static int settle_interrupted(run_state *s, cell_plan *plan)
+/* ---- the schedule ---- */
+
+static void *alloc_work(size_t bytes)
 {
-    qsb_cell *cell = &s->results->cells[plan->index];
-    const qsb_rep_policy *policy = &s->setup->policy;
-    if (plan->rounds == 0 || plan->rounds < policy->min_rounds(policy->state, cell))
-        return QSB_OK;
-    if (s->setup->adaptive)
-        flag_noisy_rows(s->setup->adaptive, cell);
-    plan->done = true;
-    int status = summarize_cell(cell);
-    if (status == QSB_OK)
-        flag_slowed_rows(s, cell);
+    size_t rounded = round_up(bytes, WORK_ALIGN);
+    return aligned_alloc(WORK_ALIGN, rounded ? rounded : WORK_ALIGN);
+}
+
+/* A new unit for every cell of the sweep: fresh copies of the sorts, fresh buffers. */
+static int enter_unit(run_state *s)
+{
+    free(s->work);
+    free(s->input);
+    s->input = alloc_work(s->input_bytes);
+    s->work = alloc_work(s->work_bytes);
+    if (!s->input || !s->work)
+        return qsb_out_of_memory("input buffers");
+    s->totals->units++;
+    return qsb_placement_enter(s->setup->placement) == 0 ? QSB_OK : QSB_ESYSTEM;
+}
+
+static void cell_states(const run_state *s, qsb_cell_state *states)
+{
+    for (size_t i = 0; i < s->nplans; i++) {
+        const cell_plan *p = &s->plans[i];
+        states[i].units = p->done ? SIZE_MAX : p->units;
+        states[i].precision_pct =
+            p->visited && !p->done ? cell_precision_pct(&s->results->cells[p->index]) : 0.0;
+        states[i].visit_s = p->units ? p->visits_s / (double)p->units : 0.0;
+    }
+}
+
+/* Sweeps while the schedule has visits (schedule.h). */
+static int run_schedule(run_state *s, const char *const *names)
+{
+    size_t *order = malloc((s->nplans ? s->nplans : 1) * sizeof *order);
+    qsb_cell_state *states = malloc((s->nplans ? s->nplans : 1) * sizeof *states);
+    int status = order && states ? QSB_OK : qsb_out_of_memory("schedule");
+    for (size_t sweep = 1; status == QSB_OK; sweep++) {
+        cell_states(s, states);
+        size_t k = qsb_schedule_sweep(&s->setup->schedule, states, s->nplans, remaining_s(s),
+                                      order);
+        if (k == 0)
+            break;
+        status = enter_unit(s);
+        for (size_t j = 0; j < k && status == QSB_OK; j++) {
+            show_progress(s, &s->plans[order[j]], sweep);
+            status = visit(s, &s->plans[order[j]], names);
+            if (status == QSB_OK && stop_requested(s))
+                status = STOPPED;
+        }
+    }
+    free(order);
+    free(states);
     return status;
 }
 
-/* After an interrupt: the cells with too few rounds go; the others stay, in order, and the
-** results are marked incomplete. */
-static int keep_settled_cells(run_state *s)
+/* ---- the summaries ---- */
+
+static int summarize_cell(qsb_cell *cell)
+{
+    for (size_t i = 0; i < cell->nrows; i++)
+        if (qsb_summarize_units(cell->rows[i].samples, cell->rows[i].units,
+                                cell->rows[i].nsamples, &cell->rows[i].summary) != 0)
+            return qsb_out_of_memory("statistics");
+    const qsb_row *base = &cell->rows[0];
+    for (size_t i = 1; i < cell->nrows && base->verified; i++) {
+        qsb_row *row = &cell->rows[i];
+        size_t pairs = row->nsamples < base->nsamples ? row->nsamples : base->nsamples;
+        if (row->verified &&
+            qsb_paired_delta_units(base->samples, row->samples, row->units, pairs,
+                                   &row->delta_pct, &row->delta_lo, &row->delta_hi) != 0)
+            row->delta_pct = row->delta_lo = row->delta_hi = NAN;
+    }
+    return QSB_OK;
+}
+
+/* A row of short sorts whose median is more than QSB_SLOWED_FLAG_PCT % above its fastest
+** sample (run.h, step 7): the machine was slowed for most of its samples, so its median (and
+** delta) is the busy machine's. *factor: median / fastest. */
+static bool mostly_slowed(const run_state *s, const qsb_row *row, double *factor)
+{
+    const qsb_summary *sum = &row->summary;
+    if (s->cfg->metric == QSB_METRIC_COMPARISONS) /* exact counts, and no timer */
+        return false;
+    if (!row->verified || !(sum->min > 0))
+        return false;
+    double sample_ns = qsb_timer_to_ns(s->setup->timer, 1) * sum->median *
+                       (double)(row->batch ? row->batch : 1);
+    if (!(sample_ns <= QSB_RETAKE_LIMIT_S * 1e9))
+        return false;
+    *factor = sum->median / sum->min;
+    return *factor > 1 + QSB_SLOWED_FLAG_PCT / 100;
+}
+
+
+/* Noisy rows: no interval yet, one wider than the precision, or mostly slowed. */
+static void flag_noisy_rows(const run_state *s, qsb_cell *cell)
+{
+    bool exact = s->cfg->metric == QSB_METRIC_COMPARISONS;
+    for (size_t i = 0; i < cell->nrows; i++) {
+        double factor;
+        qsb_row *row = &cell->rows[i];
+        if (row->verified && !exact)
+            row->noisy = !(row_precision_pct(cell, i) <= s->setup->schedule.precision_pct) ||
+                         mostly_slowed(s, row, &factor);
+    }
+}
+
+/* Every cell with its minimum of units (or exact counts) is summarized, in the cells' order;
+** the others (an interrupted run's) are dropped: without an interval they would be numbers
+** nobody could judge. */
+static int finish_cells(run_state *s)
 {
     qsb_results *r = s->results;
     size_t kept = 0;
@@ -680,18 +604,24 @@ static int keep_settled_cells(run_state *s)
         cell_plan *p = &s->plans[i];
         if (!p->visited)
             continue;
-        if (!p->done)
-            status = settle_interrupted(s, p);
-        if (p->done) { /* earlier moves only touched positions below p->index */
-            qsb_cell moved = r->cells[kept];
-            r->cells[kept] = r->cells[p->index];
-            r->cells[p->index] = moved;
-            kept++;
-        }
+        qsb_cell *cell = &r->cells[p->index];
+        if (!p->done && p->units < s->setup->schedule.min_units)
+            continue;
+        status = summarize_cell(cell);
+        flag_noisy_rows(s, cell);
+        for (size_t k = 0; k < cell->nrows; k++)
+            if (cell->rows[k].noisy) {
+                s->totals->noisy_cells++;
+                break;
+            }
+        s->totals->cells++;
+        qsb_cell moved = r->cells[kept]; /* earlier moves only touched positions below */
+        r->cells[kept] = *cell;
+        *cell = moved;
+        kept++;
     }
     while (r->ncells > kept)
         qsb_results_drop_last_cell(r);
-    r->context.incomplete = true;
     return status;
 }
 
@@ -705,11 +635,6 @@ static size_t largest_input(const qsb_run_config *cfg)
     return largest;
 }
 
-static void *alloc_work(size_t bytes)
-{
-    size_t rounded = round_up(bytes, WORK_ALIGN);
-    return aligned_alloc(WORK_ALIGN, rounded ? rounded : WORK_ALIGN);
-}
 
 /* The cells in the cover letter's order: pattern, then element size, then count; each with
 ** its slices of the shared per-algorithm arrays. */
@@ -752,16 +677,15 @@ int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_tot
     s.results = results;
     s.totals = totals;
     s.run_start = qsb_clock_ns();
-    s.work_bytes = round_up(largest_input(cfg), WORK_ALIGN);
+    s.input_bytes = largest_input(cfg);
+    s.work_bytes = round_up(s.input_bytes, WORK_ALIGN);
     if (s.work_bytes < BATCH_BYTES)
         s.work_bytes = BATCH_BYTES;
     const char **names = malloc(cfg->n_algos * sizeof *names);
     s.plans = malloc((cells ? cells : 1) * sizeof *s.plans);
     algo_plan *algos = malloc((slots ? slots : 1) * sizeof *algos);
-    s.input = alloc_work(largest_input(cfg));
-    s.work = alloc_work(s.work_bytes);
     int status = QSB_OK;
-    if (!names || !s.plans || !algos || !s.input || !s.work) {
+    if (!names || !s.plans || !algos) {
         status = qsb_out_of_memory("input buffers");
         goto done;
     }
@@ -769,10 +693,14 @@ int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_tot
         names[i] = cfg->algos[i].name;
     plan_cells(&s, algos);
     qsb_progress_begin(cells, setup->progress);
-    status = sweep_cells(&s, names);
+    status = run_schedule(&s, names);
     qsb_progress_end();
-    if (status == STOPPED)
-        status = keep_settled_cells(&s);
+    if (status == STOPPED) {
+        results->context.incomplete = true;
+        status = QSB_OK;
+    }
+    if (status == QSB_OK)
+        status = finish_cells(&s);
     totals->failed = count_failed(results);
     if (status == QSB_OK && totals->failed > 0)
         status = QSB_FINDING;

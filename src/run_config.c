@@ -5,18 +5,20 @@
 */
 #include "run_config.h"
 
+#include <ctype.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "adaptive.h"
 #include "cli.h"
 #include "commands.h"
 #include "diag.h"
 #include "export_gbench.h"
 #include "machine.h"
+#include "placement.h"
 #include "plugin.h"
+#include "schedule.h"
 #include "timing.h"
 
 #define DEFAULT_SIZES "4,8,32"
@@ -25,12 +27,10 @@
 #define MAX_SIZE (UINT64_C(1) << 20)
 #define MAX_REPS UINT64_C(1000000)
 #define MAX_PRECISION_PCT 100.0
-#define MAX_TIME_S 86400.0
+#define MAX_BUDGET_S (7 * 86400.0)
 #define MAX_WARMUP UINT64_C(1000)
 #define MAX_BATCH UINT64_C(1000000)
 #define MAX_SLOWED_PCT 1000.0
-#define QSB_STRINGIFY_(x) #x
-#define QSB_STRINGIFY(x) QSB_STRINGIFY_(x)
 
 enum {
     OPT_NELEM,
@@ -40,7 +40,9 @@ enum {
     OPT_SEED,
     OPT_REPS,
     OPT_PRECISION,
-    OPT_MAX_TIME,
+    OPT_BUDGET,
+    OPT_PLACEMENT,
+    OPT_NO_RELOAD,
     OPT_WARMUP,
     OPT_PIN,
     OPT_BATCH,
@@ -71,14 +73,22 @@ static const qsb_option run_options[] = {
                    DEFAULT_ALGOS "); plug-ins: [NAME=]PATH.so:SYMBOL[:qsort]"},
     [OPT_SEED] = {"seed", 0, "N", "input generator seed below 2^48, decimal or 0x-hex "
                                   "(default 0x9abc56781234)"},
-    [OPT_REPS] = {"reps", 0, "N", "exactly N timed rounds per cell (default: adaptive, see "
-                                  "--precision and --max-time)"},
+    [OPT_REPS] = {"reps", 0, "N", "exactly N timed rounds per cell, spread over up to 5 units "
+                                  "(default: as many as the --budget gives)"},
     [OPT_PRECISION] = {"precision", 0, "P",
-                       "adaptive rounds: go on until every median's 95% interval is within "
-                       "+-P % (default 1); with --reps, cells short of it are flagged noisy"},
-    [OPT_MAX_TIME] = {"max-time", 0, "S",
-                      "adaptive rounds: at most S seconds of rounds per cell after the first 3 "
-                      "(default " QSB_STRINGIFY(QSB_ADAPTIVE_DEFAULT_MAX_TIME_S) ")"},
+                       "spend the budget on the cells whose 95% intervals are wider than "
+                       "+-P % (default 1); cells left wider are flagged noisy"},
+    [OPT_BUDGET] = {"budget", 0, "TIME",
+                    "the whole run's time, e.g. 90s, 10m (default auto: three times the "
+                    "matrix's minimum of 5 units per cell, at least 10s and at most 8m); the "
+                    "estimate is printed before the first sort"},
+    [OPT_PLACEMENT] = {"placement", 0, "REGIME",
+                       "far: the comparator in the executable, the sorts in shared objects, as "
+                       "every libc qsort is called (default); near: the comparator beside the "
+                       "sorts (experiments)"},
+    [OPT_NO_RELOAD] = {"no-reload", 0, NULL,
+                       "keep one placement for the whole run instead of loading the sorts "
+                       "afresh at a random offset for each unit (experiments)"},
     [OPT_WARMUP] = {"warmup", 0, "N",
                     "N untimed sorts per algorithm at each visit of a cell, before its rounds "
                     "(default: 1 where a sort takes under 20 ms, else 0)"},
@@ -136,6 +146,7 @@ typedef struct {
     const char *text[OPT_COUNT]; /* the last value given for each option, NULL if none */
     bool plot;
     bool quiet;
+    bool no_reload;
     const char *export_operand;  /* FILE of "--export gbench FILE" (the one operand) */
 } option_texts;
 
@@ -144,6 +155,8 @@ static int collect_option(void *ctx, int index, const char *arg)
     option_texts *t = ctx;
     if (index == OPT_QUIET)
         t->quiet = true;
+    else if (index == OPT_NO_RELOAD)
+        t->no_reload = true;
     else if (index == OPT_PLOT)
         t->plot = true;
     else
@@ -426,25 +439,59 @@ static int resolve_pin(qsb_run_config *cfg, const char *text)
     return QSB_OK;
 }
 
-/* --reps, --precision, --max-time, --warmup, --batch, --slowed, --pin: how cells are repeated
-** and measured. */
+/* "90", "90s", "10m", "1h": seconds. */
+static int parse_duration(const char *text, const char *what, double *out)
+{
+    size_t len = strlen(text);
+    double unit = 1.0;
+    char number[64];
+    if (len > 0 && len < sizeof number && strchr("smh", text[len - 1])) {
+        unit = text[len - 1] == 'h' ? 3600.0 : text[len - 1] == 'm' ? 60.0 : 1.0;
+        len--;
+    }
+    if (len == 0 || len >= sizeof number || isalpha((unsigned char)text[len - 1]))
+        return qsb_usage_error("%s: '%s' is not a duration (90s, 10m, 1h)", what, text);
+    memcpy(number, text, len);
+    number[len] = '\0';
+    double value;
+    int status = qsb_parse_double(number, what, 0.0, MAX_BUDGET_S / unit, &value);
+    if (status == QSB_OK && !(value > 0.0))
+        status = qsb_usage_error("%s: '%s' must be above 0", what, text);
+    *out = value * unit;
+    return status;
+}
+
+static int resolve_placement(qsb_run_config *cfg, const option_texts *t)
+{
+    const char *text = t->text[OPT_PLACEMENT];
+    cfg->reload = !t->no_reload;
+    if (!text || strcmp(text, "far") == 0)
+        cfg->placement = QSB_PLACEMENT_FAR;
+    else if (strcmp(text, "near") == 0)
+        cfg->placement = QSB_PLACEMENT_NEAR;
+    else
+        return qsb_usage_error("--placement: unknown regime '%s' (valid: far, near)", text);
+    return QSB_OK;
+}
+
+/* --reps, --precision, --budget, --warmup, --batch, --slowed, --pin, --placement: how cells
+** are repeated and measured. */
 static int resolve_repetitions(qsb_run_config *cfg, const option_texts *t)
 {
     int status = QSB_OK;
-    cfg->precision_pct = QSB_ADAPTIVE_DEFAULT_PRECISION_PCT;
-    cfg->max_time_s = QSB_ADAPTIVE_DEFAULT_MAX_TIME_S;
+    cfg->precision_pct = QSB_DEFAULT_PRECISION_PCT;
+    cfg->budget_s = 0; /* auto */
     cfg->warmup = QSB_WARMUP_AUTO;
     if (t->text[OPT_REPS])
         status = qsb_parse_u64(t->text[OPT_REPS], "--reps", 1, MAX_REPS, 0, &cfg->reps);
     if (status == QSB_OK && t->text[OPT_PRECISION])
         status = parse_positive(t->text[OPT_PRECISION], "--precision", MAX_PRECISION_PCT,
                                 &cfg->precision_pct);
-    if (status == QSB_OK && t->text[OPT_MAX_TIME])
-        status = parse_positive(t->text[OPT_MAX_TIME], "--max-time", MAX_TIME_S,
-                                &cfg->max_time_s);
-    if (status == QSB_OK && t->text[OPT_MAX_TIME] && t->text[OPT_REPS])
-        status = qsb_usage_error("--max-time budgets adaptive rounds, --reps fixes their count: "
-                                 "give one of them");
+    if (status == QSB_OK && t->text[OPT_BUDGET] && strcmp(t->text[OPT_BUDGET], "auto") != 0)
+        status = parse_duration(t->text[OPT_BUDGET], "--budget", &cfg->budget_s);
+    if (status == QSB_OK && t->text[OPT_BUDGET] && t->text[OPT_REPS])
+        status = qsb_usage_error("--budget sets the run's time, --reps fixes its rounds: give "
+                                 "one of them");
     if (status == QSB_OK && t->text[OPT_WARMUP])
         status = qsb_parse_u64(t->text[OPT_WARMUP], "--warmup", 0, MAX_WARMUP, 0, &cfg->warmup);
     if (status == QSB_OK && t->text[OPT_BATCH])
@@ -452,6 +499,8 @@ static int resolve_repetitions(qsb_run_config *cfg, const option_texts *t)
     if (status == QSB_OK && t->text[OPT_SLOWED])
         status = qsb_parse_double(t->text[OPT_SLOWED], "--slowed", 0.0, MAX_SLOWED_PCT,
                                   &cfg->slowed_pct);
+    if (status == QSB_OK)
+        status = resolve_placement(cfg, t);
     if (status == QSB_OK)
         status = resolve_pin(cfg, t->text[OPT_PIN]);
     return status;

@@ -60,9 +60,11 @@ typedef struct {
     const char *gbench_path; /* --export gbench=FILE (or gbench FILE): NULL when not asked */
     bool fail_above;        /* --fail-above PCT given: gate the candidates (compare.h) */
     double fail_above_pct;
-    double precision_pct;   /* --precision: target half-width of each median's 95% interval,
-                            ** % of the median (adaptive stop; with --reps, the noisy flag) */
-    double max_time_s;      /* --max-time: timed-round budget of one cell (adaptive only) */
+    double precision_pct;   /* --precision: target half-width of every 95% interval, % of its
+                            ** estimate (where the budget goes; the noisy flag) */
+    double budget_s;        /* --budget: seconds for the whole run; 0 = auto (cmd_run.c) */
+    int placement;          /* --placement: qsb_placement_regime (placement.h) */
+    bool reload;            /* a fresh placement of the sorts per unit (not --no-reload) */
     uint64_t warmup;        /* --warmup: untimed sorts per cell and algorithm, or
                             ** QSB_WARMUP_AUTO */
     int pin_cpu;            /* --pin: the CPU to run on, checked available; -1 = not pinned */

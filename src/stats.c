@@ -18,6 +18,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,4 +253,145 @@ double qsb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb
         return 1.0;
     double z = fmax(0.0, fabs(u - mn / 2.0) - 0.5) / sqrt(variance);
     return fmin(1.0, erfc(z / sqrt(2.0)));
+}
+
+/* --- units: the independent level of the experiment --- */
+
+double qsb_t975(size_t df)
+{
+    /* Student's t, 0.975 quantile, df 1..30 (standard tables); above, the Cornish-Fisher
+    ** expansion around the normal quantile, within 0.001 of the exact value there. */
+    static const double table[30] = {
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+        2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+        2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+    if (df == 0)
+        return INFINITY;
+    if (df <= 30)
+        return table[df - 1];
+    const double z = 1.959964, v = (double)df;
+    return z + (z * z * z + z) / (4 * v) +
+           (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * v * v);
+}
+
+static int compare_unit_values(const void *pa, const void *pb)
+{
+    const double *a = pa, *b = pb; /* (unit, value) pairs */
+    if (a[0] != b[0])
+        return (a[0] > b[0]) - (a[0] < b[0]);
+    return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+int qsb_unit_spread_of(const double *values, const uint32_t *units, size_t n,
+                       qsb_unit_spread *out)
+{
+    *out = (qsb_unit_spread){0, NAN, NAN};
+    if (!units || n == 0)
+        return 0;
+    double *pairs = malloc(2 * n * sizeof *pairs), *logs = malloc(n * sizeof *logs);
+    if (!pairs || !logs) {
+        free(pairs);
+        free(logs);
+        return -1;
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(values[i])) {
+            pairs[2 * m] = (double)units[i];
+            pairs[2 * m + 1] = values[i];
+            m++;
+        }
+    qsort(pairs, m, 2 * sizeof *pairs, compare_unit_values);
+    size_t u = 0;
+    bool positive = true;
+    for (size_t start = 0, end; start < m; start = end) {
+        for (end = start; end < m && pairs[2 * end] == pairs[2 * start]; end++)
+            ;
+        size_t k = end - start, mid = start + k / 2;
+        double median = k % 2 ? pairs[2 * mid + 1]
+                              : (pairs[2 * (mid - 1) + 1] + pairs[2 * mid + 1]) / 2.0;
+        positive &= median > 0;
+        logs[u++] = median > 0 ? log(median) : NAN;
+    }
+    free(pairs);
+    out->units = u;
+    if (positive && u > 0) {
+        double sum = 0, sq = 0;
+        for (size_t i = 0; i < u; i++)
+            sum += logs[i];
+        double mean = sum / (double)u;
+        for (size_t i = 0; i < u; i++)
+            sq += (logs[i] - mean) * (logs[i] - mean);
+        out->log_mean = mean;
+        out->log_sd = u > 1 ? sqrt(sq / (double)(u - 1)) : NAN;
+    }
+    free(logs);
+    return 0;
+}
+
+double qsb_unit_half_width(const qsb_unit_spread *s)
+{
+    if (s->units < QSB_MIN_UNITS || !isfinite(s->log_sd))
+        return NAN;
+    return qsb_t975(s->units - 1) * s->log_sd / sqrt((double)s->units);
+}
+
+void qsb_unit_interval(const qsb_unit_spread *s, double center, double *lo, double *hi)
+{
+    double h = qsb_unit_half_width(s);
+    *lo = isfinite(h) && center > 0 ? center * exp(-h) : NAN;
+    *hi = isfinite(h) && center > 0 ? center * exp(h) : NAN;
+}
+
+double qsb_unit_precision_pct(const qsb_unit_spread *s)
+{
+    double h = qsb_unit_half_width(s);
+    return isfinite(h) ? (exp(h) - 1.0) * 100.0 : INFINITY;
+}
+
+int qsb_paired_ratios(const double *base, const double *cand, size_t n, double *ratios)
+{
+    size_t valid = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool ok = base[i] > 0.0 && isfinite(cand[i]);
+        ratios[i] = ok ? cand[i] / base[i] : NAN;
+        valid += ok;
+    }
+    return valid > 0 ? 0 : -1;
+}
+
+int qsb_paired_delta_units(const double *base, const double *cand, const uint32_t *units,
+                           size_t n, double *pct, double *lo, double *hi)
+{
+    if (qsb_paired_delta(base, cand, n, pct, lo, hi) != 0)
+        return -1;
+    if (!units)
+        return 0;
+    double *ratios = malloc((n ? n : 1) * sizeof *ratios);
+    qsb_unit_spread s;
+    int status = ratios ? 0 : -1;
+    if (status == 0)
+        qsb_paired_ratios(base, cand, n, ratios);
+    if (status == 0)
+        status = qsb_unit_spread_of(ratios, units, n, &s);
+    free(ratios);
+    if (status != 0)
+        return -1;
+    qsb_unit_interval(&s, 1.0 + *pct / 100.0, lo, hi);
+    *lo = (*lo - 1.0) * 100.0;
+    *hi = (*hi - 1.0) * 100.0;
+    return 0;
+}
+
+int qsb_summarize_units(const double *x, const uint32_t *units, size_t n, qsb_summary *out)
+{
+    if (qsb_summarize(x, n, out) != 0)
+        return -1;
+    if (!units)
+        return 0;
+    qsb_unit_spread s;
+    if (qsb_unit_spread_of(x, units, n, &s) != 0)
+        return -1;
+    qsb_unit_interval(&s, out->median, &out->median_lo, &out->median_hi);
+    return 0;
 }

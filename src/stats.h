@@ -6,6 +6,7 @@
 #define QSB_STATS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "result.h"
 
@@ -27,6 +28,50 @@ size_t qsb_median_ci_rank(size_t n);
 ** non-finite cand[i] are skipped. Returns 0, or -1 when out of memory or no valid pair. */
 int qsb_paired_delta(const double *base, const double *cand, size_t n, double *pct,
                      double *lo, double *hi);
+
+/* ---- Units (Kalibera & Jones): the experiment has levels, rounds within a unit and units
+** within a run. A unit is a placement of the code and data (run.h); samples of one unit share
+** it and are not independent of each other, units are. So an interval is taken over units:
+** each unit's median is one observation, and the interval of a ratio or a median is
+** center * exp(+-t(0.975, U-1) * sd(log unit medians) / sqrt(U)) for U units. Below
+** QSB_MIN_UNITS units no interval is claimed. ---- */
+#define QSB_MIN_UNITS 5
+
+typedef struct {
+    size_t units;    /* units with a finite value */
+    double log_mean; /* mean and sd of the logs of the units' medians; NAN when unknown (a */
+    double log_sd;   /* median <= 0, or a single unit for the sd) */
+} qsb_unit_spread;
+
+/* Student's t 0.975 quantile with df degrees of freedom (INFINITY for 0). */
+double qsb_t975(size_t df);
+
+/* Groups values[i] by units[i] (non-finite values skipped) into the spread of the units'
+** medians. units NULL gives 0 units. Returns 0, or -1 when out of memory. */
+int qsb_unit_spread_of(const double *values, const uint32_t *units, size_t n,
+                       qsb_unit_spread *out);
+
+/* Half-width of the 95% interval of the log of the estimate (t * sd / sqrt(U)); NAN below
+** QSB_MIN_UNITS units. */
+double qsb_unit_half_width(const qsb_unit_spread *s);
+
+/* [center * exp(-h), center * exp(h)]; NANs when no half-width or center <= 0. */
+void qsb_unit_interval(const qsb_unit_spread *s, double center, double *lo, double *hi);
+
+/* The half-width as a percentage of the estimate, (exp(h) - 1) * 100; INFINITY when none. */
+double qsb_unit_precision_pct(const qsb_unit_spread *s);
+
+/* ratios[i] = cand[i] / base[i], NAN where base[i] <= 0 or cand[i] is not finite. Returns 0,
+** or -1 when no pair is valid. */
+int qsb_paired_ratios(const double *base, const double *cand, size_t n, double *ratios);
+
+/* qsb_paired_delta's point estimate (the spec's median of paired ratios); with units, the
+** interval comes from the units around it, else from order statistics as there. */
+int qsb_paired_delta_units(const double *base, const double *cand, const uint32_t *units,
+                           size_t n, double *pct, double *lo, double *hi);
+
+/* qsb_summarize; with units, the median's interval comes from the units. */
+int qsb_summarize_units(const double *x, const uint32_t *units, size_t n, qsb_summary *out);
 
 /* Two-sided Mann-Whitney U test p-value: exact when both samples have at most 20 values and
 ** no value is tied, else the normal approximation with tie and continuity corrections. NAN

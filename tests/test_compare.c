@@ -91,7 +91,7 @@ static void fill_samples_phase(qsb_row *row, size_t n, double base, double facto
 {
     for (size_t k = 0; k < n; k++) {
         double wiggle = 0.01 * (double)((int)((k + phase) * 7 % 5) - 2) / 2.0;
-        CHECK(qsb_row_add_sample(row, base * factor * (1.0 + wiggle)) == 0);
+        CHECK(qsb_row_add_sample(row, base * factor * (1.0 + wiggle), (uint32_t)(k / 3)) == 0);
     }
     row->summary.median = base * factor;
     row->comparisons = (uint64_t)(base * factor);

@@ -34,7 +34,8 @@ static void build(qsb_results *r, const char *metric, double tsc_hz)
         for (size_t i = 0; i < 2; i++)
             for (size_t k = 0; k < 3; k++) /* 2000, 4000, 6000 (+ 1000 per row) */
                 CHECK(qsb_row_add_sample(&cell->rows[i],
-                                         2000.0 * (double)(k + 1) + 1000.0 * (double)i) == 0);
+                                         2000.0 * (double)(k + 1) + 1000.0 * (double)i,
+                                         (uint32_t)k) == 0);
     }
     CHECK(qsb_row_fail(&r->cells[1].rows[1], "not sorted at index 1") == 0);
 }

@@ -113,14 +113,14 @@ static void fill_context(qsb_results *r)
     c->release_build = true;
     c->sanitized = false;
     c->precision_pct = 1.0;
-    c->max_time_s = NAN;
+    c->budget_s = NAN;
 }
 
 static void fill_row(qsb_row *row, size_t index, unsigned salt)
 {
     for (size_t k = 0; k < 7 + salt % 5; k++)
-        CHECK(qsb_row_add_sample(row, 1e6 / 3.0 * (1.0 + 0.01 * (double)((k * 7 + salt) % 11))) ==
-              0);
+        CHECK(qsb_row_add_sample(row, 1e6 / 3.0 * (1.0 + 0.01 * (double)((k * 7 + salt) % 11)),
+                                    (uint32_t)(k / 2)) == 0);
     row->summary = (qsb_summary){row->samples[0], row->samples[1], 333333.3333333333, 1234.5,
                                  0.1 / 3.0, NAN, 1e6 / 7.0, salt % 3};
     row->comparisons = 8000 + salt;
@@ -219,7 +219,7 @@ static void check_context_equal(const qsb_context *a, const qsb_context *b)
     CHECK(same_string(a->repetitions, b->repetitions) && same_string(a->warmup, b->warmup));
     CHECK(same_double(a->load_average, b->load_average));
     CHECK(same_double(a->precision_pct, b->precision_pct));
-    CHECK(same_double(a->max_time_s, b->max_time_s));
+    CHECK(same_double(a->budget_s, b->budget_s));
     CHECK(a->pinned_cpu == b->pinned_cpu);
     CHECK(a->release_build == b->release_build && a->sanitized == b->sanitized);
 }

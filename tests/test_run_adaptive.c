@@ -2,17 +2,18 @@
 ** The real binary with the measurement options wired in (the numbers themselves are not
 ** checked: no timing assertions, only what the run must do whatever the clock says):
 **
-** - --reps N gives exactly N samples per row, and the context says "fixed: N rounds";
-** - the adaptive default runs at least 3 rounds; with a budget it cannot meet
-**   (--max-time 0.001 --precision 0.0001) it runs at least 3 (where it stops depends on the
-**   clock, which test_adaptive drives with a fake one), flags every row noisy in the CSV and
-**   the JSON, names each cell in one warning, and the last stderr line breaks the overhead
-**   down;
-** - the JSON context records the noise-control fields, --pin included;
+** - --reps N gives exactly N samples per row, spread over up to 5 units, and the context says
+**   "fixed: N rounds ...";
+** - a budget below the matrix's minimum is warned about up front, the minimum of 5 units
+**   runs anyway, a precision nobody reaches flags every row noisy in the CSV and the JSON,
+**   one summary line counts the noisy cells, and the last stderr line breaks the overhead
+**   down (where the schedule stops depends on the clock: test_schedule drives it with fake
+**   times);
+** - the JSON context records the noise-control fields, --pin, the budget and the placement;
 ** - very short sorts are batched (batch > 1 in the JSON), and --batch K fixes the batch;
 ** - each table line shows "± h" and "no significant change" exactly as the JSON's delta and
 **   interval say;
-** - an interrupted adaptive run keeps the cells that have their minimum of rounds, noisy.
+** - an interrupted run keeps the cells that have their minimum of units, noisy.
 */
 #include <math.h>
 #include <sched.h>
@@ -123,15 +124,24 @@ static void test_fixed_reps(void)
     }
     CHECK_EQ_U64(rows, 2 * 2 * 2 * 2);
     CHECK(strcmp(string(context_of(&o), "repetitions"),
-                 "fixed: 7 rounds; no slowed sort retaken") == 0);
-    CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(context_of(&o), "max_time_s")));
+                 "fixed: 7 rounds over up to 5 units; no slowed sort retaken") == 0);
+    CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(context_of(&o), "budget_s")));
     CHECK(number(context_of(&o), "precision_pct") == 1.0);
-    /* No per-cell warning with --reps: at most one line counting noisy cells. */
+    /* Seven rounds in five units: 2, 2, 1, 1, 1. */
+    cJSON_ArrayForEach(row, results_of(&o))
+    {
+        const cJSON *units = cJSON_GetObjectItemCaseSensitive(row, "units");
+        CHECK(cJSON_GetArraySize(units) == 7);
+        static const int want[7] = {0, 0, 1, 1, 2, 3, 4};
+        for (int i = 0; i < 7 && cJSON_GetArraySize(units) == 7; i++)
+            CHECK(cJSON_GetArrayItem(units, i)->valuedouble == want[i]);
+    }
+    /* No per-cell warning: at most one line counting noisy cells. */
     CHECK(strstr(o.stderr_text, ": noisy: ") == NULL);
     run_free(&o);
 }
 
-/* Every row noisy in both files; one warning per cell naming it. */
+/* Every row noisy in both files; one summary line counts the cells. */
 static void check_all_noisy(const run_output *o, size_t cells)
 {
     const cJSON *row;
@@ -139,29 +149,34 @@ static void check_all_noisy(const run_output *o, size_t cells)
     cJSON_ArrayForEach(row, results_of(o))
     {
         CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "noisy")));
-        CHECK((uint64_t)number(row, "reps") >= 3);
+        CHECK((uint64_t)number(row, "reps") >= 5); /* the minimum of units, one round each */
         const char *csv_noisy = csv_table_get(&o->table, r++, "noisy");
         CHECK(csv_noisy && strcmp(csv_noisy, "true") == 0);
     }
-    size_t warnings = 0;
-    for (const char *p = o->stderr_text; (p = strstr(p, ": noisy: 95% interval ")) != NULL; p++)
-        warnings++;
-    CHECK_EQ_U64(warnings, cells);
-    CHECK(strstr(o->stderr_text, "qsortbench: warning: random n=2000 size=8: noisy: ") != NULL);
+    char summary[96];
+    snprintf(summary, sizeof summary, "qsortbench: warning: %zu of %zu cells are noisy", cells,
+             cells);
+    CHECK_MSG(strstr(o->stderr_text, summary) != NULL, "no summary in %s", o->stderr_text);
+    CHECK(strstr(o->stderr_text, "random n=2000 size=8") == NULL); /* no line per cell */
 }
 
+/* A budget too small for the minimum: warned up front, the minimum runs anyway, and a
+** precision nobody can reach leaves every row noisy. */
 static void test_tiny_budget(void)
 {
     run_output o;
     const char *args[] = {"--nelem", "2000:6000", "--sizes", "8", "--patterns", "random",
-                          "--max-time", "0.001", "--precision", "0.0001", "--warmup", "2",
+                          "--budget", "0.001s", "--precision", "0.0001", "--warmup", "2",
                           NULL};
     run(&o, "tiny", args);
     CHECK_EQ_U64(o.status, 0);
     check_all_noisy(&o, 2);
+    CHECK(strstr(o.stderr_text, "warning: --budget 0.001s is below this matrix's minimum") !=
+          NULL);
     const cJSON *ctx = context_of(&o);
-    CHECK(number(ctx, "max_time_s") == 0.001 && number(ctx, "precision_pct") == 0.0001);
-    CHECK(strncmp(string(ctx, "repetitions"), "adaptive: 3 to ", 15) == 0);
+    CHECK(number(ctx, "budget_s") == 0.001 && number(ctx, "precision_pct") == 0.0001);
+    CHECK(strncmp(string(ctx, "repetitions"), "budget: 5 units per cell at least", 33) == 0);
+    CHECK(strncmp(string(ctx, "placement"), "far: ", 5) == 0);
     CHECK(strcmp(string(ctx, "warmup"), "2") == 0);
     /* The last line: time inside sorts, wall time, the overhead and its parts, memory. */
     const char *last = o.stderr_text;
@@ -195,14 +210,15 @@ static void test_context_and_pin(void)
     snprintf(cpu_text, sizeof cpu_text, "%d", cpu);
     run_output o;
     const char *args[] = {"--nelem", "300", "--sizes", "4", "--patterns", "sorted", "--pin",
-                          cpu_text, NULL};
+                          cpu_text, "--budget", "0.3s", NULL};
     run(&o, "pinned", args);
     CHECK_EQ_U64(o.status, 0);
     const cJSON *ctx = context_of(&o);
     CHECK(number(ctx, "pinned_cpu") == cpu);
     static const char *const fields[] = {"governor", "turbo", "load_average", "release_build",
                                          "sanitized", "repetitions", "precision_pct",
-                                         "max_time_s", "warmup", "timer_resolution_ns"};
+                                         "budget_s", "warmup", "timer_resolution_ns", "placement",
+                                         "nelem_source"};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         CHECK_MSG(cJSON_GetObjectItemCaseSensitive(ctx, fields[i]) != NULL, "no %s",
                   fields[i]);
@@ -210,11 +226,12 @@ static void test_context_and_pin(void)
     CHECK(cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(ctx, "sanitized")));
     CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "sanitized")) == QSB_SANITIZED);
     CHECK(strcmp(string(ctx, "warmup"), "auto") == 0);
-    CHECK(number(ctx, "max_time_s") > 0);
+    CHECK(number(ctx, "budget_s") > 0);
     run_free(&o);
 
     /* Not pinned: null. */
-    const char *plain[] = {"--nelem", "300", "--sizes", "4", "--patterns", "sorted", NULL};
+    const char *plain[] = {"--nelem", "300", "--sizes", "4", "--patterns", "sorted", "--reps",
+                           "2", NULL};
     run(&o, "unpinned", plain);
     CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(context_of(&o), "pinned_cpu")));
     run_free(&o);
@@ -270,10 +287,14 @@ static void test_table_matches_json(void)
         bool zero_inside = lo <= 0 && hi >= 0;
         char line[256];
         snprintf(line, sizeof line,
-                 "  elements=%9.0f (size=%2.0f): %+7.2f%% \xc2\xb1 %.2f (%s=%.1f %s=%.1f)%s\n",
+                 "  elements=%9.0f (size=%2.0f): %+7.2f%% \xc2\xb1 %.2f (%s=%.1f %s=%.1f)%s%s\n",
                  number(row, "nelem"), number(row, "size"), d, fmax(d - lo, hi - d),
                  string(base, "algorithm"), number(base, "median"), string(row, "algorithm"),
-                 number(row, "median"), zero_inside ? "  no significant change" : "");
+                 number(row, "median"), zero_inside ? "  no significant change" : "",
+                 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "noisy")) ||
+                         cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(base, "noisy"))
+                     ? "  ~noisy"
+                     : "");
         CHECK_MSG(strstr(o.stdout_text, line) != NULL, "missing: %s", line);
         lines++;
         unchanged += zero_inside;
@@ -286,21 +307,22 @@ static void test_table_matches_json(void)
     run_free(&o);
 }
 
-/* Ctrl-C in an adaptive run that would go on for seconds: the cell with its 3 rounds is
-** kept, flagged noisy (the policy wanted more), and the run exits 130. */
+/* Ctrl-C in a run that would go on for seconds: the cell with its minimum of units is kept,
+** flagged noisy (its intervals are wider than asked), and the run exits 130. */
 static void test_interrupt_keeps_cells(void)
 {
     run_output o;
     path_in_dir(o.csv, "stopped", "csv");
     path_in_dir(o.json, "stopped", "json");
     path_in_dir(o.err, "stopped", "err");
-    /* 200 rounds (the limit) of 100,000 elements take seconds, a round some 25 ms. */
+    /* A 3 s budget: units of 0.15 s (the minimum within the first second), then more units
+    ** until the budget is spent. */
     char *argv[] = {QSB_BINARY, "--nelem", "100000", "--sizes", "4", "--patterns", "random",
-                    "--precision", "0.0001", "--max-time", "600", "--csv", o.csv, "--json",
+                    "--precision", "0.0001", "--budget", "3s", "--csv", o.csv, "--json",
                     o.json, "--quiet", NULL};
     pid_t pid = start_binary(argv, NULL, o.err, NULL);
     CHECK(pid > 0);
-    struct timespec pause = {1, 500000000};
+    struct timespec pause = {2, 0};
     nanosleep(&pause, NULL);
     kill(pid, SIGINT);
     CHECK_EQ_U64(wait_binary(pid), 130);
@@ -315,7 +337,7 @@ static void test_interrupt_keeps_cells(void)
     const cJSON *row;
     cJSON_ArrayForEach(row, results)
     {
-        CHECK(number(row, "reps") >= 3 && number(row, "reps") < 200);
+        CHECK(number(row, "reps") >= 5);
         CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "noisy")));
         CHECK(!isnan(number(row, "median")));
     }

@@ -80,9 +80,11 @@ expect_usage_error "must be above 0" --precision 0
 expect_usage_error "not a number" --precision x
 expect_usage_error "not a number" --precision -1
 expect_usage_error "out of range" --precision 101
-expect_usage_error "must be above 0" --max-time 0
-expect_usage_error "not a number" --max-time 1s
-expect_usage_error "give one of them" --reps 3 --max-time 1
+expect_usage_error "must be above 0" --budget 0
+expect_usage_error "is not a duration" --budget 1x
+expect_usage_error "not a number" --budget 1.2.3s
+expect_usage_error "give one of them" --reps 3 --budget 1m
+expect_usage_error "unknown regime 'nowhere'" --placement nowhere
 expect_usage_error "not a whole number" --warmup x
 expect_usage_error "too large" --warmup 1001
 expect_usage_error "not a whole number" --pin x
@@ -100,12 +102,14 @@ if [ -e results ] || [ -n "$(ls | grep -v -e '^out.txt$' -e '^err.txt$' -e '^bad
     failures=$((failures + 1))
 fi
 
-expect_ok --precision 0.5 --max-time 0.05
+expect_ok --precision 0.5 --budget 0.5s
 expect_ok --reps 3 --precision 5
-expect_ok --warmup 0
+expect_ok --warmup 0 --reps 2
 expect_ok --warmup 3 --reps 2
-expect_ok --batch 3
-expect_ok --pin "$(grep -m1 -o '^[0-9]*' /sys/fs/cgroup/cpuset.cpus.effective 2>/dev/null || echo 0)"
+expect_ok --batch 3 --reps 2
+expect_ok --placement near --reps 2
+expect_ok --no-reload --budget 0.2s
+expect_ok --reps 2 --pin "$(grep -m1 -o '^[0-9]*' /sys/fs/cgroup/cpuset.cpus.effective 2>/dev/null || echo 0)"
 
 # --nelem auto follows the sysfs root: the seed's counts and one warning when it has no cache
 # sizes (only once a run starts), the capacity rule when it has them; the source is recorded.

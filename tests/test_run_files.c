@@ -14,6 +14,7 @@
 **   column equals the counts measured on the real glibc code (../shared/reference).
 */
 #include <ctype.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +31,7 @@ static const char *const csv_columns[] = {
     "pattern",  "nelem",     "size",      "algorithm", "baseline",  "metric",   "reps",
     "min",      "median",    "mean",      "stddev",    "delta_pct", "comparisons",
     "verified", "cv",        "median_lo", "median_hi", "outliers",  "delta_lo", "delta_hi",
-    "noisy",    "failure",   "mode",      "seed",      "samples"};
+    "noisy",    "failure",   "mode",      "seed",      "samples",  "units"};
 #define NCOLUMNS (sizeof csv_columns / sizeof csv_columns[0])
 
 static const char *const context_fields[] = {
@@ -191,10 +192,20 @@ static void check_table(const char *table, const cJSON *results, size_t expected
         for (char *p = title; *p; p++)
             *p = (char)toupper((unsigned char)*p);
         CHECK_MSG(strstr(table, title) != NULL, "no title %s", title);
-        snprintf(line, sizeof line, "  elements=%9.0f (size=%2.0f): %+7.2f%% (%s=%.1f %s=%.1f)\n",
-                 json_number(row, "nelem"), json_number(row, "size"),
-                 json_number(row, "delta_pct"), json_string(base, "algorithm"),
-                 json_number(base, "median"), algo, json_number(row, "median"));
+        bool noisy = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "noisy")) ||
+                     cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(base, "noisy"));
+        double delta = json_number(row, "delta_pct"), lo = json_number(row, "delta_lo"),
+               hi = json_number(row, "delta_hi");
+        char interval[32] = "";
+        if (!isnan(lo) && !isnan(hi))
+            snprintf(interval, sizeof interval, " \xc2\xb1 %.2f", fmax(delta - lo, hi - delta));
+        snprintf(line, sizeof line,
+                 "  elements=%9.0f (size=%2.0f): %+7.2f%%%s (%s=%.1f %s=%.1f)%s%s\n",
+                 json_number(row, "nelem"), json_number(row, "size"), delta, interval,
+                 json_string(base, "algorithm"), json_number(base, "median"), algo,
+                 json_number(row, "median"),
+                 !isnan(lo) && lo <= 0 && hi >= 0 ? "  no significant change" : "",
+                 noisy ? "  ~noisy" : "");
         CHECK_MSG(strstr(table, line) != NULL, "missing line: %s", line);
         lines++;
     }

@@ -1,0 +1,58 @@
+/*
+** Code placement, sampled: where the timed sorts sit relative to the comparator they call.
+**
+** On this project's machines an indirect call to a comparator in another 16 MiB-aligned region
+** than the call site can run at another speed than a near one, and which state a process gets
+** is sticky (docs/measurement.md). So every contender runs in one regime, chosen to match how
+** qsort is used, and the rest of placement is sampled rather than fixed:
+** - regime far (default): the comparator is the executable's; the registry's sorts live in a
+**   shared object (libqsb_algorithms.so), plug-ins in theirs, `system` in libc: all call it
+**   from another object, as every libc qsort does. near: the comparator is the copy compiled
+**   into the sorts' object (for experiments; `system` and plug-ins stay far from it).
+** - units: each sweep of the run (run.h) enters a new placement: a fresh copy of every sorts'
+**   object that can be reloaded (the registry's, and plug-ins of qsort_r signature) is loaded
+**   from an in-memory file below a reserved gap of random size (0..64 MiB), so its address,
+**   16 MiB region and page offsets change from unit to unit. Sorts that cannot be reloaded
+**   (`system` in libc, qsort-signature plug-ins, test functions) keep their one placement.
+** Whether a contender's code and its comparator share a 16 MiB region is recorded per unit.
+*/
+#ifndef QSB_PLACEMENT_H
+#define QSB_PLACEMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "element.h"
+#include "registry.h"
+
+typedef enum { QSB_PLACEMENT_FAR, QSB_PLACEMENT_NEAR } qsb_placement_regime;
+
+const char *qsb_placement_regime_name(qsb_placement_regime r); /* "far", "near" */
+
+typedef struct qsb_placement qsb_placement;
+
+/* Prepares the placements of n algorithms (their entries must outlive it). reload false:
+** every unit uses the functions as given (--placement fixed; test sorts). Returns NULL when
+** out of memory or an object cannot be read (reported). */
+qsb_placement *qsb_placement_new(const qsb_algorithm *algos, size_t n,
+                                 qsb_placement_regime regime, bool reload);
+
+/* Enters a new unit: unloads the previous copies and loads fresh ones. Returns 0, or -1
+** (reported) when a copy cannot be loaded. */
+int qsb_placement_enter(qsb_placement *p);
+
+/* The sort function of algorithm i in the current unit. */
+qsb_sort_fn qsb_placement_sort(const qsb_placement *p, size_t i);
+
+/* The comparator for elements of `size` bytes in the current unit's regime. */
+qsb_cmp_fn qsb_placement_comparator(const qsb_placement *p, size_t size);
+
+/* Do algorithm i's code and the comparator for `size` share a 16 MiB-aligned region now? */
+bool qsb_placement_near(const qsb_placement *p, size_t i, size_t size);
+
+/* "far, reloaded per unit", for the results' context. */
+void qsb_placement_describe(const qsb_placement *p, char *buf, size_t len);
+
+void qsb_placement_free(qsb_placement *p);
+
+#endif
