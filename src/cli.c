@@ -123,10 +123,11 @@ int qsb_parse_options(const qsb_command_spec *spec, int argc, char **argv,
             qsb_print_command_help(spec);
             status = QSB_HELP_SHOWN;
         } else if (c == ':') {
-            status = qsb_usage_error("option '%s' needs a value", argv[optind - 1]);
+            status = qsb_usage_error("option '%s' needs a value", qsb_quote(argv[optind - 1]));
         } else if (c == '?') {
-            status = optopt ? qsb_usage_error("unknown option '-%c'", optopt)
-                            : qsb_usage_error("unknown option '%s'", argv[optind - 1]);
+            char letter[2] = {(char)optopt, '\0'}; /* "-\x1b" is an option too */
+            status = qsb_usage_error("unknown option '%s%s'", optopt ? "-" : "",
+                                     qsb_quote(optopt ? letter : argv[optind - 1]));
         } else {
             int index = c >= 256 ? c - 256 : short_to_index(spec->options, c);
             status = handler(ctx, index, spec->options[index].arg ? optarg : NULL);
@@ -150,14 +151,14 @@ int qsb_parse_u64(const char *text, const char *what, uint64_t min, uint64_t max
     /* strtoull accepts blanks, signs and a "0x" of its own: allow only digits. */
     size_t len = strlen(digits);
     if (len == 0 || strspn(digits, base == 16 ? "0123456789abcdefABCDEF" : "0123456789") != len)
-        return qsb_usage_error("%s: '%s' is not a whole number", what, text);
+        return qsb_usage_error("%s: '%s' is not a whole number", what, qsb_quote(text));
     errno = 0;
     unsigned long long v = strtoull(digits, NULL, base);
     if (errno == ERANGE || v > max)
-        return qsb_usage_error("%s: '%s' is too large (at most %llu)", what, text,
+        return qsb_usage_error("%s: '%s' is too large (at most %llu)", what, qsb_quote(text),
                                (unsigned long long)max);
     if (v < min)
-        return qsb_usage_error("%s: '%s' is too small (at least %llu)", what, text,
+        return qsb_usage_error("%s: '%s' is too small (at least %llu)", what, qsb_quote(text),
                                (unsigned long long)min);
     *out = v;
     return QSB_OK;
@@ -183,7 +184,7 @@ int qsb_parse_u64_list(const char *text, char sep, const char *what, uint64_t mi
         if (end)
             *end = '\0';
         if (*item == '\0')
-            status = qsb_usage_error("%s: empty element in '%s'", what, text);
+            status = qsb_usage_error("%s: empty element in '%s'", what, qsb_quote(text));
         else
             status = qsb_parse_u64(item, what, min, max, 0, &values[i]);
         item = end ? end + 1 : item;
@@ -202,14 +203,15 @@ int qsb_parse_double(const char *text, const char *what, double min, double max,
 {
     size_t len = strlen(text);
     if (len == 0 || strspn(text, "0123456789.") != len)
-        return qsb_usage_error("%s: '%s' is not a number", what, text);
+        return qsb_usage_error("%s: '%s' is not a number", what, qsb_quote(text));
     char *end;
     errno = 0;
     double v = strtod(text, &end); /* the tool never calls setlocale: '.' is the point */
     if (*end != '\0' || errno == ERANGE || !isfinite(v))
-        return qsb_usage_error("%s: '%s' is not a number", what, text);
+        return qsb_usage_error("%s: '%s' is not a number", what, qsb_quote(text));
     if (v < min || v > max)
-        return qsb_usage_error("%s: '%s' is out of range (%g to %g)", what, text, min, max);
+        return qsb_usage_error("%s: '%s' is out of range (%g to %g)", what, qsb_quote(text),
+                               min, max);
     *out = v;
     return QSB_OK;
 }
@@ -231,7 +233,7 @@ int qsb_split_words(const char *text, const char *what, char ***words, size_t *c
             *end = '\0';
         if (*copy == '\0') {
             free(list);
-            return qsb_usage_error("%s: empty element in '%s'", what, text);
+            return qsb_usage_error("%s: empty element in '%s'", what, qsb_quote(text));
         }
         list[i] = copy;
         copy = end ? end + 1 : copy;
@@ -248,7 +250,7 @@ int qsb_parse_compat(const char *text, qsb_mode *mode)
         return QSB_OK;
     if (strcmp(text, QSB_COMPAT_2021_NAME) != 0)
         return qsb_usage_error("--compat: unknown mode '%s' (valid: " QSB_COMPAT_2021_NAME ")",
-                               text);
+                               qsb_quote(text));
     *mode = QSB_MODE_COMPAT_2021;
     return QSB_OK;
 }

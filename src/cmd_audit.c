@@ -109,7 +109,7 @@ static int select_subjects(const char *algos, subject_list *list)
         bool plugin = qsb_is_plugin_spec(name);
         qsb_audit_subject s = {a.name, NULL, a.sort, a.properties, !plugin};
         if (is_duplicate(list, s.name))
-            status = qsb_usage_error("--algos: '%s' is listed twice", s.name);
+            status = qsb_usage_error("--algos: '%s' is listed twice", qsb_quote(s.name));
         else
             add_with_variant(list, &s);
     }
@@ -205,7 +205,7 @@ int qsb_cmd_audit(int argc, char **argv)
     if (status != QSB_OK)
         return status == QSB_HELP_SHOWN ? QSB_OK : status;
     if (first < argc)
-        return qsb_usage_error("audit takes no operands ('%s')", argv[first]);
+        return qsb_usage_error("audit takes no operands ('%s')", qsb_quote(argv[first]));
 
     subject_list subjects = {NULL, 0};
     audit_files files = {.has_csv = false, .has_json = false};

@@ -60,7 +60,8 @@ static int on_option(void *ctx, int index, const char *arg)
     case OPT_ALPHA: {
         int status = qsb_parse_double(arg, "--alpha", 0.0, 1.0, &cfg->opt.alpha);
         if (status == QSB_OK && (cfg->opt.alpha <= 0.0 || cfg->opt.alpha >= 1.0))
-            return qsb_usage_error("--alpha: '%s' must lie strictly between 0 and 1", arg);
+            return qsb_usage_error("--alpha: '%s' must lie strictly between 0 and 1",
+                                   qsb_quote(arg));
         return status;
     }
     case OPT_NORMALIZE: cfg->opt.normalize = true; return QSB_OK;
@@ -74,6 +75,14 @@ static int on_option(void *ctx, int index, const char *arg)
 /* ---- formatting one comparison ---- */
 
 #define NAME_MAX_SHOWN 32 /* longer names (a hostile file) are cut in the table */
+
+/* A name from a file or a path from the command line as the table shows it: escaped (diag.h)
+** and cut to size - 1 characters, so that no file can move the cursor or recolour the
+** terminal. */
+static const char *shown(char *buf, size_t size, const char *text)
+{
+    return qsb_escape(buf, size, text, "\\");
+}
 
 /* A median: a count (exact), a ratio to the baseline (normalized), or a time. */
 static void format_value(char *buf, size_t len, double v, const qsb_compare_report *r)
@@ -131,10 +140,12 @@ static int name_width(const qsb_compare_report *r, int algorithm, int minimum)
 {
     size_t w = (size_t)minimum;
     for (size_t i = 0; i < r->n; i++) {
-        size_t len = strlen(algorithm ? r->items[i].algorithm : r->items[i].pattern);
+        char buf[NAME_MAX_SHOWN + 1];
+        size_t len = strlen(shown(buf, sizeof buf,
+                                  algorithm ? r->items[i].algorithm : r->items[i].pattern));
         w = len > w ? len : w;
     }
-    return (int)(w < NAME_MAX_SHOWN ? w : NAME_MAX_SHOWN);
+    return (int)w;
 }
 
 static void summary_sentence(char *buf, size_t len, const qsb_compare_report *r)
@@ -166,9 +177,10 @@ static void criterion(char *buf, size_t len, const qsb_compare_report *r,
 static void print_table(FILE *fp, const qsb_compare_report *r, const char *base_path,
                         const char *new_path, const qsb_compare_options *opt)
 {
-    char text[320];
+    char text[320], base[QSB_QUOTE_PATH_MAX + 1], cand[QSB_QUOTE_PATH_MAX + 1];
     criterion(text, sizeof text, r, opt);
-    fprintf(fp, "compare %s -> %s (metric %s; %s)\n", base_path, new_path, r->metric, text);
+    fprintf(fp, "compare %s -> %s (metric %s; %s)\n", shown(base, sizeof base, base_path),
+            shown(cand, sizeof cand, new_path), r->metric, text);
     int pw = name_width(r, 0, 7), aw = name_width(r, 1, 9);
     fprintf(fp, "%-*s %9s %5s  %-*s %16s %16s %9s %20s %8s  %s\n", pw, "pattern", "nelem",
             "size", aw, "algorithm", "base median", "new median", "change", "95% interval",
@@ -177,10 +189,12 @@ static void print_table(FILE *fp, const qsb_compare_report *r, const char *base_
         const qsb_comparison *it = &r->items[i];
         formatted f;
         format_item(it, r, &f);
-        fprintf(fp, "%-*.*s %9llu %5llu  %-*.*s %16s %16s %9s %20s %8s  %s%s\n", pw, pw,
-                it->pattern, (unsigned long long)it->nelem, (unsigned long long)it->size, aw,
-                aw, it->algorithm, f.base, f.cand, f.change, f.interval, f.p,
-                qsb_verdict_name(it->verdict), it->threshold_only ? " (no samples)" : "");
+        char pattern[NAME_MAX_SHOWN + 1], algorithm[NAME_MAX_SHOWN + 1];
+        fprintf(fp, "%-*s %9llu %5llu  %-*s %16s %16s %9s %20s %8s  %s%s\n", pw,
+                shown(pattern, sizeof pattern, it->pattern), (unsigned long long)it->nelem,
+                (unsigned long long)it->size, aw, shown(algorithm, sizeof algorithm, it->algorithm),
+                f.base, f.cand, f.change, f.interval, f.p, qsb_verdict_name(it->verdict),
+                it->threshold_only ? " (no samples)" : "");
     }
     summary_sentence(text, sizeof text, r);
     fprintf(fp, "%s\n", text);
@@ -188,14 +202,15 @@ static void print_table(FILE *fp, const qsb_compare_report *r, const char *base_
 
 /* ---- Markdown ---- */
 
-/* Names come from files: escape what Markdown or HTML would interpret. */
-static void md_text(FILE *fp, const char *s)
+/* Names come from files, paths from the command line: escaped (diag.h), cut to max
+** characters, and what Markdown or HTML would interpret backslashed, so that no text can
+** break out of its table cell ('|') or become markup. */
+static void md_text(FILE *fp, const char *s, size_t max)
 {
-    for (; *s; s++) {
-        if (strchr("\\`*_|<>[]#", *s))
-            fputc('\\', fp);
-        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, fp);
-    }
+    char buf[QSB_QUOTE_PATH_MAX + 1];
+    fputs(qsb_escape(buf, (max < QSB_QUOTE_PATH_MAX ? max : QSB_QUOTE_PATH_MAX) + 1, s,
+                     "\\`*_|<>[]#&"),
+          fp);
 }
 
 static void write_markdown(FILE *fp, const qsb_compare_report *r, const char *base_path,
@@ -203,9 +218,9 @@ static void write_markdown(FILE *fp, const qsb_compare_report *r, const char *ba
 {
     char text[320];
     fprintf(fp, "### qsortbench compare: ");
-    md_text(fp, base_path);
+    md_text(fp, base_path, QSB_QUOTE_PATH_MAX);
     fprintf(fp, " → ");
-    md_text(fp, new_path);
+    md_text(fp, new_path, QSB_QUOTE_PATH_MAX);
     criterion(text, sizeof text, r, opt);
     fprintf(fp, "\n\n%s: metric %s; %s.\n\n", status == QSB_OK ? "**Passed**" : "**Failed**",
             r->metric, text);
@@ -216,10 +231,10 @@ static void write_markdown(FILE *fp, const qsb_compare_report *r, const char *ba
         formatted f;
         format_item(it, r, &f);
         fprintf(fp, "| ");
-        md_text(fp, it->pattern);
+        md_text(fp, it->pattern, QSB_QUOTE_MAX);
         fprintf(fp, " | %llu | %llu | ", (unsigned long long)it->nelem,
                 (unsigned long long)it->size);
-        md_text(fp, it->algorithm);
+        md_text(fp, it->algorithm, QSB_QUOTE_MAX);
         const char *strong = it->verdict == QSB_VERDICT_REGRESSION ||
                                      it->verdict == QSB_VERDICT_FAILED ? "**" : "";
         fprintf(fp, " | %s | %s | %s | %s | %s | %s%s%s%s |\n", f.base, f.cand, f.change,
@@ -310,7 +325,7 @@ static void warn_if_differs(const char *what, const char *a, const char *b)
 {
     if (a && b && strcmp(a, b) != 0)
         qsb_warning("the files differ in %s ('%s' and '%s'): the comparison may not be fair",
-                    what, a, b);
+                    what, qsb_quote(a), qsb_quote(b));
 }
 
 /* Only JSON from a run records its build; a CSV says nothing either way. */
@@ -360,11 +375,12 @@ static int append_step_summary(const qsb_compare_report *r, const char *base_pat
         return QSB_OK;
     FILE *fp = fopen(path, "a");
     if (!fp)
-        return qsb_error(QSB_ESYSTEM, "cannot append to $GITHUB_STEP_SUMMARY '%s'", path);
+        return qsb_error(QSB_ESYSTEM, "cannot append to $GITHUB_STEP_SUMMARY '%s'",
+                         qsb_quote_path(path));
     write_markdown(fp, r, base_path, new_path, opt, status);
     return fclose(fp) == 0 ? QSB_OK
                            : qsb_error(QSB_ESYSTEM, "cannot write $GITHUB_STEP_SUMMARY '%s'",
-                                       path);
+                                       qsb_quote_path(path));
 }
 
 static int report_finding(const qsb_compare_report *r, bool strict)

@@ -88,10 +88,10 @@ static int find_pattern(int argc, char **argv, int first, const qsb_pattern **pa
     if (first >= argc)
         return qsb_usage_error("gen needs a PATTERN (one of: %s)", names);
     if (argc - first > 1)
-        return qsb_usage_error("gen takes one PATTERN, not also '%s'", argv[first + 1]);
+        return qsb_usage_error("gen takes one PATTERN, not also '%s'", qsb_quote(argv[first + 1]));
     *pattern = qsb_pattern_find(argv[first]);
     if (!*pattern)
-        return qsb_usage_error("unknown pattern '%s' (one of: %s)", argv[first], names);
+        return qsb_usage_error("unknown pattern '%s' (one of: %s)", qsb_quote(argv[first]), names);
     return QSB_OK;
 }
 
@@ -116,7 +116,8 @@ static int write_all(FILE *fp, const char *name, const unsigned char *data, size
             if (strcmp(name, "-") == 0)
                 return qsb_error(QSB_ESYSTEM, "cannot write to standard output: %s",
                                  strerror(errno));
-            return qsb_error(QSB_ESYSTEM, "cannot write '%s': %s", name, strerror(errno));
+            return qsb_error(QSB_ESYSTEM, "cannot write '%s': %s", qsb_quote_path(name),
+                             strerror(errno));
         }
         done += len;
     }

@@ -219,7 +219,7 @@ int qsb_cmd_info(int argc, char **argv)
     if (status != QSB_OK)
         return status == QSB_HELP_SHOWN ? QSB_OK : status;
     if (first < argc)
-        return qsb_usage_error("info takes no operands ('%s')", argv[first]);
+        return qsb_usage_error("info takes no operands ('%s')", qsb_quote(argv[first]));
 
     qsb_outfile of = {NULL, NULL, NULL};
     if (json_path && (status = qsb_outfile_open(&of, json_path)) != QSB_OK)

@@ -33,7 +33,7 @@ int qsb_cmd_list(int argc, char **argv)
     if (status != QSB_OK)
         return status == QSB_HELP_SHOWN ? QSB_OK : status;
     if (first < argc)
-        return qsb_usage_error("list takes no operands ('%s')", argv[first]);
+        return qsb_usage_error("list takes no operands ('%s')", qsb_quote(argv[first]));
 
     printf("Algorithms (declared properties; `qsortbench audit` measures them):\n");
     for (size_t i = 0; i < qsb_algorithm_count; i++) {

@@ -60,7 +60,7 @@ int qsb_cmd_plot(int argc, char **argv)
         return qsb_usage_error("plot needs a results file (CSV or JSON)");
     if (argc - first > 1)
         return qsb_usage_error("plot takes one results file ('%s' is one too many)",
-                               argv[first + 1]);
+                               qsb_quote_path(argv[first + 1]));
     const char *path = argv[first];
 
     qsb_results results = {0};

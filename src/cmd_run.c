@@ -503,11 +503,11 @@ static int run_and_report(const qsb_run_config *cfg, const run_plan *plan,
         status = qsb_error(stop_signal == SIGTERM ? QSB_SIGTERM : QSB_SIGINT,
                            "interrupted: the %zu finished cells are in %s and %s, marked "
                            "incomplete",
-                           results->ncells, csv, json);
+                           results->ncells, qsb_quote_path(csv), qsb_quote_path(json));
     else if (status == QSB_FINDING)
         status = qsb_error(QSB_FINDING, "%zu result(s) failed verification (FAILED above; "
                                         "results in %s and %s)",
-                           totals.failed, csv, json);
+                           totals.failed, qsb_quote_path(csv), qsb_quote_path(json));
     else if (cfg->fail_above)
         status = qsb_gate_fail_above(results, cfg->fail_above_pct);
     if (cfg->plot && write_status == QSB_OK && !stop_signal) { /* failed cells are marked */

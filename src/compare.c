@@ -272,13 +272,13 @@ static int check_metrics(const qsb_results *base, const qsb_results *cand, bool 
         return qsb_error(QSB_EUSAGE,
                          "the files measure different metrics (BASE: %s, NEW: %s): compare "
                          "runs made with the same --metric",
-                         mb ? mb : "none", mn ? mn : "none");
+                         qsb_quote(mb ? mb : "none"), qsb_quote(mn ? mn : "none"));
     const char *bb = base->baseline, *bn = cand->baseline;
     if (normalize && strcmp(mb, "comparisons") != 0 && (!bb || !bn || strcmp(bb, bn) != 0))
         return qsb_error(QSB_EUSAGE,
                          "--normalize: the files have different baselines (BASE: %s, NEW: %s); "
                          "run both with the same first --algos entry",
-                         bb ? bb : "none", bn ? bn : "none");
+                         qsb_quote(bb ? bb : "none"), qsb_quote(bn ? bn : "none"));
     return QSB_OK;
 }
 
@@ -394,9 +394,10 @@ int qsb_gate_fail_above(const qsb_results *r, double pct)
             else
                 snprintf(why, sizeof why, "no interval: judged on the delta alone");
             qsb_error(QSB_FINDING, "--fail-above %g: %s is %+.2f%% against %s on %s/%llu/%llu "
-                      "(%s)", pct, row->algorithm, row->delta_pct,
-                      r->baseline ? r->baseline : cell->rows[0].algorithm, cell->pattern,
-                      (unsigned long long)cell->nelem, (unsigned long long)cell->size, why);
+                      "(%s)", pct, qsb_quote(row->algorithm), row->delta_pct,
+                      qsb_quote(r->baseline ? r->baseline : cell->rows[0].algorithm),
+                      qsb_quote(cell->pattern), (unsigned long long)cell->nelem,
+                      (unsigned long long)cell->size, why);
         }
     }
     return flagged ? QSB_FINDING : QSB_OK;

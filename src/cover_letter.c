@@ -207,8 +207,8 @@ static int parse_file(FILE *fp, reader *r)
     if (r->status == QSB_OK && r->ref->ncells == 0)
         reader_fail(r, QSB_EUSAGE, "no cells after the header");
     if (r->status != QSB_OK)
-        return qsb_error(r->status, "--reference: %s:%lu: %s", r->path, r->error_line,
-                         r->error);
+        return qsb_error(r->status, "--reference: %s:%lu: %s", qsb_quote_path(r->path),
+                         r->error_line, r->error);
     return QSB_OK;
 }
 
@@ -216,8 +216,8 @@ static int load_file(const char *path, qsb_reference *out)
 {
     FILE *fp = fopen(path, "r");
     if (!fp)
-        return qsb_error(QSB_EUSAGE, "--reference: cannot open '%s': %s (or use '%s')", path,
-                         strerror(errno), QSB_COVER_LETTER_NAME);
+        return qsb_error(QSB_EUSAGE, "--reference: cannot open '%s': %s (or use '%s')",
+                         qsb_quote_path(path), strerror(errno), QSB_COVER_LETTER_NAME);
     reader r;
     memset(&r, 0, sizeof r);
     r.path = path;

@@ -3,8 +3,10 @@
 */
 #include "diag.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static void print_message(const char *kind, const char *suffix, const char *fmt, va_list ap)
 {
@@ -52,4 +54,68 @@ void qsb_note(const char *fmt, ...)
 int qsb_out_of_memory(const char *what)
 {
     return qsb_error(QSB_ESYSTEM, "out of memory (%s)", what);
+}
+
+/* ---- untrusted text ---- */
+
+/* The escaped form of one byte into out (at most 4 characters and a NUL); returns its length. */
+static size_t escape_byte(char out[5], unsigned char c, const char *backslashed)
+{
+    if (c < 0x20 || c > 0x7e)
+        return (size_t)snprintf(out, 5, "\\x%02x", c);
+    size_t n = 0;
+    if (strchr(backslashed, c)) /* c is never NUL here: strchr would find the terminator */
+        out[n++] = '\\';
+    out[n++] = (char)c;
+    out[n] = '\0';
+    return n;
+}
+
+char *qsb_escape(char *buf, size_t size, const char *text, const char *backslashed)
+{
+    assert(size >= 4);
+    const unsigned char *s = (const unsigned char *)(text ? text : "");
+    size_t used = 0;
+    /* Escapes are written while they fit beside a possible "..."; the first one that does not
+    ** decides: if the rest of the text fits whole after all, it is written, else "...". */
+    for (; *s; s++) {
+        char piece[5];
+        size_t n = escape_byte(piece, *s, backslashed);
+        if (used + n > size - 4)
+            break;
+        memcpy(buf + used, piece, n);
+        used += n;
+    }
+    size_t rest = 0;
+    for (const unsigned char *t = s; *t && used + rest <= size - 1; t++) {
+        char piece[5];
+        rest += escape_byte(piece, *t, backslashed);
+    }
+    if (*s && used + rest <= size - 1) {
+        for (; *s; s++)
+            used += escape_byte(buf + used, *s, backslashed);
+    } else if (*s) {
+        memcpy(buf + used, "...", 3);
+        used += 3;
+    }
+    buf[used] = '\0';
+    return buf;
+}
+
+/* Rotating buffers: a message may quote several pieces (a path, a value, a second value). */
+static char *next_slot(void)
+{
+    static char slots[QSB_QUOTE_SLOTS][QSB_QUOTE_PATH_MAX + 1];
+    static unsigned next;
+    return slots[next++ % QSB_QUOTE_SLOTS];
+}
+
+const char *qsb_quote(const char *text)
+{
+    return qsb_escape(next_slot(), QSB_QUOTE_MAX + 1, text, "\\'\"");
+}
+
+const char *qsb_quote_path(const char *path)
+{
+    return qsb_escape(next_slot(), QSB_QUOTE_PATH_MAX + 1, path, "\\'\"");
 }

@@ -58,5 +58,5 @@ int main(int argc, char **argv)
         if (strcmp(word, c->name) == 0)
             return implicit_run ? c->run(argc, argv) : c->run(argc - 1, argv + 1);
     }
-    return qsb_usage_error("unknown command '%s'", word);
+    return qsb_usage_error("unknown command '%s'", qsb_quote(word));
 }

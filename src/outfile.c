@@ -35,7 +35,8 @@ int qsb_outfile_open(qsb_outfile *of, const char *path)
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
         of->fp = fopen(path, "w");
         if (!of->fp)
-            return qsb_error(QSB_ESYSTEM, "cannot open '%s': %s", path, strerror(errno));
+            return qsb_error(QSB_ESYSTEM, "cannot open '%s': %s", qsb_quote_path(path),
+                             strerror(errno));
         return QSB_OK;
     }
     size_t len = strlen(path);
@@ -52,7 +53,7 @@ int qsb_outfile_open(qsb_outfile *of, const char *path)
         int err = errno;
         outfile_reset(of);
         return qsb_error(err == ENOENT || err == ENOTDIR ? QSB_EUSAGE : QSB_ESYSTEM,
-                         "cannot create '%s': %s", path, strerror(err));
+                         "cannot create '%s': %s", qsb_quote_path(path), strerror(err));
     }
     /* mkstemp creates 0600; a results file gets the usual 0666 less the umask. */
     mode_t mask = umask(0);
@@ -64,7 +65,8 @@ int qsb_outfile_open(qsb_outfile *of, const char *path)
         close(fd);
         unlink(of->temp_path);
         outfile_reset(of);
-        return qsb_error(QSB_ESYSTEM, "cannot open '%s': %s", path, strerror(err));
+        return qsb_error(QSB_ESYSTEM, "cannot open '%s': %s", qsb_quote_path(path),
+                         strerror(err));
     }
     return QSB_OK;
 }
@@ -85,8 +87,8 @@ int qsb_outfile_commit(qsb_outfile *of)
     if (failed || rename(of->temp_path, of->final_path) != 0) {
         int err = errno;
         unlink(of->temp_path);
-        int status = qsb_error(QSB_ESYSTEM, "cannot write '%s': %s", of->final_path,
-                               strerror(err));
+        int status = qsb_error(QSB_ESYSTEM, "cannot write '%s': %s",
+                               qsb_quote_path(of->final_path), strerror(err));
         outfile_reset(of);
         return status;
     }

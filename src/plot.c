@@ -139,6 +139,16 @@ static void put_number(FILE *fp, double v)
         fputs(" NaN", fp);
 }
 
+/* A name from the results file in a data file's comment or a chart title: escaped (diag.h)
+** and cut like a quoted value, so that no name can end the comment line early (a newline in
+** a CSV field would add a data row) or put control bytes and invalid UTF-8 into a chart (an
+** SVG with them is not XML). Titles need no gnuplot quoting beyond this: they reach gnuplot
+** as ARGn strings, which it never evaluates, and the scripts set noenhanced. */
+static const char *shown(char buf[QSB_QUOTE_MAX + 1], const char *text)
+{
+    return qsb_escape(buf, QSB_QUOTE_MAX + 1, text, "\\");
+}
+
 static void put_word(FILE *fp, const char *name)
 {
     fputc(' ', fp);
@@ -156,9 +166,10 @@ void qsb_plot_write_deltas(FILE *fp, const qsb_results *r, const qsb_plot_axes *
 {
     const char *base_name = ax->algorithms[0], *cand_name = ax->algorithms[candidate];
     double width = 0.8 / (double)ax->nnelems;
+    char cand_shown[QSB_QUOTE_MAX + 1], base_shown[QSB_QUOTE_MAX + 1];
     fprintf(fp, "# qsortbench deltas of %s against %s: one block per element size\n"
                 "# x delta_pct delta_lo delta_hi failed series width noisy pattern\n",
-            cand_name, base_name);
+            shown(cand_shown, cand_name), shown(base_shown, base_name));
     for (size_t s = 0; s < ax->nsizes; s++) {
         fprintf(fp, "%s# element size %llu bytes\n", s ? "\n\n" : "",
                 (unsigned long long)ax->sizes[s]);
@@ -199,9 +210,11 @@ void qsb_plot_write_scaling(FILE *fp, const qsb_results *r, const qsb_plot_axes 
     for (size_t s = 0; s < ax->nsizes; s++) {
         for (size_t p = 0; p < ax->npatterns; p++) {
             for (size_t a = 0; a < ax->nalgorithms; a++) {
+                char pattern[QSB_QUOTE_MAX + 1], algorithm[QSB_QUOTE_MAX + 1];
                 fprintf(fp, "\n\n# size %llu, pattern %s, algorithm %s\n"
                             "# nelem per_element failed\n",
-                        (unsigned long long)ax->sizes[s], ax->patterns[p], ax->algorithms[a]);
+                        (unsigned long long)ax->sizes[s], shown(pattern, ax->patterns[p]),
+                        shown(algorithm, ax->algorithms[a]));
                 for (size_t j = 0; j < ax->nnelems; j++) {
                     uint64_t n = ax->nelems[j];
                     const qsb_row *row = find_row(r, ax->patterns[p], n, ax->sizes[s],
@@ -346,21 +359,22 @@ static int known(const char *s)
 static char *subtitle_of(const qsb_context *cx)
 {
     strbuf sb = {NULL, 0, 0, 1};
+    char a[QSB_QUOTE_MAX + 1], b[QSB_QUOTE_MAX + 1]; /* every string is the file's */
     if (known(cx->host) && known(cx->cpu_model))
-        sb_printf(&sb, "%s (%s)", cx->host, cx->cpu_model);
+        sb_printf(&sb, "%s (%s)", shown(a, cx->host), shown(b, cx->cpu_model));
     else if (known(cx->host) || known(cx->cpu_model))
-        sb_puts(&sb, known(cx->host) ? cx->host : cx->cpu_model);
+        sb_puts(&sb, shown(a, known(cx->host) ? cx->host : cx->cpu_model));
     else
         sb_puts(&sb, "machine not recorded");
     if (known(cx->libc))
-        sb_printf(&sb, ", %s", cx->libc);
+        sb_printf(&sb, ", %s", shown(a, cx->libc));
     sb_printf(&sb, "; seed 0x%llx", (unsigned long long)cx->seed);
     if (known(cx->date))
-        sb_printf(&sb, "; %s", cx->date);
+        sb_printf(&sb, "; %s", shown(a, cx->date));
     if (known(cx->mode) && strcmp(cx->mode, "default") != 0)
-        sb_printf(&sb, "; inputs %s", cx->mode);
+        sb_printf(&sb, "; inputs %s", shown(a, cx->mode));
     if (known(cx->build_type) && strcmp(cx->build_type, "Release") != 0)
-        sb_printf(&sb, "; %s build", cx->build_type);
+        sb_printf(&sb, "; %s build", shown(a, cx->build_type));
     if (cx->incomplete)
         sb_puts(&sb, "; INCOMPLETE run");
     return sb_finish(&sb);
@@ -525,7 +539,9 @@ static int gnuplot_verdict(gnuplot_outcome *out, const char *what)
                          strerror(out->exec_errno), GNUPLOT_PACKAGE);
     if (WIFEXITED(out->wait_status) && WEXITSTATUS(out->wait_status) == 0)
         return QSB_OK;
-    const char *message = last_line(out->err, out->errlen);
+    /* gnuplot's words, unquoted in ours (its own quotes kept), escaped: they may echo ours */
+    char message[QSB_QUOTE_PATH_MAX + 1];
+    qsb_escape(message, sizeof message, last_line(out->err, out->errlen), "\\");
     if (WIFSIGNALED(out->wait_status))
         return qsb_error(QSB_ESYSTEM, "gnuplot was killed by signal %d drawing %s",
                          WTERMSIG(out->wait_status), what);
@@ -558,7 +574,7 @@ int qsb_plot_parse_format(const char *text, qsb_plot_format *out)
     else if (strcmp(text, "svg") == 0)
         *out = QSB_PLOT_SVG;
     else
-        return qsb_usage_error("--format: '%s' is neither png nor svg", text);
+        return qsb_usage_error("--format: '%s' is neither png nor svg", qsb_quote(text));
     return QSB_OK;
 }
 
@@ -669,8 +685,10 @@ static int plan_deltas(plot_job *job, const char *prefix, const char *metric)
     int status = QSB_OK;
     for (size_t a = 1; a <= candidates && status == QSB_OK; a++) {
         char *name = printf_alloc("deltas-%s", ax->algorithms[a]);
+        char cand[QSB_QUOTE_MAX + 1], base[QSB_QUOTE_MAX + 1];
         char *title = printf_alloc("%s%s against %s (baseline), paired delta per cell",
-                                   prefix, ax->algorithms[a], ax->algorithms[0]);
+                                   prefix, shown(cand, ax->algorithms[a]),
+                                   shown(base, ax->algorithms[0]));
         status = add_chart(job, "deltas.gp", name, qsb_plot_write_deltas, a, title, extra);
         free(name);
     }
@@ -706,12 +724,13 @@ static int write_data(const plot_job *job, const chart *c)
 {
     FILE *fp = fopen(c->data_path, "w");
     if (!fp)
-        return qsb_error(QSB_ESYSTEM, "cannot create '%s': %s", c->data_path, strerror(errno));
+        return qsb_error(QSB_ESYSTEM, "cannot create '%s': %s", qsb_quote_path(c->data_path),
+                         strerror(errno));
     c->write(fp, job->r, &job->ax, c->algorithm);
     int failed = ferror(fp) != 0;
     failed |= fclose(fp) != 0;
-    return failed ? qsb_error(QSB_ESYSTEM, "cannot write '%s': %s", c->data_path,
-                              strerror(errno))
+    return failed ? qsb_error(QSB_ESYSTEM, "cannot write '%s': %s",
+                              qsb_quote_path(c->data_path), strerror(errno))
                   : QSB_OK;
 }
 
@@ -727,7 +746,7 @@ static int make_temp_output(chart *c)
         free(c->temp_path);
         c->temp_path = NULL;
         return qsb_error(err == ENOENT || err == ENOTDIR ? QSB_EUSAGE : QSB_ESYSTEM,
-                         "cannot create '%s': %s", c->final_path, strerror(err));
+                         "cannot create '%s': %s", qsb_quote_path(c->final_path), strerror(err));
     }
     close(fd);
     return QSB_OK;
@@ -766,7 +785,8 @@ static int publish(chart *c)
     mode_t mask = umask(0);
     umask(mask);
     if (chmod(c->temp_path, 0666 & ~mask) != 0 || rename(c->temp_path, c->final_path) != 0)
-        return qsb_error(QSB_ESYSTEM, "cannot write '%s': %s", c->final_path, strerror(errno));
+        return qsb_error(QSB_ESYSTEM, "cannot write '%s': %s", qsb_quote_path(c->final_path),
+                         strerror(errno));
     free(c->temp_path);
     c->temp_path = NULL;
     return QSB_OK;
@@ -777,12 +797,14 @@ static int ensure_directory(const char *dir)
     struct stat st;
     if (stat(dir, &st) == 0)
         return S_ISDIR(st.st_mode) ? QSB_OK
-                                   : qsb_error(QSB_EUSAGE, "'%s' is not a directory", dir);
+                                   : qsb_error(QSB_EUSAGE, "'%s' is not a directory",
+                                               qsb_quote_path(dir));
     if (errno == ENOENT && mkdir(dir, 0777) == 0)
         return QSB_OK;
     int err = errno;
     return qsb_error(err == ENOENT || err == ENOTDIR ? QSB_EUSAGE : QSB_ESYSTEM,
-                     "cannot create the chart directory '%s': %s", dir, strerror(err));
+                     "cannot create the chart directory '%s': %s", qsb_quote_path(dir),
+                     strerror(err));
 }
 
 static int make_tmpdir(plot_job *job)
@@ -795,7 +817,7 @@ static int make_tmpdir(plot_job *job)
         int err = n < 0 || (size_t)n >= sizeof job->tmpdir ? ENAMETOOLONG : errno;
         job->tmpdir[0] = '\0';
         return qsb_error(QSB_ESYSTEM, "cannot create a temporary directory in '%s': %s",
-                         base, strerror(err));
+                         qsb_quote_path(base), strerror(err));
     }
     return QSB_OK;
 }

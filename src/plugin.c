@@ -103,7 +103,7 @@ static bool valid_symbol(const char *s)
 static int bad_spec(const char *entry, const char *why)
 {
     return qsb_usage_error("--algos: plug-in '%s': %s (expected [NAME=]PATH.so:SYMBOL or "
-                           "[NAME=]PATH.so:SYMBOL:qsort)", entry, why);
+                           "[NAME=]PATH.so:SYMBOL:qsort)", qsb_quote_path(entry), why);
 }
 
 static int parse_spec(const char *entry, plugin_spec *spec)
@@ -162,13 +162,14 @@ static int open_symbol(const char *entry, const plugin_spec *spec, void **handle
     *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     free(path);
     if (!*handle)
-        return qsb_error(QSB_EUSAGE, "--algos: cannot load plug-in '%s': %s", entry, dlerror());
+        return qsb_error(QSB_EUSAGE, "--algos: cannot load plug-in '%s': %s",
+                         qsb_quote_path(entry), qsb_quote_path(dlerror())); /* names the path */
     dlerror(); /* a NULL symbol is legal: only dlerror() tells a failure */
     *sym = dlsym(*handle, spec->symbol);
     const char *err = dlerror();
     if (err || !*sym) {
-        int status = qsb_error(QSB_EUSAGE, "--algos: plug-in '%s': %s", entry,
-                               err ? err : "the symbol's address is NULL");
+        int status = qsb_error(QSB_EUSAGE, "--algos: plug-in '%s': %s", qsb_quote_path(entry),
+                               err ? qsb_quote_path(err) : "the symbol's address is NULL");
         dlclose(*handle);
         *handle = NULL;
         return status;
@@ -184,7 +185,7 @@ static int make_sort(const char *entry, const plugin_spec *spec, void *sym, qsb_
     }
     if (qsort_target_count == QSB_PLUGIN_QSORT_MAX)
         return qsb_usage_error("--algos: plug-in '%s': at most %d plug-ins with qsort's "
-                               "signature", entry, QSB_PLUGIN_QSORT_MAX);
+                               "signature", qsb_quote_path(entry), QSB_PLUGIN_QSORT_MAX);
     memcpy(&qsort_targets[qsort_target_count], &sym, sizeof(qsort_fn));
     *sort = qsort_adapters[qsort_target_count++];
     return QSB_OK;
@@ -248,7 +249,7 @@ static int unknown_algorithm(const char *entry)
         used += n > 0 ? (size_t)n : 0;
     }
     return qsb_usage_error("--algos: unknown algorithm '%s' (valid: %s; or a plug-in "
-                           "[NAME=]PATH.so:SYMBOL)", entry, valid);
+                           "[NAME=]PATH.so:SYMBOL)", qsb_quote_path(entry), valid);
 }
 
 int qsb_resolve_algorithm(const char *entry, qsb_algorithm *out)

@@ -32,7 +32,7 @@ static const char *const column_names[COL_COUNT] = {
 };
 
 typedef struct {
-    const char *path;
+    const char *path;     /* as messages show it: escaped already (read_results.h) */
     int status;
     size_t line;          /* physical line being fed to the parser */
     size_t record_line;   /* line where the current record's first field ended */
@@ -112,9 +112,8 @@ static int read_header(csv_reader *r)
 
 static int bad_field(const csv_reader *r, column c, const char *text, const char *what)
 {
-    return qsb_error(QSB_EUSAGE, "%s:%zu: column '%s': '%.40s%s' is not %s", r->path,
-                     r->record_line, column_names[c], text, strlen(text) > 40 ? "..." : "",
-                     what);
+    return qsb_error(QSB_EUSAGE, "%s:%zu: column '%s': '%s' is not %s", r->path,
+                     r->record_line, column_names[c], qsb_quote(text), what);
 }
 
 static int parse_u64(const csv_reader *r, column c, const char *text, int hex_ok,
@@ -170,8 +169,9 @@ static int parse_samples(const csv_reader *r, const char *text, qsb_row *row)
         if (end)
             *end = '\0';
         if (qsb_text_to_double(item, &row->samples[i]) != 0)
-            status = qsb_error(QSB_EUSAGE, "%s:%zu: column 'samples': element %zu ('%.40s') "
-                               "is not a finite number", r->path, r->record_line, i + 1, item);
+            status = qsb_error(QSB_EUSAGE, "%s:%zu: column 'samples': element %zu ('%s') "
+                               "is not a finite number", r->path, r->record_line, i + 1,
+                               qsb_quote(item));
         item = end ? end + 1 : item;
     }
     free(copy);
@@ -315,18 +315,18 @@ static int feed(csv_reader *r, struct csv_parser *p, const char *text, size_t le
     return r->status;
 }
 
-int qsb_read_csv(const char *path, const char *text, size_t len, qsb_results *out)
+int qsb_read_csv(const char *name, const char *text, size_t len, qsb_results *out)
 {
     struct csv_parser parser;
     if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0)
         return qsb_out_of_memory("CSV parser");
-    csv_reader r = {.path = path, .status = QSB_OK};
+    csv_reader r = {.path = name, .status = QSB_OK};
     int status = feed(&r, &parser, text, len);
     csv_free(&parser);
     clear_fields(&r);
     free(r.fields);
     if (status == QSB_OK && !r.have_header)
-        status = qsb_error(QSB_EUSAGE, "%s: empty file: no results", path);
+        status = qsb_error(QSB_EUSAGE, "%s: empty file: no results", name);
     if (status != QSB_OK) {
         qsb_loose_rows_free(r.rows, r.nrows);
         return status;
@@ -335,5 +335,5 @@ int qsb_read_csv(const char *path, const char *text, size_t len, qsb_results *ou
     qsb_context *ctx = &out->context; /* what a CSV cannot say: unknown */
     ctx->pinned_cpu = -1;
     ctx->load_average = ctx->precision_pct = ctx->budget_s = NAN;
-    return qsb_results_assemble(path, r.rows, r.nrows, out);
+    return qsb_results_assemble(name, r.rows, r.nrows, out);
 }

@@ -14,7 +14,7 @@
 #include "read_results.h"
 
 typedef struct {
-    const char *path;
+    const char *name; /* as messages show it: escaped already (read_results.h) */
     char where[48]; /* the object being read: "context", "results[3]" */
 } json_place;
 
@@ -28,7 +28,7 @@ static int field_error(const json_place *at, const char *key, const char *fmt, .
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    return qsb_error(QSB_EUSAGE, "%s: field '%s%s%s': %s", at->path, at->where,
+    return qsb_error(QSB_EUSAGE, "%s: field '%s%s%s': %s", at->name, at->where,
                      *at->where && *key ? "." : "", key, what);
 }
 
@@ -206,9 +206,9 @@ static int read_noise_control(const json_place *at, const cJSON *ctx, qsb_contex
     return status;
 }
 
-static int read_context(const char *path, const cJSON *root, qsb_context *c)
+static int read_context(const char *name, const cJSON *root, qsb_context *c)
 {
-    json_place at = {path, ""};
+    json_place at = {name, ""};
     const cJSON *ctx = member(root, "context");
     if (!ctx || !cJSON_IsObject(ctx))
         return field_error(&at, "context", ctx ? "not an object" : "missing");
@@ -304,9 +304,9 @@ static int read_row(const json_place *at, const cJSON *obj, qsb_loose_row *lr)
     return status;
 }
 
-static int read_rows(const char *path, const cJSON *root, qsb_loose_row **rows, size_t *n)
+static int read_rows(const char *name, const cJSON *root, qsb_loose_row **rows, size_t *n)
 {
-    json_place at = {path, ""};
+    json_place at = {name, ""};
     const cJSON *list = member(root, "results");
     if (!list || !cJSON_IsArray(list))
         return field_error(&at, "results", list ? "not an array" : "missing");
@@ -356,22 +356,22 @@ static int ends_open(const char *text, size_t len)
     return in_string || depth > 0;
 }
 
-static int syntax_error(const char *path, const char *text, size_t len, const char *at)
+static int syntax_error(const char *name, const char *text, size_t len, const char *at)
 {
     size_t offset = at && at >= text && at <= text + len ? (size_t)(at - text) : len;
     size_t line = 1;
     for (size_t i = 0; i < offset; i++)
         line += text[i] == '\n';
-    return qsb_error(QSB_EUSAGE, "%s:%zu: malformed JSON%s", path, line,
+    return qsb_error(QSB_EUSAGE, "%s:%zu: malformed JSON%s", name, line,
                      ends_open(text, len) ? " (truncated?)" : "");
 }
 
-static int check_schema(const char *path, const cJSON *root)
+static int check_schema(const char *name, const cJSON *root)
 {
-    json_place at = {path, ""};
+    json_place at = {name, ""};
     if (!cJSON_IsObject(root))
         return qsb_error(QSB_EUSAGE, "%s: not a JSON object: not a qsortbench results file",
-                         path);
+                         name);
     const cJSON *version = member(root, "schema_version");
     if (!version)
         return field_error(&at, "schema_version", "missing: not a qsortbench results file");
@@ -382,23 +382,23 @@ static int check_schema(const char *path, const cJSON *root)
     return QSB_OK;
 }
 
-int qsb_read_json(const char *path, const char *text, size_t len, qsb_results *out)
+int qsb_read_json(const char *name, const char *text, size_t len, qsb_results *out)
 {
     memset(out, 0, sizeof *out);
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     if (!root)
-        return syntax_error(path, text, len, end ? end : cJSON_GetErrorPtr());
+        return syntax_error(name, text, len, end ? end : cJSON_GetErrorPtr());
     qsb_loose_row *rows = NULL;
     size_t n = 0;
-    json_place at = {path, ""};
-    int status = check_schema(path, root);
+    json_place at = {name, ""};
+    int status = check_schema(name, root);
     if (status == QSB_OK)
-        status = read_context(path, root, &out->context);
+        status = read_context(name, root, &out->context);
     if (status == QSB_OK)
         status = get_string(&at, root, "baseline", 0, &out->baseline);
     if (status == QSB_OK)
-        status = read_rows(path, root, &rows, &n);
+        status = read_rows(name, root, &rows, &n);
     cJSON_Delete(root);
     if (status != QSB_OK) {
         qsb_loose_rows_free(rows, n);
@@ -406,5 +406,5 @@ int qsb_read_json(const char *path, const char *text, size_t len, qsb_results *o
         memset(out, 0, sizeof *out);
         return status;
     }
-    return qsb_results_assemble(path, rows, n, out);
+    return qsb_results_assemble(name, rows, n, out);
 }

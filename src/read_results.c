@@ -120,7 +120,7 @@ static int by_first_row(const void *pa, const void *pb, void *ctx)
     return (a > b) - (a < b);
 }
 
-static int check_agreement(const char *path, const qsb_loose_row *rows, size_t n,
+static int check_agreement(const char *name, const qsb_loose_row *rows, size_t n,
                            const char *metric, const char *baseline)
 {
     for (size_t i = 0; i < n; i++) {
@@ -128,25 +128,25 @@ static int check_agreement(const char *path, const qsb_loose_row *rows, size_t n
         if (strcmp(r->metric, metric) != 0)
             return qsb_error(QSB_EUSAGE,
                              "%s%s: metric '%s' differs from '%s' of the rest of the file",
-                             path, r->where, r->metric, metric);
+                             name, r->where, qsb_quote(r->metric), qsb_quote(metric));
         if (strcmp(r->baseline, baseline) != 0)
             return qsb_error(QSB_EUSAGE,
                              "%s%s: baseline '%s' differs from '%s' of the rest of the file",
-                             path, r->where, r->baseline, baseline);
+                             name, r->where, qsb_quote(r->baseline), qsb_quote(baseline));
         if (r->has_samples && r->reps != r->row.nsamples)
             return qsb_error(QSB_EUSAGE, "%s%s: reps is %llu but there are %zu samples "
-                             "(truncated?)", path, r->where, (unsigned long long)r->reps,
+                             "(truncated?)", name, r->where, (unsigned long long)r->reps,
                              r->row.nsamples);
     }
     if (strcmp(metric, "cycles") != 0 && strcmp(metric, "ns") != 0 &&
         strcmp(metric, "comparisons") != 0)
         return qsb_error(QSB_EUSAGE, "%s%s: unknown metric '%s' (cycles, ns or comparisons)",
-                         path, rows[0].where, metric);
+                         name, rows[0].where, qsb_quote(metric));
     return QSB_OK;
 }
 
 /* Sorted order of the rows, split into groups of one cell each; rejects duplicate rows. */
-static int group_rows(const char *path, const qsb_loose_row *rows, size_t n, size_t *order,
+static int group_rows(const char *name, const qsb_loose_row *rows, size_t n, size_t *order,
                       group *groups, size_t *ngroups)
 {
     for (size_t i = 0; i < n; i++)
@@ -159,8 +159,9 @@ static int group_rows(const char *path, const qsb_loose_row *rows, size_t n, siz
         if (i > 0 && same_cell(&rows[order[i - 1]], r)) {
             if (strcmp(rows[order[i - 1]].row.algorithm, r->row.algorithm) == 0)
                 return qsb_error(QSB_EUSAGE, "%s%s: a second row for %s/%llu/%llu/%s",
-                                 path, r->where, r->pattern, (unsigned long long)r->nelem,
-                                 (unsigned long long)r->size, r->row.algorithm);
+                                 name, r->where, qsb_quote(r->pattern),
+                                 (unsigned long long)r->nelem, (unsigned long long)r->size,
+                                 qsb_quote(r->row.algorithm));
             groups[g - 1].count++;
         } else {
             groups[g].first = i;
@@ -173,7 +174,7 @@ static int group_rows(const char *path, const qsb_loose_row *rows, size_t n, siz
 }
 
 /* Moves one group's rows into a cell: file order, the baseline row rotated to the front. */
-static int build_cell(const char *path, qsb_loose_row *rows, size_t *members, size_t count,
+static int build_cell(const char *name, qsb_loose_row *rows, size_t *members, size_t count,
                       const char *baseline, qsb_cell *cell)
 {
     qsort(members, count, sizeof *members, by_index);
@@ -184,8 +185,8 @@ static int build_cell(const char *path, qsb_loose_row *rows, size_t *members, si
     if (base_pos == count) {
         const qsb_loose_row *r = &rows[members[0]];
         return qsb_error(QSB_EUSAGE, "%s%s: cell %s/%llu/%llu has no row of the baseline '%s'",
-                         path, r->where, r->pattern, (unsigned long long)r->nelem,
-                         (unsigned long long)r->size, baseline);
+                         name, r->where, qsb_quote(r->pattern), (unsigned long long)r->nelem,
+                         (unsigned long long)r->size, qsb_quote(baseline));
     }
     cell->rows = calloc(count, sizeof *cell->rows);
     if (!cell->rows)
@@ -233,17 +234,17 @@ static void results_clear(qsb_results *out)
     memset(out, 0, sizeof *out);
 }
 
-int qsb_results_assemble(const char *path, qsb_loose_row *rows, size_t n, qsb_results *out)
+int qsb_results_assemble(const char *name, qsb_loose_row *rows, size_t n, qsb_results *out)
 {
     size_t *order = NULL;
     group *groups = NULL;
     size_t ngroups = 0;
     int status;
     if (n == 0) {
-        status = qsb_error(QSB_EUSAGE, "%s: no result rows", path);
+        status = qsb_error(QSB_EUSAGE, "%s: no result rows", name);
         goto done;
     }
-    status = check_agreement(path, rows, n, out->context.metric ? out->context.metric
+    status = check_agreement(name, rows, n, out->context.metric ? out->context.metric
                                                                 : rows[0].metric,
                              out->baseline ? out->baseline : rows[0].baseline);
     if (status != QSB_OK)
@@ -254,7 +255,7 @@ int qsb_results_assemble(const char *path, qsb_loose_row *rows, size_t n, qsb_re
         status = qsb_out_of_memory("results");
         goto done;
     }
-    status = group_rows(path, rows, n, order, groups, &ngroups);
+    status = group_rows(name, rows, n, order, groups, &ngroups);
     if (status != QSB_OK)
         goto done;
     qsort_r(groups, ngroups, sizeof *groups, by_first_row, order);
@@ -265,7 +266,7 @@ int qsb_results_assemble(const char *path, qsb_loose_row *rows, size_t n, qsb_re
         goto done;
     }
     for (size_t g = 0; g < ngroups && status == QSB_OK; g++) {
-        status = build_cell(path, rows, order + groups[g].first, groups[g].count,
+        status = build_cell(name, rows, order + groups[g].first, groups[g].count,
                             out->baseline, &out->cells[g]);
         if (status == QSB_OK)
             out->ncells = g + 1;
@@ -281,11 +282,12 @@ done:
 
 /* ---- loading and format detection ---- */
 
-static int load_file(const char *path, char **text, size_t *len)
+/* Reads path whole; messages name the file as `shown`. */
+static int load_file(const char *path, const char *shown, char **text, size_t *len)
 {
     FILE *fp = fopen(path, "rb");
     if (!fp)
-        return qsb_error(QSB_EUSAGE, "cannot read '%s': %s", path, strerror(errno));
+        return qsb_error(QSB_EUSAGE, "cannot read '%s': %s", shown, strerror(errno));
     size_t cap = 1 << 16, used = 0;
     char *buf = malloc(cap + 1);
     int status = buf ? QSB_OK : qsb_out_of_memory("results file");
@@ -293,7 +295,7 @@ static int load_file(const char *path, char **text, size_t *len)
         if (used == cap) {
             if (cap >= QSB_READ_MAX_BYTES) {
                 status = qsb_error(QSB_EUSAGE, "%s: larger than %zu MiB: not a results file",
-                                   path, QSB_READ_MAX_BYTES >> 20);
+                                   shown, QSB_READ_MAX_BYTES >> 20);
                 break;
             }
             char *bigger = realloc(buf, 2 * cap + 1);
@@ -308,7 +310,7 @@ static int load_file(const char *path, char **text, size_t *len)
         used += got;
         if (got == 0) {
             if (ferror(fp))
-                status = qsb_error(QSB_EUSAGE, "cannot read '%s': %s", path, strerror(errno));
+                status = qsb_error(QSB_EUSAGE, "cannot read '%s': %s", shown, strerror(errno));
             break;
         }
     }
@@ -334,9 +336,11 @@ static size_t line_of(const char *text, size_t offset)
 int qsb_read_results(const char *path, qsb_results *out)
 {
     memset(out, 0, sizeof *out);
+    char shown[QSB_QUOTE_PATH_MAX + 1]; /* the path, escaped once for every message */
+    snprintf(shown, sizeof shown, "%s", qsb_quote_path(path));
     char *text = NULL;
     size_t len = 0;
-    int status = load_file(path, &text, &len);
+    int status = load_file(path, shown, &text, &len);
     if (status != QSB_OK)
         return status;
     /* A NUL would silently cut a field short in both parsers. */
@@ -346,14 +350,14 @@ int qsb_read_results(const char *path, qsb_results *out)
     while (start < len && strchr(" \t\r\n", text[start]))
         start++;
     if (nul)
-        status = qsb_error(QSB_EUSAGE, "%s:%zu: a NUL byte: not a text results file", path,
+        status = qsb_error(QSB_EUSAGE, "%s:%zu: a NUL byte: not a text results file", shown,
                            line_of(text, (size_t)(nul - text)));
     else if (start == len)
-        status = qsb_error(QSB_EUSAGE, "%s: empty file: no results", path);
+        status = qsb_error(QSB_EUSAGE, "%s: empty file: no results", shown);
     else if (text[start] == '{' || text[start] == '[')
-        status = qsb_read_json(path, text, len, out);
+        status = qsb_read_json(shown, text, len, out);
     else
-        status = qsb_read_csv(path, text + bom, len - bom, out);
+        status = qsb_read_csv(shown, text + bom, len - bom, out);
     free(text);
     return status;
 }

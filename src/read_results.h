@@ -6,7 +6,8 @@
 ** treated as hostile: every defect (empty, truncated, malformed, wrong schema_version, missing
 ** required CSV columns, bad numbers, rows of different metrics or baselines, duplicate rows, a
 ** cell without its baseline row) is reported as one line naming the file and the CSV line or
-** the JSON field, and gives QSB_EUSAGE with *out left empty. Out of memory gives QSB_ESYSTEM,
+** the JSON field, in printable ASCII only (the path and every quoted value escaped, diag.h),
+** and gives QSB_EUSAGE with *out left empty. Out of memory gives QSB_ESYSTEM,
 ** an unreadable file QSB_EUSAGE.
 **
 ** What a CSV file cannot carry is left empty in the context: strings NULL, numbers 0; its
@@ -42,15 +43,17 @@ typedef struct {
     char where[48];  /* where the row is, appended to the path: ":12" or ": results[3]" */
 } qsb_loose_row;
 
-int qsb_read_csv(const char *path, const char *text, size_t len, qsb_results *out);
-int qsb_read_json(const char *path, const char *text, size_t len, qsb_results *out);
+/* `name` is the file's name as messages show it: qsb_read_results escapes the path once
+** (qsb_quote_path), and every value taken from the text is escaped where it is quoted. */
+int qsb_read_csv(const char *name, const char *text, size_t len, qsb_results *out);
+int qsb_read_json(const char *name, const char *text, size_t len, qsb_results *out);
 
 /* Groups rows into cells (first appearance order, the baseline row first), after checking
 ** that they agree on metric and baseline, that no (cell, algorithm) repeats and that every
 ** cell has its baseline row. Takes the rows' strings over (also on failure) and frees rows.
 ** out->context must already hold what the file says of it; its metric, seed and mode are
 ** filled from the rows when still empty. On failure out is freed and zeroed. */
-int qsb_results_assemble(const char *path, qsb_loose_row *rows, size_t n, qsb_results *out);
+int qsb_results_assemble(const char *name, qsb_loose_row *rows, size_t n, qsb_results *out);
 
 /* An empty row at `where`: unknown (NAN) summary and deltas, as a file leaves them. */
 void qsb_loose_row_init(qsb_loose_row *r, const char *where);

@@ -21,29 +21,44 @@
 
 #include "diag.h"
 
+/* Names (a plug-in's come from the command line) and strings of the results as the table
+** shows them: escaped and cut like a quoted value (diag.h), never raw control bytes. */
+static const char *shown(char buf[QSB_QUOTE_MAX + 1], const char *text)
+{
+    return qsb_escape(buf, QSB_QUOTE_MAX + 1, text, "\\");
+}
+
 static void print_header(FILE *out, const qsb_results *r)
 {
     const qsb_context *c = &r->context;
-    fprintf(out, "qsortbench %s: baseline %s", c->tool_version ? c->tool_version : "",
-            r->baseline ? r->baseline : "?");
+    char a[QSB_QUOTE_MAX + 1], b[QSB_QUOTE_MAX + 1];
+    fprintf(out, "qsortbench %s: baseline %s", shown(a, c->tool_version),
+            shown(b, r->baseline ? r->baseline : "?"));
     for (size_t i = 1; r->ncells > 0 && i < r->cells[0].nrows; i++)
-        fprintf(out, "%s%s", i == 1 ? ", candidates " : ",", r->cells[0].rows[i].algorithm);
-    fprintf(out, "; metric %s", c->metric ? c->metric : "?");
+        fprintf(out, "%s%s", i == 1 ? ", candidates " : ",",
+                shown(a, r->cells[0].rows[i].algorithm));
+    fprintf(out, "; metric %s", shown(a, c->metric ? c->metric : "?"));
     if (c->tsc_hz > 0)
-        fprintf(out, " (%s, TSC %.3f GHz)", c->timer, c->tsc_hz / 1e9);
+        fprintf(out, " (%s, TSC %.3f GHz)", shown(a, c->timer), c->tsc_hz / 1e9);
     else if (c->timer && strcmp(c->timer, "none") != 0)
-        fprintf(out, " (%s)", c->timer);
+        fprintf(out, " (%s)", shown(a, c->timer));
+    char m[QSB_QUOTE_MAX + 1];
     fprintf(out, "; seed 0x%" PRIx64 "; mode %s; machine %s, %s\n", c->seed,
-            c->mode ? c->mode : "?", c->cpu_model ? c->cpu_model : "?",
-            c->libc ? c->libc : "?");
+            shown(m, c->mode ? c->mode : "?"), shown(a, c->cpu_model ? c->cpu_model : "?"),
+            shown(b, c->libc ? c->libc : "?"));
 }
 
+/* The name in capitals, then escaped (so "\x1b" stays lowercase). QSB_QUOTE_MAX + 1 bytes
+** of the name are enough: that many escape to more than QSB_QUOTE_MAX characters, so the cut
+** comes out the same. */
 static void print_pattern_title(FILE *out, const char *pattern)
 {
-    fputc('\n', out);
-    for (const char *p = pattern; *p; p++)
-        fputc(toupper((unsigned char)*p), out);
-    fputc('\n', out);
+    char upper[QSB_QUOTE_MAX + 2], buf[QSB_QUOTE_MAX + 1];
+    size_t n = 0;
+    for (; pattern[n] && n < sizeof upper - 1; n++)
+        upper[n] = (char)toupper((unsigned char)pattern[n]);
+    upper[n] = '\0';
+    fprintf(out, "\n%s\n", shown(buf, upper));
 }
 
 static int same_sign(double a, double b)
@@ -93,18 +108,19 @@ static void print_line(FILE *out, const qsb_cell *cell, const qsb_row *cand,
     const qsb_row *base = &cell->rows[0];
     fprintf(out, "  elements=%9" PRIu64 " (size=%2" PRIu64 "):", cell->nelem, cell->size);
     const qsb_row *failed = failed_row(base, cand);
+    char a[QSB_QUOTE_MAX + 1], b[QSB_QUOTE_MAX + 1];
     if (failed) {
-        fprintf(out, " FAILED (%s: %s)\n", failed->algorithm,
-                failed->failure ? failed->failure : "wrong result");
+        fprintf(out, " FAILED (%s: %s)\n", shown(a, failed->algorithm),
+                shown(b, failed->failure ? failed->failure : "wrong result"));
         return;
     }
     if (cand && isnan(cand->delta_pct))
         fprintf(out, " %7s ", "n/a");
     else if (cand)
         print_delta(out, cand);
-    fprintf(out, " (%s=%.1f", base->algorithm, base->summary.median);
+    fprintf(out, " (%s=%.1f", shown(a, base->algorithm), base->summary.median);
     if (cand)
-        fprintf(out, " %s=%.1f", cand->algorithm, cand->summary.median);
+        fprintf(out, " %s=%.1f", shown(a, cand->algorithm), cand->summary.median);
     fputc(')', out);
     if (cand && interval_known(cand) && cand->delta_lo <= 0 && cand->delta_hi >= 0)
         fputs("  no significant change", out);
@@ -136,19 +152,20 @@ void qsb_reference_agreement(const qsb_results *r, size_t candidate, const qsb_r
 static void print_agreement(FILE *out, const qsb_results *r, const qsb_reference *ref)
 {
     size_t ncands = r->ncells > 0 ? r->cells[0].nrows : 0;
+    char a[QSB_QUOTE_MAX + 1], b[QSB_QUOTE_MAX + 1];
     fputc('\n', out);
     for (size_t i = 1; i < ncands; i++) {
         size_t agree, compared;
         qsb_reference_agreement(r, i, ref, &agree, &compared);
         if (compared == 0) {
             fprintf(out, "%s vs %s: no cell of this run is in the published table (%s)\n",
-                    r->cells[0].rows[i].algorithm, r->baseline, ref->name);
+                    shown(a, r->cells[0].rows[i].algorithm), shown(b, r->baseline), ref->name);
             continue;
         }
         fprintf(out, "%s vs %s: the sign agrees with the published delta (%s) in %zu of %zu "
                      "cells (%zu published)\n",
-                r->cells[0].rows[i].algorithm, r->baseline, ref->name, agree, compared,
-                ref->ncells);
+                shown(a, r->cells[0].rows[i].algorithm), shown(b, r->baseline), ref->name, agree,
+                compared, ref->ncells);
     }
 }
 

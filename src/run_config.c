@@ -277,7 +277,7 @@ static int resolve_patterns(qsb_run_config *cfg, const char *text)
             char valid[512];
             join_names(valid, sizeof valid, pattern_name_at, qsb_pattern_count);
             status = qsb_usage_error("--patterns: unknown pattern '%s' (valid: %s, all)",
-                                     words[i], valid);
+                                     qsb_quote(words[i]), valid);
         }
         if (status == QSB_OK)
             cfg->patterns[cfg->n_patterns++] = p;
@@ -301,7 +301,7 @@ static int resolve_algos(qsb_run_config *cfg, const char *text)
         status = qsb_resolve_algorithm(words[i], &a);
         for (size_t j = 0; status == QSB_OK && j < i; j++)
             if (strcmp(cfg->algos[j].name, a.name) == 0)
-                status = qsb_usage_error("--algos: '%s' is listed twice", a.name);
+                status = qsb_usage_error("--algos: '%s' is listed twice", qsb_quote(a.name));
         if (status == QSB_OK)
             cfg->algos[cfg->n_algos++] = a;
     }
@@ -326,7 +326,7 @@ static int resolve_metric(qsb_run_config *cfg, const char *text)
         }
     }
     return qsb_usage_error("--metric: unknown metric '%s' (valid: cycles, ns, comparisons)",
-                           text);
+                           qsb_quote(text));
 }
 
 static int resolve_outputs(qsb_run_config *cfg, const option_texts *t)
@@ -337,7 +337,8 @@ static int resolve_outputs(qsb_run_config *cfg, const option_texts *t)
         strcmp(cfg->json_path, "-") == 0)
         return qsb_usage_error("--csv and --json cannot both be '-' (standard output)");
     if (cfg->csv_path && cfg->json_path && strcmp(cfg->csv_path, cfg->json_path) == 0)
-        return qsb_usage_error("--csv and --json name the same file '%s'", cfg->csv_path);
+        return qsb_usage_error("--csv and --json name the same file '%s'",
+                               qsb_quote_path(cfg->csv_path));
     return QSB_OK;
 }
 
@@ -392,7 +393,7 @@ static int parse_positive(const char *text, const char *what, double max, double
 {
     int status = qsb_parse_double(text, what, 0.0, max, out);
     if (status == QSB_OK && !(*out > 0.0))
-        status = qsb_usage_error("%s: '%s' must be above 0", what, text);
+        status = qsb_usage_error("%s: '%s' must be above 0", what, qsb_quote(text));
     return status;
 }
 
@@ -433,7 +434,7 @@ static int resolve_pin(qsb_run_config *cfg, const char *text)
         describe_cpus(&allowed, cpus, sizeof cpus);
         return qsb_usage_error("--pin %s: CPU %s is not available to this process (available: "
                                "%s)",
-                               text, text, cpus);
+                               qsb_quote(text), qsb_quote(text), cpus);
     }
     cfg->pin_cpu = (int)cpu;
     return QSB_OK;
@@ -571,7 +572,7 @@ int qsb_run_config_parse(qsb_run_config *cfg, int argc, char **argv)
         texts.export_operand = argv[first++];
     if (first < argc)
         return qsb_usage_error("run takes no operands ('%s'); options start with '--'",
-                               argv[first]);
+                               qsb_quote(argv[first]));
     status = resolve_all(cfg, &texts);
     cfg->reference = texts.text[OPT_REFERENCE];
     cfg->quiet = texts.quiet;

@@ -145,11 +145,35 @@ static void test_json(const qsb_results *r)
     free(t);
 }
 
+/* Names and strings that did not come from this tool (a plug-in's NAME, a machine's CPU
+** model) are escaped in the table: no raw control byte, the pattern's escapes in lowercase. */
+static void test_table_escapes(void)
+{
+    qsb_results r;
+    memset(&r, 0, sizeof r);
+    const char *algos[] = {"msort", "x\x1b[31mRED"};
+    qsb_set_string(&r.baseline, "msort");
+    qsb_set_string(&r.context.cpu_model, "CPU\x1b]0;title\x07");
+    qsb_cell *c = qsb_results_add_cell(&r, "p\x1b[2J", 1000, 4, algos, 2);
+    qsb_row_fail(&c->rows[1], "bad\n\xff");
+    char *t = render(table_plain, &r);
+    size_t raw = 0;
+    for (const char *p = t; p && *p; p++)
+        raw += *p != '\n' && (*p < 0x20 || *p > 0x7e); /* no interval: no UTF-8 "±" */
+    CHECK(t && raw == 0);
+    CHECK(t && strstr(t, "candidates x\\x1b[31mRED;") && strstr(t, "CPU\\x1b]0;title\\x07"));
+    CHECK(t && strstr(t, "\n\nP\\x1b[2J\n"));
+    CHECK(t && strstr(t, "FAILED (x\\x1b[31mRED: bad\\x0a\\xff)"));
+    free(t);
+    qsb_results_free(&r);
+}
+
 int main(void)
 {
     qsb_results r;
     build(&r);
     test_table(&r);
+    test_table_escapes();
     test_csv(&r);
     test_json(&r);
     qsb_results_free(&r);
