@@ -197,10 +197,11 @@ static void shrink(const smoothsort *s, forest *f, byte *head)
     }
     shift_up(f, 2);
     f->order -= 2;
-    f->bits[0] ^= 7;
+    f->bits[0] ^= 7; /* drop the root's heap, add its two subheaps */
     shift_down(f, 1);
-    trinkle(s, head - s->leonardo[f->order] - s->width, (forest){{f->bits[0], f->bits[1]},
-            f->order + 1}, 1);
+    forest left = *f; /* the shape with the left subheap rightmost: one order above the right */
+    left.order++;
+    trinkle(s, head - s->leonardo[f->order] - s->width, left, 1);
     shift_up(f, 1);
     f->bits[0] |= 1;
     trinkle(s, head - s->width, *f, 1);

@@ -13,13 +13,7 @@ if [ -z "$PLUGIN" ]; then
 fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-passed=0
-failed=0
-check() { # check DESCRIPTION COMMAND...
-    what=$1
-    shift
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "check failed: $what" >&2; fi
-}
+. "$(dirname "$0")/check.sh"
 
 "$BIN" run --algos "msort,glibc-2.36=$PLUGIN:glibc_qsort_r,qsort-2.36=$PLUGIN:glibc_qsort:qsort" \
     --metric comparisons --nelem 1000:4097 --sizes 1,4,8,12,32,64 --patterns all \
@@ -37,5 +31,4 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) at[$i] = i; next }
 check "plug-in counts equal msort's" [ $? -eq 0 ]
 cat "$dir/cells"
 check "all cells present" grep -q "^84 cells$" "$dir/cells"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+check_done

@@ -6,13 +6,7 @@ set -u
 BIN=$1
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-passed=0
-failed=0
-check() { # check DESCRIPTION COMMAND...
-    what=$1
-    shift
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "check failed: $what" >&2; fi
-}
+. "$(dirname "$0")/check.sh"
 
 "$BIN" list >"$out" 2>&1
 check "exit 0" [ $? -eq 0 ]
@@ -25,5 +19,4 @@ for name in bsd heapsort introsort introsort-final msort msort-2.39 musl quickso
     check "$name listed" sh -c "grep -q '^  $name ' '$out'"
 done
 check "patterns" grep -q "^Patterns:" "$out"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+check_done
