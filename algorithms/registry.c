@@ -5,8 +5,8 @@
 **
 ** Declared properties describe the normal path. The merge sorts are marked FALLBACK because
 ** without scratch memory they run an in-place sort that is not stable (and, for msort, is
-** quadratic in the worst case). `system` declares only what holds for any libc: it may
-** allocate.
+** quadratic in the worst case). `system` is whatever the host's libc does, so it declares
+** nothing: QSB_PROP_UNKNOWN, and `audit` measures it.
 */
 #include "registry.h"
 
@@ -15,6 +15,8 @@
 #include "sorts.h"
 
 const qsb_algorithm qsb_algorithms[] = {
+    {"bsd", "Bentley-McIlroy quicksort: ninther pivot, 3-way partition, insertion sort below 7",
+     qsb_bsd, 0, "FreeBSD lib/libc/stdlib/qsort.c, commit 0dcfecbf47 of 2025"},
     {"heapsort", "binary-heap sort, in place (glibc 2.39's malloc-failure fallback)",
      qsb_heapsort, QSB_PROP_NLOGN_WORST, "glibc 2.39 stdlib/qsort.c heapsort_r"},
     /* glibc promised an O(n log n) worst case for it, but as committed the depth is spent
@@ -31,9 +33,11 @@ const qsb_algorithm qsb_algorithms[] = {
      qsb_msort_239,
      QSB_PROP_STABLE | QSB_PROP_ALLOCATES | QSB_PROP_NLOGN_WORST | QSB_PROP_FALLBACK,
      "glibc 2.39 stdlib/qsort.c"},
+    {"musl", "smoothsort over Leonardo heaps, in place, about n comparisons when sorted",
+     qsb_musl, QSB_PROP_NLOGN_WORST, "musl 1.2.3 src/stdlib/qsort.c"},
     {"quicksort", "median-of-three quicksort + sentinel insertion sort (msort's fallback)",
      qsb_quicksort, 0, "glibc 2.36 stdlib/qsort.c _quicksort"},
-    {"system", "this machine's libc qsort_r, untouched", qsb_system_qsort, QSB_PROP_ALLOCATES,
+    {"system", "this machine's libc qsort_r, untouched", qsb_system_qsort, QSB_PROP_UNKNOWN,
      "host libc"},
 };
 

@@ -17,7 +17,9 @@ enum {
     QSB_PROP_STABLE      = 1u << 0, /* equal elements keep their order */
     QSB_PROP_ALLOCATES   = 1u << 1, /* may call malloc: not async-signal-safe */
     QSB_PROP_NLOGN_WORST = 1u << 2, /* O(n log n) comparisons in the worst case */
-    QSB_PROP_FALLBACK    = 1u << 3  /* may switch to another algorithm at run time */
+    QSB_PROP_FALLBACK    = 1u << 3, /* may switch to another algorithm at run time */
+    QSB_PROP_UNKNOWN     = 1u << 4  /* declares nothing (the host's libc, plug-ins): the other
+                                       bits are meaningless and only `audit` can tell */
 };
 
 typedef struct {

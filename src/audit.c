@@ -33,7 +33,8 @@ bool qsb_audit_subject_from_registry(const char *name, qsb_audit_subject *out)
     const qsb_algorithm *a = qsb_algorithm_find(name);
     if (!a)
         return false;
-    *out = (qsb_audit_subject){a->name, NULL, a->sort, a->properties, true};
+    *out = (qsb_audit_subject){a->name, NULL, a->sort, a->properties,
+                                   !(a->properties & QSB_PROP_UNKNOWN)};
     return true;
 }
 

@@ -46,7 +46,7 @@ typedef struct {
     const char *variant; /* NULL, or how the row differs ("malloc fails") */
     qsb_sort_fn sort;
     unsigned declared;   /* QSB_PROP_* bits the entry claims */
-    bool has_declared;   /* false: nothing claimed (plug-ins), so nothing to contradict */
+    bool has_declared;   /* false: nothing claimed (QSB_PROP_UNKNOWN), nothing to contradict */
 } qsb_audit_subject;
 
 /* The registry entry; false when the name is unknown. */

@@ -105,9 +105,9 @@ static int select_subjects(const char *algos, subject_list *list)
         status = qsb_resolve_algorithm(name, &a);
         if (status != QSB_OK)
             break;
-        /* Plug-ins declare nothing, so nothing they do can contradict a claim. */
-        bool plugin = qsb_is_plugin_spec(name);
-        qsb_audit_subject s = {a.name, NULL, a.sort, a.properties, !plugin};
+        /* Plug-ins and `system` declare nothing, so nothing they do can contradict a claim. */
+        qsb_audit_subject s = {a.name, NULL, a.sort, a.properties,
+                               !(a.properties & QSB_PROP_UNKNOWN)};
         if (is_duplicate(list, s.name))
             status = qsb_usage_error("--algos: '%s' is listed twice", qsb_quote(s.name));
         else

@@ -20,6 +20,10 @@ static int ignore_option(void *ctx, int index, const char *arg)
 
 static void print_properties(unsigned p)
 {
+    if (p & QSB_PROP_UNKNOWN) { /* the same width as the declared columns below */
+        printf("[%-37s]", "properties unknown: measured by audit");
+        return;
+    }
     printf("[%s %s %s%s]", p & QSB_PROP_STABLE ? "stable  " : "unstable",
            p & QSB_PROP_ALLOCATES ? "allocates" : "in-place ",
            p & QSB_PROP_NLOGN_WORST ? "nlogn    " : "quadratic",

@@ -226,7 +226,7 @@ static int load_plugin(const char *entry, qsb_algorithm *out)
     plugin_count++;
     out->name = p->name;
     out->summary = p->summary;
-    out->properties = 0;
+    out->properties = QSB_PROP_UNKNOWN;
     out->origin = "plug-in";
     return QSB_OK;
 }

@@ -19,7 +19,7 @@
 ** "which plug-in": there is one adapter function per slot, QSB_PLUGIN_QSORT_MAX in all. The
 ** trampoline costs one indirect call per comparison, which the timings include.
 **
-** Plug-ins have no declared properties (0); `audit` measures them like any other algorithm.
+** Plug-ins declare nothing (QSB_PROP_UNKNOWN); `audit` measures them like any other algorithm.
 */
 #ifndef QSB_PLUGIN_H
 #define QSB_PLUGIN_H

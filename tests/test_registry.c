@@ -1,7 +1,7 @@
 /*
 ** The algorithm registry: sorted by name (so unique), every name well formed, every sort of
-** sorts.h present once, lookups exact, and the declared properties of the glibc entries as
-** the algorithms spec describes them.
+** sorts.h present once, lookups exact, and the declared properties of the entries as the
+** algorithms spec describes them (`system` declares nothing).
 */
 #include <string.h>
 
@@ -23,8 +23,8 @@ static int well_formed_name(const char *name)
 static void check_table_shape(void)
 {
     const unsigned known = QSB_PROP_STABLE | QSB_PROP_ALLOCATES | QSB_PROP_NLOGN_WORST |
-                           QSB_PROP_FALLBACK;
-    CHECK(qsb_algorithm_count >= 7);
+                           QSB_PROP_FALLBACK | QSB_PROP_UNKNOWN;
+    CHECK(qsb_algorithm_count >= 9);
     for (size_t i = 0; i < qsb_algorithm_count; i++) {
         const qsb_algorithm *a = &qsb_algorithms[i];
         CHECK_MSG(well_formed_name(a->name), "name '%s'", a->name);
@@ -43,8 +43,8 @@ static void check_table_shape(void)
 ** The introsort functions are named, not linked here, so this test builds without them. */
 static void check_complete(void)
 {
-    static const char *const names[] = {"heapsort", "introsort", "introsort-final", "msort",
-                                         "msort-2.39", "quicksort", "system"};
+    static const char *const names[] = {"bsd", "heapsort", "introsort", "introsort-final",
+                                         "msort", "msort-2.39", "musl", "quicksort", "system"};
     for (size_t e = 0; e < sizeof names / sizeof names[0]; e++)
         CHECK_MSG(qsb_algorithm_find(names[e]) != NULL, "'%s' is missing", names[e]);
     for (size_t i = 0; i < qsb_algorithm_count; i++)
@@ -60,7 +60,8 @@ static void check_functions(void)
         qsb_sort_fn sort;
     } rows[] = {
         {"heapsort", qsb_heapsort},     {"msort", qsb_msort},         {"msort-2.39", qsb_msort_239},
-        {"quicksort", qsb_quicksort},   {"system", qsb_system_qsort},
+        {"quicksort", qsb_quicksort},   {"system", qsb_system_qsort}, {"bsd", qsb_bsd},
+        {"musl", qsb_musl},
     };
     for (size_t e = 0; e < sizeof rows / sizeof rows[0]; e++) {
         const qsb_algorithm *a = qsb_algorithm_find(rows[e].name);
@@ -93,7 +94,13 @@ static void check_declared_properties(void)
     CHECK(properties_of("msort-2.39") == merge);
     CHECK(properties_of("heapsort") == QSB_PROP_NLOGN_WORST);
     CHECK(properties_of("quicksort") == 0);
-    CHECK((properties_of("system") & QSB_PROP_ALLOCATES) != 0);
+    CHECK(properties_of("musl") == QSB_PROP_NLOGN_WORST);
+    CHECK(properties_of("bsd") == 0);
+    CHECK(properties_of("system") == QSB_PROP_UNKNOWN); /* the host's libc: audit measures it */
+    for (size_t i = 0; i < qsb_algorithm_count; i++)
+        if (qsb_algorithms[i].properties & QSB_PROP_UNKNOWN)
+            CHECK_MSG(qsb_algorithms[i].properties == QSB_PROP_UNKNOWN,
+                      "%s: unknown, yet declares more", qsb_algorithms[i].name);
 }
 
 int main(void)
