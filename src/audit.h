@@ -82,10 +82,16 @@ typedef struct {
     uint64_t max_bytes;   /* largest single request */
 } qsb_alloc_counts;
 
-/* Counting is a process-wide switch, on only around the audited sort. Built with ASan the
+/* Counting is a process-wide switch, on only around the audited sort, in a process that has
+** libqsb_alloc_probe.so preloaded (the audit's own, never a benchmark's). Built with ASan the
 ** allocator is ASan's, and the counts come from its malloc/free hooks (realloc is then one
 ** allocation and one free). Returns false, with *method saying why, when neither works. */
 bool qsb_alloc_counting_available(const char **method);
+
+/* The path of libqsb_alloc_probe.so (beside the sorts' shared object), for the audit to run
+** itself again with it preloaded; false when there is none (sanitized builds count in
+** process). */
+bool qsb_alloc_probe_path(char *buf, size_t len);
 void qsb_alloc_counting_begin(void);
 void qsb_alloc_counting_end(qsb_alloc_counts *out);
 

@@ -3,24 +3,23 @@
 ** the sort itself or by libc on its behalf (libc's qsort_r calls malloc internally), and by
 ** plug-ins alike.
 **
-** Normal builds interpose the allocator in the executable: malloc, calloc, realloc, free and
-** the memalign family are defined here and forward to glibc's exported __libc_* entry points
-** (glibc supports replacing malloc this way, and its own internal calls come through the
-** executable's definitions too). Counting is one relaxed flag test while it is off.
-**
-** ASan builds must not interpose (ASan's allocator is the interposer there): they count
-** through the sanitizer's malloc/free hooks instead, where realloc shows as one allocation
-** and one free.
+** Normal builds count through libqsb_alloc_probe.so (alloc_probe.c), which replaces the malloc
+** family: it is preloaded into the audit only (cmd_audit.c runs the audit again with it in
+** LD_PRELOAD), never into a benchmark. ASan builds count through the sanitizer's malloc/free
+** hooks instead, where realloc shows as one allocation and one free.
 **
 ** The audit cases: 4-byte and 40-byte random elements, each small enough for msort's stack
 ** scratch (below 1024 bytes) and large enough to need malloc.
 */
 #include "audit.h"
 
+#include <dlfcn.h>
 #include <errno.h>
-#include <malloc.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "patterns.h"
@@ -32,6 +31,8 @@
 #else
 #define QSB_ALLOC_VIA_HOOKS 0
 #endif
+
+#if QSB_ALLOC_VIA_HOOKS
 
 static atomic_bool counting;
 static atomic_uint_least64_t allocations, frees, max_bytes;
@@ -54,7 +55,6 @@ static void note_free(const volatile void *p)
         atomic_fetch_add_explicit(&frees, 1, memory_order_relaxed);
 }
 
-#if QSB_ALLOC_VIA_HOOKS
 
 /* The sanitizer interface (sanitizer/allocator_interface.h, not shipped with gcc 12). */
 int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void *, size_t),
@@ -79,87 +79,11 @@ bool qsb_alloc_counting_available(const char **method)
     return ok;
 }
 
-#else /* interposition */
-
-/* glibc's own allocator entry points (exported by libc.so.6 since 2.2.5). */
-void *__libc_malloc(size_t bytes);
-void *__libc_calloc(size_t count, size_t size);
-void *__libc_realloc(void *p, size_t bytes);
-void __libc_free(void *p);
-void *__libc_memalign(size_t alignment, size_t bytes);
-void *__libc_valloc(size_t bytes);
-void *__libc_pvalloc(size_t bytes);
-
-void *malloc(size_t bytes)
+bool qsb_alloc_probe_path(char *buf, size_t len)
 {
-    note_allocation(bytes);
-    return __libc_malloc(bytes);
+    (void)buf, (void)len;
+    return false; /* ASan's hooks count in process */
 }
-
-void *calloc(size_t count, size_t size)
-{
-    size_t bytes;
-    note_allocation(__builtin_mul_overflow(count, size, &bytes) ? SIZE_MAX : bytes);
-    return __libc_calloc(count, size);
-}
-
-void *realloc(void *p, size_t bytes)
-{
-    note_allocation(bytes);
-    return __libc_realloc(p, bytes);
-}
-
-void free(void *p)
-{
-    note_free(p);
-    __libc_free(p);
-}
-
-void *memalign(size_t alignment, size_t bytes)
-{
-    note_allocation(bytes);
-    return __libc_memalign(alignment, bytes);
-}
-
-void *aligned_alloc(size_t alignment, size_t bytes)
-{
-    note_allocation(bytes);
-    return __libc_memalign(alignment, bytes);
-}
-
-int posix_memalign(void **out, size_t alignment, size_t bytes)
-{
-    if (alignment % sizeof(void *) != 0 || (alignment & (alignment - 1)) != 0 || alignment == 0)
-        return EINVAL;
-    note_allocation(bytes);
-    int saved = errno; /* posix_memalign reports through its result, not errno */
-    void *p = __libc_memalign(alignment, bytes);
-    errno = saved;
-    if (!p)
-        return ENOMEM;
-    *out = p;
-    return 0;
-}
-
-void *valloc(size_t bytes)
-{
-    note_allocation(bytes);
-    return __libc_valloc(bytes);
-}
-
-void *pvalloc(size_t bytes)
-{
-    note_allocation(bytes);
-    return __libc_pvalloc(bytes);
-}
-
-bool qsb_alloc_counting_available(const char **method)
-{
-    *method = "interposed malloc family (forwarding to glibc's __libc_malloc)";
-    return true;
-}
-
-#endif
 
 void qsb_alloc_counting_begin(void)
 {
@@ -176,6 +100,50 @@ void qsb_alloc_counting_end(qsb_alloc_counts *out)
     out->frees = atomic_load(&frees);
     out->max_bytes = atomic_load(&max_bytes);
 }
+
+#else /* the preloaded probe */
+
+static void (*probe_begin)(void);
+static void (*probe_end)(uint64_t counts[3]);
+
+bool qsb_alloc_counting_available(const char **method)
+{
+    void *begin = dlsym(RTLD_DEFAULT, "qsb_alloc_probe_begin");
+    void *end = dlsym(RTLD_DEFAULT, "qsb_alloc_probe_end");
+    if (begin && end) {
+        memcpy(&probe_begin, &begin, sizeof begin); /* POSIX: object and function pointers */
+        memcpy(&probe_end, &end, sizeof end);
+    }
+    *method = begin && end ? "interposed malloc family (libqsb_alloc_probe.so, preloaded into "
+                             "the audit only)"
+                           : "unavailable: libqsb_alloc_probe.so is not loaded";
+    return begin && end;
+}
+
+void qsb_alloc_counting_begin(void)
+{
+    probe_begin();
+}
+
+void qsb_alloc_counting_end(qsb_alloc_counts *out)
+{
+    uint64_t counts[3];
+    probe_end(counts);
+    *out = (qsb_alloc_counts){counts[0], counts[1], counts[2]};
+}
+
+bool qsb_alloc_probe_path(char *buf, size_t len)
+{
+    Dl_info info;
+    if (!dladdr((const void *)qsb_near_comparator, &info) || !info.dli_fname)
+        return false;
+    const char *slash = strrchr(info.dli_fname, '/');
+    int dir = slash ? (int)(slash - info.dli_fname) : 1;
+    int n = snprintf(buf, len, "%.*s/libqsb_alloc_probe.so", dir, slash ? info.dli_fname : ".");
+    return n > 0 && (size_t)n < len && access(buf, R_OK) == 0;
+}
+
+#endif
 
 /* Sorts one random input with counting on around the sort only (the input is made and freed
 ** outside). */
