@@ -25,6 +25,7 @@
 #define BATCH_BYTES (1u << 20)    /* the work buffer holds at least this many slot bytes */
 #define STOPPED (-100)            /* internal: a signal asked the run to stop */
 #define PROBE_BELOW 4.0           /* sorts shorter than 4 minimum samples get batch probes */
+#define INPUT_CACHE_BYTES ((size_t)512 << 20) /* inputs kept between visits, in all */
 
 /* ---- the cell ---- */
 
@@ -47,6 +48,8 @@ typedef struct {
     size_t units;        /* visits that timed a round: the unit of the next samples */
     double visits_s;     /* the time of its visits, all steps included */
     qsb_multiset_hash input_hash; /* of its input, which every visit regenerates the same */
+    unsigned char *kept_input; /* its input kept between visits (within INPUT_CACHE_BYTES),
+                               ** else NULL: generated again at each visit */
     algo_plan *algos;    /* per algorithm */
 } cell_plan;
 
@@ -56,7 +59,9 @@ typedef struct {
     qsb_results *results;
     cell_plan *plans;            /* every cell, in the cover letter's order */
     size_t nplans;
-    unsigned char *input;        /* the cell's input, generated at each visit */
+    unsigned char *input;        /* the cell's input, generated at each visit when not kept */
+    const unsigned char *in;     /* the current cell's input: `input` or the one kept */
+    size_t kept_bytes;           /* inputs kept so far */
     unsigned char *work;         /* what each sort sorts: one input, or a batch's slots */
     size_t work_bytes;           /* its capacity */
     size_t input_bytes;          /* the input buffer's */
@@ -102,7 +107,7 @@ static void copy_input(run_state *s, size_t k)
 {
     uint64_t t0 = qsb_clock_ns();
     for (size_t i = 0; i < k; i++)
-        memcpy(slot(s, i), s->input, s->bytes);
+        memcpy(slot(s, i), s->in, s->bytes);
     charge(&s->totals->copy_ns, t0);
 }
 
@@ -445,15 +450,21 @@ static void generate_input(run_state *s, cell_plan *plan, bool first_visit)
     s->bytes = s->n * s->size;
     s->stride = round_up(s->bytes ? s->bytes : 1, SLOT_ALIGN);
     uint64_t t0 = qsb_clock_ns();
-    qsb_generate(plan->pattern, s->input, s->n, s->size, s->cfg->seed, s->cfg->mode);
+    if (first_visit && s->kept_bytes + s->bytes <= INPUT_CACHE_BYTES &&
+        (plan->kept_input = malloc(s->bytes ? s->bytes : 1)) != NULL)
+        s->kept_bytes += s->bytes;
+    s->in = plan->kept_input ? plan->kept_input : s->input;
+    if (first_visit || !plan->kept_input)
+        qsb_generate(plan->pattern, plan->kept_input ? plan->kept_input : s->input, s->n,
+                     s->size, s->cfg->seed, s->cfg->mode);
     if (first_visit)
-        plan->input_hash = qsb_multiset_hash_of(s->input, s->n, s->size);
+        plan->input_hash = qsb_multiset_hash_of(s->in, s->n, s->size);
     s->input_hash = plan->input_hash;
     charge(&s->totals->generate_ns, t0);
     s->cmp = qsb_placement_comparator(s->setup->placement, s->size);
 }
 
-/* One visit: the input again (it is not kept between visits: all of them would not fit),
+/* One visit: the input (generated again unless kept: all of them might not fit),
 ** at the first visit the counted sorts and the batch sizes, the warm-ups, a unit of rounds. */
 static int visit(run_state *s, cell_plan *plan, const char *const *names)
 {
@@ -682,7 +693,7 @@ int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_tot
     if (s.work_bytes < BATCH_BYTES)
         s.work_bytes = BATCH_BYTES;
     const char **names = malloc(cfg->n_algos * sizeof *names);
-    s.plans = malloc((cells ? cells : 1) * sizeof *s.plans);
+    s.plans = calloc(cells ? cells : 1, sizeof *s.plans);
     algo_plan *algos = malloc((slots ? slots : 1) * sizeof *algos);
     int status = QSB_OK;
     if (!names || !s.plans || !algos) {
@@ -705,6 +716,8 @@ int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_tot
     if (status == QSB_OK && totals->failed > 0)
         status = QSB_FINDING;
 done:
+    for (size_t i = 0; s.plans && i < cells; i++)
+        free(s.plans[i].kept_input);
     free(names);
     free(s.plans);
     free(algos);
