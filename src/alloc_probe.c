@@ -11,51 +11,23 @@
 */
 #include <errno.h>
 #include <malloc.h>
-#include <stdatomic.h>
-#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+
+#include "alloc_counter.h"
 
 /* The probe's interface, looked up with dlsym by audit_alloc.c. */
 void qsb_alloc_probe_begin(void);
 void qsb_alloc_probe_end(uint64_t counts[3]);
 
-static atomic_bool counting;
-static atomic_uint_least64_t allocations, frees, max_bytes;
-
-static void note_allocation(size_t bytes)
-{
-    if (!atomic_load_explicit(&counting, memory_order_relaxed))
-        return;
-    atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
-    uint_least64_t seen = atomic_load_explicit(&max_bytes, memory_order_relaxed);
-    while (bytes > seen && !atomic_compare_exchange_weak_explicit(
-                               &max_bytes, &seen, bytes, memory_order_relaxed,
-                               memory_order_relaxed))
-        continue;
-}
-
-static void note_free(const void *p)
-{
-    if (p && atomic_load_explicit(&counting, memory_order_relaxed))
-        atomic_fetch_add_explicit(&frees, 1, memory_order_relaxed);
-}
-
 void qsb_alloc_probe_begin(void)
 {
-    atomic_store(&allocations, 0);
-    atomic_store(&frees, 0);
-    atomic_store(&max_bytes, 0);
-    atomic_store(&counting, true);
+    counter_begin();
 }
 
-/* allocations, frees, the largest request */
 void qsb_alloc_probe_end(uint64_t counts[3])
 {
-    atomic_store(&counting, false);
-    counts[0] = atomic_load(&allocations);
-    counts[1] = atomic_load(&frees);
-    counts[2] = atomic_load(&max_bytes);
+    counter_end(counts);
 }
 
 /* glibc's own allocator entry points (exported by libc.so.6 since 2.2.5). */

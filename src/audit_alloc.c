@@ -34,27 +34,7 @@
 
 #if QSB_ALLOC_VIA_HOOKS
 
-static atomic_bool counting;
-static atomic_uint_least64_t allocations, frees, max_bytes;
-
-static void note_allocation(size_t bytes)
-{
-    if (!atomic_load_explicit(&counting, memory_order_relaxed))
-        return;
-    atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
-    uint_least64_t seen = atomic_load_explicit(&max_bytes, memory_order_relaxed);
-    while (bytes > seen && !atomic_compare_exchange_weak_explicit(
-                               &max_bytes, &seen, bytes, memory_order_relaxed,
-                               memory_order_relaxed))
-        continue;
-}
-
-static void note_free(const volatile void *p)
-{
-    if (p && atomic_load_explicit(&counting, memory_order_relaxed))
-        atomic_fetch_add_explicit(&frees, 1, memory_order_relaxed);
-}
-
+#include "alloc_counter.h"
 
 /* The sanitizer interface (sanitizer/allocator_interface.h, not shipped with gcc 12). */
 int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void *, size_t),
@@ -87,18 +67,14 @@ bool qsb_alloc_probe_path(char *buf, size_t len)
 
 void qsb_alloc_counting_begin(void)
 {
-    atomic_store(&allocations, 0);
-    atomic_store(&frees, 0);
-    atomic_store(&max_bytes, 0);
-    atomic_store(&counting, true);
+    counter_begin();
 }
 
 void qsb_alloc_counting_end(qsb_alloc_counts *out)
 {
-    atomic_store(&counting, false);
-    out->allocations = atomic_load(&allocations);
-    out->frees = atomic_load(&frees);
-    out->max_bytes = atomic_load(&max_bytes);
+    uint64_t counts[3];
+    counter_end(counts);
+    *out = (qsb_alloc_counts){counts[0], counts[1], counts[2]};
 }
 
 #else /* the preloaded probe */
