@@ -559,10 +559,12 @@ int qsb_run_execute(const qsb_run_config *cfg)
         qsb_timer_init(&timer, cfg->metric == QSB_METRIC_CYCLES) != 0)
         status = qsb_error(QSB_ESYSTEM, "the invariant TSC could not be calibrated; use "
                                         "--metric ns");
+    /* A sanitized build keeps one placement: ASan reports a second copy of an object's
+    ** globals as an ODR violation, and its timings mean nothing anyway. */
     if (status == QSB_OK &&
         !(plan.placement = qsb_placement_new(cfg->algos, cfg->n_algos,
                                              (qsb_placement_regime)cfg->placement,
-                                             cfg->reload && timed)))
+                                             cfg->reload && timed && !QSB_SANITIZED)))
         status = QSB_ESYSTEM;
     if (status == QSB_OK)
         status = plan_run(cfg, &plan);

@@ -44,7 +44,6 @@ typedef struct {
     bool done;           /* no more visits: none of its rows is left, or counts are exact */
     size_t index;
     size_t rounds;       /* complete timed rounds so far */
-    double rounds_s;     /* and their time, all visits together */
     size_t units;        /* visits that timed a round: the unit of the next samples */
     double visits_s;     /* the time of its visits, all steps included */
     qsb_multiset_hash input_hash; /* of its input, which every visit regenerates the same */
@@ -409,13 +408,11 @@ static int timed_slice(run_state *s, cell_plan *plan, qsb_cell *cell)
                         : SIZE_MAX;
     uint64_t slice_start = qsb_clock_ns();
     for (size_t r = 0; r < share && any_verified(cell); r++) {
-        uint64_t round_start = qsb_clock_ns();
         int status = timed_round(s, plan, cell, plan->rounds);
         if (status != QSB_OK)
             return status;
         uint64_t now = qsb_clock_ns();
         plan->rounds++;
-        plan->rounds_s += (double)(now - round_start) / 1e9;
         qsb_progress_tick();
         if (!reps && (double)(now - slice_start) / 1e9 >= s->setup->slice_s)
             break;
