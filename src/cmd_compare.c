@@ -66,9 +66,10 @@ static const qsb_option compare_options[] = {
 static const qsb_command_spec compare_spec = {
     "compare", "BASE NEW [OPTIONS]",
     "Regression check between two results files (CSV or JSON). Exit status 1 when a row is\n"
-    "slower in NEW beyond the threshold with p < alpha (comparisons metric: any increase\n"
-    "beyond the threshold) or failed verification, 2 for bad input, else 0. When\n"
-    "$GITHUB_STEP_SUMMARY is set, the Markdown table is appended to that file.",
+    "slower in NEW beyond the threshold with p < alpha after the correction over all rows\n"
+    "tested (comparisons metric: any increase beyond the threshold) or failed verification,\n"
+    "2 for bad input, else 0. When $GITHUB_STEP_SUMMARY is set, the Markdown table is\n"
+    "appended to that file. With --calibration, a report on two runs of the same thing.",
     compare_options};
 
 typedef struct {

@@ -503,6 +503,7 @@ static void test_without_units(void)
     CHECK_EQ_U64(rep.count[QSB_VERDICT_SAME], 4);
     qsb_compare_report_free(&rep);
     /* one file with units, one without: the U test */
+    qsb_results_free(&same);
     build(&same, "cycles", 1.0, 15, 2);
     compare_to_report(&same, &slow, &rep);
     CHECK(rep.tests_mann_whitney == 4 && rep.count[QSB_VERDICT_REGRESSION] == 2);
