@@ -5,6 +5,11 @@
 ** FILE). Exit status: 1 on a regression or a FAILED row, and under --strict also when a row
 ** is in one file only (the files are fine; the new run lacks results: a finding, not a usage
 ** error); 2 for bad options, unreadable or malformed files and different metrics; else 0.
+** When the runs' contexts differ (compare.h), one warning line names the fields first.
+**
+** --calibration RUN1 RUN2 is a report instead: how often two runs' paired deltas agree within
+** their combined intervals (compare.h). Exit 0, or under --strict 1 when fewer than 90% of
+** the rows with intervals agree (95% is what honest intervals give).
 */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -20,33 +25,57 @@
 #include "outfile.h"
 #include "read_results.h"
 
-enum { OPT_THRESHOLD, OPT_ALPHA, OPT_NORMALIZE, OPT_STRICT, OPT_MARKDOWN, OPT_JSON };
+enum {
+    OPT_THRESHOLD,
+    OPT_ALPHA,
+    OPT_CORRECTION,
+    OPT_NORMALIZE,
+    OPT_STRICT,
+    OPT_MARKDOWN,
+    OPT_JSON,
+    OPT_CALIBRATION
+};
+
+#define CALIBRATION_STRICT_SHARE 0.90 /* --calibration --strict: the share that must agree */
 
 static const qsb_option compare_options[] = {
     [OPT_THRESHOLD] = {"threshold", 0, "PCT",
                        "a regression is a change of the median above PCT % (default 5)"},
     [OPT_ALPHA] = {"alpha", 0, "A",
-                   "...that is significant: Mann-Whitney p < A (default 0.01)"},
+                   "...that is significant: its one-sided p over units (Mann-Whitney's for "
+                   "files without units), corrected over all rows tested, below A (default "
+                   "0.01)"},
+    [OPT_CORRECTION] = {"correction", 0, "C",
+                        "holm (default: the chance of any false regression in the matrix is at "
+                        "most alpha), bh (Benjamini-Hochberg: the expected share of false "
+                        "regressions is at most alpha) or none"},
     [OPT_NORMALIZE] = {"normalize", 0, NULL,
                        "judge candidates by their per-round ratio to the run's baseline, "
                        "which cancels the machine's drift between the two runs"},
-    [OPT_STRICT] = {"strict", 0, NULL, "rows found in one file only are a finding (exit 1)"},
+    [OPT_STRICT] = {"strict", 0, NULL, "rows found in one file only are a finding (exit 1); "
+                                       "with --calibration: under 90% agreeing"},
     [OPT_MARKDOWN] = {"markdown", 0, "FILE", "also write the table as Markdown"},
     [OPT_JSON] = {"json", 0, "FILE", "also write the verdicts as JSON"},
+    [OPT_CALIBRATION] = {"calibration", 0, NULL,
+                         "a report instead: do two runs of the same thing give paired deltas "
+                         "that agree within their intervals? (the share that do, the median "
+                         "and worst difference)"},
     {NULL, 0, NULL, NULL},
 };
 
 static const qsb_command_spec compare_spec = {
     "compare", "BASE NEW [OPTIONS]",
     "Regression check between two results files (CSV or JSON). Exit status 1 when a row is\n"
-    "slower in NEW beyond the threshold with p < alpha (comparisons metric: any increase\n"
-    "beyond the threshold) or failed verification, 2 for bad input, else 0. When\n"
-    "$GITHUB_STEP_SUMMARY is set, the Markdown table is appended to that file.",
+    "slower in NEW beyond the threshold with p < alpha after the correction over all rows\n"
+    "tested (comparisons metric: any increase beyond the threshold) or failed verification,\n"
+    "2 for bad input, else 0. When $GITHUB_STEP_SUMMARY is set, the Markdown table is\n"
+    "appended to that file. With --calibration, a report on two runs of the same thing.",
     compare_options};
 
 typedef struct {
     qsb_compare_options opt;
     bool strict;
+    bool calibration;
     const char *markdown_path;
     const char *json_path;
 } compare_config;
@@ -64,7 +93,15 @@ static int on_option(void *ctx, int index, const char *arg)
                                    qsb_quote(arg));
         return status;
     }
+    case OPT_CORRECTION:
+        for (int c = QSB_CORRECTION_HOLM; c <= QSB_CORRECTION_NONE; c++)
+            if (strcmp(arg, qsb_correction_name((qsb_correction)c)) == 0) {
+                cfg->opt.correction = (qsb_correction)c;
+                return QSB_OK;
+            }
+        return qsb_usage_error("--correction: '%s' is not holm, bh or none", qsb_quote(arg));
     case OPT_NORMALIZE: cfg->opt.normalize = true; return QSB_OK;
+    case OPT_CALIBRATION: cfg->calibration = true; return QSB_OK;
     case OPT_STRICT: cfg->strict = true; return QSB_OK;
     case OPT_MARKDOWN: cfg->markdown_path = arg; return QSB_OK;
     case OPT_JSON: cfg->json_path = arg; return QSB_OK;
@@ -124,7 +161,7 @@ static void format_p(char *buf, size_t len, double p)
 }
 
 typedef struct {
-    char base[32], cand[32], change[32], interval[80], p[16];
+    char base[32], cand[32], change[32], interval[80], p[16], p_adj[16];
 } formatted;
 
 static void format_item(const qsb_comparison *it, const qsb_compare_report *r, formatted *f)
@@ -134,6 +171,7 @@ static void format_item(const qsb_comparison *it, const qsb_compare_report *r, f
     format_pct(f->change, sizeof f->change, it->change_pct);
     format_interval(f->interval, sizeof f->interval, it, r->exact);
     format_p(f->p, sizeof f->p, it->p);
+    format_p(f->p_adj, sizeof f->p_adj, it->p_adjusted);
 }
 
 static int name_width(const qsb_compare_report *r, int algorithm, int minimum)
@@ -160,16 +198,32 @@ static void summary_sentence(char *buf, size_t len, const qsb_compare_report *r)
              n[QSB_VERDICT_ONLY_NEW]);
 }
 
+static const char *test_name(const qsb_compare_report *r)
+{
+    if (r->tests_units && r->tests_mann_whitney)
+        return "Welch's t over units, Mann-Whitney over samples for the rows without units";
+    if (r->tests_mann_whitney)
+        return "Mann-Whitney over samples (no units in the files)";
+    return "Welch's t over units";
+}
+
+static const char *correction_text(qsb_correction c)
+{
+    return c == QSB_CORRECTION_HOLM ? "Holm (family-wise)"
+           : c == QSB_CORRECTION_BH ? "Benjamini-Hochberg (false discovery rate)"
+                                    : "no correction";
+}
+
 static void criterion(char *buf, size_t len, const qsb_compare_report *r,
                       const qsb_compare_options *opt)
 {
     if (r->exact)
         snprintf(buf, len, "exact counts; regression: more than %g%% more", opt->threshold_pct);
     else
-        snprintf(buf, len, "%sregression: median slower by more than %g%% with Mann-Whitney "
-                 "p < %g; interval: Hodges-Lehmann 95%%",
-                 r->normalized ? "medians of the per-round ratios to the baseline; " : "",
-                 opt->threshold_pct, opt->alpha);
+        snprintf(buf, len, "%sregression: slower by more than %g%%, one-sided p adjusted by %s "
+                 "over %zu tests < %g; test: %s",
+                 r->normalized ? "per-round ratios to the baseline; " : "", opt->threshold_pct,
+                 correction_text(r->correction), r->tests, opt->alpha, test_name(r));
 }
 
 /* ---- the table on stdout ---- */
@@ -177,23 +231,23 @@ static void criterion(char *buf, size_t len, const qsb_compare_report *r,
 static void print_table(FILE *fp, const qsb_compare_report *r, const char *base_path,
                         const char *new_path, const qsb_compare_options *opt)
 {
-    char text[320], base[QSB_QUOTE_PATH_MAX + 1], cand[QSB_QUOTE_PATH_MAX + 1];
+    char text[480], base[QSB_QUOTE_PATH_MAX + 1], cand[QSB_QUOTE_PATH_MAX + 1];
     criterion(text, sizeof text, r, opt);
     fprintf(fp, "compare %s -> %s (metric %s; %s)\n", shown(base, sizeof base, base_path),
             shown(cand, sizeof cand, new_path), r->metric, text);
     int pw = name_width(r, 0, 7), aw = name_width(r, 1, 9);
-    fprintf(fp, "%-*s %9s %5s  %-*s %16s %16s %9s %20s %8s  %s\n", pw, "pattern", "nelem",
+    fprintf(fp, "%-*s %9s %5s  %-*s %16s %16s %9s %20s %8s %8s  %s\n", pw, "pattern", "nelem",
             "size", aw, "algorithm", "base median", "new median", "change", "95% interval",
-            "p", "verdict");
+            "p", "p adj", "verdict");
     for (size_t i = 0; i < r->n; i++) {
         const qsb_comparison *it = &r->items[i];
         formatted f;
         format_item(it, r, &f);
         char pattern[NAME_MAX_SHOWN + 1], algorithm[NAME_MAX_SHOWN + 1];
-        fprintf(fp, "%-*s %9llu %5llu  %-*s %16s %16s %9s %20s %8s  %s%s\n", pw,
+        fprintf(fp, "%-*s %9llu %5llu  %-*s %16s %16s %9s %20s %8s %8s  %s%s\n", pw,
                 shown(pattern, sizeof pattern, it->pattern), (unsigned long long)it->nelem,
                 (unsigned long long)it->size, aw, shown(algorithm, sizeof algorithm, it->algorithm),
-                f.base, f.cand, f.change, f.interval, f.p, qsb_verdict_name(it->verdict),
+                f.base, f.cand, f.change, f.interval, f.p, f.p_adj, qsb_verdict_name(it->verdict),
                 it->threshold_only ? " (no samples)" : "");
     }
     summary_sentence(text, sizeof text, r);
@@ -216,7 +270,7 @@ static void md_text(FILE *fp, const char *s, size_t max)
 static void write_markdown(FILE *fp, const qsb_compare_report *r, const char *base_path,
                            const char *new_path, const qsb_compare_options *opt, int status)
 {
-    char text[320];
+    char text[480];
     fprintf(fp, "### qsortbench compare: ");
     md_text(fp, base_path, QSB_QUOTE_PATH_MAX);
     fprintf(fp, " → ");
@@ -224,8 +278,15 @@ static void write_markdown(FILE *fp, const qsb_compare_report *r, const char *ba
     criterion(text, sizeof text, r, opt);
     fprintf(fp, "\n\n%s: metric %s; %s.\n\n", status == QSB_OK ? "**Passed**" : "**Failed**",
             r->metric, text);
+    if (r->ndiffers) {
+        fprintf(fp, "Warning: the runs differ in");
+        for (size_t i = 0; i < r->ndiffers; i++)
+            fprintf(fp, "%s `%s`", i ? "," : "", r->differs[i]);
+        fprintf(fp, ".\n\n");
+    }
     fprintf(fp, "| pattern | nelem | size | algorithm | base median | new median | change | "
-                "95%% interval | p | verdict |\n|---|--:|--:|---|--:|--:|--:|---|--:|---|\n");
+                "95%% interval | p | p adj. | verdict |\n"
+                "|---|--:|--:|---|--:|--:|--:|---|--:|--:|---|\n");
     for (size_t i = 0; i < r->n; i++) {
         const qsb_comparison *it = &r->items[i];
         formatted f;
@@ -237,8 +298,8 @@ static void write_markdown(FILE *fp, const qsb_compare_report *r, const char *ba
         md_text(fp, it->algorithm, QSB_QUOTE_MAX);
         const char *strong = it->verdict == QSB_VERDICT_REGRESSION ||
                                      it->verdict == QSB_VERDICT_FAILED ? "**" : "";
-        fprintf(fp, " | %s | %s | %s | %s | %s | %s%s%s%s |\n", f.base, f.cand, f.change,
-                f.interval, f.p, strong, qsb_verdict_name(it->verdict), strong,
+        fprintf(fp, " | %s | %s | %s | %s | %s | %s | %s%s%s%s |\n", f.base, f.cand, f.change,
+                f.interval, f.p, f.p_adj, strong, qsb_verdict_name(it->verdict), strong,
                 it->threshold_only ? " (no samples)" : "");
     }
     summary_sentence(text, sizeof text, r);
@@ -251,6 +312,8 @@ static const char *const verdict_keys[QSB_VERDICT_COUNT] = {
     "same", "regression", "improved", "too_few_samples", "failed", "base_failed",
     "only_in_base", "only_in_new", "reference",
 };
+
+static const char *const test_keys[] = {"none", "welch-units", "mann-whitney"};
 
 static int add_number(cJSON *obj, const char *key, double v)
 {
@@ -269,6 +332,12 @@ static cJSON *item_json(const qsb_comparison *it)
               add_number(o, "change_pct", it->change_pct) ||
               add_number(o, "change_lo", it->change_lo) ||
               add_number(o, "change_hi", it->change_hi) || add_number(o, "p", it->p) ||
+              add_number(o, "p_adjusted", it->p_adjusted) ||
+              add_number(o, "p_faster", it->p_faster) ||
+              add_number(o, "p_faster_adjusted", it->p_faster_adjusted) ||
+              !cJSON_AddStringToObject(o, "test", test_keys[it->test]) ||
+              add_number(o, "base_units", (double)it->base_units) ||
+              add_number(o, "new_units", (double)it->new_units) ||
               add_number(o, "base_samples", (double)it->base_n) ||
               add_number(o, "new_samples", (double)it->new_n) ||
               !cJSON_AddBoolToObject(o, "threshold_only", it->threshold_only) ||
@@ -278,6 +347,13 @@ static cJSON *item_json(const qsb_comparison *it)
         return NULL;
     }
     return o;
+}
+
+static const char *interval_key(const qsb_compare_report *r)
+{
+    if (r->tests_units && r->tests_mann_whitney)
+        return "mixed";
+    return r->tests_mann_whitney ? "hodges-lehmann-95" : "welch-units-95";
 }
 
 static cJSON *report_json(const qsb_compare_report *r, const char *base_path,
@@ -294,8 +370,20 @@ static cJSON *report_json(const qsb_compare_report *r, const char *base_path,
               !cJSON_AddBoolToObject(root, "strict", strict) ||
               !cJSON_AddBoolToObject(root, "normalized", r->normalized) ||
               !cJSON_AddStringToObject(root, "interval",
-                                       r->exact ? "exact" : "hodges-lehmann-95") ||
+                                       r->exact ? "exact" : interval_key(r)) ||
+              !cJSON_AddStringToObject(root, "correction", qsb_correction_name(r->correction)) ||
+              add_number(root, "tests", (double)r->tests) ||
+              add_number(root, "tests_units", (double)r->tests_units) ||
+              add_number(root, "tests_mann_whitney", (double)r->tests_mann_whitney) ||
+              add_number(root, "fdr", r->correction == QSB_CORRECTION_BH ? opt->alpha : NAN) ||
+              add_number(root, "fwer", r->correction == QSB_CORRECTION_HOLM ? opt->alpha : NAN) ||
               !cJSON_AddStringToObject(root, "verdict", status == QSB_OK ? "pass" : "fail");
+    cJSON *differs = bad ? NULL : cJSON_AddArrayToObject(root, "context_differences");
+    bad = !differs;
+    for (size_t i = 0; i < r->ndiffers && !bad; i++) {
+        cJSON *name = cJSON_CreateString(r->differs[i]);
+        bad = !name || !cJSON_AddItemToArray(differs, name);
+    }
     cJSON *counts = bad ? NULL : cJSON_AddObjectToObject(root, "counts");
     cJSON *cells = counts ? cJSON_AddArrayToObject(root, "cells") : NULL;
     bad = !cells;
@@ -319,13 +407,193 @@ static int write_json(FILE *fp, const qsb_compare_report *r, const char *base_pa
     return qsb_json_write(fp, root, true, "compare JSON");
 }
 
+/* ---- --calibration ---- */
+
+static double agree_share(const qsb_calibration *c)
+{
+    return c->with_interval ? (double)c->agree / (double)c->with_interval : NAN;
+}
+
+static void print_calibration(FILE *fp, const qsb_calibration *c, const char *path1,
+                              const char *path2, const char *metric)
+{
+    char p1[QSB_QUOTE_PATH_MAX + 1], p2[QSB_QUOTE_PATH_MAX + 1];
+    fprintf(fp, "calibration %s vs %s (metric %s; paired deltas of the candidate rows; agree: "
+            "|d1 - d2| <= sqrt(h1^2 + h2^2), h the half-widths of the 95%% intervals, on the "
+            "log scale)\n", shown(p1, sizeof p1, path1), shown(p2, sizeof p2, path2), metric);
+    fprintf(fp, "%-12s %9s %5s  %-16s %9s %20s %9s %20s %9s  %s\n", "pattern", "nelem", "size",
+            "algorithm", "delta 1", "95% interval 1", "delta 2", "95% interval 2", "diff",
+            "agree");
+    for (size_t i = 0; i < c->n; i++) {
+        const qsb_calibration_row *cr = &c->rows[i];
+        char pattern[NAME_MAX_SHOWN + 1], algorithm[NAME_MAX_SHOWN + 1];
+        char d1[32], d2[32], i1[80], i2[80], lo[32], hi[32];
+        format_pct(d1, sizeof d1, cr->d1);
+        format_pct(d2, sizeof d2, cr->d2);
+        format_pct(lo, sizeof lo, cr->lo1);
+        format_pct(hi, sizeof hi, cr->hi1);
+        snprintf(i1, sizeof i1, isnan(cr->lo1) ? "-" : "[%s, %s]", lo, hi);
+        format_pct(lo, sizeof lo, cr->lo2);
+        format_pct(hi, sizeof hi, cr->hi2);
+        snprintf(i2, sizeof i2, isnan(cr->lo2) ? "-" : "[%s, %s]", lo, hi);
+        fprintf(fp, "%-12s %9llu %5llu  %-16s %9s %20s %9s %20s %9.2f  %s\n",
+                shown(pattern, sizeof pattern, cr->pattern), (unsigned long long)cr->nelem,
+                (unsigned long long)cr->size, shown(algorithm, sizeof algorithm, cr->algorithm),
+                d1, i1, d2, i2, cr->diff_pts,
+                isnan(cr->excess) ? "-" : cr->excess <= 1.0 ? "yes" : "NO");
+    }
+    if (c->n == 0) {
+        fprintf(fp, "no candidate row has a delta in both runs\n");
+        return;
+    }
+    const qsb_calibration_row *w = &c->rows[c->worst];
+    char pattern[NAME_MAX_SHOWN + 1], algorithm[NAME_MAX_SHOWN + 1];
+    fprintf(fp, "%zu of %zu rows with intervals agree (%.1f%%; honest 95%% intervals agree in "
+            "about 95%%); difference of the deltas: median %.2f points, worst %.2f points "
+            "(%s/%llu/%llu %s); %zu row%s without an interval in a run\n",
+            c->agree, c->with_interval, agree_share(c) * 100.0, c->median_diff_pts,
+            c->worst_diff_pts, shown(pattern, sizeof pattern, w->pattern),
+            (unsigned long long)w->nelem, (unsigned long long)w->size,
+            shown(algorithm, sizeof algorithm, w->algorithm), c->n - c->with_interval,
+            c->n - c->with_interval == 1 ? "" : "s");
+}
+
+static cJSON *calibration_json(const qsb_calibration *c, const char *path1, const char *path2,
+                               const char *metric, bool strict, int status)
+{
+    cJSON *root = cJSON_CreateObject();
+    int bad = !root || add_number(root, "schema_version", 1) ||
+              !cJSON_AddStringToObject(root, "kind", "calibration") ||
+              !cJSON_AddStringToObject(root, "run1", path1) ||
+              !cJSON_AddStringToObject(root, "run2", path2) ||
+              !cJSON_AddStringToObject(root, "metric", metric) ||
+              !cJSON_AddStringToObject(root, "criterion",
+                                       "|log(1+d1) - log(1+d2)| <= sqrt(h1^2 + h2^2)") ||
+              add_number(root, "rows", (double)c->n) ||
+              add_number(root, "with_interval", (double)c->with_interval) ||
+              add_number(root, "agree", (double)c->agree) ||
+              add_number(root, "share", agree_share(c)) ||
+              add_number(root, "median_diff_pts", c->median_diff_pts) ||
+              add_number(root, "worst_diff_pts", c->worst_diff_pts) ||
+              !cJSON_AddBoolToObject(root, "strict", strict) ||
+              add_number(root, "strict_share", CALIBRATION_STRICT_SHARE) ||
+              !cJSON_AddStringToObject(root, "verdict", status == QSB_OK ? "pass" : "fail");
+    cJSON *cells = bad ? NULL : cJSON_AddArrayToObject(root, "cells");
+    bad = !cells;
+    for (size_t i = 0; i < c->n && !bad; i++) {
+        const qsb_calibration_row *cr = &c->rows[i];
+        cJSON *o = cJSON_CreateObject();
+        bad = !o || !cJSON_AddItemToArray(cells, o);
+        if (bad) {
+            cJSON_Delete(o);
+            break;
+        }
+        bad = !cJSON_AddStringToObject(o, "pattern", cr->pattern) ||
+              add_number(o, "nelem", (double)cr->nelem) || add_number(o, "size", (double)cr->size) ||
+              !cJSON_AddStringToObject(o, "algorithm", cr->algorithm) ||
+              add_number(o, "delta1", cr->d1) || add_number(o, "lo1", cr->lo1) ||
+              add_number(o, "hi1", cr->hi1) || add_number(o, "delta2", cr->d2) ||
+              add_number(o, "lo2", cr->lo2) || add_number(o, "hi2", cr->hi2) ||
+              add_number(o, "diff_pts", cr->diff_pts) || add_number(o, "excess", cr->excess) ||
+              !(isnan(cr->excess) ? cJSON_AddNullToObject(o, "agree")
+                                  : cJSON_AddBoolToObject(o, "agree", cr->excess <= 1.0));
+    }
+    if (!bad)
+        return root;
+    cJSON_Delete(root);
+    return NULL;
+}
+
+static int calibration_command(const compare_config *cfg, const char *path1, const char *path2)
+{
+    if (cfg->markdown_path || cfg->opt.normalize)
+        return qsb_usage_error("--calibration reports on the runs' own paired deltas: "
+                               "--markdown and --normalize do not apply");
+    qsb_results a = {0}, b = {0};
+    qsb_calibration cal = {0};
+    qsb_outfile json;
+    bool json_open = false;
+    int status = QSB_OK;
+    if (cfg->json_path) {
+        status = qsb_outfile_open(&json, cfg->json_path);
+        json_open = status == QSB_OK;
+    }
+    if (status == QSB_OK)
+        status = qsb_read_results(path1, &a);
+    if (status == QSB_OK)
+        status = qsb_read_results(path2, &b);
+    if (status == QSB_OK)
+        status = qsb_calibrate(&a, &b, &cal);
+    if (status != QSB_OK)
+        goto done;
+    double share = agree_share(&cal);
+    int verdict = cfg->strict && !(share >= CALIBRATION_STRICT_SHARE) ? QSB_FINDING : QSB_OK;
+    print_calibration(stdout, &cal, path1, path2, a.context.metric);
+    if (json_open) {
+        json_open = false;
+        status = qsb_json_write(json.fp, calibration_json(&cal, path1, path2, a.context.metric,
+                                                           cfg->strict, verdict),
+                                true, "calibration JSON");
+        if (status != QSB_OK)
+            qsb_outfile_abort(&json);
+        else
+            status = qsb_outfile_commit(&json);
+    }
+    if (status == QSB_OK && verdict != QSB_OK)
+        status = qsb_error(QSB_FINDING, "--calibration --strict: %zu of %zu rows agree, under "
+                           "%.0f%%: the intervals are too narrow on this machine (or the runs "
+                           "differ)", cal.agree, cal.with_interval,
+                           CALIBRATION_STRICT_SHARE * 100.0);
+done:
+    if (json_open)
+        qsb_outfile_abort(&json);
+    qsb_calibration_free(&cal);
+    qsb_results_free(&a);
+    qsb_results_free(&b);
+    return status;
+}
+
 /* ---- the command ---- */
 
-static void warn_if_differs(const char *what, const char *a, const char *b)
+/* The value of a compared context field, escaped and cut to fit a warning. */
+static const char *context_value(char *buf, size_t size, const qsb_context *c, const char *name)
 {
-    if (a && b && strcmp(a, b) != 0)
-        qsb_warning("the files differ in %s ('%s' and '%s'): the comparison may not be fair",
-                    what, qsb_quote(a), qsb_quote(b));
+    const char *v = strcmp(name, "host") == 0           ? c->host
+                    : strcmp(name, "cpu_model") == 0    ? c->cpu_model
+                    : strcmp(name, "build_flags") == 0  ? c->build_flags
+                    : strcmp(name, "build_type") == 0   ? c->build_type
+                    : strcmp(name, "mode") == 0         ? c->mode
+                    : strcmp(name, "metric") == 0       ? c->metric
+                    : strcmp(name, "placement") == 0    ? c->placement
+                    : strcmp(name, "tool_version") == 0 ? c->tool_version
+                                                        : NULL;
+    if (strcmp(name, "seed") == 0) {
+        snprintf(buf, size, "0x%llx", (unsigned long long)c->seed);
+        return buf;
+    }
+    return qsb_escape(buf, size, v, "\\'\"");
+}
+
+/* One line, before anything else: which context fields differ, and how. */
+static void warn_differences(const qsb_compare_report *r, const qsb_results *base,
+                             const qsb_results *cand)
+{
+    if (r->ndiffers == 0)
+        return;
+    char names[160] = "", details[1024] = "";
+    size_t nl = 0, dl = 0;
+    for (size_t i = 0; i < r->ndiffers; i++) {
+        char a[40], b[40];
+        const char *name = r->differs[i];
+        nl += (size_t)snprintf(names + nl, sizeof names - nl, "%s%s", i ? ", " : "", name);
+        if (dl < sizeof details)
+            dl += (size_t)snprintf(details + dl, sizeof details - dl, "%s%s '%s' vs '%s'",
+                                   i ? "; " : "", name,
+                                   context_value(a, sizeof a, &base->context, name),
+                                   context_value(b, sizeof b, &cand->context, name));
+        nl = nl < sizeof names ? nl : sizeof names - 1;
+    }
+    qsb_warning("the runs differ in %s: %s; the comparison may not be fair", names, details);
 }
 
 /* Only JSON from a run records its build; a CSV says nothing either way. */
@@ -341,13 +609,6 @@ static void warn_context(const qsb_results *base, const qsb_results *cand)
 {
     warn_build("BASE", &base->context);
     warn_build("NEW", &cand->context);
-    warn_if_differs("CPU model", base->context.cpu_model, cand->context.cpu_model);
-    warn_if_differs("build type", base->context.build_type, cand->context.build_type);
-    warn_if_differs("input mode", base->context.mode, cand->context.mode);
-    if (base->context.seed != cand->context.seed)
-        qsb_warning("the files differ in seed (0x%llx and 0x%llx): random inputs differ",
-                    (unsigned long long)base->context.seed,
-                    (unsigned long long)cand->context.seed);
     if (base->context.incomplete || cand->context.incomplete)
         qsb_warning("%s was interrupted: its missing rows are listed as in one file only",
                     base->context.incomplete ? "BASE" : "NEW");
@@ -362,6 +623,11 @@ static void warn_report(const qsb_compare_report *r, const qsb_compare_options *
         qsb_warning("%zu row%s slower beyond %g%% with too few samples for p < %g: run with "
                     "more repetitions (--reps 10 or more)", few, few == 1 ? " is" : "s are",
                     opt->threshold_pct, opt->alpha);
+    if (r->tests_mann_whitney)
+        qsb_warning("%zu row%s no units (files from before units were recorded): tested by "
+                    "Mann-Whitney over the samples, which takes correlated samples as "
+                    "independent; rerun both with this version for tests over units",
+                    r->tests_mann_whitney, r->tests_mann_whitney == 1 ? " has" : "s have");
     if (bare)
         qsb_warning("%zu row%s no samples: judged on the threshold alone (use JSON results, "
                     "or CSV with the samples column)", bare, bare == 1 ? " has" : "s have");
@@ -451,7 +717,7 @@ static int write_outputs(const compare_config *cfg, outputs *out, const qsb_comp
 
 int qsb_cmd_compare(int argc, char **argv)
 {
-    compare_config cfg = {{5.0, 0.01, false}, false, NULL, NULL};
+    compare_config cfg = {{5.0, 0.01, false, QSB_CORRECTION_HOLM}, false, false, NULL, NULL};
     int first;
     int status = qsb_parse_options(&compare_spec, argc, argv, on_option, &cfg, &first);
     if (status != QSB_OK)
@@ -460,6 +726,8 @@ int qsb_cmd_compare(int argc, char **argv)
         return qsb_usage_error("compare needs two results files, BASE and NEW (%d given)",
                                argc - first);
     const char *base_path = argv[first], *new_path = argv[first + 1];
+    if (cfg.calibration)
+        return calibration_command(&cfg, base_path, new_path);
 
     qsb_results base = {0}, cand = {0};
     qsb_compare_report report = {0};
@@ -473,6 +741,7 @@ int qsb_cmd_compare(int argc, char **argv)
         status = qsb_compare_results(&base, &cand, &cfg.opt, &report);
     if (status != QSB_OK)
         goto done;
+    warn_differences(&report, &base, &cand);
     warn_context(&base, &cand);
     int verdict = qsb_compare_status(&report, cfg.strict);
     print_table(stdout, &report, base_path, new_path, &cfg.opt);

@@ -509,7 +509,7 @@ static int run_and_report(const qsb_run_config *cfg, const run_plan *plan,
                                         "results in %s and %s)",
                            totals.failed, qsb_quote_path(csv), qsb_quote_path(json));
     else if (cfg->fail_above)
-        status = qsb_gate_fail_above(results, cfg->fail_above_pct);
+        status = qsb_gate_fail_above(results, cfg->fail_above_pct, cfg->fail_above_alpha);
     if (cfg->plot && write_status == QSB_OK && !stop_signal) { /* failed cells are marked */
         int plot_status = plot_beside(cfg, files, results, table_on_stdout);
         if (status == QSB_OK)

@@ -1,7 +1,8 @@
 /*
 ** Regression checks between results (compare.h): matching rows of two results, the change of
-** the median with its Hodges-Lehmann / Moses interval, the Mann-Whitney verdict, and the
-** in-run gate of `run --fail-above`. Pure: prints nothing but diagnostics.
+** the median, the test over units (or Mann-Whitney for files without units), the correction
+** over every tested row and the verdicts, the context fields that differ, the in-run gate of
+** `run --fail-above`, and the calibration report. Pure: prints nothing but diagnostics.
 */
 #include "compare.h"
 
@@ -132,13 +133,16 @@ static void init_item(qsb_comparison *it, const qsb_cell *cell, const qsb_row *r
     it->size = cell->size;
     it->base_value = it->new_value = NAN;
     it->change_pct = it->change_lo = it->change_hi = it->p = NAN;
+    it->p_adjusted = it->p_faster = it->p_faster_adjusted = NAN;
 }
 
 /* What a timed comparison works on: a row's samples, or (normalize) its per-round ratios to
-** the cell's baseline row, round i by round i. */
+** the cell's baseline row, round i by round i; with the unit of each. */
 typedef struct {
     double *ratios;         /* malloc'd when normalized, else NULL */
+    uint32_t *unit_buf;     /* likewise */
     const double *x;
+    const uint32_t *units;  /* NULL when the file has none */
     size_t n;
     double file_median;     /* for rows without samples: the file's median (or its ratio) */
 } values;
@@ -146,20 +150,26 @@ typedef struct {
 static int row_values(const qsb_row *row, const qsb_row *ref, values *v)
 {
     v->ratios = NULL;
+    v->unit_buf = NULL;
     v->x = row->samples;
+    v->units = row->units;
     v->n = row->nsamples;
     v->file_median = row->summary.median;
     if (!ref)
         return QSB_OK;
     size_t n = row->nsamples < ref->nsamples ? row->nsamples : ref->nsamples;
     v->ratios = malloc((n ? n : 1) * sizeof *v->ratios);
-    if (!v->ratios)
+    v->unit_buf = malloc((n ? n : 1) * sizeof *v->unit_buf);
+    if (!v->ratios || !v->unit_buf)
         return qsb_out_of_memory("compare");
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (ref->samples[i] > 0.0)
+        if (ref->samples[i] > 0.0) {
+            v->unit_buf[k] = row->units ? row->units[i] : 0;
             v->ratios[k++] = row->samples[i] / ref->samples[i];
+        }
     v->x = v->ratios;
+    v->units = row->units ? v->unit_buf : NULL;
     v->n = k;
     v->file_median = ref->summary.median > 0.0 ? row->summary.median / ref->summary.median
                                                : NAN;
@@ -197,6 +207,32 @@ static void judge_exact(qsb_comparison *it, const qsb_row *b, const qsb_row *n,
         it->verdict = QSB_VERDICT_IMPROVED;
 }
 
+/* Welch's t over the units of both (compare.h). Rows with fewer than 2 units on a side are
+** left untested. */
+static int test_units(qsb_comparison *it, const values *b, const values *n,
+                      const qsb_compare_options *opt)
+{
+    qsb_unit_spread sb, sn;
+    if (qsb_unit_spread_of(b->x, b->units, b->n, &sb) != 0 ||
+        qsb_unit_spread_of(n->x, n->units, n->n, &sn) != 0)
+        return qsb_out_of_memory("compare");
+    it->base_units = sb.units;
+    it->new_units = sn.units;
+    qsb_welch w;
+    if (qsb_welch_units(&sb, &sn, &w) != 0)
+        return QSB_OK;
+    it->test = QSB_TEST_UNITS;
+    double thr = opt->threshold_pct / 100.0;
+    it->p = qsb_one_sided_p(w.diff, w.se, w.df, log1p(thr));
+    it->p_faster = thr < 1.0 ? qsb_one_sided_p(-w.diff, w.se, w.df, -log1p(-thr)) : 1.0;
+    double h = w.se > 0.0 ? qsb_t_quantile(0.975, w.df) * w.se : 0.0;
+    it->change_lo = expm1(w.diff - h) * 100.0;
+    it->change_hi = expm1(w.diff + h) * 100.0;
+    return QSB_OK;
+}
+
+/* Computes the change and the row's p-values; the verdict of a tested row waits for the
+** correction over all rows (decide_tested). */
 static int judge_values(qsb_comparison *it, const values *b, const values *n,
                         const qsb_compare_options *opt)
 {
@@ -210,20 +246,64 @@ static int judge_values(qsb_comparison *it, const values *b, const values *n,
     if (it->base_value > 0.0 && isfinite(it->new_value))
         it->change_pct = (it->new_value / it->base_value - 1.0) * 100.0;
     it->threshold_only = b->n == 0 || n->n == 0;
-    if (!it->threshold_only) {
-        it->p = qsb_mann_whitney_p(b->x, b->n, n->x, n->n);
-        if (qsb_change_interval(b->x, b->n, n->x, n->n, &it->change_lo, &it->change_hi) != 0)
-            it->change_lo = it->change_hi = NAN;
-    }
-    bool significant = it->threshold_only || it->p < opt->alpha;
-    if (it->change_pct > opt->threshold_pct) {
-        if (significant)
+    if (it->threshold_only) {
+        if (it->change_pct > opt->threshold_pct)
             it->verdict = QSB_VERDICT_REGRESSION;
-        else if (qsb_min_attainable_p(b->n, n->n) >= opt->alpha)
-            it->verdict = QSB_VERDICT_FEW_SAMPLES;
-    } else if (it->change_pct < -opt->threshold_pct && significant) {
-        it->verdict = QSB_VERDICT_IMPROVED;
+        else if (it->change_pct < -opt->threshold_pct)
+            it->verdict = QSB_VERDICT_IMPROVED;
+        return QSB_OK;
     }
+    if (b->units && n->units) {
+        status = test_units(it, b, n, opt);
+        if (status == QSB_OK && it->test == QSB_TEST_NONE && it->change_pct > opt->threshold_pct)
+            it->verdict = QSB_VERDICT_FEW_SAMPLES;
+        return status;
+    }
+    it->test = QSB_TEST_MANN_WHITNEY;
+    it->p = it->p_faster = qsb_mann_whitney_p(b->x, b->n, n->x, n->n);
+    if (qsb_change_interval(b->x, b->n, n->x, n->n, &it->change_lo, &it->change_hi) != 0)
+        it->change_lo = it->change_hi = NAN;
+    return QSB_OK;
+}
+
+/* The verdicts of the tested rows, from their p-values corrected over all of them. */
+static int decide_tested(qsb_compare_report *out, const qsb_compare_options *opt)
+{
+    double *p = malloc(4 * (out->n ? out->n : 1) * sizeof *p);
+    if (!p)
+        return qsb_out_of_memory("compare");
+    double *pf = p + out->n, *adj = pf + out->n, *adjf = adj + out->n;
+    for (size_t i = 0; i < out->n; i++) {
+        const qsb_comparison *it = &out->items[i];
+        bool tested = it->test != QSB_TEST_NONE && it->verdict == QSB_VERDICT_SAME;
+        p[i] = tested && !isnan(it->p) ? it->p : NAN;
+        pf[i] = tested && !isnan(it->p) ? it->p_faster : NAN;
+    }
+    long m = qsb_adjust_p(p, out->n, opt->correction, adj);
+    if (m >= 0)
+        m = qsb_adjust_p(pf, out->n, opt->correction, adjf);
+    if (m < 0) {
+        free(p);
+        return qsb_out_of_memory("compare");
+    }
+    out->tests = (size_t)m;
+    for (size_t i = 0; i < out->n; i++) {
+        qsb_comparison *it = &out->items[i];
+        if (isnan(p[i]))
+            continue;
+        it->p_adjusted = adj[i];
+        it->p_faster_adjusted = adjf[i];
+        out->tests_units += it->test == QSB_TEST_UNITS;
+        out->tests_mann_whitney += it->test == QSB_TEST_MANN_WHITNEY;
+        if (it->change_pct > opt->threshold_pct && adj[i] < opt->alpha)
+            it->verdict = QSB_VERDICT_REGRESSION;
+        else if (it->change_pct < -opt->threshold_pct && adjf[i] < opt->alpha)
+            it->verdict = QSB_VERDICT_IMPROVED;
+        else if (it->change_pct > opt->threshold_pct && it->test == QSB_TEST_MANN_WHITNEY &&
+                 qsb_min_attainable_p(it->base_n, it->new_n) >= opt->alpha)
+            it->verdict = QSB_VERDICT_FEW_SAMPLES;
+    }
+    free(p);
     return QSB_OK;
 }
 
@@ -241,6 +321,8 @@ static int judge_timed(qsb_comparison *it, const qsb_row *b, const qsb_row *n,
         status = judge_values(it, &bv, &nv, opt);
     free(bv.ratios);
     free(nv.ratios);
+    free(bv.unit_buf);
+    free(nv.unit_buf);
     return status;
 }
 
@@ -347,6 +429,10 @@ int qsb_compare_results(const qsb_results *base, const qsb_results *cand,
         }
     }
     free(refs);
+    out->correction = opt->correction;
+    out->ndiffers = qsb_context_differences(&base->context, &cand->context, out->differs);
+    if (status == QSB_OK && !out->exact)
+        status = decide_tested(out, opt);
     if (status != QSB_OK) {
         qsb_compare_report_free(out);
         return status;
@@ -371,34 +457,197 @@ int qsb_compare_status(const qsb_compare_report *r, bool strict)
     return QSB_OK;
 }
 
+/* ---- the runs' contexts ---- */
+
+static bool strings_differ(const char *a, const char *b)
+{
+    return a && b && *a && *b && strcmp(a, b) != 0; /* unknown on a side: no difference */
+}
+
+size_t qsb_context_differences(const qsb_context *a, const qsb_context *b,
+                               const char *names[QSB_CONTEXT_COMPARED])
+{
+    size_t n = 0;
+    if (strings_differ(a->host, b->host))
+        names[n++] = "host";
+    if (strings_differ(a->cpu_model, b->cpu_model))
+        names[n++] = "cpu_model";
+    if (strings_differ(a->build_flags, b->build_flags))
+        names[n++] = "build_flags";
+    if (strings_differ(a->build_type, b->build_type))
+        names[n++] = "build_type";
+    if (a->seed != b->seed)
+        names[n++] = "seed";
+    if (strings_differ(a->mode, b->mode))
+        names[n++] = "mode";
+    if (strings_differ(a->metric, b->metric))
+        names[n++] = "metric";
+    if (strings_differ(a->placement, b->placement))
+        names[n++] = "placement";
+    if (strings_differ(a->tool_version, b->tool_version))
+        names[n++] = "tool_version";
+    return n;
+}
+
 /* ---- run --fail-above ---- */
 
-int qsb_gate_fail_above(const qsb_results *r, double pct)
+/* The one-sided p of "the row's paired ratio is at most 1 + pct / 100" over its units; NAN
+** when untestable (fewer than 2 units, or no units). *units gets the count. */
+static double gate_p(const qsb_row *base, const qsb_row *row, double pct, size_t *units)
+{
+    *units = 0;
+    size_t n = row->nsamples < base->nsamples ? row->nsamples : base->nsamples;
+    if (!row->units || n == 0)
+        return NAN;
+    double *ratios = malloc(n * sizeof *ratios);
+    qsb_unit_spread s;
+    if (!ratios || qsb_paired_ratios(base->samples, row->samples, n, ratios) != 0 ||
+        qsb_unit_spread_of(ratios, row->units, n, &s) != 0) {
+        free(ratios);
+        return NAN;
+    }
+    free(ratios);
+    *units = s.units;
+    if (s.units < 2 || !isfinite(s.log_sd))
+        return NAN;
+    return qsb_one_sided_p(s.log_mean, s.log_sd / sqrt((double)s.units),
+                           (double)(s.units - 1), log1p(pct / 100.0));
+}
+
+static void gate_report(const qsb_results *r, const qsb_cell *cell, const qsb_row *row,
+                        double pct, const char *why)
+{
+    qsb_error(QSB_FINDING, "--fail-above %g: %s is %+.2f%% against %s on %s/%llu/%llu (%s)",
+              pct, qsb_quote(row->algorithm), row->delta_pct,
+              qsb_quote(r->baseline ? r->baseline : cell->rows[0].algorithm),
+              qsb_quote(cell->pattern), (unsigned long long)cell->nelem,
+              (unsigned long long)cell->size, why);
+}
+
+int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha)
 {
     bool exact = r->context.metric && strcmp(r->context.metric, "comparisons") == 0;
+    size_t n = 0;
+    for (size_t c = 0; c < r->ncells; c++)
+        n += r->cells[c].nrows ? r->cells[c].nrows - 1 : 0;
+    double *p = malloc(2 * (n ? n : 1) * sizeof *p);
+    if (!p)
+        return qsb_out_of_memory("--fail-above");
+    double *adj = p + n;
+    size_t k = 0, untestable = 0, units;
+    for (size_t c = 0; c < r->ncells; c++)
+        for (size_t i = 1; i < r->cells[c].nrows; i++, k++) {
+            const qsb_row *row = &r->cells[c].rows[i];
+            bool timed = !exact && row->verified && r->cells[c].rows[0].verified;
+            p[k] = timed ? gate_p(&r->cells[c].rows[0], row, pct, &units) : NAN;
+            untestable += timed && isnan(p[k]) && row->delta_pct > pct;
+        }
+    long m = qsb_adjust_p(p, n, QSB_CORRECTION_HOLM, adj);
+    if (m < 0) {
+        free(p);
+        return qsb_out_of_memory("--fail-above");
+    }
     size_t flagged = 0;
-    for (size_t c = 0; c < r->ncells; c++) {
-        const qsb_cell *cell = &r->cells[c];
-        for (size_t i = 1; i < cell->nrows; i++) {
-            const qsb_row *row = &cell->rows[i];
-            bool known = !isnan(row->delta_lo);
-            if (!row->verified || !(row->delta_pct > pct) || (known && !(row->delta_lo > 0.0)))
+    k = 0;
+    for (size_t c = 0; c < r->ncells; c++)
+        for (size_t i = 1; i < r->cells[c].nrows; i++, k++) {
+            const qsb_row *row = &r->cells[c].rows[i];
+            char why[160];
+            if (!row->verified || !(row->delta_pct > pct))
                 continue;
-            flagged++;
-            char why[96];
             if (exact)
                 snprintf(why, sizeof why, "exact counts");
-            else if (known)
-                snprintf(why, sizeof why, "95%% interval [%+.2f%%, %+.2f%%]", row->delta_lo,
-                         row->delta_hi);
+            else if (!isnan(adj[k]) && adj[k] < alpha)
+                snprintf(why, sizeof why, "one-sided p %.2g over units, Holm-adjusted %.2g < "
+                         "%g over %ld candidate rows", p[k], adj[k], alpha, m);
             else
-                snprintf(why, sizeof why, "no interval: judged on the delta alone");
-            qsb_error(QSB_FINDING, "--fail-above %g: %s is %+.2f%% against %s on %s/%llu/%llu "
-                      "(%s)", pct, qsb_quote(row->algorithm), row->delta_pct,
-                      qsb_quote(r->baseline ? r->baseline : cell->rows[0].algorithm),
-                      qsb_quote(cell->pattern), (unsigned long long)cell->nelem,
-                      (unsigned long long)cell->size, why);
+                continue;
+            flagged++;
+            gate_report(r, &r->cells[c], row, pct, why);
+        }
+    free(p);
+    if (untestable)
+        qsb_warning("--fail-above %g: %zu candidate row%s above it could not be tested "
+                    "(fewer than 2 units) and do%s not fail the gate: run with --reps 10 or "
+                    "more, or without --reps", pct, untestable, untestable == 1 ? "" : "s",
+                    untestable == 1 ? "es" : "");
+    return flagged ? QSB_FINDING : QSB_OK;
+}
+
+/* ---- compare --calibration ---- */
+
+/* The half-width of an interval of a delta on the log scale; NAN when unknown. */
+static double log_half_width(double lo_pct, double hi_pct)
+{
+    if (!(lo_pct > -100.0) || !isfinite(hi_pct) || hi_pct < lo_pct)
+        return NAN;
+    return (log1p(hi_pct / 100.0) - log1p(lo_pct / 100.0)) / 2.0;
+}
+
+static void calibration_row(qsb_calibration_row *cr, const qsb_cell *cell, const qsb_row *a,
+                            const qsb_row *b)
+{
+    *cr = (qsb_calibration_row){cell->pattern, a->algorithm, cell->nelem, cell->size,
+                                a->delta_pct, b->delta_pct, a->delta_lo, a->delta_hi,
+                                b->delta_lo, b->delta_hi, fabs(a->delta_pct - b->delta_pct),
+                                NAN};
+    double h1 = log_half_width(a->delta_lo, a->delta_hi);
+    double h2 = log_half_width(b->delta_lo, b->delta_hi);
+    if (isnan(h1) || isnan(h2) || !(a->delta_pct > -100.0) || !(b->delta_pct > -100.0))
+        return;
+    double d = fabs(log1p(a->delta_pct / 100.0) - log1p(b->delta_pct / 100.0));
+    double h = sqrt(h1 * h1 + h2 * h2);
+    cr->excess = h > 0.0 ? d / h : d > 0.0 ? INFINITY : 0.0;
+}
+
+int qsb_calibrate(const qsb_results *a, const qsb_results *b, qsb_calibration *out)
+{
+    memset(out, 0, sizeof *out);
+    out->median_diff_pts = out->worst_diff_pts = NAN;
+    int status = check_metrics(a, b, false);
+    if (status != QSB_OK)
+        return status;
+    size_t nrefs;
+    row_ref *refs = index_rows(b, &nrefs);
+    out->rows = malloc((count_rows(a) + 1) * sizeof *out->rows);
+    double *diffs = malloc((count_rows(a) + 1) * sizeof *diffs);
+    if (!refs || !out->rows || !diffs) {
+        free(refs);
+        free(diffs);
+        qsb_calibration_free(out);
+        return qsb_out_of_memory("compare --calibration");
+    }
+    for (size_t c = 0; c < a->ncells; c++) {
+        const qsb_cell *cell = &a->cells[c];
+        for (size_t i = 1; i < cell->nrows; i++) {
+            const qsb_row *ra = &cell->rows[i];
+            row_ref key = {cell, ra, false};
+            const row_ref *hit = nrefs ? bsearch(&key, refs, nrefs, sizeof *refs, by_key) : NULL;
+            if (!hit || hit->row == &hit->cell->rows[0] || !ra->verified || !hit->row->verified ||
+                !isfinite(ra->delta_pct) || !isfinite(hit->row->delta_pct))
+                continue;
+            qsb_calibration_row *cr = &out->rows[out->n];
+            calibration_row(cr, cell, ra, hit->row);
+            diffs[out->n] = cr->diff_pts;
+            if (out->n == 0 || cr->diff_pts > out->rows[out->worst].diff_pts)
+                out->worst = out->n;
+            out->with_interval += !isnan(cr->excess);
+            out->agree += cr->excess <= 1.0;
+            out->n++;
         }
     }
-    return flagged ? QSB_FINDING : QSB_OK;
+    free(refs);
+    if (out->n) {
+        qsort(diffs, out->n, sizeof *diffs, compare_doubles);
+        out->median_diff_pts = qsb_median_of_sorted(diffs, out->n);
+        out->worst_diff_pts = diffs[out->n - 1];
+    }
+    free(diffs);
+    return QSB_OK;
+}
+
+void qsb_calibration_free(qsb_calibration *c)
+{
+    free(c->rows);
+    memset(c, 0, sizeof *c);
 }

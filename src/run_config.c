@@ -55,6 +55,7 @@ enum {
     OPT_QUIET,
     OPT_EXPORT,
     OPT_FAIL_ABOVE,
+    OPT_ALPHA,
     OPT_PLOT,
     OPT_COUNT
 };
@@ -118,8 +119,10 @@ static const qsb_option run_options[] = {
     [OPT_EXPORT] = {"export", 0, "gbench=FILE",
                     "also write Google Benchmark JSON (ALGO/PATTERN/NELEM/SIZE rows)"},
     [OPT_FAIL_ABOVE] = {"fail-above", 0, "PCT",
-                        "exit 1 when a candidate's paired delta exceeds PCT % and its 95% "
-                        "interval excludes zero"},
+                        "exit 1 when a candidate is slower than PCT %: its paired ratio "
+                        "above 1 + PCT/100 by a one-sided t test over its units, p corrected "
+                        "by Holm over all candidate rows below --alpha"},
+    [OPT_ALPHA] = {"alpha", 0, "A", "--fail-above's level after the correction (default 0.01)"},
     [OPT_PLOT] = {"plot", 0, NULL, "also draw the charts of `qsortbench plot` beside the results "
                                    "file (needs gnuplot: Debian gnuplot-nox)"},
     [OPT_COUNT] = {NULL, 0, NULL, NULL},
@@ -525,6 +528,16 @@ static int resolve_export_and_gate(qsb_run_config *cfg, const option_texts *t)
         if (cfg->fail_above && cfg->n_algos < 2)
             status = qsb_usage_error("--fail-above needs a candidate: --algos BASELINE,"
                                      "CANDIDATE");
+    }
+    cfg->fail_above_alpha = 0.01;
+    if (status == QSB_OK && t->text[OPT_ALPHA]) {
+        status = qsb_parse_double(t->text[OPT_ALPHA], "--alpha", 0.0, 1.0,
+                                  &cfg->fail_above_alpha);
+        if (status == QSB_OK && (cfg->fail_above_alpha <= 0.0 || cfg->fail_above_alpha >= 1.0))
+            status = qsb_usage_error("--alpha: '%s' must lie strictly between 0 and 1",
+                                     qsb_quote(t->text[OPT_ALPHA]));
+        if (status == QSB_OK && !t->text[OPT_FAIL_ABOVE])
+            status = qsb_usage_error("--alpha is the level of --fail-above: give both");
     }
     return status;
 }

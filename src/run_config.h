@@ -60,6 +60,7 @@ typedef struct {
     const char *gbench_path; /* --export gbench=FILE (or gbench FILE): NULL when not asked */
     bool fail_above;        /* --fail-above PCT given: gate the candidates (compare.h) */
     double fail_above_pct;
+    double fail_above_alpha; /* --alpha: its level after Holm's correction (default 0.01) */
     double precision_pct;   /* --precision: target half-width of every 95% interval, % of its
                             ** estimate (where the budget goes; the noisy flag) */
     double budget_s;        /* --budget: seconds for the whole run; 0 = auto (cmd_run.c) */

@@ -78,4 +78,42 @@ int qsb_summarize_units(const double *x, const uint32_t *units, size_t n, qsb_su
 ** when a sample is empty or out of memory; 1 when every value is tied. */
 double qsb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb);
 
+/* ---- Tests over units, and corrections for many tests ---- */
+
+/* The regularized incomplete beta function I_x(a, b) (a, b > 0, 0 <= x <= 1; NAN outside),
+** by its continued fraction (modified Lentz), relative accuracy about 1e-14. */
+double qsb_incomplete_beta(double a, double b, double x);
+
+/* Student's t with df > 0 degrees of freedom (not necessarily whole: Welch), df INFINITY is
+** the normal: P(T <= t), P(T >= t), and the quantile q with P(T <= q) = p (0 < p < 1). */
+double qsb_t_cdf(double t, double df);
+double qsb_t_sf(double t, double df);
+double qsb_t_quantile(double p, double df);
+
+/* Welch's comparison of the mean logs of two sets of units: diff = b.log_mean - a.log_mean,
+** se = sqrt(sd_a^2 / U_a + sd_b^2 / U_b), df by Welch-Satterthwaite (INFINITY when se is 0).
+** Returns 0, or -1 when either side has fewer than 2 units or no sd. */
+typedef struct {
+    double diff, se, df;
+} qsb_welch;
+int qsb_welch_units(const qsb_unit_spread *a, const qsb_unit_spread *b, qsb_welch *out);
+
+/* P(T >= (diff - bound) / se) for T ~ t(df): the one-sided p of H0 "the true difference is at
+** most bound". se 0 gives 0 when diff > bound, else 1. */
+double qsb_one_sided_p(double diff, double se, double df, double bound);
+
+/* Corrections of p-values for many tests. Holm (step-down Bonferroni) controls the chance of
+** any false finding (family-wise error) under any dependence; Benjamini-Hochberg controls
+** the expected share of false findings (false discovery rate) for independent or positively
+** dependent tests. */
+typedef enum { QSB_CORRECTION_HOLM, QSB_CORRECTION_BH, QSB_CORRECTION_NONE } qsb_correction;
+
+/* "holm", "bh", "none" */
+const char *qsb_correction_name(qsb_correction c);
+
+/* adjusted[i] for the finite p[i] (m of them: the tests), NAN elsewhere; adjusted[i] < alpha
+** is the corrected decision at level alpha. Returns m, or -1 when out of memory (adjusted is
+** then all NAN). p and adjusted may not overlap. */
+long qsb_adjust_p(const double *p, size_t n, qsb_correction c, double *adjusted);
+
 #endif

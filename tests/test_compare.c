@@ -18,6 +18,7 @@
 #include "diag.h"
 #include "report.h"
 #include "result.h"
+#include "stats.h"
 
 static char tmpdir[] = "/tmp/qsb-compare-XXXXXX";
 
@@ -137,7 +138,7 @@ static void build_drifted(qsb_results *r, double drift, double factor, size_t ns
 
 static qsb_compare_options defaults(void)
 {
-    qsb_compare_options o = {5.0, 0.01, false};
+    qsb_compare_options o = {5.0, 0.01, false, QSB_CORRECTION_HOLM};
     return o;
 }
 
@@ -180,9 +181,12 @@ static void test_verdicts(void)
     CHECK(qsb_compare_status(&rep, false) == QSB_OK);
     qsb_compare_report_free(&rep);
 
-    compare_to_report(&base, &bit_slower, &rep); /* +2%: significant, but below 5% */
+    compare_to_report(&base, &bit_slower, &rep); /* +2%: clearly slower, but not beyond 5% */
     CHECK_EQ_U64(rep.count[QSB_VERDICT_SAME], 4);
-    CHECK(rep.items[1].p < 0.01);
+    /* p is of "slower beyond the threshold" now (one-sided over units): far from it */
+    CHECK(rep.items[1].test == QSB_TEST_UNITS && rep.items[1].p > 0.5);
+    CHECK(rep.items[1].change_lo > 0.0 && rep.items[1].change_hi < 5.0);
+    CHECK(rep.tests == 4 && rep.tests_units == 4 && rep.items[1].p_adjusted >= rep.items[1].p);
     qsb_compare_report_free(&rep);
 
     build(&few_a, "cycles", 1.0, 3, 1);
@@ -320,34 +324,318 @@ static void test_normalize(void)
     qsb_results_free(&other_baseline);
 }
 
-/* ---- run --fail-above ---- */
+/* ---- matrices with unit scatter (a fixed pseudo-random sequence) ---- */
 
-static void set_delta(qsb_results *r, size_t cell, double pct, double lo, double hi)
+static uint64_t lcg_state;
+
+static double uniform01(void)
 {
-    qsb_row *row = &r->cells[cell].rows[1];
-    row->delta_pct = pct;
-    row->delta_lo = lo;
-    row->delta_hi = hi;
+    lcg_state = lcg_state * 6364136223846793005u + 1442695040888963407u;
+    return ((double)(lcg_state >> 11) + 0.5) / 9007199254740992.0;
 }
+
+static double gauss(void)
+{
+    double u = uniform01(), v = uniform01();
+    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
+}
+
+/* ncells cells of msort and introsort, units of `rounds` rounds each. Each algorithm's unit
+** has its own level (log-normal, sd unit_sd: the placement effect), each round a drift common
+** to both (drift_sd; it cancels in the ratio) and a small own noise (0.2%). introsort is `slowdown` times
+** msort. The run's paired deltas are set as the run sets them. */
+static double drift_sd = 0.03; /* the machine's drift from round to round */
+
+static void build_units(qsb_results *r, size_t ncells, size_t units, size_t rounds,
+                        double slowdown, double unit_sd, uint64_t seed)
+{
+    memset(r, 0, sizeof *r);
+    set_context(r, "cycles");
+    lcg_state = seed;
+    const char *const algos[] = {"msort", "introsort"};
+    for (size_t c = 0; c < ncells; c++) {
+        static const char *const patterns[] = {"random", "sorted", "reversed", "bitonic"};
+        qsb_cell *cell = qsb_results_add_cell(r, patterns[c % 4], 49152u << (c / 4), 4,
+                                              algos, 2);
+        CHECK(cell != NULL);
+        if (!cell)
+            return;
+        double level = 1e6 * (double)(c + 1);
+        for (size_t u = 0; u < units; u++) {
+            double eb = unit_sd * gauss(), ec = unit_sd * gauss();
+            for (size_t k = 0; k < rounds; k++) {
+                double drift = drift_sd * gauss();
+                CHECK(qsb_row_add_sample(&cell->rows[0], level * exp(eb + drift + 0.002 * gauss()),
+                                         (uint32_t)u) == 0);
+                CHECK(qsb_row_add_sample(&cell->rows[1], level * slowdown *
+                                         exp(ec + drift + 0.002 * gauss()), (uint32_t)u) == 0);
+            }
+        }
+        for (size_t i = 0; i < 2; i++)
+            CHECK(qsb_summarize_units(cell->rows[i].samples, cell->rows[i].units,
+                                      cell->rows[i].nsamples, &cell->rows[i].summary) == 0);
+        qsb_row *cand = &cell->rows[1];
+        CHECK(qsb_paired_delta_units(cell->rows[0].samples, cand->samples, cand->units,
+                                     cand->nsamples, &cand->delta_pct, &cand->delta_lo,
+                                     &cand->delta_hi) == 0);
+    }
+}
+
+static size_t count_raw(const qsb_compare_report *rep, double alpha, double threshold)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rep->n; i++)
+        n += rep->items[i].p < alpha && rep->items[i].change_pct > threshold;
+    return n;
+}
+
+/* The issue's false alarms: two runs of the same thing, 40 cells with placement scatter,
+** judged at the most alarm-prone setting (threshold 0, alpha 0.05). Row by row, some raw p are
+** below alpha (as they must be, 5% of the time); corrected, no cell is called. */
+/* A seed whose sequence gives at least 2 raw findings in both modes (about 2 of 40 expected:
+** seeds 1..23 gave 0 to 3; once in 12, Holm at 0.05 called one, as it may 5% of the time). */
+#define AA_SEED 5
+static void test_matrix_aa(void)
+{
+    qsb_results a, b;
+    build_units(&a, 40, 6, 3, 1.0, 0.03, AA_SEED);
+    build_units(&b, 40, 6, 3, 1.0, 0.03, AA_SEED + 1);
+    qsb_compare_options o = {0.0, 0.05, false, QSB_CORRECTION_NONE};
+    for (int normalize = 0; normalize <= 1; normalize++) {
+        o.normalize = normalize;
+        qsb_compare_report rep;
+        o.correction = QSB_CORRECTION_NONE;
+        CHECK(qsb_compare_results(&a, &b, &o, &rep) == QSB_OK);
+        size_t raw = count_raw(&rep, o.alpha, o.threshold_pct);
+        CHECK_MSG(raw >= 2, "normalize %d: %zu raw p < alpha", normalize, raw);
+        CHECK_EQ_U64(rep.count[QSB_VERDICT_REGRESSION], raw);
+        CHECK(rep.tests == (normalize ? 40u : 80u) && rep.tests_units == rep.tests);
+        qsb_compare_report_free(&rep);
+
+        o.correction = QSB_CORRECTION_HOLM;
+        CHECK(qsb_compare_results(&a, &b, &o, &rep) == QSB_OK);
+        CHECK_MSG(rep.count[QSB_VERDICT_REGRESSION] == 0, "normalize %d: Holm: %zu", normalize,
+                  rep.count[QSB_VERDICT_REGRESSION]);
+        CHECK(count_raw(&rep, o.alpha, o.threshold_pct) == raw); /* the raw p are kept */
+        CHECK(qsb_compare_status(&rep, false) == QSB_OK);
+        for (size_t i = 0; i < rep.n; i++)
+            CHECK(isnan(rep.items[i].p) || rep.items[i].p_adjusted >= rep.items[i].p);
+        qsb_compare_report_free(&rep);
+
+        o.correction = QSB_CORRECTION_BH;
+        CHECK(qsb_compare_results(&a, &b, &o, &rep) == QSB_OK);
+        CHECK_EQ_U64(rep.count[QSB_VERDICT_REGRESSION], 0);
+        qsb_compare_report_free(&rep);
+    }
+    /* ... and at the defaults (5%, 0.01, Holm) nothing either */
+    qsb_compare_report rep;
+    compare_to_report(&a, &b, &rep);
+    CHECK_EQ_U64(rep.count[QSB_VERDICT_REGRESSION], 0);
+    qsb_compare_report_free(&rep);
+    qsb_results_free(&a);
+    qsb_results_free(&b);
+}
+
+/* A real 5% slowdown of introsort in every cell, 6 and 8 units: every candidate row is called
+** (threshold 1%, Holm over all rows), normalized on a drifting machine and raw on a quiet one
+** (raw medians carry the drift: README); msort in none. The 95% intervals cover +5% in most
+** rows (38 of 40 expected). */
+static void test_matrix_slowdown(void)
+{
+    for (size_t units = 6; units <= 8; units += 2)
+        for (int normalize = 0; normalize <= 1; normalize++) {
+            qsb_results a, b;
+            drift_sd = normalize ? 0.03 : 0.002;
+            build_units(&a, 40, units, 3, 1.0, 0.005, 3);
+            build_units(&b, 40, units, 3, 1.05, 0.005, 4);
+            qsb_compare_options o = {1.0, 0.01, normalize, QSB_CORRECTION_HOLM};
+            qsb_compare_report rep;
+            CHECK(qsb_compare_results(&a, &b, &o, &rep) == QSB_OK);
+            size_t called = 0, covered = 0;
+            for (size_t i = 0; i < rep.n; i++) {
+                const qsb_comparison *it = &rep.items[i];
+                bool cand = strcmp(it->algorithm, "introsort") == 0;
+                called += cand && it->verdict == QSB_VERDICT_REGRESSION;
+                covered += cand && it->change_lo < 5.0 && it->change_hi > 5.0;
+                CHECK(cand || it->verdict != QSB_VERDICT_REGRESSION);
+                CHECK(!cand || (it->base_units == units && it->new_units == units &&
+                                it->change_lo > 1.0));
+            }
+            CHECK_MSG(called == 40, "%zu units, normalize %d: %zu of 40", units, normalize,
+                      called);
+            CHECK_MSG(covered >= 35, "%zu units, normalize %d: %zu of 40 cover", units,
+                      normalize, covered);
+            qsb_compare_report_free(&rep);
+            qsb_results_free(&a);
+            qsb_results_free(&b);
+        }
+    drift_sd = 0.03;
+}
+
+static void drop_units(qsb_results *r)
+{
+    for (size_t c = 0; c < r->ncells; c++)
+        for (size_t i = 0; i < r->cells[c].nrows; i++) {
+            free(r->cells[c].rows[i].units);
+            r->cells[c].rows[i].units = NULL;
+        }
+}
+
+/* Files from before units: the Mann-Whitney test over samples, then the same correction. */
+static void test_without_units(void)
+{
+    qsb_results base, slow, same;
+    build(&base, "cycles", 1.0, 15, 2);
+    build(&slow, "cycles", 1.10, 15, 2);
+    build(&same, "cycles", 1.0, 15, 2);
+    drop_units(&base);
+    drop_units(&slow);
+    drop_units(&same);
+    qsb_compare_report rep;
+    compare_to_report(&base, &slow, &rep);
+    CHECK_EQ_U64(rep.count[QSB_VERDICT_REGRESSION], 2);
+    CHECK(rep.tests == 4 && rep.tests_mann_whitney == 4 && rep.tests_units == 0);
+    const qsb_comparison *it = &rep.items[1];
+    CHECK(it->test == QSB_TEST_MANN_WHITNEY && it->p < 1e-4 && it->p_adjusted < 1e-3);
+    CHECK(it->p_adjusted >= it->p && it->change_lo > 5.0);
+    qsb_compare_report_free(&rep);
+    compare_to_report(&base, &same, &rep);
+    CHECK_EQ_U64(rep.count[QSB_VERDICT_SAME], 4);
+    qsb_compare_report_free(&rep);
+    /* one file with units, one without: the U test */
+    qsb_results_free(&same);
+    build(&same, "cycles", 1.0, 15, 2);
+    compare_to_report(&same, &slow, &rep);
+    CHECK(rep.tests_mann_whitney == 4 && rep.count[QSB_VERDICT_REGRESSION] == 2);
+    qsb_compare_report_free(&rep);
+    qsb_results_free(&base);
+    qsb_results_free(&slow);
+    qsb_results_free(&same);
+}
+
+static void test_context_differences(void)
+{
+    qsb_results a, b;
+    build(&a, "cycles", 1.0, 6, 1);
+    build(&b, "cycles", 1.0, 6, 1);
+    const char *names[QSB_CONTEXT_COMPARED];
+    CHECK(qsb_context_differences(&a.context, &b.context, names) == 0);
+    CHECK(qsb_set_string(&a.context.host, "alpha") == 0);
+    CHECK(qsb_context_differences(&a.context, &b.context, names) == 0); /* unknown in b */
+    CHECK(qsb_set_string(&b.context.host, "beta") == 0);
+    CHECK(qsb_set_string(&a.context.build_flags, "-O2") == 0);
+    CHECK(qsb_set_string(&b.context.build_flags, "-O3") == 0);
+    CHECK(qsb_set_string(&a.context.placement, "far") == 0);
+    CHECK(qsb_set_string(&b.context.placement, "far") == 0);
+    b.context.seed = 7;
+    CHECK(qsb_context_differences(&a.context, &b.context, names) == 3);
+    CHECK(strcmp(names[0], "host") == 0 && strcmp(names[1], "build_flags") == 0 &&
+          strcmp(names[2], "seed") == 0);
+    qsb_compare_report rep;
+    compare_to_report(&a, &b, &rep);
+    CHECK(rep.ndiffers == 3 && strcmp(rep.differs[2], "seed") == 0);
+    qsb_compare_report_free(&rep);
+    qsb_results_free(&a);
+    qsb_results_free(&b);
+}
+
+/* ---- run --fail-above ---- */
 
 static void test_gate(void)
 {
     qsb_results r;
-    build(&r, "cycles", 1.0, 5, 2);
     fflush(stderr);
-    set_delta(&r, 0, 10, 5, 15);
-    set_delta(&r, 1, 1, -1, 3);
-    CHECK(qsb_gate_fail_above(&r, 3) == QSB_FINDING); /* 10% > 3%, interval above zero */
-    CHECK(qsb_gate_fail_above(&r, 12) == QSB_OK);
-    set_delta(&r, 0, 10, -2, 20);
-    CHECK(qsb_gate_fail_above(&r, 3) == QSB_OK);      /* the interval holds zero */
-    set_delta(&r, 0, 10, NAN, NAN);
-    CHECK(qsb_gate_fail_above(&r, 3) == QSB_FINDING); /* no interval: the delta alone */
+    build_units(&r, 20, 6, 3, 1.10, 0.005, 5); /* 10% slower, 6 units per row */
+    CHECK(qsb_gate_fail_above(&r, 3, 0.01) == QSB_FINDING);
+    CHECK(qsb_gate_fail_above(&r, 12, 0.01) == QSB_OK);
     CHECK(qsb_row_fail(&r.cells[0].rows[1], "broken") == 0);
-    CHECK(qsb_gate_fail_above(&r, 3) == QSB_OK);      /* failures are the run's own finding */
-    set_delta(&r, 1, -10, -15, -5);
-    CHECK(qsb_gate_fail_above(&r, 0) == QSB_OK);      /* faster never fails */
     qsb_results_free(&r);
+
+    /* 40 A/A cells, gated at 0% and alpha 0.05: some raw one-sided p are below alpha, as 5%
+    ** of them must be; after Holm the gate passes. */
+    build_units(&r, 40, 6, 3, 1.0, 0.03, 6);
+    size_t raw = 0;
+    for (size_t c = 0; c < r.ncells; c++) {
+        const qsb_row *b = &r.cells[c].rows[0], *cand = &r.cells[c].rows[1];
+        double ratios[18];
+        qsb_unit_spread s;
+        CHECK(qsb_paired_ratios(b->samples, cand->samples, 18, ratios) == 0);
+        CHECK(qsb_unit_spread_of(ratios, cand->units, 18, &s) == 0);
+        raw += qsb_one_sided_p(s.log_mean, s.log_sd / sqrt(6.0), 5.0, 0.0) < 0.05 &&
+               cand->delta_pct > 0.0;
+    }
+    CHECK_MSG(raw >= 1, "%zu raw p < 0.05", raw);
+    CHECK(qsb_gate_fail_above(&r, 0, 0.05) == QSB_OK);
+    qsb_results_free(&r);
+
+    /* a row with one unit cannot be tested: it does not fail (a warning says so) */
+    build_units(&r, 1, 1, 6, 1.5, 0.005, 7);
+    CHECK(r.cells[0].rows[1].delta_pct > 40.0);
+    CHECK(qsb_gate_fail_above(&r, 3, 0.01) == QSB_OK);
+    qsb_results_free(&r);
+
+    /* faster never fails; a failed row is the run's own finding */
+    build_units(&r, 4, 6, 3, 0.8, 0.005, 8);
+    CHECK(qsb_gate_fail_above(&r, 0, 0.01) == QSB_OK);
+    qsb_results_free(&r);
+    build_units(&r, 4, 6, 3, 1.2, 0.005, 9);
+    for (size_t c = 0; c < 4; c++)
+        CHECK(qsb_row_fail(&r.cells[c].rows[1], "broken") == 0);
+    CHECK(qsb_gate_fail_above(&r, 3, 0.01) == QSB_OK);
+    qsb_results_free(&r);
+
+    /* exact counts need no test */
+    build(&r, "comparisons", 1.1, 1, 2);
+    for (size_t c = 0; c < 2; c++)
+        r.cells[c].rows[1].delta_pct = 10.0;
+    CHECK(qsb_gate_fail_above(&r, 3, 0.01) == QSB_FINDING);
+    CHECK(qsb_gate_fail_above(&r, 12, 0.01) == QSB_OK);
+    qsb_results_free(&r);
+}
+
+/* ---- compare --calibration ---- */
+
+/* Candidate deltas set by hand: run 1 at 0% with half-width h = 0.02 (log scale) in every row,
+** run 2 off by log 0.02 in rows 0-7 (within sqrt(2) h: agree), by 0.04 in rows 8-9 (not),
+** and row 10 without an interval in run 2. */
+static void build_calibration(qsb_results *r, int second)
+{
+    build(r, "cycles", 1.0, 3, 11);
+    for (size_t c = 0; c < 11; c++) {
+        qsb_row *row = &r->cells[c].rows[1];
+        double x = second ? (c < 8 ? 0.02 : 0.04) : 0.0;
+        row->delta_pct = expm1(x) * 100.0;
+        row->delta_lo = expm1(x - 0.02) * 100.0;
+        row->delta_hi = expm1(x + 0.02) * 100.0;
+        if (second && c == 10)
+            row->delta_lo = row->delta_hi = NAN;
+    }
+}
+
+static void test_calibration(void)
+{
+    qsb_results a, b, ns;
+    build_calibration(&a, 0);
+    build_calibration(&b, 1);
+    qsb_calibration cal;
+    CHECK(qsb_calibrate(&a, &b, &cal) == QSB_OK);
+    CHECK_EQ_U64(cal.n, 11);
+    CHECK_EQ_U64(cal.with_interval, 10);
+    CHECK_EQ_U64(cal.agree, 8);
+    CHECK(near(cal.rows[0].excess, 1.0 / sqrt(2.0), 1e-9) && cal.rows[9].excess > 1.0);
+    CHECK(isnan(cal.rows[10].excess));
+    CHECK_MSG(near(cal.median_diff_pts, expm1(0.02) * 100.0, 1e-9), "%g", cal.median_diff_pts);
+    CHECK(near(cal.worst_diff_pts, expm1(0.04) * 100.0, 1e-9) && cal.worst == 8);
+    qsb_calibration_free(&cal);
+    CHECK(qsb_calibrate(&a, &a, &cal) == QSB_OK);
+    CHECK(cal.agree == 11 && cal.worst_diff_pts == 0.0);
+    qsb_calibration_free(&cal);
+    build(&ns, "ns", 1.0, 3, 1);
+    fflush(stderr);
+    CHECK(qsb_calibrate(&a, &ns, &cal) == QSB_EUSAGE);
+    qsb_results_free(&a);
+    qsb_results_free(&b);
+    qsb_results_free(&ns);
 }
 
 /* ---- the command, through the binary ---- */
@@ -482,11 +770,100 @@ static void test_command(void)
     CHECK(file_has("err.txt", "nonexistent.json"));
     CHECK(run_compare("", "base.json slow.csv --json no/such/dir/v.json") == 2);
     CHECK(run_compare("", "--help") == 0 && file_has("out.txt", "--threshold PCT"));
+    CHECK(run_compare("", "base.json slow.csv --correction bonferroni") == 2);
+    CHECK(file_has("err.txt", "not holm, bh or none"));
 
     qsb_results_free(&base);
     qsb_results_free(&slow);
     qsb_results_free(&missing);
     qsb_results_free(&ns);
+}
+
+static const cJSON *json_get(const cJSON *o, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+/* The correction in every output, the context warning first, files without units, and
+** the calibration report, through the binary. */
+static void test_command_corrections(void)
+{
+    qsb_results a, b, old_a, old_b, cal_a, cal_b;
+    build_units(&a, 12, 6, 3, 1.0, 0.01, 11);
+    build_units(&b, 12, 6, 3, 1.10, 0.01, 12);
+    CHECK(qsb_set_string(&a.context.host, "alpha") == 0);
+    CHECK(qsb_set_string(&b.context.host, "beta") == 0);
+    CHECK(qsb_set_string(&a.context.build_flags, "-O2") == 0);
+    CHECK(qsb_set_string(&b.context.build_flags, "-O3") == 0);
+    write_results("a.json", &a, 1);
+    write_results("b.json", &b, 1);
+    CHECK(run_compare("", "a.json b.json --normalize --markdown c.md --json c.json") == 1);
+    char *err = slurp("err.txt");
+    CHECK_MSG(err && strncmp(err, "qsortbench: warning: the runs differ in host, build_flags: "
+                                  "host 'alpha' vs 'beta'; build_flags '-O2' vs '-O3'", 106) == 0,
+              "%s", err ? err : "");
+    free(err);
+    CHECK(file_has("err.txt", "error: 12 regressions"));
+    CHECK(file_has("out.txt", "adjusted by Holm (family-wise) over 12 tests"));
+    CHECK(file_has("out.txt", "p adj"));
+    CHECK(file_has("c.md", "| p | p adj. | verdict |") && file_has("c.md", "Holm"));
+    CHECK(file_has("c.md", "Warning: the runs differ in `host`, `build_flags`."));
+    char *text = slurp("c.json");
+    cJSON *root = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    CHECK(root != NULL);
+    if (root) {
+        CHECK(strcmp(cJSON_GetStringValue(json_get(root, "correction")), "holm") == 0);
+        CHECK(json_get(root, "tests")->valuedouble == 12);
+        CHECK(json_get(root, "fwer")->valuedouble == 0.01 && cJSON_IsNull(json_get(root, "fdr")));
+        CHECK(strcmp(cJSON_GetStringValue(json_get(root, "interval")), "welch-units-95") == 0);
+        const cJSON *d = json_get(root, "context_differences");
+        CHECK(cJSON_GetArraySize(d) == 2 &&
+              strcmp(cJSON_GetStringValue(cJSON_GetArrayItem(d, 1)), "build_flags") == 0);
+        const cJSON *cell = cJSON_GetArrayItem(json_get(root, "cells"), 1);
+        CHECK(cJSON_IsNumber(json_get(cell, "p")) && cJSON_IsNumber(json_get(cell, "p_adjusted")));
+        CHECK(json_get(cell, "p_adjusted")->valuedouble < 0.01);
+        CHECK(strcmp(cJSON_GetStringValue(json_get(cell, "test")), "welch-units") == 0);
+        CHECK(json_get(cell, "new_units")->valuedouble == 6);
+        cJSON_Delete(root);
+    }
+    CHECK(run_compare("", "a.json b.json --normalize --correction bh --json c.json") == 1);
+    CHECK(file_has("out.txt", "Benjamini-Hochberg (false discovery rate)"));
+    CHECK(file_has("c.json", "\"correction\":\t\"bh\"") && file_has("c.json", "\"fdr\":\t0.01"));
+    CHECK(run_compare("", "a.json a.json") == 0 && file_has("err.txt", "warning") == 0);
+
+    /* files without units: the U test, said so */
+    build(&old_a, "cycles", 1.0, 15, 2);
+    build(&old_b, "cycles", 1.10, 15, 2);
+    drop_units(&old_a);
+    drop_units(&old_b);
+    write_results("old_a.csv", &old_a, 0);
+    write_results("old_b.csv", &old_b, 0);
+    CHECK(run_compare("", "old_a.csv old_b.csv --json c.json") == 1);
+    CHECK(file_has("err.txt", "4 rows have no units") && file_has("out.txt", "Mann-Whitney"));
+    CHECK(file_has("c.json", "\"interval\":\t\"hodges-lehmann-95\""));
+
+    /* the calibration report: 8 of 10 agree */
+    build_calibration(&cal_a, 0);
+    build_calibration(&cal_b, 1);
+    write_results("cal_a.json", &cal_a, 1);
+    write_results("cal_b.csv", &cal_b, 0);
+    CHECK(run_compare("", "--calibration cal_a.json cal_b.csv --json cal.json") == 0);
+    CHECK(file_has("out.txt", "8 of 10 rows with intervals agree (80.0%"));
+    CHECK(file_has("out.txt", "median 2.02 points, worst 4.08 points"));
+    CHECK(occurrences("out.txt", "  NO\n") == 2 && occurrences("out.txt", "  yes\n") == 8);
+    CHECK(file_has("cal.json", "\"share\":\t0.8") && file_has("cal.json", "\"agree\":\t8"));
+    CHECK(run_compare("", "--calibration cal_a.json cal_b.csv --strict") == 1);
+    CHECK(file_has("err.txt", "8 of 10 rows agree, under 90%"));
+    CHECK(run_compare("", "--calibration cal_a.json cal_a.json --strict") == 0);
+    CHECK(run_compare("", "--calibration cal_a.json cal_b.csv --markdown x.md") == 2);
+
+    qsb_results_free(&a);
+    qsb_results_free(&b);
+    qsb_results_free(&old_a);
+    qsb_results_free(&old_b);
+    qsb_results_free(&cal_a);
+    qsb_results_free(&cal_b);
 }
 
 int main(void)
@@ -501,8 +878,14 @@ int main(void)
     test_missing_rows();
     test_metrics();
     test_normalize();
+    test_matrix_aa();
+    test_matrix_slowdown();
+    test_without_units();
+    test_context_differences();
     test_gate();
+    test_calibration();
     test_command();
+    test_command_corrections();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     CHECK(system(cmd) == 0);

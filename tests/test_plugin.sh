@@ -76,6 +76,10 @@ run --metric comparisons --algos introsort,msort --fail-above 1
 check '[ $st -eq 0 ]'
 run --algos introsort --fail-above 1
 check '[ $st -eq 2 ] && grep -q "needs a candidate" "$dir/err"'
+run --metric comparisons --algos msort,introsort --alpha 0.05
+check '[ $st -eq 2 ] && grep -q "give both" "$dir/err"'
+run --metric comparisons --algos msort,introsort --fail-above 1 --alpha 1.5
+check '[ $st -eq 2 ]'
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

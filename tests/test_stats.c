@@ -7,6 +7,7 @@
 */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "stats.h"
@@ -289,6 +290,86 @@ static void test_mann_whitney_normal(void)
     CHECK(isnan(qsb_mann_whitney_p(lo, 0, hi, 3)));
 }
 
+/* The incomplete beta in closed forms, and Student's t against its closed forms (df 1..4) and
+** published quantiles (df 5 and 30, to 10+ digits), in both tails. */
+static void test_t_distribution(void)
+{
+    CHECK(fabs(qsb_incomplete_beta(1, 1, 0.3) - 0.3) < 1e-13);
+    CHECK(fabs(qsb_incomplete_beta(2.5, 1, 0.4) - pow(0.4, 2.5)) < 1e-13);
+    CHECK(fabs(qsb_incomplete_beta(1, 3, 0.2) - (1 - pow(0.8, 3))) < 1e-13);
+    CHECK(fabs(qsb_incomplete_beta(7.5, 7.5, 0.5) - 0.5) < 1e-13);
+    CHECK(isnan(qsb_incomplete_beta(0, 1, 0.5)) && isnan(qsb_incomplete_beta(1, 1, 1.5)));
+    const double pi = 3.14159265358979323846;
+    const double ts[] = {-7.0, -2.5, -1.0, -0.3, 0.0, 0.4, 1.0, 2.0, 3.3, 12.0, 80.0};
+    for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
+        double t = ts[i];
+        double f1 = 0.5 + atan(t) / pi;
+        double f2 = 0.5 + t / (2.0 * sqrt(2.0 + t * t));
+        double f3 = 0.5 + (t / (sqrt(3.0) * (1.0 + t * t / 3.0)) + atan(t / sqrt(3.0))) / pi;
+        double u = 1.0 + t * t / 4.0;
+        double f4 = 0.5 + 0.375 * t / sqrt(u) * (1.0 - t * t / (12.0 * u));
+        CHECK_MSG(fabs(qsb_t_cdf(t, 1) - f1) < 1e-12, "df 1, t %g: %.15g", t, qsb_t_cdf(t, 1));
+        CHECK_MSG(fabs(qsb_t_cdf(t, 2) - f2) < 1e-12, "df 2, t %g: %.15g", t, qsb_t_cdf(t, 2));
+        CHECK_MSG(fabs(qsb_t_cdf(t, 3) - f3) < 1e-12, "df 3, t %g: %.15g", t, qsb_t_cdf(t, 3));
+        CHECK_MSG(fabs(qsb_t_cdf(t, 4) - f4) < 1e-12, "df 4, t %g: %.15g", t, qsb_t_cdf(t, 4));
+        CHECK(fabs(qsb_t_sf(t, 3) - (1.0 - f3)) < 1e-12);
+    }
+    /* the upper tail keeps its precision far out: P(T >= 80) for df 1 = atan(1/80) / pi */
+    CHECK(fabs(qsb_t_sf(80.0, 1) / (atan(1.0 / 80.0) / pi) - 1.0) < 1e-10);
+    CHECK(fabs(qsb_t_cdf(2.5705818366147395, 5) - 0.975) < 1e-9);
+    CHECK(fabs(qsb_t_cdf(2.0150483726691575, 5) - 0.95) < 1e-9);
+    CHECK(fabs(qsb_t_cdf(2.0422724563012373, 30) - 0.975) < 1e-9);
+    CHECK(fabs(qsb_t_sf(2.7499956535672259, 30) - 0.005) < 1e-9);
+    CHECK(fabs(qsb_t_cdf(-2.0422724563012373, 30) - 0.025) < 1e-9);
+    CHECK(fabs(qsb_t_cdf(1.959963984540054, INFINITY) - 0.975) < 1e-12);
+    CHECK(fabs(qsb_t_quantile(0.975, 5) - 2.5705818366147395) < 1e-8);
+    CHECK(fabs(qsb_t_quantile(0.025, 30) + 2.0422724563012373) < 1e-8);
+    CHECK(fabs(qsb_t_quantile(0.975, 1) - 12.706204736174707) < 1e-7);
+    for (size_t df = 1; df <= 30; df++) /* the table of qsb_t975, to its 3 decimals */
+        CHECK_MSG(fabs(qsb_t_quantile(0.975, (double)df) - qsb_t975(df)) < 6e-4, "df %zu", df);
+    CHECK(isnan(qsb_t_cdf(1.0, 0.0)) && isnan(qsb_t_quantile(1.0, 3.0)));
+}
+
+/* Welch over units, the one-sided p, and the corrections against values worked by hand (they
+** agree with R's p.adjust). */
+static void test_welch_and_corrections(void)
+{
+    qsb_unit_spread a = {5, 0.0, 0.1}, b = {10, 0.1, 0.2}, one = {1, 0.0, NAN};
+    qsb_welch w;
+    CHECK(qsb_welch_units(&a, &b, &w) == 0);
+    /* va = 0.01/5, vb = 0.04/10: se = sqrt(0.006), df = 0.006^2 / (0.002^2/4 + 0.004^2/9) */
+    CHECK(fabs(w.diff - 0.1) < 1e-15 && fabs(w.se - sqrt(0.006)) < 1e-15);
+    CHECK_MSG(fabs(w.df - 12.96) < 1e-9, "df %.12g", w.df);
+    CHECK(qsb_welch_units(&a, &one, &w) == -1 && isnan(w.diff));
+    /* p of "at most bound": t = (0.1 - 0.0) / sqrt(0.006) on 12.96 df */
+    CHECK(fabs(qsb_one_sided_p(0.1, sqrt(0.006), 12.96, 0.0) -
+               qsb_t_sf(0.1 / sqrt(0.006), 12.96)) < 1e-15);
+    CHECK(qsb_one_sided_p(0.2, 0.0, INFINITY, 0.1) == 0.0);
+    CHECK(qsb_one_sided_p(0.1, 0.0, INFINITY, 0.1) == 1.0);
+    CHECK(fabs(qsb_one_sided_p(0.05, 0.1, 4.0, 0.05) - 0.5) < 1e-15);
+
+    const double p[] = {0.01, 0.04, NAN, 0.03, 0.005};
+    double adj[5];
+    CHECK(qsb_adjust_p(p, 5, QSB_CORRECTION_HOLM, adj) == 4);
+    const double holm[] = {0.03, 0.06, NAN, 0.06, 0.02};
+    const double bh[] = {0.02, 0.04, NAN, 0.04, 0.02};
+    for (int i = 0; i < 5; i++)
+        CHECK_MSG(i == 2 ? isnan(adj[i]) : fabs(adj[i] - holm[i]) < 1e-15, "holm %d: %g", i,
+                  adj[i]);
+    CHECK(qsb_adjust_p(p, 5, QSB_CORRECTION_BH, adj) == 4);
+    for (int i = 0; i < 5; i++)
+        CHECK_MSG(i == 2 ? isnan(adj[i]) : fabs(adj[i] - bh[i]) < 1e-15, "bh %d: %g", i,
+                  adj[i]);
+    CHECK(qsb_adjust_p(p, 5, QSB_CORRECTION_NONE, adj) == 4 && adj[4] == 0.005);
+    const double big[] = {0.5, 0.9, 0.6};
+    CHECK(qsb_adjust_p(big, 3, QSB_CORRECTION_HOLM, adj) == 3);
+    CHECK(adj[0] == 1.0 && adj[1] == 1.0 && adj[2] == 1.0); /* capped at 1 */
+    CHECK(qsb_adjust_p(big, 3, QSB_CORRECTION_BH, adj) == 3);
+    CHECK(fabs(adj[0] - 0.9) < 1e-15 && fabs(adj[1] - 0.9) < 1e-15 && fabs(adj[2] - 0.9) < 1e-15);
+    CHECK(qsb_adjust_p(p, 0, QSB_CORRECTION_HOLM, adj) == 0);
+    CHECK(strcmp(qsb_correction_name(QSB_CORRECTION_BH), "bh") == 0);
+}
+
 int main(void)
 {
     test_empty_and_tiny();
@@ -301,5 +382,7 @@ int main(void)
     test_mann_whitney_exact_3_3();
     test_mann_whitney_exact_tables();
     test_mann_whitney_normal();
+    test_t_distribution();
+    test_welch_and_corrections();
     return check_done();
 }
