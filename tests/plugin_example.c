@@ -4,6 +4,7 @@
 **
 **   plain_introsort       introsort as is: the A/A partner of the registry entry
 **   slow_introsort_3pct   introsort, then busy work for 3% of the time the sort took
+**   slow_introsort_5pct   the same with 5% (the matrix gate's measurement, issue 20)
 **   slow_introsort_10pct  the same with 10%
 **   broken_sort           sorts, then swaps the first and last elements: fails verification
 **   introsort_qsort       introsort behind qsort's signature (load it with ":qsort")
@@ -26,6 +27,7 @@ typedef int (*cmp_fn)(const void *, const void *, void *);
 /* Exported: declared here for -Wmissing-prototypes (no header: dlsym finds them). */
 EXPORT void plain_introsort(void *base, size_t n, size_t size, cmp_fn cmp, void *arg);
 EXPORT void slow_introsort_3pct(void *base, size_t n, size_t size, cmp_fn cmp, void *arg);
+EXPORT void slow_introsort_5pct(void *base, size_t n, size_t size, cmp_fn cmp, void *arg);
 EXPORT void slow_introsort_10pct(void *base, size_t n, size_t size, cmp_fn cmp, void *arg);
 EXPORT void broken_sort(void *base, size_t n, size_t size, cmp_fn cmp, void *arg);
 EXPORT void introsort_qsort(void *base, size_t n, size_t size,
@@ -57,6 +59,11 @@ void plain_introsort(void *base, size_t n, size_t size, cmp_fn cmp, void *arg)
 void slow_introsort_3pct(void *base, size_t n, size_t size, cmp_fn cmp, void *arg)
 {
     introsort_with_extra(0.03, base, n, size, cmp, arg);
+}
+
+void slow_introsort_5pct(void *base, size_t n, size_t size, cmp_fn cmp, void *arg)
+{
+    introsort_with_extra(0.05, base, n, size, cmp, arg);
 }
 
 void slow_introsort_10pct(void *base, size_t n, size_t size, cmp_fn cmp, void *arg)
