@@ -15,6 +15,7 @@ void qsb_heapsort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
 void qsb_quicksort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_introsort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_introsort_final(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+void qsb_stackmerge(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_system_qsort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 
 #endif
