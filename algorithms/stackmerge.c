@@ -137,63 +137,100 @@ static ALWAYS_INLINE void merge_backward_sized(const sorter *s, char *lo, char *
     memcpy(lo + (a_end - lo), s->buf, (size_t)(b_end - s->buf));
 }
 
-/* Runs both longer than the buffer: Dudzinski-Dydek. The smaller half (by elements) is
-** recursed into and the larger looped on, so the depth is at most log2 of the elements. */
-static void merge_in_place(const sorter *s, char *lo, char *mid, char *hi)
+/* One step of Dudzinski-Dydek on runs both longer than the buffer, or the whole merge once
+** one run fits it (returns 0). Otherwise cuts the longer run in half, finds the cut element's
+** place in the other run, rotates the two middle pieces, and returns 1 with the two
+** sub-merges (lo, cut[0], cut[2]) and (cut[2], cut[1], hi). Each has fewer elements than
+** (lo, mid, hi). Kept out of line so the recursion's frames stay small. */
+static __attribute__((noinline)) int split_step(const sorter *s, char *lo, char *mid, char *hi,
+                                                char *cut[3])
 {
     const size_t size = s->size;
+    size_t n1 = (size_t)(mid - lo) / size, n2 = (size_t)(hi - mid) / size;
+    if (n1 == 0 || n2 == 0 || s->cmp(mid - size, mid, s->arg) <= 0)
+        return 0;
+    if (s->cmp(hi - size, lo, s->arg) < 0) {
+        rotate(s, lo, (size_t)(mid - lo), (size_t)(hi - mid));
+        return 0;
+    }
+    if (n1 <= s->capacity && (n1 <= n2 || n2 > s->capacity)) {
+        s->forward(s, lo, mid, hi);
+        return 0;
+    }
+    if (n2 <= s->capacity) {
+        s->backward(s, lo, mid, hi);
+        return 0;
+    }
+    if (n1 + n2 == 2)
+        return 0; /* only with no buffer and a comparator that contradicts itself */
+    char *cut1, *cut2;
+    if (n1 >= n2) { /* n1 >= 2: the cut leaves both halves smaller */
+        cut1 = lo + n1 / 2 * size;
+        size_t l = 0, r = n2; /* first element of B not less than *cut1 */
+        while (l < r) {
+            size_t m = l + (r - l) / 2;
+            if (s->cmp(mid + m * size, cut1, s->arg) < 0)
+                l = m + 1;
+            else
+                r = m;
+        }
+        cut2 = mid + l * size;
+    } else { /* n2 >= 2 */
+        cut2 = mid + n2 / 2 * size;
+        size_t l = 0, r = n1; /* first element of A greater than *cut2 */
+        while (l < r) {
+            size_t m = l + (r - l) / 2;
+            if (s->cmp(cut2, lo + m * size, s->arg) < 0)
+                r = m;
+            else
+                l = m + 1;
+        }
+        cut1 = lo + l * size;
+    }
+    rotate(s, cut1, (size_t)(mid - cut1), (size_t)(cut2 - mid));
+    cut[0] = cut1;
+    cut[1] = cut2;
+    cut[2] = cut1 + (cut2 - mid);
+    return 1;
+}
+
+/* The sub-merges: the smaller one goes on, the larger waits on a small stack of pending
+** merges, so at most log2(n / 2B) wait at once (a sub-merge splits again only while both its
+** runs exceed B). Past PENDING of them the larger is merged by a recursive call: a frame per
+** PENDING halvings, far smaller than a recursion per halving. */
+#define PENDING 16
+
+static void merge_in_place(const sorter *s, char *lo, char *mid, char *hi)
+{
+    struct {
+        char *lo, *mid, *hi;
+    } pending[PENDING];
+    size_t waiting = 0;
     for (;;) {
-        size_t n1 = (size_t)(mid - lo) / size, n2 = (size_t)(hi - mid) / size;
-        if (n1 == 0 || n2 == 0 || s->cmp(mid - size, mid, s->arg) <= 0)
-            return;
-        if (s->cmp(hi - size, lo, s->arg) < 0) {
-            rotate(s, lo, (size_t)(mid - lo), (size_t)(hi - mid));
-            return;
+        char *cut[3];
+        if (!split_step(s, lo, mid, hi, cut)) {
+            if (waiting == 0)
+                return;
+            waiting--;
+            lo = pending[waiting].lo;
+            mid = pending[waiting].mid;
+            hi = pending[waiting].hi;
+            continue;
         }
-        if (n1 <= s->capacity && (n1 <= n2 || n2 > s->capacity)) {
-            s->forward(s, lo, mid, hi);
-            return;
-        }
-        if (n2 <= s->capacity) {
-            s->backward(s, lo, mid, hi);
-            return;
-        }
-        if (n1 + n2 == 2)
-            return; /* only with no buffer and a comparator that contradicts itself */
-        char *cut1, *cut2;
-        if (n1 >= n2) { /* n1 >= 2: the cut leaves both halves smaller */
-            cut1 = lo + n1 / 2 * size;
-            size_t l = 0, r = n2; /* first element of B not less than *cut1 */
-            while (l < r) {
-                size_t m = l + (r - l) / 2;
-                if (s->cmp(mid + m * size, cut1, s->arg) < 0)
-                    l = m + 1;
-                else
-                    r = m;
-            }
-            cut2 = mid + l * size;
-        } else { /* n2 >= 2 */
-            cut2 = mid + n2 / 2 * size;
-            size_t l = 0, r = n1; /* first element of A greater than *cut2 */
-            while (l < r) {
-                size_t m = l + (r - l) / 2;
-                if (s->cmp(cut2, lo + m * size, s->arg) < 0)
-                    r = m;
-                else
-                    l = m + 1;
-            }
-            cut1 = lo + l * size;
-        }
-        rotate(s, cut1, (size_t)(mid - cut1), (size_t)(cut2 - mid));
-        char *new_mid = cut1 + (cut2 - mid);
-        if (new_mid - lo <= hi - new_mid) {
-            merge_in_place(s, lo, cut1, new_mid);
-            lo = new_mid;
-            mid = cut2;
+        char *large_lo = lo, *large_mid = cut[0], *large_hi = cut[2];
+        if (cut[2] - lo <= hi - cut[2]) { /* the left one is smaller: it goes on */
+            large_lo = cut[2], large_mid = cut[1], large_hi = hi;
+            mid = cut[0], hi = cut[2];
         } else {
-            merge_in_place(s, new_mid, cut2, hi);
-            hi = new_mid;
-            mid = cut1;
+            lo = cut[2], mid = cut[1];
+        }
+        if (waiting < PENDING) {
+            pending[waiting].lo = large_lo;
+            pending[waiting].mid = large_mid;
+            pending[waiting].hi = large_hi;
+            waiting++;
+        } else {
+            merge_in_place(s, large_lo, large_mid, large_hi);
         }
     }
 }
