@@ -198,7 +198,10 @@ static __attribute__((noinline)) int split_step(const sorter *s, char *lo, char 
 ** merges, so at most log2(n / 2B) wait at once (a sub-merge splits again only while both its
 ** runs exceed B). Past PENDING of them the larger is merged by a recursive call: a frame per
 ** PENDING halvings, far smaller than a recursion per halving. */
-#define PENDING 16
+#ifndef QSB_STACKMERGE_PENDING
+#define QSB_STACKMERGE_PENDING 16
+#endif
+#define PENDING QSB_STACKMERGE_PENDING
 
 static void merge_in_place(const sorter *s, char *lo, char *mid, char *hi)
 {
