@@ -31,12 +31,16 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "element_swap.h"
 #include "sorts.h"
 
 #ifndef QSB_STACKMERGE_BUFFER_BYTES
 #define QSB_STACKMERGE_BUFFER_BYTES 2048 /* override with -D to measure the trade-off */
 #endif
-#define BLOCK 16                         /* elements sorted by binary insertion */
+#ifndef QSB_STACKMERGE_BLOCK
+#define QSB_STACKMERGE_BLOCK 16
+#endif
+#define BLOCK QSB_STACKMERGE_BLOCK /* elements sorted by binary insertion */
 
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
@@ -58,18 +62,11 @@ static ALWAYS_INLINE void copy_element(char *dst, const char *src, size_t size)
     memcpy(dst, src, size); /* a constant size in the specialised copies: plain moves */
 }
 
-/* Swaps two disjoint byte ranges through the buffer, a buffer's worth at a time. */
-static void swap_ranges(const sorter *s, char *a, char *b, size_t bytes)
+/* Swaps two disjoint byte ranges, 32 bytes at a time through registers (element_swap.h). */
+static void swap_ranges(char *a, char *b, size_t bytes)
 {
-    while (bytes > 0) {
-        size_t chunk = bytes < QSB_STACKMERGE_BUFFER_BYTES ? bytes : QSB_STACKMERGE_BUFFER_BYTES;
-        memcpy(s->buf, a, chunk);
-        memcpy(a, b, chunk);
-        memcpy(b, s->buf, chunk);
-        a += chunk;
-        b += chunk;
-        bytes -= chunk;
-    }
+    if (bytes != 0)
+        qsb_swap_bytes(a, b, bytes);
 }
 
 /* [p, p+x) [p+x, p+x+y) -> [p+x, p+x+y) [p, p+x), byte counts. Gries-Mills block swaps shrink
@@ -84,7 +81,7 @@ static void rotate(const sorter *s, char *p, size_t x, size_t y)
                 memcpy(p + y, s->buf, x);
                 return;
             }
-            swap_ranges(s, p, p + x, x); /* A B1 B2 -> B1 A B2: B1 is final */
+            swap_ranges(p, p + x, x); /* A B1 B2 -> B1 A B2: B1 is final */
             p += x;
             y -= x;
         } else {
@@ -94,7 +91,7 @@ static void rotate(const sorter *s, char *p, size_t x, size_t y)
                 memcpy(p, s->buf, y);
                 return;
             }
-            swap_ranges(s, p + x - y, p + x, y); /* A1 A2 B -> A1 B A2: A2 is final */
+            swap_ranges(p + x - y, p + x, y); /* A1 A2 B -> A1 B A2: A2 is final */
             x -= y;
         }
     }
@@ -269,7 +266,7 @@ static ALWAYS_INLINE void insertion_sort_sized(const sorter *s, char *lo, size_t
                 copy_element(a, b, size);
                 copy_element(b, s->buf, size);
             } else {
-                swap_ranges(s, a, b, size);
+                swap_ranges(a, b, size);
             }
         }
         first = 1; /* *lo, the old last, is not greater than the element that stopped the scan */
