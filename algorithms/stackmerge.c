@@ -19,13 +19,16 @@
 ** the buffer.
 **
 ** Cost: the in-place merge of m <= n elements takes O(m log(n/m + 1)) comparisons, so the sort
-** makes O(n log n) comparisons in the worst case (about n log2 n - n on random input: a few
-** percent above msort) and n - 1 + n/16 on sorted input. Moves: O(n log n) while runs fit the
-** buffer, O(n log^2 (n/B)) above (B = buffer elements): rotations are memcpy/memmove work.
-** Memory: the 2 KiB buffer and a recursion of at most log2(n / 2B) small frames (the smaller
-** half is recursed into, the larger looped on). Every index comes from bounded counters and
-** binary searches, never from a scan that stops on a comparator answer, so any comparator
-** leaves a permutation of the input, inside the array, in finite time.
+** makes O(n log n) comparisons in the worst case. Measured: at most n log2 n - 0.2 n for every
+** n <= 3000 (test_stackmerge); on random input 1-2% more than msort for 4- and 8-byte elements,
+** 7% more for 32-byte ones (64 fit the buffer, so more merges are split); 0.54-0.61 n log2 n
+** on McIlroy's adversary; about n + n/16 on sorted input. Moves: O(n log n) while runs fit the
+** buffer, O(n log^2 (n/B)) above it (B = buffer elements), as block swaps and memmove.
+** Memory: the 2 KiB buffer, and the sub-merges of an in-place merge wait on a 16-entry stack
+** (at most log2(n / 2B) of them wait at once; past 16, one recursive call per 16 halvings):
+** 3 KiB of stack in all at n = 8,388,608. Every index comes from bounded counters and binary
+** searches, never from a scan that stops on a comparator answer, so any comparator leaves a
+** permutation of the input, inside the array, in finite time.
 */
 #include <stdalign.h>
 #include <stdint.h>
@@ -41,6 +44,8 @@
 #define QSB_STACKMERGE_BLOCK 16
 #endif
 #define BLOCK QSB_STACKMERGE_BLOCK /* elements sorted by binary insertion */
+
+_Static_assert(QSB_STACKMERGE_BUFFER_BYTES >= 32, "insertion moves elements up to 32 bytes through it");
 
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
