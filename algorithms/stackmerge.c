@@ -8,9 +8,9 @@
 ** blocks, no recursion), so merges of small runs stay in cache.
 **
 ** Merge of runs A = [lo, mid) and B = [mid, hi): nothing when A's last <= B's first (one
-** comparison), a rotation when B's last < A's first; otherwise, when the smaller run fits a
-** fixed 2 KiB buffer on the stack, a plain merge through it (A forward or B backward; ties
-** take A, so it is stable). Runs both larger than the buffer are merged in place by
+** comparison); when the smaller run fits a fixed 2 KiB buffer on the stack, a plain merge
+** through it (A forward or B backward; ties take A, so it is stable). Runs both larger than
+** the buffer are rotated when B's last < A's first, and otherwise merged in place by
 ** Dudzinski and Dydek's algorithm ("On a stable storage merging algorithm", Inform. Process.
 ** Lett. 12 (1981); Kim and Kutzner's SymMerge, 2004, is its symmetric variant): cut the longer
 ** run in half, binary-search the cut element's place in the other (lower bound in B, upper
@@ -149,12 +149,8 @@ static __attribute__((noinline)) int split_step(const sorter *s, char *lo, char 
 {
     const size_t size = s->size;
     size_t n1 = (size_t)(mid - lo) / size, n2 = (size_t)(hi - mid) / size;
-    if (n1 == 0 || n2 == 0 || s->cmp(mid - size, mid, s->arg) <= 0)
+    if (n1 == 0 || n2 == 0)
         return 0;
-    if (s->cmp(hi - size, lo, s->arg) < 0) {
-        rotate(s, lo, (size_t)(mid - lo), (size_t)(hi - mid));
-        return 0;
-    }
     if (n1 <= s->capacity && (n1 <= n2 || n2 > s->capacity)) {
         s->forward(s, lo, mid, hi);
         return 0;
@@ -163,8 +159,11 @@ static __attribute__((noinline)) int split_step(const sorter *s, char *lo, char 
         s->backward(s, lo, mid, hi);
         return 0;
     }
-    if (n1 + n2 == 2)
-        return 0; /* only with no buffer and a comparator that contradicts itself */
+    if (n1 + n2 == 2) { /* only without a buffer (elements larger than it) */
+        if (s->cmp(mid, lo, s->arg) < 0)
+            rotate(s, lo, size, size);
+        return 0;
+    }
     char *cut1, *cut2;
     if (n1 >= n2) { /* n1 >= 2: the cut leaves both halves smaller */
         cut1 = lo + n1 / 2 * size;
@@ -250,6 +249,8 @@ static ALWAYS_INLINE void merge_sized(const sorter *s, char *lo, char *mid, char
         merge_forward_sized(s, lo, mid, hi, size);
     else if (n2 <= s->capacity)
         merge_backward_sized(s, lo, mid, hi, size);
+    else if (s->cmp(hi - size, lo, s->arg) < 0)
+        rotate(s, lo, (size_t)(mid - lo), (size_t)(hi - mid));
     else
         merge_in_place(s, lo, mid, hi);
 }
