@@ -19,10 +19,10 @@
 ** the buffer.
 **
 ** Cost: the in-place merge of m <= n elements takes O(m log(n/m + 1)) comparisons, so the sort
-** makes O(n log n) comparisons in the worst case. Measured: at most n log2 n - 0.2 n for every
-** n <= 3000 (test_stackmerge); on random input 1-2% more than msort for 4- and 8-byte elements,
-** 7% more for 32-byte ones (64 fit the buffer, so more merges are split); 0.54-0.61 n log2 n
-** on McIlroy's adversary; about n + n/16 on sorted input. Moves: O(n log n) while runs fit the
+** makes O(n log n) comparisons in the worst case. Measured: at most n log2 n - 0.5 n for every
+** n <= 3000 (test_stackmerge); on random input 1.0% and 1.3% more than msort for 4- and 8-byte
+** elements, 3.4-4.0% for 32-byte ones (64 fit the buffer, so more merges are split); 0.56-0.63
+** n log2 n on McIlroy's adversary; n - 1 on sorted input. Moves: O(n log n) while runs fit the
 ** buffer, O(n log^2 (n/B)) above it (B = buffer elements), as block swaps and memmove.
 ** Memory: the 2 KiB buffer, and the sub-merges of an in-place merge wait on a 16-entry stack
 ** (at most log2(n / 2B) of them wait at once; past 16, one recursive call per 16 halvings):
