@@ -44,7 +44,8 @@ static void check_table_shape(void)
 static void check_complete(void)
 {
     static const char *const names[] = {"bsd", "heapsort", "introsort", "introsort-final",
-                                         "msort", "msort-2.39", "musl", "quicksort", "system"};
+                                         "msort", "msort-2.39", "musl", "quicksort",
+                                         "stackmerge", "system"};
     for (size_t e = 0; e < sizeof names / sizeof names[0]; e++)
         CHECK_MSG(qsb_algorithm_find(names[e]) != NULL, "'%s' is missing", names[e]);
     for (size_t i = 0; i < qsb_algorithm_count; i++)
@@ -61,7 +62,7 @@ static void check_functions(void)
     } rows[] = {
         {"heapsort", qsb_heapsort},     {"msort", qsb_msort},         {"msort-2.39", qsb_msort_239},
         {"quicksort", qsb_quicksort},   {"system", qsb_system_qsort}, {"bsd", qsb_bsd},
-        {"musl", qsb_musl},
+        {"musl", qsb_musl},             {"stackmerge", qsb_stackmerge},
     };
     for (size_t e = 0; e < sizeof rows / sizeof rows[0]; e++) {
         const qsb_algorithm *a = qsb_algorithm_find(rows[e].name);
@@ -96,6 +97,7 @@ static void check_declared_properties(void)
     CHECK(properties_of("quicksort") == 0);
     CHECK(properties_of("musl") == QSB_PROP_NLOGN_WORST);
     CHECK(properties_of("bsd") == 0);
+    CHECK(properties_of("stackmerge") == (QSB_PROP_STABLE | QSB_PROP_NLOGN_WORST));
     CHECK(properties_of("system") == QSB_PROP_UNKNOWN); /* the host's libc: audit measures it */
     for (size_t i = 0; i < qsb_algorithm_count; i++)
         if (qsb_algorithms[i].properties & QSB_PROP_UNKNOWN)
