@@ -499,15 +499,11 @@ static void *alloc_work(size_t bytes)
     return aligned_alloc(WORK_ALIGN, rounded ? rounded : WORK_ALIGN);
 }
 
-/* A new unit for every cell of the sweep: fresh copies of the sorts, fresh buffers. */
+/* A new unit for every cell of the sweep: fresh copies of the sorts. The buffers stay: where
+** the data sits (offsets, fresh physical pages) made no difference here (docs/measurement.md),
+** and fresh pages would fault inside every unit's copies. */
 static int enter_unit(run_state *s)
 {
-    free(s->work);
-    free(s->input);
-    s->input = alloc_work(s->input_bytes);
-    s->work = alloc_work(s->work_bytes);
-    if (!s->input || !s->work)
-        return qsb_out_of_memory("input buffers");
     s->totals->units++;
     return qsb_placement_enter(s->setup->placement) == 0 ? QSB_OK : QSB_ESYSTEM;
 }
@@ -692,8 +688,10 @@ int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_tot
     const char **names = malloc(cfg->n_algos * sizeof *names);
     s.plans = calloc(cells ? cells : 1, sizeof *s.plans);
     algo_plan *algos = malloc((slots ? slots : 1) * sizeof *algos);
+    s.input = alloc_work(s.input_bytes);
+    s.work = alloc_work(s.work_bytes);
     int status = QSB_OK;
-    if (!names || !s.plans || !algos) {
+    if (!names || !s.plans || !algos || !s.input || !s.work) {
         status = qsb_out_of_memory("input buffers");
         goto done;
     }

@@ -2,8 +2,8 @@
 ** The benchmark matrix (run.c) and the whole `run` command after parsing (cmd_run.c).
 **
 ** The run visits the cells sweep after sweep under a schedule (schedule.h). Each sweep enters
-** a new placement (placement.h: fresh copies of the sorts' objects at random offsets, fresh
-** buffers), so each visit of a cell is one unit of it: the level at which its intervals are
+** a new placement (placement.h: fresh copies of the sorts' objects at random offsets), so
+** each visit of a cell is one unit of it: the level at which its intervals are
 ** taken (stats.h, units; docs/measurement.md has the model and the variances measured here).
 **
 ** A visit of a cell:
