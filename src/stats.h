@@ -30,11 +30,12 @@ int qsb_paired_delta(const double *base, const double *cand, size_t n, double *p
                      double *lo, double *hi);
 
 /* ---- Units (Kalibera & Jones): the experiment has levels, rounds within a unit and units
-** within a run. A unit is a placement of the code and data (run.h); samples of one unit share
-** it and are not independent of each other, units are. So an interval is taken over units:
-** each unit's median is one observation, and the interval of a ratio or a median is
-** center * exp(+-t(0.975, U-1) * sd(log unit medians) / sqrt(U)) for U units. Below
-** QSB_MIN_UNITS units no interval is claimed. ---- */
+** within a run. A unit is a placement of the code (run.h); samples of one unit share it and
+** are not independent of each other, units are. So intervals are taken over units: the
+** reported ones by a cluster bootstrap of the pooled median (qsb_unit_median_interval), and
+** the schedule's measure of precision by t over the units' medians,
+** center * exp(+-t(0.975, U-1) * sd(log unit medians) / sqrt(U)). Below QSB_MIN_UNITS units
+** no interval is claimed. ---- */
 #define QSB_MIN_UNITS 5
 
 typedef struct {
@@ -65,12 +66,25 @@ double qsb_unit_precision_pct(const qsb_unit_spread *s);
 ** or -1 when no pair is valid. */
 int qsb_paired_ratios(const double *base, const double *cand, size_t n, double *ratios);
 
+/* The reported intervals: the 95% interval of the median of all the values (the spec's
+** estimate, pooled over units) by a cluster bootstrap that resamples whole units with
+** replacement QSB_BOOTSTRAP_RESAMPLES times (percentile interval). Resampling units, not
+** samples, keeps what the samples of a unit share; it follows the pooled median where it
+** jumps, as it does when placement makes a sort bimodal. The resampling seed is fixed: the
+** interval is a pure function of the samples. NANs below QSB_MIN_UNITS units or without
+** units. Returns 0, or -1 when out of memory. (The t interval above is the schedule's cheaper
+** measure of which cells need more units.) */
+#define QSB_BOOTSTRAP_RESAMPLES 1000
+#define QSB_BOOTSTRAP_SEED UINT64_C(0x9abc56781234)
+int qsb_unit_median_interval(const double *values, const uint32_t *units, size_t n, double *lo,
+                             double *hi);
+
 /* qsb_paired_delta's point estimate (the spec's median of paired ratios); with units, the
-** interval comes from the units around it, else from order statistics as there. */
+** interval is the cluster bootstrap's, else order statistics as there. */
 int qsb_paired_delta_units(const double *base, const double *cand, const uint32_t *units,
                            size_t n, double *pct, double *lo, double *hi);
 
-/* qsb_summarize; with units, the median's interval comes from the units. */
+/* qsb_summarize; with units, the median's interval is the cluster bootstrap's. */
 int qsb_summarize_units(const double *x, const uint32_t *units, size_t n, qsb_summary *out);
 
 /* Two-sided Mann-Whitney U test p-value: exact when both samples have at most 20 values and

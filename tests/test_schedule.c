@@ -97,6 +97,34 @@ static void test_unit_interval(void)
     qsb_unit_interval(&s, 2.0, &lo, &hi);
     CHECK(fabs(lo - 2.0 * exp(-h)) < 1e-12 && fabs(hi - 2.0 * exp(h)) < 1e-12);
     CHECK(fabs(qsb_t975(4) - 2.776) < 1e-9 && fabs(qsb_t975(1000) - 1.962) < 0.001);
+    /* The reported interval: a cluster bootstrap of the pooled median. */
+    double lo2, hi2;
+    CHECK(qsb_unit_median_interval(x, u, 12, &lo2, &hi2) == 0);
+    CHECK(isnan(lo2) && isnan(hi2)); /* 3 units: none */
+    const double same[] = {2.0, 2.0, 2.0, 2.0, 2.0, 2.0};
+    const uint32_t six[] = {0, 1, 2, 3, 4, 5};
+    CHECK(qsb_unit_median_interval(same, six, 6, &lo2, &hi2) == 0 && lo2 == 2.0 && hi2 == 2.0);
+    /* Bimodal units (half fast, half slow): the pooled median can land on either mode, and
+    ** the interval says so by spanning both. */
+    double bimodal[40];
+    uint32_t units[40];
+    for (size_t i = 0; i < 40; i++) {
+        units[i] = (uint32_t)(i / 4);
+        bimodal[i] = units[i] % 2 ? 2.0 + 0.01 * (double)(i % 4) : 1.0 + 0.01 * (double)(i % 4);
+    }
+    CHECK(qsb_unit_median_interval(bimodal, units, 40, &lo2, &hi2) == 0);
+    CHECK_MSG(lo2 < 1.1 && hi2 > 1.9, "bimodal interval [%g, %g]", lo2, hi2);
+    /* One mode with a little scatter between units: narrow, around it, inside the units'
+    ** range. */
+    for (size_t i = 0; i < 40; i++)
+        bimodal[i] = 1.0 + 0.001 * (double)(units[i] % 5) + 0.0001 * (double)(i % 4);
+    CHECK(qsb_unit_median_interval(bimodal, units, 40, &lo2, &hi2) == 0);
+    CHECK_MSG(lo2 >= 1.0 && hi2 <= 1.0044 && lo2 <= 1.002 && hi2 >= 1.002, "[%g, %g]", lo2,
+              hi2);
+    /* Deterministic: the same samples give the same interval. */
+    double lo3, hi3;
+    CHECK(qsb_unit_median_interval(bimodal, units, 40, &lo3, &hi3) == 0 && lo3 == lo2 &&
+          hi3 == hi2);
     /* No units: nothing. */
     CHECK(qsb_unit_spread_of(y, NULL, 5, &s) == 0 && s.units == 0);
 }
