@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "compare.h"
 #include "diag.h"
+#include "fleet_view.h"
 #include "json_write.h"
 #include "outfile.h"
 #include "read_results.h"
@@ -41,7 +42,8 @@ static const qsb_command_spec compare_spec = {
     "Regression check between two results files (CSV or JSON). Exit status 1 when a row is\n"
     "slower in NEW beyond the threshold with p < alpha (comparisons metric: any increase\n"
     "beyond the threshold) or failed verification, 2 for bad input, else 0. When\n"
-    "$GITHUB_STEP_SUMMARY is set, the Markdown table is appended to that file.",
+    "$GITHUB_STEP_SUMMARY is set, the Markdown table is appended to that file.\n"
+    "compare --machines A,B FILE: two machines' deltas cell by cell (see --machines --help).",
     compare_options};
 
 typedef struct {
@@ -451,6 +453,9 @@ static int write_outputs(const compare_config *cfg, outputs *out, const qsb_comp
 
 int qsb_cmd_compare(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++) /* two machines of a fleet: fleet_view.h */
+        if (strncmp(argv[i], "--machines", 10) == 0 && (!argv[i][10] || argv[i][10] == '='))
+            return qsb_cmd_compare_machines(argc, argv);
     compare_config cfg = {{5.0, 0.01, false}, false, NULL, NULL};
     int first;
     int status = qsb_parse_options(&compare_spec, argc, argv, on_option, &cfg, &first);
