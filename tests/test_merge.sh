@@ -13,6 +13,7 @@
 # Usage: test_merge.sh PATH/TO/qsortbench
 set -u
 bin=$1
+tools=$(cd "$(dirname "$0")/.." && pwd)/tools/fleet
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 cd "$tmp" || exit 1
@@ -98,6 +99,19 @@ if command -v gnuplot >/dev/null 2>&1; then
     grep -q 'charts/f1-deltas-introsort.png' plot.out && ok || fail "no fleet deltas chart"
     grep -q 'charts/f1-comparisons.png' plot.out && ok || fail "no fleet comparisons chart"
 fi
+
+# The GitHub Actions recipe's steps (docs/ci-recipes.md): shards x runner kinds, each job's
+# artifact in its own folder, then the final job's merge (charts skipped without gnuplot).
+for runner in ubuntu-22.04 ubuntu-24.04; do
+    for k in 1 2; do
+        sh "$tools/shard.sh" "$bin" $k 2 "$runner" "artifacts/qsb-$runner-$k" $M >/dev/null 2>>run.err ||
+            fail "shard.sh $runner $k"
+    done
+done
+sh "$tools/merge.sh" "$bin" artifacts fleet >merge.out 2>err || fail "merge.sh: $(cat err)"
+grep -q '"machine":	"ubuntu-24.04"' fleet.json && ok || fail "merge.sh: no ubuntu-24.04 machine"
+"$bin" compare --machines ubuntu-22.04,ubuntu-24.04 fleet.json >/dev/null 2>err && ok ||
+    fail "compare --machines on the recipe's file: $(cat err)"
 
 # Every bad merge: one line, exit 2.
 bad_merge "duplicate cells: shard 1/3 is in both" s1.json s1.json s2.json s3.json -o x.json
