@@ -39,9 +39,12 @@ static int same_matrix(const qsb_matrix *a, const qsb_matrix *b)
     if (a->n_nelem != b->n_nelem || a->n_sizes != b->n_sizes ||
         a->n_patterns != b->n_patterns || a->n_algos != b->n_algos)
         return 0;
-    if (memcmp(a->nelem, b->nelem, a->n_nelem * sizeof *a->nelem) != 0 ||
-        memcmp(a->sizes, b->sizes, a->n_sizes * sizeof *a->sizes) != 0)
-        return 0;
+    for (size_t i = 0; i < a->n_nelem; i++)
+        if (a->nelem[i] != b->nelem[i])
+            return 0;
+    for (size_t i = 0; i < a->n_sizes; i++)
+        if (a->sizes[i] != b->sizes[i])
+            return 0;
     for (size_t i = 0; i < a->n_patterns; i++)
         if (strcmp(a->patterns[i], b->patterns[i]) != 0)
             return 0;

@@ -270,8 +270,7 @@ static int read_fleet_fields(const json_place *at, const cJSON *ctx, qsb_context
         return status;
     if (!cJSON_IsObject(m))
         return field_error(at, "matrix", "not an object");
-    json_place mat = *at;
-    snprintf(mat.where, sizeof mat.where, "%s.matrix", at->where);
+    json_place mat = {at->name, "context.matrix"}; /* the context's only object */
     qsb_matrix *x = &c->matrix;
     status = get_u64_array(&mat, m, "nelem", &x->nelem, &x->n_nelem);
     if (status == QSB_OK)
