@@ -9,6 +9,8 @@
 # METRIC    cycles, ns or comparisons: what the delta is a delta of
 # SIZES, NELEMS, PATTERNS   space-separated words naming the panels, the bars of a group
 #           (data column "series" indexes NELEMS) and the groups
+#           A word of NELEMS that starts with '=' is shown as it is, without "n = " (a fleet
+#           chart: "=MACHINE" words, groups "pattern/count": src/fleet_view.c)
 #
 # A panel per element size, a group of bars per pattern, a bar per element count, the 95%
 # interval of the delta as an error bar. Failed cells have no bar and a red cross on the zero
@@ -18,6 +20,7 @@ data = ARG1
 nsizes = words(ARG7)
 ncounts = words(ARG8)
 npatterns = words(ARG9)
+barname(w) = w[1:1] eq "=" ? w[2:*] : "n = " . w
 
 KEY = 250.0
 W = 100 + KEY + npatterns * (ncounts * 30 + 40)
@@ -65,7 +68,7 @@ do for [s = 1:nsizes] {
     set title sprintf("element size %s bytes", word(ARG7, s))
     key = s == 1
     plot for [j = 0:ncounts - 1] data index (s - 1) using ($6 == j ? $1 : NaN):2:7 \
-             with boxes linecolor (j + 1) title (key ? "n = " . word(ARG8, j + 1) : ""), \
+             with boxes linecolor (j + 1) title (key ? barname(word(ARG8, j + 1)) : ""), \
          for [k = 1:anynoisy] data index (s - 1) using ($8 == 1 ? $1 : NaN):2:7 \
              with boxes fillstyle transparent pattern 4 border linecolor "black" \
              linecolor "black" title (key ? "noisy (precision not met)" : ""), \

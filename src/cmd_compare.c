@@ -21,6 +21,7 @@
 #include "commands.h"
 #include "compare.h"
 #include "diag.h"
+#include "fleet_view.h"
 #include "json_write.h"
 #include "outfile.h"
 #include "read_results.h"
@@ -69,7 +70,8 @@ static const qsb_command_spec compare_spec = {
     "slower in NEW beyond the threshold with p < alpha after the correction over all rows\n"
     "tested (comparisons metric: any increase beyond the threshold) or failed verification,\n"
     "2 for bad input, else 0. When $GITHUB_STEP_SUMMARY is set, the Markdown table is\n"
-    "appended to that file. With --calibration, a report on two runs of the same thing.",
+    "appended to that file. With --calibration, a report on two runs of the same thing.\n"
+    "compare --machines A,B FILE: two machines' deltas cell by cell (see --machines --help).",
     compare_options};
 
 typedef struct {
@@ -717,6 +719,9 @@ static int write_outputs(const compare_config *cfg, outputs *out, const qsb_comp
 
 int qsb_cmd_compare(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++) /* two machines of a fleet: fleet_view.h */
+        if (strncmp(argv[i], "--machines", 10) == 0 && (!argv[i][10] || argv[i][10] == '='))
+            return qsb_cmd_compare_machines(argc, argv);
     compare_config cfg = {{5.0, 0.01, false, QSB_CORRECTION_HOLM}, false, false, NULL, NULL};
     int first;
     int status = qsb_parse_options(&compare_spec, argc, argv, on_option, &cfg, &first);

@@ -5,9 +5,11 @@
 ** Exit: 0, 2 for a bad command line or results file, 3 when gnuplot is missing or fails.
 */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "commands.h"
 #include "diag.h"
+#include "fleet_view.h"
 #include "plot.h"
 #include "read_results.h"
 
@@ -63,11 +65,16 @@ int qsb_cmd_plot(int argc, char **argv)
                                qsb_quote_path(argv[first + 1]));
     const char *path = argv[first];
 
-    qsb_results results = {0};
-    status = qsb_read_results(path, &results);
+    qsb_results *runs = NULL;
+    size_t n = 0;
+    status = qsb_read_fleet(path, &runs, &n);
     if (status != QSB_OK)
         return status;
-    status = qsb_plot_results_file(&results, path, cfg.out_dir, cfg.format, cfg.title, stdout);
-    qsb_results_free(&results);
+    qsb_plot_options opt = {cfg.out_dir, NULL, cfg.format, cfg.title, stdout, 0, NULL};
+    status = n == 1 ? qsb_plot_results_file_ex(&runs[0], path, &opt)
+                    : qsb_plot_fleet_file(runs, n, path, &opt); /* a machine per series */
+    for (size_t i = 0; i < n; i++)
+        qsb_results_free(&runs[i]);
+    free(runs);
     return status;
 }

@@ -170,20 +170,23 @@ static double probe_seconds_per_work(const qsb_run_config *cfg)
 static void estimate_cells(const qsb_run_config *cfg, double per_work, double *round_s,
                            double *first_s)
 {
-    size_t c = 0;
+    size_t c = 0, m = 0;
     for (size_t p = 0; p < cfg->n_patterns; p++)
         for (size_t z = 0; z < cfg->n_sizes; z++)
-            for (size_t e = 0; e < cfg->n_nelem; e++, c++) {
+            for (size_t e = 0; e < cfg->n_nelem; e++, m++) {
+                if (cfg->in_shard && !cfg->in_shard[m])
+                    continue; /* another shard's (shard.h) */
                 double n = (double)cfg->nelem[e], size = (double)cfg->sizes[z];
                 double work = n * log2(n > 2 ? n : 2) * (1.0 + size / 32.0);
                 round_s[c] = per_work * work * (double)cfg->n_algos;
                 first_s[c] = 1.5 * round_s[c] + n * size * 2e-9;
+                c++;
             }
 }
 
 static int plan_run(const qsb_run_config *cfg, run_plan *plan)
 {
-    size_t cells = cfg->n_patterns * cfg->n_sizes * cfg->n_nelem;
+    size_t cells = qsb_run_config_cells(cfg);
     double *round_s = malloc((cells ? cells : 1) * sizeof *round_s);
     double *first_s = malloc((cells ? cells : 1) * sizeof *first_s);
     if (!round_s || !first_s) {
@@ -241,7 +244,7 @@ static void announce_plan(const qsb_run_config *cfg, const run_plan *plan)
     format_duration(plan->estimate_s, estimate, sizeof estimate);
     format_duration(plan->minimum_s, minimum, sizeof minimum);
     format_duration(plan->budget_s, budget, sizeof budget);
-    size_t cells = cfg->n_patterns * cfg->n_sizes * cfg->n_nelem;
+    size_t cells = qsb_run_config_cells(cfg);
     if (cfg->budget_s > 0 && plan->minimum_s > plan->budget_s)
         qsb_warning("--budget %s is below this matrix's minimum (about %s for %zu units per "
                     "cell): the run takes that long; give a longer --budget or fewer cells",
@@ -295,6 +298,38 @@ static int fill_noise_context(qsb_context *c, const qsb_run_config *cfg, const r
     return set_strings(values, fields, sizeof fields / sizeof fields[0]);
 }
 
+/* Issue 18: the machine's name, the shard and the whole matrix (result.h). */
+static int fill_matrix(qsb_context *c, const qsb_run_config *cfg)
+{
+    qsb_matrix m;
+    memset(&m, 0, sizeof m);
+    m.nelem = cfg->nelem;
+    m.n_nelem = cfg->n_nelem;
+    m.sizes = cfg->sizes;
+    m.n_sizes = cfg->n_sizes;
+    char **patterns = calloc(cfg->n_patterns ? cfg->n_patterns : 1, sizeof *patterns);
+    char **algos = calloc(cfg->n_algos ? cfg->n_algos : 1, sizeof *algos);
+    int status = patterns && algos ? QSB_OK : qsb_out_of_memory("context");
+    for (size_t i = 0; status == QSB_OK && i < cfg->n_patterns; i++)
+        patterns[i] = (char *)cfg->patterns[i]->name; /* borrowed: copied below */
+    for (size_t i = 0; status == QSB_OK && i < cfg->n_algos; i++)
+        algos[i] = (char *)cfg->algos[i].name;
+    m.patterns = patterns;
+    m.n_patterns = cfg->n_patterns;
+    m.algos = algos;
+    m.n_algos = cfg->n_algos;
+    if (status == QSB_OK && qsb_matrix_copy(&c->matrix, &m) != 0)
+        status = qsb_out_of_memory("context");
+    free(patterns);
+    free(algos);
+    c->shard_k = cfg->shard_k;
+    c->shard_n = cfg->shard_n;
+    if (status == QSB_OK && qsb_set_string(&c->machine, cfg->machine ? cfg->machine
+                                                                   : c->host) != 0)
+        status = qsb_out_of_memory("context");
+    return status;
+}
+
 static int fill_context(qsb_results *r, const qsb_run_config *cfg, const run_plan *plan,
                         const qsb_timer *timer, const struct tm *utc, double load_average)
 {
@@ -327,6 +362,8 @@ static int fill_context(qsb_results *r, const qsb_run_config *cfg, const run_pla
         &c->libc,         &c->compiler, &c->build_flags, &c->build_type,  &c->timer,
         &c->metric,       &c->mode,     &c->command_line, &r->baseline};
     int status = set_strings(values, fields, sizeof fields / sizeof fields[0]);
+    if (status == QSB_OK)
+        status = fill_matrix(c, cfg);
     return status == QSB_OK ? fill_noise_context(c, cfg, plan, load_average) : status;
 }
 

@@ -14,6 +14,7 @@ int qsb_cmd_gen(int argc, char **argv);
 int qsb_cmd_compare(int argc, char **argv);
 int qsb_cmd_plot(int argc, char **argv);
 int qsb_cmd_audit(int argc, char **argv);
+int qsb_cmd_merge(int argc, char **argv);
 
 /* The run's options, also shown by the top-level --help (run is the default command). */
 extern const qsb_command_spec qsb_run_spec;

@@ -20,6 +20,7 @@ static const command commands[] = {
     {"info", qsb_cmd_info, "this machine: CPU, caches, timer, libc, build"},
     {"gen", qsb_cmd_gen, "write one input's raw bytes"},
     {"compare", qsb_cmd_compare, "regression check between two results files"},
+    {"merge", qsb_cmd_merge, "join shards (run --shard K/N) and machines into one file"},
     {"plot", qsb_cmd_plot, "charts from a results file, through gnuplot"},
     {"audit", qsb_cmd_audit, "stability, allocation, stack, worst case, broken comparators"},
     {NULL, NULL, NULL},

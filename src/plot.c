@@ -681,7 +681,8 @@ static int plan_deltas(plot_job *job, const char *prefix, const char *metric)
                     candidates);
         candidates = MAX_CANDIDATES;
     }
-    const char *extra[4] = {metric, job->sizes, job->nelems, job->patterns};
+    const char *extra[4] = {metric, job->sizes, job->opt->series ? job->opt->series : job->nelems,
+                            job->patterns};
     int status = QSB_OK;
     for (size_t a = 1; a <= candidates && status == QSB_OK; a++) {
         char *name = printf_alloc("deltas-%s", ax->algorithms[a]);
@@ -703,15 +704,16 @@ static int plan_charts(plot_job *job)
     if (!prefix)
         return qsb_out_of_memory("chart titles");
     const char *metric = metric_of(job->r);
-    int status = plan_deltas(job, prefix, metric);
-    if (status == QSB_OK) {
+    unsigned charts = job->opt->charts ? job->opt->charts : ~0u;
+    int status = charts & QSB_CHART_DELTAS ? plan_deltas(job, prefix, metric) : QSB_OK;
+    if (status == QSB_OK && (charts & QSB_CHART_SCALING)) {
         const char *extra[4] = {metric, job->sizes, job->patterns, job->algorithms};
         const char *unit = strcmp(metric, "comparisons") == 0 ? "comparator calls" : metric;
         status = add_chart(job, "scaling.gp", "scaling", write_scaling, 0,
                            printf_alloc("%s%s per element against the element count",
                                         prefix, unit), extra);
     }
-    if (status == QSB_OK && qsb_plot_has_comparisons(job->r)) {
+    if (status == QSB_OK && (charts & QSB_CHART_COMPARISONS) && qsb_plot_has_comparisons(job->r)) {
         const char *extra[4] = {job->sizes, job->nelems, job->patterns, job->algorithms};
         status = add_chart(job, "comparisons.gp", "comparisons", write_comparisons, 0,
                            printf_alloc("%scomparator calls / (n log2 n)", prefix), extra);
@@ -896,6 +898,14 @@ int qsb_plot(const qsb_results *r, const qsb_plot_options *opt)
 int qsb_plot_results_file(const qsb_results *r, const char *results_path, const char *out_dir,
                           qsb_plot_format format, const char *title, FILE *report)
 {
+    qsb_plot_options opt = {out_dir, NULL, format, title, report, 0, NULL};
+    return qsb_plot_results_file_ex(r, results_path, &opt);
+}
+
+int qsb_plot_results_file_ex(const qsb_results *r, const char *results_path,
+                             const qsb_plot_options *given)
+{
+    const char *out_dir = given->out_dir;
     const char *slash = strrchr(results_path, '/');
     const char *base = slash ? slash + 1 : results_path;
     const char *dot = strrchr(base, '.');
@@ -910,7 +920,9 @@ int qsb_plot_results_file(const qsb_results *r, const char *results_path, const 
     if (!stem || !dir) {
         status = qsb_out_of_memory("chart names");
     } else {
-        qsb_plot_options opt = {dir, stem, format, title, report};
+        qsb_plot_options opt = *given;
+        opt.out_dir = dir;
+        opt.stem = stem;
         status = qsb_plot(r, &opt);
     }
     free(stem);

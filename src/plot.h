@@ -39,7 +39,14 @@ typedef struct {
     qsb_plot_format format;
     const char *title;      /* first words of every chart title; NULL: "qsortbench" */
     FILE *report;           /* each chart written is named here, one per line; NULL: silent */
+    unsigned charts;        /* QSB_CHART_* bits to draw; 0: every chart */
+    const char *series;     /* fleets (fleet_view.h): the words naming the deltas chart's bars
+                            ** instead of the element counts, each "=NAME" (deltas.gp) */
 } qsb_plot_options;
+
+#define QSB_CHART_DELTAS 1u
+#define QSB_CHART_SCALING 2u
+#define QSB_CHART_COMPARISONS 4u
 
 /* Renders every chart of r. Returns QSB_OK, QSB_EUSAGE (nothing to plot, bad directory) or
 ** QSB_ESYSTEM (gnuplot missing or failing, I/O, memory), after reporting through diag. */
@@ -49,6 +56,10 @@ int qsb_plot(const qsb_results *r, const qsb_plot_options *opt);
 ** name without its .csv/.json extension. Used by `plot` and `run --plot`. */
 int qsb_plot_results_file(const qsb_results *r, const char *results_path, const char *out_dir,
                           qsb_plot_format format, const char *title, FILE *report);
+
+/* The same with every option of opt (its out_dir may be NULL; its stem is ignored). */
+int qsb_plot_results_file_ex(const qsb_results *r, const char *results_path,
+                             const qsb_plot_options *opt);
 
 /* Cheap early check for `run --plot` (before a long run): the scripts are found and gnuplot
 ** starts. Reports and returns QSB_ESYSTEM when not. */

@@ -41,6 +41,8 @@ typedef struct {
     int have_header;
     size_t header_fields;
     long column_at[COL_COUNT]; /* field index of each known column, -1 when absent */
+    long machine_at;      /* the fleet file's `machine` column (report.h), -1 when absent */
+    char **machines;      /* each row's machine (owned), when machine_at >= 0 */
     qsb_loose_row *rows;
     size_t nrows, cap_rows;
 } csv_reader;
@@ -86,7 +88,10 @@ static int read_header(csv_reader *r)
 {
     for (size_t c = 0; c < COL_COUNT; c++)
         r->column_at[c] = -1;
+    r->machine_at = -1;
     for (size_t i = 0; i < r->nfields; i++) {
+        if (strcmp(r->fields[i], "machine") == 0)
+            r->machine_at = (long)i;
         for (size_t c = 0; c < COL_COUNT; c++) {
             if (strcmp(r->fields[i], column_names[c]) != 0)
                 continue;
@@ -268,8 +273,15 @@ static int read_row(csv_reader *r)
         if (!bigger)
             return qsb_out_of_memory("results");
         r->rows = bigger;
+        char **names = realloc(r->machines, cap * sizeof *names);
+        if (!names)
+            return qsb_out_of_memory("results");
+        r->machines = names;
         r->cap_rows = cap;
     }
+    r->machines[r->nrows] = NULL;
+    if (r->machine_at >= 0 && !(r->machines[r->nrows] = strdup(r->fields[r->machine_at])))
+        return qsb_out_of_memory("results");
     char where[32];
     snprintf(where, sizeof where, ":%zu", r->record_line);
     qsb_loose_row *lr = &r->rows[r->nrows++];
@@ -315,25 +327,135 @@ static int feed(csv_reader *r, struct csv_parser *p, const char *text, size_t le
     return r->status;
 }
 
-int qsb_read_csv(const char *name, const char *text, size_t len, qsb_results *out)
+static void free_machines(csv_reader *r)
 {
+    for (size_t i = 0; r->machines && i < r->nrows; i++)
+        free(r->machines[i]);
+    free(r->machines);
+    r->machines = NULL;
+}
+
+static void empty_context(qsb_context *ctx) /* what a CSV cannot say: unknown */
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->pinned_cpu = -1;
+    ctx->load_average = ctx->precision_pct = ctx->budget_s = NAN;
+}
+
+/* The rows of each machine (first appearance order) assembled apart; a file without a
+** `machine` column is one machine. */
+static int assemble_machines(const char *name, csv_reader *r, qsb_results **runs, size_t *n)
+{
+    size_t groups = 0;
+    size_t *group = calloc(r->nrows ? r->nrows : 1, sizeof *group);
+    const char **names = calloc(r->nrows ? r->nrows : 1, sizeof *names);
+    int status = group && names ? QSB_OK : qsb_out_of_memory("results");
+    for (size_t i = 0; i < r->nrows && status == QSB_OK; i++) {
+        const char *m = r->machine_at >= 0 ? r->machines[i] : "";
+        size_t g = 0;
+        while (g < groups && strcmp(names[g], m) != 0)
+            g++;
+        if (g == groups)
+            names[groups++] = m;
+        group[i] = g;
+    }
+    qsb_results *out = status == QSB_OK ? calloc(groups ? groups : 1, sizeof *out) : NULL;
+    if (status == QSB_OK && !out)
+        status = qsb_out_of_memory("results");
+    size_t done = 0;
+    for (size_t g = 0; g < groups && status == QSB_OK; g++) {
+        size_t k = 0;
+        for (size_t i = 0; i < r->nrows; i++)
+            k += group[i] == g;
+        qsb_loose_row *rows = malloc(k * sizeof *rows); /* assemble frees the array */
+        if (!rows) {
+            status = qsb_out_of_memory("results");
+            break;
+        }
+        k = 0;
+        for (size_t i = 0; i < r->nrows; i++)
+            if (group[i] == g) {
+                rows[k++] = r->rows[i];
+                memset(&r->rows[i], 0, sizeof r->rows[i]);
+            }
+        empty_context(&out[g].context);
+        if (r->machine_at >= 0 && qsb_set_string(&out[g].context.machine, names[g]) != 0) {
+            qsb_loose_rows_free(rows, k);
+            status = qsb_out_of_memory("results");
+            break;
+        }
+        status = qsb_results_assemble(name, rows, k, &out[g]);
+        if (status == QSB_OK)
+            done++;
+    }
+    free(group);
+    free(names);
+    if (status != QSB_OK) {
+        for (size_t g = 0; g < done; g++)
+            qsb_results_free(&out[g]);
+        free(out);
+        return status;
+    }
+    *runs = out;
+    *n = groups;
+    return QSB_OK;
+}
+
+int qsb_read_csv_fleet(const char *name, const char *text, size_t len, qsb_results **runs,
+                       size_t *n)
+{
+    *runs = NULL;
+    *n = 0;
     struct csv_parser parser;
     if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0)
         return qsb_out_of_memory("CSV parser");
-    csv_reader r = {.path = name, .status = QSB_OK};
+    csv_reader r = {.path = name, .status = QSB_OK, .machine_at = -1};
     int status = feed(&r, &parser, text, len);
     csv_free(&parser);
     clear_fields(&r);
     free(r.fields);
     if (status == QSB_OK && !r.have_header)
         status = qsb_error(QSB_EUSAGE, "%s: empty file: no results", name);
-    if (status != QSB_OK) {
-        qsb_loose_rows_free(r.rows, r.nrows);
-        return status;
+    if (status == QSB_OK && r.nrows == 0) { /* a header alone: one machine, no cells */
+        qsb_results *one = calloc(1, sizeof *one);
+        if (!one)
+            status = qsb_out_of_memory("results");
+        else {
+            empty_context(&one->context);
+            qsb_loose_row *none = malloc(sizeof *none);
+            status = none ? qsb_results_assemble(name, none, 0, one)
+                          : qsb_out_of_memory("results");
+            if (status == QSB_OK) {
+                *runs = one;
+                *n = 1;
+            } else {
+                free(one);
+            }
+        }
+    } else if (status == QSB_OK) {
+        status = assemble_machines(name, &r, runs, n);
     }
+    qsb_loose_rows_free(r.rows, r.nrows); /* what assemble did not take (zeroed rows) */
+    free_machines(&r);
+    return status;
+}
+
+int qsb_read_csv(const char *name, const char *text, size_t len, qsb_results *out)
+{
+    qsb_results *runs = NULL;
+    size_t n = 0;
     memset(out, 0, sizeof *out);
-    qsb_context *ctx = &out->context; /* what a CSV cannot say: unknown */
-    ctx->pinned_cpu = -1;
-    ctx->load_average = ctx->precision_pct = ctx->budget_s = NAN;
-    return qsb_results_assemble(name, r.rows, r.nrows, out);
+    int status = qsb_read_csv_fleet(name, text, len, &runs, &n);
+    if (status != QSB_OK)
+        return status;
+    if (n != 1) {
+        status = qsb_error(QSB_EUSAGE, "%s: rows of %zu machines (a merged fleet file): plot "
+                           "it, or compare two of its machines with --machines A,B", name, n);
+        for (size_t i = 0; i < n; i++)
+            qsb_results_free(&runs[i]);
+    } else {
+        *out = runs[0];
+    }
+    free(runs);
+    return status;
 }

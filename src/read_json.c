@@ -206,6 +206,94 @@ static int read_noise_control(const json_place *at, const cJSON *ctx, qsb_contex
     return status;
 }
 
+static int get_u64_array(const json_place *at, const cJSON *obj, const char *key,
+                         uint64_t **out, size_t *n)
+{
+    const cJSON *list = member(obj, key), *item;
+    if (!list || !cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0)
+        return field_error(at, key, "not a non-empty array");
+    *n = (size_t)cJSON_GetArraySize(list);
+    if (!(*out = calloc(*n, sizeof **out)))
+        return qsb_out_of_memory("JSON matrix");
+    size_t i = 0;
+    cJSON_ArrayForEach(item, list) {
+        if (!cJSON_IsNumber(item) || number_to_u64(item->valuedouble, &(*out)[i]) != 0 ||
+            (*out)[i] == 0)
+            return field_error(at, key, "element %zu is not a positive whole number", i);
+        i++;
+    }
+    return QSB_OK;
+}
+
+static int get_word_array(const json_place *at, const cJSON *obj, const char *key,
+                          char ***out, size_t *n)
+{
+    const cJSON *list = member(obj, key), *item;
+    if (!list || !cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0)
+        return field_error(at, key, "not a non-empty array");
+    size_t count = (size_t)cJSON_GetArraySize(list);
+    if (!(*out = calloc(count, sizeof **out)))
+        return qsb_out_of_memory("JSON matrix");
+    *n = count; /* every slot NULL until filled: safe to free at any point */
+    size_t i = 0;
+    cJSON_ArrayForEach(item, list) {
+        if (!cJSON_IsString(item) || !item->valuestring[0])
+            return field_error(at, key, "element %zu is not a name", i);
+        if (!((*out)[i] = strdup(item->valuestring)))
+            return qsb_out_of_memory("JSON matrix");
+        i++;
+    }
+    return QSB_OK;
+}
+
+/* Issue 18: machine, shard "K/N" (1 <= K <= N), matrix {nelem, sizes, patterns, algos, seed,
+** mode}: all optional; the matrix's seed and mode must be the context's. */
+static int read_fleet_fields(const json_place *at, const cJSON *ctx, qsb_context *c)
+{
+    int status = get_string(at, ctx, "machine", 0, &c->machine);
+    char *shard = NULL;
+    if (status == QSB_OK)
+        status = get_string(at, ctx, "shard", 0, &shard);
+    if (status == QSB_OK && shard) {
+        unsigned k = 0, n = 0;
+        int end = 0;
+        if (sscanf(shard, "%u/%u%n", &k, &n, &end) != 2 || shard[end] != '\0' || k < 1 ||
+            k > n || n > QSB_MAX_SHARDS)
+            status = field_error(at, "shard", "'%s' is not K/N with 1 <= K <= N <= %d",
+                                 qsb_quote(shard), QSB_MAX_SHARDS);
+        c->shard_k = k;
+        c->shard_n = n;
+    }
+    free(shard);
+    const cJSON *m = member(ctx, "matrix");
+    if (status != QSB_OK || !m)
+        return status;
+    if (!cJSON_IsObject(m))
+        return field_error(at, "matrix", "not an object");
+    json_place mat = {at->name, "context.matrix"}; /* the context's only object */
+    qsb_matrix *x = &c->matrix;
+    status = get_u64_array(&mat, m, "nelem", &x->nelem, &x->n_nelem);
+    if (status == QSB_OK)
+        status = get_u64_array(&mat, m, "sizes", &x->sizes, &x->n_sizes);
+    if (status == QSB_OK)
+        status = get_word_array(&mat, m, "patterns", &x->patterns, &x->n_patterns);
+    if (status == QSB_OK)
+        status = get_word_array(&mat, m, "algos", &x->algos, &x->n_algos);
+    uint64_t seed = 0;
+    int found = 0;
+    char *mode = NULL;
+    if (status == QSB_OK)
+        status = get_seed(&mat, m, &seed, &found);
+    if (status == QSB_OK && found && seed != c->seed)
+        status = field_error(&mat, "seed", "differs from the context's seed");
+    if (status == QSB_OK)
+        status = get_string(&mat, m, "mode", 0, &mode);
+    if (status == QSB_OK && mode && c->mode && strcmp(mode, c->mode) != 0)
+        status = field_error(&mat, "mode", "differs from the context's mode");
+    free(mode);
+    return status;
+}
+
 static int read_context(const char *name, const cJSON *root, qsb_context *c)
 {
     json_place at = {name, ""};
@@ -253,6 +341,8 @@ static int read_context(const char *name, const cJSON *root, qsb_context *c)
         status = get_bool(&at, ctx, "incomplete", 0, &c->incomplete);
     if (status == QSB_OK)
         status = read_noise_control(&at, ctx, c);
+    if (status == QSB_OK)
+        status = read_fleet_fields(&at, ctx, c);
     return status;
 }
 
@@ -366,7 +456,8 @@ static int syntax_error(const char *name, const char *text, size_t len, const ch
                      ends_open(text, len) ? " (truncated?)" : "");
 }
 
-static int check_schema(const char *name, const cJSON *root)
+/* The version of the document: 1 (one machine) or 2 (a fleet file, report.h). */
+static int check_schema(const char *name, const cJSON *root, int *version_out)
 {
     json_place at = {name, ""};
     if (!cJSON_IsObject(root))
@@ -375,31 +466,28 @@ static int check_schema(const char *name, const cJSON *root)
     const cJSON *version = member(root, "schema_version");
     if (!version)
         return field_error(&at, "schema_version", "missing: not a qsortbench results file");
-    if (!cJSON_IsNumber(version) || version->valuedouble != QSB_SCHEMA_VERSION)
+    if (!cJSON_IsNumber(version) || (version->valuedouble != QSB_SCHEMA_VERSION &&
+                                     version->valuedouble != QSB_FLEET_SCHEMA_VERSION))
         return field_error(&at, "schema_version",
-                           "this qsortbench reads version %d only (a newer tool wrote it?)",
-                           QSB_SCHEMA_VERSION);
+                           "this qsortbench reads versions %d and %d (fleet files) only (a "
+                           "newer tool wrote it?)",
+                           QSB_SCHEMA_VERSION, QSB_FLEET_SCHEMA_VERSION);
+    *version_out = (int)version->valuedouble;
     return QSB_OK;
 }
 
-int qsb_read_json(const char *name, const char *text, size_t len, qsb_results *out)
+/* One machine's document: context, baseline, results. */
+static int read_document(const char *name, const cJSON *root, qsb_results *out)
 {
     memset(out, 0, sizeof *out);
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
-    if (!root)
-        return syntax_error(name, text, len, end ? end : cJSON_GetErrorPtr());
     qsb_loose_row *rows = NULL;
     size_t n = 0;
     json_place at = {name, ""};
-    int status = check_schema(name, root);
-    if (status == QSB_OK)
-        status = read_context(name, root, &out->context);
+    int status = read_context(name, root, &out->context);
     if (status == QSB_OK)
         status = get_string(&at, root, "baseline", 0, &out->baseline);
     if (status == QSB_OK)
         status = read_rows(name, root, &rows, &n);
-    cJSON_Delete(root);
     if (status != QSB_OK) {
         qsb_loose_rows_free(rows, n);
         qsb_results_free(out);
@@ -407,4 +495,77 @@ int qsb_read_json(const char *name, const char *text, size_t len, qsb_results *o
         return status;
     }
     return qsb_results_assemble(name, rows, n, out);
+}
+
+int qsb_read_json_fleet(const char *name, const char *text, size_t len, qsb_results **runs,
+                        size_t *nruns)
+{
+    *runs = NULL;
+    *nruns = 0;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (!root)
+        return syntax_error(name, text, len, end ? end : cJSON_GetErrorPtr());
+    int version = 0;
+    int status = check_schema(name, root, &version);
+    const cJSON *machines = NULL;
+    size_t count = 1;
+    if (status == QSB_OK && version == QSB_FLEET_SCHEMA_VERSION) {
+        json_place at = {name, ""};
+        machines = member(root, "machines");
+        if (!machines || !cJSON_IsArray(machines) || cJSON_GetArraySize(machines) == 0)
+            status = field_error(&at, "machines", "not a non-empty array");
+        else
+            count = (size_t)cJSON_GetArraySize(machines);
+    }
+    qsb_results *r = status == QSB_OK ? calloc(count, sizeof *r) : NULL;
+    if (status == QSB_OK && !r)
+        status = qsb_out_of_memory("results");
+    size_t done = 0;
+    if (status == QSB_OK && !machines) {
+        status = read_document(name, root, &r[0]);
+        done = status == QSB_OK;
+    } else if (status == QSB_OK) {
+        const cJSON *doc;
+        cJSON_ArrayForEach(doc, machines) {
+            char where[QSB_QUOTE_PATH_MAX + 32];
+            snprintf(where, sizeof where, "%s: machines[%zu]", name, done);
+            status = cJSON_IsObject(doc)
+                         ? read_document(where, doc, &r[done])
+                         : qsb_error(QSB_EUSAGE, "%s: not an object", where);
+            if (status != QSB_OK)
+                break;
+            done++;
+        }
+    }
+    cJSON_Delete(root);
+    if (status != QSB_OK) {
+        for (size_t i = 0; i < done; i++)
+            qsb_results_free(&r[i]);
+        free(r);
+        return status;
+    }
+    *runs = r;
+    *nruns = done;
+    return QSB_OK;
+}
+
+int qsb_read_json(const char *name, const char *text, size_t len, qsb_results *out)
+{
+    qsb_results *runs = NULL;
+    size_t n = 0;
+    memset(out, 0, sizeof *out);
+    int status = qsb_read_json_fleet(name, text, len, &runs, &n);
+    if (status != QSB_OK)
+        return status;
+    if (n != 1) {
+        status = qsb_error(QSB_EUSAGE, "%s: a fleet file of %zu machines (from merge): plot "
+                           "it, or compare two of its machines with --machines A,B", name, n);
+        for (size_t i = 0; i < n; i++)
+            qsb_results_free(&runs[i]);
+    } else {
+        *out = runs[0];
+    }
+    free(runs);
+    return status;
 }

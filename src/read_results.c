@@ -333,9 +333,10 @@ static size_t line_of(const char *text, size_t offset)
     return line;
 }
 
-int qsb_read_results(const char *path, qsb_results *out)
+int qsb_read_fleet(const char *path, qsb_results **runs, size_t *n)
 {
-    memset(out, 0, sizeof *out);
+    *runs = NULL;
+    *n = 0;
     char shown[QSB_QUOTE_PATH_MAX + 1]; /* the path, escaped once for every message */
     snprintf(shown, sizeof shown, "%s", qsb_quote_path(path));
     char *text = NULL;
@@ -355,9 +356,30 @@ int qsb_read_results(const char *path, qsb_results *out)
     else if (start == len)
         status = qsb_error(QSB_EUSAGE, "%s: empty file: no results", shown);
     else if (text[start] == '{' || text[start] == '[')
-        status = qsb_read_json(shown, text, len, out);
+        status = qsb_read_json_fleet(shown, text, len, runs, n);
     else
-        status = qsb_read_csv(shown, text + bom, len - bom, out);
+        status = qsb_read_csv_fleet(shown, text + bom, len - bom, runs, n);
     free(text);
+    return status;
+}
+
+int qsb_read_results(const char *path, qsb_results *out)
+{
+    qsb_results *runs = NULL;
+    size_t n = 0;
+    memset(out, 0, sizeof *out);
+    int status = qsb_read_fleet(path, &runs, &n);
+    if (status != QSB_OK)
+        return status;
+    if (n != 1) {
+        status = qsb_error(QSB_EUSAGE, "%s: a fleet file of %zu machines (from merge): plot "
+                           "it, or compare two of its machines with --machines A,B",
+                           qsb_quote_path(path), n);
+        for (size_t i = 0; i < n; i++)
+            qsb_results_free(&runs[i]);
+    } else {
+        *out = runs[0];
+    }
+    free(runs);
     return status;
 }

@@ -27,6 +27,11 @@
 
 int qsb_read_results(const char *path, qsb_results *out);
 
+/* Any results file, fleet files (report.h) included: *runs (malloc'd, *n >= 1 of them, each
+** freed by qsb_results_free, then the array by free) holds one results structure per
+** machine, in the file's order. A single-machine file gives one. Errors as above. */
+int qsb_read_fleet(const char *path, qsb_results **runs, size_t *n);
+
 /* ---- Between the two readers and their common part (read_results.c); nobody else. ---- */
 
 /* One row as a file states it, before rows are grouped into cells. */
@@ -47,6 +52,10 @@ typedef struct {
 ** (qsb_quote_path), and every value taken from the text is escaped where it is quoted. */
 int qsb_read_csv(const char *name, const char *text, size_t len, qsb_results *out);
 int qsb_read_json(const char *name, const char *text, size_t len, qsb_results *out);
+int qsb_read_csv_fleet(const char *name, const char *text, size_t len, qsb_results **runs,
+                       size_t *n);
+int qsb_read_json_fleet(const char *name, const char *text, size_t len, qsb_results **runs,
+                        size_t *n);
 
 /* Groups rows into cells (first appearance order, the baseline row first), after checking
 ** that they agree on metric and baseline, that no (cell, algorithm) repeats and that every

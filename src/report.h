@@ -24,6 +24,13 @@ int qsb_report_csv(FILE *out, const qsb_results *r);
 /* The JSON of result.h, built with cJSON. */
 int qsb_report_json(FILE *out, const qsb_results *r);
 
+/* Fleet files (several machines' results, merged: fleet.h). The JSON is
+** {"schema_version": 2, "machines": [...]}, each element a whole single-machine document
+** without its own schema_version; the CSV is the single-machine CSV with a last column
+** `machine` (the machine's name). */
+int qsb_report_fleet_json(FILE *out, const qsb_results *runs, size_t n);
+int qsb_report_fleet_csv(FILE *out, const qsb_results *runs, size_t n);
+
 /* How many published cells the candidate's deltas agree with in sign, of how many published
 ** cells were measured (both deltas known). */
 void qsb_reference_agreement(const qsb_results *r, size_t candidate, const qsb_reference *ref,

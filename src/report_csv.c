@@ -77,7 +77,9 @@ static char *join_samples(const qsb_row *row, bool units)
     return text;
 }
 
-static int put_row(FILE *out, const qsb_results *r, const qsb_cell *cell, size_t index)
+/* machine: the fleet file's last column (NULL: a single-machine file, no such column). */
+static int put_row(FILE *out, const qsb_results *r, const qsb_cell *cell, size_t index,
+                   const char *machine)
 {
     const qsb_row *row = &cell->rows[index];
     char *samples = join_samples(row, false), *units = join_samples(row, true);
@@ -111,7 +113,9 @@ static int put_row(FILE *out, const qsb_results *r, const qsb_cell *cell, size_t
     put_text(out, r->context.mode, 0);
     fprintf(out, "0x%" PRIx64 ",", r->context.seed);
     put_text(out, samples, 0);
-    put_text(out, units, 1);
+    put_text(out, units, !machine);
+    if (machine)
+        put_text(out, machine, 1);
     free(samples);
     free(units);
     return QSB_OK;
@@ -123,6 +127,20 @@ int qsb_report_csv(FILE *out, const qsb_results *r)
     int status = QSB_OK;
     for (size_t c = 0; c < r->ncells && status == QSB_OK; c++)
         for (size_t i = 0; i < r->cells[c].nrows && status == QSB_OK; i++)
-            status = put_row(out, r, &r->cells[c], i);
+            status = put_row(out, r, &r->cells[c], i, NULL);
+    return status;
+}
+
+int qsb_report_fleet_csv(FILE *out, const qsb_results *runs, size_t n)
+{
+    fprintf(out, "%s,machine\n", header);
+    int status = QSB_OK;
+    for (size_t m = 0; m < n && status == QSB_OK; m++) {
+        const qsb_results *r = &runs[m];
+        const char *name = qsb_machine_name(&r->context);
+        for (size_t c = 0; c < r->ncells && status == QSB_OK; c++)
+            for (size_t i = 0; i < r->cells[c].nrows && status == QSB_OK; i++)
+                status = put_row(out, r, &r->cells[c], i, name);
+    }
     return status;
 }

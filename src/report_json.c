@@ -87,6 +87,59 @@ static void add_noise_control(builder *b, cJSON *o, const qsb_context *c)
     add(b, o, "placement", string_or_null(c->placement));
 }
 
+static cJSON *string_array(builder *b, char *const *words, size_t n)
+{
+    cJSON *array = cJSON_CreateArray();
+    for (size_t i = 0; array && i < n; i++) {
+        cJSON *item = cJSON_CreateString(words[i]);
+        if (!item || !cJSON_AddItemToArray(array, item)) {
+            cJSON_Delete(item);
+            b->failed = true;
+        }
+    }
+    return array;
+}
+
+static cJSON *count_array(builder *b, const uint64_t *values, size_t n)
+{
+    cJSON *array = cJSON_CreateArray();
+    for (size_t i = 0; array && i < n; i++) {
+        cJSON *item = count(values[i]);
+        if (!item || !cJSON_AddItemToArray(array, item)) {
+            cJSON_Delete(item);
+            b->failed = true;
+        }
+    }
+    return array;
+}
+
+/* Issue 18: the machine's name, the shard, and the whole matrix the shard belongs to. */
+static void add_fleet(builder *b, cJSON *o, const qsb_context *c)
+{
+    if (c->machine)
+        add(b, o, "machine", cJSON_CreateString(c->machine));
+    if (c->shard_n) {
+        char shard[32];
+        snprintf(shard, sizeof shard, "%u/%u", (unsigned)c->shard_k, (unsigned)c->shard_n);
+        add(b, o, "shard", cJSON_CreateString(shard));
+    }
+    const qsb_matrix *m = &c->matrix;
+    if (m->n_nelem == 0)
+        return;
+    cJSON *mo = cJSON_CreateObject();
+    if (!mo) {
+        b->failed = true;
+        return;
+    }
+    add(b, mo, "nelem", count_array(b, m->nelem, m->n_nelem));
+    add(b, mo, "sizes", count_array(b, m->sizes, m->n_sizes));
+    add(b, mo, "patterns", string_array(b, m->patterns, m->n_patterns));
+    add(b, mo, "algos", string_array(b, m->algos, m->n_algos));
+    add(b, mo, "seed", count(c->seed));
+    add(b, mo, "mode", string_or_null(c->mode));
+    add(b, o, "matrix", mo);
+}
+
 static cJSON *context_object(builder *b, const qsb_context *c)
 {
     cJSON *o = cJSON_CreateObject();
@@ -116,6 +169,7 @@ static cJSON *context_object(builder *b, const qsb_context *c)
     add(b, o, "incomplete", cJSON_CreateBool(c->incomplete));
     if (c->repetitions) /* recorded by a run (a context read back from a file has none) */
         add_noise_control(b, o, c);
+    add_fleet(b, o, c);
     return o;
 }
 
@@ -171,7 +225,7 @@ static cJSON *result_object(builder *b, const qsb_results *r, const qsb_cell *ce
     return o;
 }
 
-static cJSON *document(builder *b, const qsb_results *r)
+static cJSON *document(builder *b, const qsb_results *r, bool versioned)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON *results = cJSON_CreateArray();
@@ -181,7 +235,8 @@ static cJSON *document(builder *b, const qsb_results *r)
         b->failed = true;
         return NULL;
     }
-    add(b, root, "schema_version", count(QSB_SCHEMA_VERSION));
+    if (versioned)
+        add(b, root, "schema_version", count(QSB_SCHEMA_VERSION));
     add(b, root, "context", context_object(b, &r->context));
     add(b, root, "baseline", string_or_null(r->baseline));
     for (size_t c = 0; c < r->ncells && !b->failed; c++)
@@ -199,6 +254,30 @@ static cJSON *document(builder *b, const qsb_results *r)
 int qsb_report_json(FILE *out, const qsb_results *r)
 {
     builder b = {false};
-    cJSON *root = document(&b, r);
+    cJSON *root = document(&b, r, true);
+    return qsb_json_write(out, root, !b.failed, "JSON results");
+}
+
+/* A fleet file (fleet.h): {"schema_version": 2, "machines": [DOCUMENT, ...]}, each document
+** a whole single-machine file without its schema_version. */
+int qsb_report_fleet_json(FILE *out, const qsb_results *runs, size_t n)
+{
+    builder b = {false};
+    cJSON *root = cJSON_CreateObject(), *machines = cJSON_CreateArray();
+    if (!root || !machines)
+        b.failed = true;
+    for (size_t i = 0; i < n && !b.failed; i++) {
+        cJSON *doc = document(&b, &runs[i], false);
+        if (!doc || !cJSON_AddItemToArray(machines, doc)) {
+            cJSON_Delete(doc);
+            b.failed = true;
+        }
+    }
+    if (root) {
+        add(&b, root, "schema_version", count(QSB_FLEET_SCHEMA_VERSION));
+        add(&b, root, "machines", machines);
+    } else {
+        cJSON_Delete(machines);
+    }
     return qsb_json_write(out, root, !b.failed, "JSON results");
 }

@@ -100,13 +100,94 @@ void qsb_results_drop_last_cell(qsb_results *r)
         cell_free(&r->cells[--r->ncells]);
 }
 
-static void context_free(qsb_context *c)
+const char *qsb_machine_name(const qsb_context *c)
 {
-    char **strings[] = {&c->tool_version, &c->date,      &c->host,        &c->cpu_model,
-                        &c->caches,       &c->libc,      &c->compiler,    &c->build_flags,
-                        &c->build_type,   &c->timer,     &c->metric,      &c->mode,
-                        &c->command_line, &c->governor,  &c->turbo,       &c->repetitions,
-                        &c->warmup,       &c->nelem_source, &c->placement};
+    if (c->machine && *c->machine)
+        return c->machine;
+    return c->host && *c->host ? c->host : "unknown";
+}
+
+void qsb_matrix_free(qsb_matrix *m)
+{
+    for (size_t i = 0; i < m->n_patterns; i++)
+        free(m->patterns[i]);
+    for (size_t i = 0; i < m->n_algos; i++)
+        free(m->algos[i]);
+    free(m->patterns);
+    free(m->algos);
+    free(m->nelem);
+    free(m->sizes);
+    memset(m, 0, sizeof *m);
+}
+
+static char **copy_words(char *const *src, size_t n, int *failed)
+{
+    char **dst = calloc(n ? n : 1, sizeof *dst);
+    for (size_t i = 0; dst && i < n; i++)
+        if (!(dst[i] = strdup(src[i])))
+            *failed = 1;
+    if (!dst)
+        *failed = 1;
+    return dst;
+}
+
+static uint64_t *copy_u64(const uint64_t *src, size_t n, int *failed)
+{
+    uint64_t *dst = malloc((n ? n : 1) * sizeof *dst);
+    if (dst && n)
+        memcpy(dst, src, n * sizeof *dst);
+    if (!dst)
+        *failed = 1;
+    return dst;
+}
+
+int qsb_matrix_copy(qsb_matrix *dst, const qsb_matrix *src)
+{
+    int failed = 0;
+    memset(dst, 0, sizeof *dst);
+    dst->nelem = copy_u64(src->nelem, src->n_nelem, &failed);
+    dst->sizes = copy_u64(src->sizes, src->n_sizes, &failed);
+    dst->n_nelem = src->n_nelem;
+    dst->n_sizes = src->n_sizes;
+    dst->patterns = copy_words(src->patterns, src->n_patterns, &failed);
+    dst->n_patterns = dst->patterns ? src->n_patterns : 0;
+    dst->algos = copy_words(src->algos, src->n_algos, &failed);
+    dst->n_algos = dst->algos ? src->n_algos : 0;
+    if (failed)
+        qsb_matrix_free(dst);
+    return failed ? -1 : 0;
+}
+
+#define CONTEXT_STRINGS(c)                                                                   \
+    &(c)->tool_version, &(c)->date, &(c)->host, &(c)->cpu_model, &(c)->caches, &(c)->libc,   \
+        &(c)->compiler, &(c)->build_flags, &(c)->build_type, &(c)->timer, &(c)->metric,      \
+        &(c)->mode, &(c)->command_line, &(c)->governor, &(c)->turbo, &(c)->repetitions,      \
+        &(c)->warmup, &(c)->nelem_source, &(c)->placement, &(c)->machine
+
+int qsb_context_copy(qsb_context *dst, const qsb_context *src)
+{
+    *dst = *src;
+    memset(&dst->matrix, 0, sizeof dst->matrix);
+    char **to[] = {CONTEXT_STRINGS(dst)};
+    const char *from[sizeof to / sizeof to[0]];
+    for (size_t i = 0; i < sizeof to / sizeof to[0]; i++) {
+        from[i] = *to[i];
+        *to[i] = NULL;
+    }
+    int failed = 0;
+    for (size_t i = 0; i < sizeof to / sizeof to[0] && !failed; i++)
+        failed = qsb_set_string(to[i], from[i]) != 0;
+    if (failed || qsb_matrix_copy(&dst->matrix, &src->matrix) != 0) {
+        qsb_context_free(dst);
+        return -1;
+    }
+    return 0;
+}
+
+void qsb_context_free(qsb_context *c)
+{
+    qsb_matrix_free(&c->matrix);
+    char **strings[] = {CONTEXT_STRINGS(c)};
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++)
         free(*strings[i]);
     memset(c, 0, sizeof *c);
@@ -120,6 +201,6 @@ void qsb_results_free(qsb_results *r)
         qsb_results_drop_last_cell(r);
     free(r->cells);
     free(r->baseline);
-    context_free(&r->context);
+    qsb_context_free(&r->context);
     memset(r, 0, sizeof *r);
 }

@@ -23,7 +23,10 @@
 **   command_line, incomplete (bool); then, written by the run and optional for readers:
 **   timer_resolution_ns, governor, turbo, load_average, pinned_cpu (number or null),
 **   release_build, sanitized (bools), repetitions, precision_pct, budget_s, warmup,
-**   nelem_source, placement;
+**   nelem_source, placement; and (issue 18, optional for readers) machine (the name merged
+**   files keep machines apart by; the host when not given), shard ("K/N", absent or null for
+**   a whole run) and matrix {nelem, sizes, patterns, algos, seed, mode}: the whole matrix a
+**   shard belongs to (the lists in the run's order);
 ** - each result: the CSV fields under the same names (numbers as numbers, NAN as null,
 **   verified/noisy as bools, failure null when verified, samples an array of numbers),
 **   plus `units`, `batch`, `retaken` and `near_units` (optional for readers).
@@ -36,6 +39,23 @@
 #include <stdint.h>
 
 #define QSB_SCHEMA_VERSION 1
+/* Fleet files (merged results of several machines, report.h) carry schema_version 2: a reader
+** of version 1 only refuses them clearly instead of misreading them. */
+#define QSB_FLEET_SCHEMA_VERSION 2
+#define QSB_MAX_SHARDS 4096 /* run --shard K/N: N at most this */
+
+/* The whole matrix of a run (of every shard of it): the lists as given. n_* all 0: unknown (a
+** CSV file, or a file written before issue 18). */
+typedef struct {
+    uint64_t *nelem;
+    size_t n_nelem;
+    uint64_t *sizes;
+    size_t n_sizes;
+    char **patterns;      /* each malloc'd */
+    size_t n_patterns;
+    char **algos;         /* each malloc'd; algos[0] is the baseline */
+    size_t n_algos;
+} qsb_matrix;
 
 typedef struct {
     char *tool_version;
@@ -70,6 +90,10 @@ typedef struct {
     char *warmup;         /* "auto" or the count */
     char *nelem_source;   /* where the element counts came from (run_config.h) */
     char *placement;      /* the placement scheme of the timed sorts (placement.h) */
+    /* Fleets (issue 18; JSON only, optional): */
+    char *machine;        /* the machine's name in merged files; NULL: unknown (use host) */
+    uint32_t shard_k, shard_n; /* this run is shard K of N (1-based); 0/0: the whole matrix */
+    qsb_matrix matrix;    /* the whole matrix; unknown when n_nelem is 0 */
 } qsb_context;
 
 typedef struct {
@@ -118,6 +142,18 @@ typedef struct {
 } qsb_results;
 
 void qsb_results_free(qsb_results *r);
+
+/* The name that keeps a machine apart in merged files: context.machine, else the host, else
+** "unknown". */
+const char *qsb_machine_name(const qsb_context *c);
+
+/* Frees what the matrix owns and zeroes it. */
+void qsb_matrix_free(qsb_matrix *m);
+/* A deep copy of src into *dst (which is overwritten); 0, or -1 when out of memory. */
+int qsb_matrix_copy(qsb_matrix *dst, const qsb_matrix *src);
+/* Deep copy of a whole context, for merge; 0 or -1 when out of memory (then dst is freed). */
+int qsb_context_copy(qsb_context *dst, const qsb_context *src);
+void qsb_context_free(qsb_context *c);
 
 /* Building results (result.c), for the run and the readers. Functions returning int give 0,
 ** or -1 when out of memory, and report nothing: the caller reports. */

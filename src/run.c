@@ -658,10 +658,12 @@ static size_t largest_input(const qsb_run_config *cfg)
 static void plan_cells(run_state *s, algo_plan *algos)
 {
     const qsb_run_config *cfg = s->cfg;
-    size_t c = 0;
+    size_t c = 0, m = 0;
     for (size_t p = 0; p < cfg->n_patterns; p++)
         for (size_t z = 0; z < cfg->n_sizes; z++)
-            for (size_t e = 0; e < cfg->n_nelem; e++, c++) {
+            for (size_t e = 0; e < cfg->n_nelem; e++, m++) {
+                if (cfg->in_shard && !cfg->in_shard[m])
+                    continue; /* another shard's cell (shard.h) */
                 cell_plan *plan = &s->plans[c];
                 memset(plan, 0, sizeof *plan);
                 plan->pattern = cfg->patterns[p];
@@ -670,6 +672,7 @@ static void plan_cells(run_state *s, algo_plan *algos)
                 plan->algos = algos + c * cfg->n_algos;
                 for (size_t i = 0; i < cfg->n_algos; i++)
                     plan->algos[i] = (algo_plan){0.0, 0, INFINITY};
+                c++;
             }
     s->nplans = c;
 }
@@ -686,7 +689,7 @@ static size_t count_failed(const qsb_results *results)
 int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_totals *totals)
 {
     const qsb_run_config *cfg = setup->config;
-    size_t cells = cfg->n_patterns * cfg->n_sizes * cfg->n_nelem, slots = cells * cfg->n_algos;
+    size_t cells = qsb_run_config_cells(cfg), slots = cells * cfg->n_algos;
     run_state s;
     memset(&s, 0, sizeof s);
     s.setup = setup;

@@ -4,6 +4,7 @@
 ** resolved in one place each, so a default and a given value go through the same checks.
 */
 #include "run_config.h"
+#include "shard.h"
 
 #include <ctype.h>
 #include <sched.h>
@@ -14,6 +15,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "diag.h"
+#include "result.h"
 #include "export_gbench.h"
 #include "machine.h"
 #include "placement.h"
@@ -57,6 +59,8 @@ enum {
     OPT_FAIL_ABOVE,
     OPT_ALPHA,
     OPT_PLOT,
+    OPT_SHARD,
+    OPT_MACHINE,
     OPT_COUNT
 };
 
@@ -125,6 +129,12 @@ static const qsb_option run_options[] = {
     [OPT_ALPHA] = {"alpha", 0, "A", "--fail-above's level after the correction (default 0.01)"},
     [OPT_PLOT] = {"plot", 0, NULL, "also draw the charts of `qsortbench plot` beside the results "
                                    "file (needs gnuplot: Debian gnuplot-nox)"},
+    [OPT_SHARD] = {"shard", 0, "K/N",
+                   "run part K (1..N) of N of the matrix's cells, split by estimated cost; "
+                   "`qsortbench merge` joins the N results files"},
+    [OPT_MACHINE] = {"machine", 0, "NAME",
+                     "this machine's name in merged files (default: the host name); give "
+                     "every shard of one machine kind the same NAME"},
     [OPT_COUNT] = {NULL, 0, NULL, NULL},
 };
 
@@ -542,6 +552,51 @@ static int resolve_export_and_gate(qsb_run_config *cfg, const option_texts *t)
     return status;
 }
 
+/* --shard K/N: after the lists, which it splits (shard.h). */
+static int resolve_shard(qsb_run_config *cfg, const char *text)
+{
+    if (!text)
+        return QSB_OK;
+    const char *slash = strchr(text, '/');
+    char k_text[32];
+    uint64_t k = 0, n = 0;
+    if (!slash || (size_t)(slash - text) >= sizeof k_text)
+        return qsb_usage_error("--shard: '%s' is not K/N (e.g. 2/4: the second of four "
+                               "parts)", qsb_quote(text));
+    memcpy(k_text, text, (size_t)(slash - text));
+    k_text[slash - text] = '\0';
+    int status = qsb_parse_u64(slash + 1, "--shard N", 1, QSB_MAX_SHARDS, 0, &n);
+    if (status == QSB_OK)
+        status = qsb_parse_u64(k_text, "--shard K", 1, n, 0, &k);
+    if (status != QSB_OK)
+        return status;
+    size_t cells = cfg->n_patterns * cfg->n_sizes * cfg->n_nelem;
+    if (n > cells)
+        return qsb_usage_error("--shard %s: the matrix has only %zu cells; use at most %zu "
+                               "shards", qsb_quote(text), cells, cells);
+    cfg->in_shard = malloc(cells ? cells : 1);
+    if (!cfg->in_shard)
+        return qsb_out_of_memory("--shard");
+    size_t count = qsb_shard_cells(cfg->nelem, cfg->n_nelem, cfg->sizes, cfg->n_sizes,
+                                   cfg->n_patterns, cfg->n_algos, (uint32_t)k, (uint32_t)n,
+                                   cfg->in_shard);
+    if (count == SIZE_MAX)
+        return qsb_out_of_memory("--shard");
+    cfg->shard_k = (uint32_t)k;
+    cfg->shard_n = (uint32_t)n;
+    return QSB_OK;
+}
+
+size_t qsb_run_config_cells(const qsb_run_config *cfg)
+{
+    size_t cells = cfg->n_patterns * cfg->n_sizes * cfg->n_nelem, count = 0;
+    if (!cfg->in_shard)
+        return cells;
+    for (size_t i = 0; i < cells; i++)
+        count += cfg->in_shard[i] != 0;
+    return count;
+}
+
 static int resolve_all(qsb_run_config *cfg, const option_texts *t)
 {
     int status = resolve_sizes(cfg, t->text[OPT_SIZES]);
@@ -565,6 +620,11 @@ static int resolve_all(qsb_run_config *cfg, const option_texts *t)
     /* Last: every option is checked before the machine is looked at (--nelem auto). */
     if (status == QSB_OK)
         status = resolve_nelem(cfg, t->text[OPT_NELEM]);
+    if (status == QSB_OK)
+        status = resolve_shard(cfg, t->text[OPT_SHARD]);
+    if (status == QSB_OK && t->text[OPT_MACHINE] && !*t->text[OPT_MACHINE])
+        status = qsb_usage_error("--machine: the name is empty");
+    cfg->machine = t->text[OPT_MACHINE];
     return status;
 }
 
@@ -602,5 +662,6 @@ void qsb_run_config_free(qsb_run_config *cfg)
     free(cfg->patterns);
     free(cfg->algos);
     free(cfg->command_line);
+    free(cfg->in_shard);
     memset(cfg, 0, sizeof *cfg);
 }

@@ -73,7 +73,14 @@ typedef struct {
                             ** cell and algorithm (run.h) */
     double slowed_pct;      /* --slowed: retake a short sort this % slower than its row's
                             ** fastest sample (run.h, step 7); 0 = never, the default */
+    uint32_t shard_k, shard_n; /* --shard K/N; 0/0: the whole matrix */
+    unsigned char *in_shard; /* with --shard: per cell of the matrix (matrix order), whether
+                             ** this shard runs it (shard.h; malloc'd); NULL: every cell */
+    const char *machine;    /* --machine NAME; NULL: the host's name is recorded */
 } qsb_run_config;
+
+/* The cells this run visits: the matrix's, or its shard's. */
+size_t qsb_run_config_cells(const qsb_run_config *cfg);
 
 /* The default warm-up: one untimed sort per algorithm at each visit of a cell (run.h) whose
 ** sorts take less than QSB_WARMUP_AUTO_LIMIT_S, where the code and data are cold after the

@@ -412,7 +412,7 @@ static void test_render(const qsb_results *r, const char *dir)
     char *listing = NULL;
     size_t len = 0;
     FILE *report = open_memstream(&listing, &len);
-    qsb_plot_options opt = {dir, "run 1", QSB_PLOT_PNG, "My \"title\" 'quoted'", report};
+    qsb_plot_options opt = {dir, "run 1", QSB_PLOT_PNG, "My \"title\" 'quoted'", report, 0, NULL};
     CHECK(qsb_plot(r, &opt) == 0);
     fclose(report);
     char files[1024];
@@ -472,7 +472,7 @@ static void test_baseline_only(const qsb_results *r, const char *dir)
         alone[c].nrows = 1;
     }
     one.cells = alone;
-    qsb_plot_options opt = {dir, "one", QSB_PLOT_PNG, "", NULL};
+    qsb_plot_options opt = {dir, "one", QSB_PLOT_PNG, "", NULL, 0, NULL};
     char files[1024];
     CHECK(qsb_plot(&one, &opt) == 0);
     list_dir(dir, files, sizeof files);
@@ -513,7 +513,7 @@ static void test_failures(const qsb_results *r, const char *dir, const char *bin
 {
     const char *saved = getenv("PATH");
     char *old_path = saved ? strdup(saved) : NULL;
-    qsb_plot_options opt = {dir, "run", QSB_PLOT_PNG, NULL, NULL};
+    qsb_plot_options opt = {dir, "run", QSB_PLOT_PNG, NULL, NULL, 0, NULL};
     char files[1024];
 
     setenv("PATH", bin, 1); /* empty: no gnuplot at all */
@@ -548,7 +548,7 @@ static void test_empty(void)
 {
     qsb_results none;
     memset(&none, 0, sizeof none);
-    qsb_plot_options opt = {".", "none", QSB_PLOT_PNG, NULL, NULL};
+    qsb_plot_options opt = {".", "none", QSB_PLOT_PNG, NULL, NULL, 0, NULL};
     CHECK(qsb_plot(&none, &opt) == 2);
 }
 
@@ -578,7 +578,7 @@ int main(int argc, char **argv)
     rmdir(bin);
     rmdir(dir);
     if (argc > 1) {
-        qsb_plot_options keep = {argv[1], "test", QSB_PLOT_PNG, NULL, stdout};
+        qsb_plot_options keep = {argv[1], "test", QSB_PLOT_PNG, NULL, stdout, 0, NULL};
         CHECK(qsb_plot(&r, &keep) == 0);
         keep.format = QSB_PLOT_SVG;
         CHECK(qsb_plot(&r, &keep) == 0);

@@ -448,8 +448,12 @@ static void test_bad_json(void)
     rejected_edit("truncated.json", half, "malformed JSON (truncated?)");
     rejected_edit("trailing.json", replace_once(good, "\n}\n", "\n}\n}\n"), "malformed JSON");
     rejected_edit("version.json", replace_once(good, "\"schema_version\": 1",
-                                               "\"schema_version\": 2"),
+                                               "\"schema_version\": 3"),
                   "field 'schema_version'");
+    /* 2 is a fleet file (report.h): it needs its machines. */
+    rejected_edit("fleet-version.json", replace_once(good, "\"schema_version\": 1",
+                                                     "\"schema_version\": 2"),
+                  "field 'machines': not a non-empty array");
     rejected_edit("no-version.json", replace_once(good, "\"schema_version\": 1,", ""),
                   "field 'schema_version': missing");
     rejected_edit("no-context.json", replace_once(good, "\"context\"", "\"kontext\""),

@@ -1,0 +1,152 @@
+/*
+** `qsortbench merge FILE... -o OUT [--csv FILE] [--json FILE]`: joins the shards of one matrix
+** (run --shard K/N), and keeps the runs of several machines apart by machine (merge.h). The
+** inputs are CSV or JSON (a shard must be JSON: only the JSON records its shard and matrix);
+** the output is a results file when one machine remains, a fleet file (report.h) otherwise.
+** -o OUT writes JSON, or CSV when OUT ends in .csv; --json/--csv name either file explicitly.
+** Both files are written atomically. Exit: 0, 2 for a bad command line or a bad merge
+** (one line), 3 for I/O errors.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "diag.h"
+#include "merge.h"
+#include "outfile.h"
+#include "read_results.h"
+#include "report.h"
+
+enum { OPT_OUTPUT, OPT_CSV, OPT_JSON };
+
+static const qsb_option merge_options[] = {
+    [OPT_OUTPUT] = {"output", 'o', "OUT", "the merged file: CSV when OUT ends in .csv, else JSON"},
+    [OPT_CSV] = {"csv", 0, "FILE", "also (or only) the merged CSV ('-': stdout)"},
+    [OPT_JSON] = {"json", 0, "FILE", "also (or only) the merged JSON ('-': stdout)"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const qsb_command_spec merge_spec = {
+    "merge", "FILE... -o OUT",
+    "Join results files: the shards 1..N of one matrix (run --shard K/N) into the whole\n"
+    "run, and the runs of several machines (run --machine NAME) into one fleet file that\n"
+    "keeps each machine's results and context apart. The result does not depend on the\n"
+    "order of the files. Shards must be JSON files; a CSV is accepted as a whole run.",
+    merge_options};
+
+typedef struct {
+    const char *csv, *json;
+} merge_outputs;
+
+static int handle_option(void *ctx, int index, const char *arg)
+{
+    merge_outputs *o = ctx;
+    size_t len = strlen(arg);
+    if (index == OPT_OUTPUT) {
+        if (len >= 4 && strcmp(arg + len - 4, ".csv") == 0)
+            o->csv = arg;
+        else
+            o->json = arg;
+    } else if (index == OPT_CSV) {
+        o->csv = arg;
+    } else {
+        o->json = arg;
+    }
+    return QSB_OK;
+}
+
+/* Every file read; fleet files contribute one input per machine. */
+static int read_inputs(char **paths, char **shown, size_t npaths, qsb_merge_input **in,
+                       size_t *n)
+{
+    *in = NULL;
+    *n = 0;
+    int status = QSB_OK;
+    for (size_t i = 0; i < npaths && status == QSB_OK; i++) {
+        qsb_results *runs = NULL;
+        size_t count = 0;
+        if (!(shown[i] = strdup(qsb_quote_path(paths[i])))) {
+            status = qsb_out_of_memory("merge");
+            break;
+        }
+        status = qsb_read_fleet(paths[i], &runs, &count);
+        if (status != QSB_OK)
+            break;
+        qsb_merge_input *grown = realloc(*in, (*n + count) * sizeof *grown);
+        if (!grown) {
+            for (size_t k = 0; k < count; k++)
+                qsb_results_free(&runs[k]);
+            free(runs);
+            status = qsb_out_of_memory("merge");
+            break;
+        }
+        *in = grown;
+        for (size_t k = 0; k < count; k++)
+            (*in)[(*n)++] = (qsb_merge_input){runs[k], shown[i]};
+        free(runs);
+    }
+    return status;
+}
+
+static int write_merged(const merge_outputs *o, const qsb_results *runs, size_t n)
+{
+    qsb_outfile csv = {0}, json = {0};
+    int status = o->csv ? qsb_outfile_open(&csv, o->csv) : QSB_OK;
+    if (status == QSB_OK && o->json && (status = qsb_outfile_open(&json, o->json)) != QSB_OK)
+        qsb_outfile_abort(&csv);
+    if (status != QSB_OK)
+        return status;
+    if (o->csv)
+        status = n == 1 ? qsb_report_csv(csv.fp, &runs[0]) : qsb_report_fleet_csv(csv.fp, runs, n);
+    if (status == QSB_OK && o->json)
+        status = n == 1 ? qsb_report_json(json.fp, &runs[0])
+                        : qsb_report_fleet_json(json.fp, runs, n);
+    if (status != QSB_OK) {
+        qsb_outfile_abort(&csv);
+        qsb_outfile_abort(&json);
+        return status;
+    }
+    int s1 = o->csv ? qsb_outfile_commit(&csv) : QSB_OK;
+    int s2 = o->json ? qsb_outfile_commit(&json) : QSB_OK;
+    return s1 != QSB_OK ? s1 : s2;
+}
+
+int qsb_cmd_merge(int argc, char **argv)
+{
+    merge_outputs o = {NULL, NULL};
+    int first;
+    int status = qsb_parse_options(&merge_spec, argc, argv, handle_option, &o, &first);
+    if (status != QSB_OK)
+        return status == QSB_HELP_SHOWN ? QSB_OK : status;
+    if (first >= argc)
+        return qsb_usage_error("merge needs results files (the shards' JSON files, or runs of "
+                               "several machines)");
+    if (!o.csv && !o.json)
+        return qsb_usage_error("merge needs -o OUT (or --json FILE / --csv FILE)");
+    if (o.csv && o.json && strcmp(o.csv, o.json) == 0)
+        return qsb_usage_error("--csv and --json name the same file '%s'",
+                               qsb_quote_path(o.csv));
+    qsb_merge_input *in = NULL;
+    size_t n = 0, nfiles = (size_t)(argc - first);
+    char **shown = calloc(nfiles, sizeof *shown); /* the paths as messages show them */
+    status = shown ? read_inputs(argv + first, shown, nfiles, &in, &n)
+                   : qsb_out_of_memory("merge");
+    qsb_results *merged = NULL;
+    size_t machines = 0;
+    if (status == QSB_OK)
+        status = qsb_merge(in, n, &merged, &machines);
+    else
+        for (size_t i = 0; i < n; i++)
+            qsb_results_free(&in[i].run);
+    free(in);
+    if (status == QSB_OK)
+        status = write_merged(&o, merged, machines);
+    for (size_t i = 0; i < machines; i++)
+        qsb_results_free(&merged[i]);
+    free(merged);
+    for (size_t i = 0; shown && i < nfiles; i++)
+        free(shown[i]);
+    free(shown);
+    return status;
+}

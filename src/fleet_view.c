@@ -1,0 +1,315 @@
+/*
+** fleet_view.h: fleet charts through plot.c on two synthetic result structures, and the
+** machine-against-machine table of compare --machines.
+*/
+#include "fleet_view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "read_results.h"
+
+/* ---- charts ---- */
+
+/* The row's figures the charts read (no samples). */
+static void copy_figures(qsb_row *to, const qsb_row *from)
+{
+    to->summary = from->summary;
+    to->delta_pct = from->delta_pct;
+    to->delta_lo = from->delta_lo;
+    to->delta_hi = from->delta_hi;
+    to->comparisons = from->comparisons;
+    to->verified = from->verified;
+    to->noisy = from->noisy;
+}
+
+/* A context that names the machines (the charts' subtitle) and carries machine 0's metric,
+** seed and mode. */
+static int fleet_context(qsb_context *c, const qsb_results *runs, size_t n)
+{
+    size_t len = 32;
+    for (size_t m = 0; m < n; m++)
+        len += strlen(qsb_machine_name(&runs[m].context)) + 2;
+    char *host = malloc(len);
+    if (!host)
+        return -1;
+    int at = snprintf(host, len, "%zu machines: ", n);
+    for (size_t m = 0; m < n; m++)
+        at += snprintf(host + at, len - (size_t)at, "%s%s", m ? ", " : "",
+                       qsb_machine_name(&runs[m].context));
+    c->host = host;
+    c->seed = runs[0].context.seed;
+    c->pinned_cpu = -1;
+    return qsb_set_string(&c->metric, runs[0].context.metric) != 0 ||
+                   qsb_set_string(&c->mode, runs[0].context.mode) != 0
+               ? -1 : 0;
+}
+
+/* Deltas: a cell per (pattern/count, machine as the "count", size), the machine's rows. */
+static int deltas_view(const qsb_results *runs, size_t n, qsb_results *v)
+{
+    int failed = fleet_context(&v->context, runs, n) != 0 ||
+                 qsb_set_string(&v->baseline, runs[0].baseline) != 0;
+    for (size_t m = 0; m < n && !failed; m++)
+        for (size_t c = 0; c < runs[m].ncells && !failed; c++) {
+            const qsb_cell *cell = &runs[m].cells[c];
+            char group[256];
+            snprintf(group, sizeof group, "%s/%llu", cell->pattern,
+                     (unsigned long long)cell->nelem);
+            const char **names = malloc(cell->nrows * sizeof *names);
+            for (size_t i = 0; names && i < cell->nrows; i++)
+                names[i] = cell->rows[i].algorithm;
+            qsb_cell *to = names ? qsb_results_add_cell(v, group, m + 1, cell->size, names,
+                                                        cell->nrows)
+                                 : NULL;
+            free(names);
+            failed = !to;
+            for (size_t i = 0; to && i < cell->nrows; i++)
+                copy_figures(&to->rows[i], &cell->rows[i]);
+        }
+    return failed ? -1 : 0;
+}
+
+/* Series: the cells of every machine together, a row per algorithm@machine. */
+static int series_view(const qsb_results *runs, size_t n, qsb_results *v)
+{
+    char name[512];
+    int failed = fleet_context(&v->context, runs, n) != 0;
+    snprintf(name, sizeof name, "%s@%s", runs[0].baseline ? runs[0].baseline : "?",
+             qsb_machine_name(&runs[0].context));
+    failed = failed || qsb_set_string(&v->baseline, name) != 0;
+    for (size_t m = 0; m < n && !failed; m++)
+        for (size_t c = 0; c < runs[m].ncells && !failed; c++) {
+            const qsb_cell *cell = &runs[m].cells[c];
+            qsb_cell *to = NULL;
+            for (size_t k = 0; k < v->ncells && !to; k++)
+                if (strcmp(v->cells[k].pattern, cell->pattern) == 0 &&
+                    v->cells[k].nelem == cell->nelem && v->cells[k].size == cell->size)
+                    to = &v->cells[k];
+            if (!to && !(to = qsb_results_add_cell(v, cell->pattern, cell->nelem, cell->size,
+                                                   NULL, 0))) {
+                failed = 1;
+                break;
+            }
+            qsb_row *rows = realloc(to->rows, (to->nrows + cell->nrows) * sizeof *rows);
+            if (!rows) {
+                failed = 1;
+                break;
+            }
+            to->rows = rows;
+            for (size_t i = 0; i < cell->nrows && !failed; i++) {
+                snprintf(name, sizeof name, "%s@%s", cell->rows[i].algorithm,
+                         qsb_machine_name(&runs[m].context));
+                failed = qsb_row_init(&to->rows[to->nrows], name) != 0;
+                if (!failed)
+                    copy_figures(&to->rows[to->nrows++], &cell->rows[i]);
+            }
+        }
+    return failed ? -1 : 0;
+}
+
+int qsb_plot_fleet_file(const qsb_results *runs, size_t n, const char *results_path,
+                        const qsb_plot_options *opt)
+{
+    for (size_t m = 1; m < n; m++)
+        if (!runs[m].context.metric || !runs[0].context.metric ||
+            strcmp(runs[m].context.metric, runs[0].context.metric) != 0)
+            return qsb_error(QSB_EUSAGE, "machines '%s' and '%s' measured different metrics: "
+                             "their charts cannot share axes",
+                             qsb_quote(qsb_machine_name(&runs[0].context)),
+                             qsb_quote(qsb_machine_name(&runs[m].context)));
+    bool same_baseline = true;
+    for (size_t m = 1; m < n; m++)
+        same_baseline &= runs[m].baseline && runs[0].baseline &&
+                         strcmp(runs[m].baseline, runs[0].baseline) == 0;
+    size_t len = 1;
+    for (size_t m = 0; m < n; m++)
+        len += strlen(qsb_machine_name(&runs[m].context)) + 2;
+    char *words = malloc(len);
+    qsb_results deltas, series;
+    memset(&deltas, 0, sizeof deltas);
+    memset(&series, 0, sizeof series);
+    int status = words ? QSB_OK : qsb_out_of_memory("charts");
+    for (size_t m = 0, at = 0; words && m < n; m++) { /* one word per machine */
+        const char *name = qsb_machine_name(&runs[m].context);
+        words[at++] = '='; /* shown as it is, not "n = NAME" (deltas.gp) */
+        for (const char *s = name; *s; s++)
+            words[at++] = *s == ' ' ? '_' : *s;
+        words[at++] = m + 1 < n ? ' ' : '\0';
+    }
+    if (status == QSB_OK && (deltas_view(runs, n, &deltas) != 0 ||
+                             series_view(runs, n, &series) != 0))
+        status = qsb_out_of_memory("charts");
+    if (status == QSB_OK && same_baseline) {
+        qsb_plot_options o = *opt;
+        o.charts = QSB_CHART_DELTAS;
+        o.series = words;
+        status = qsb_plot_results_file_ex(&deltas, results_path, &o);
+    } else if (status == QSB_OK) {
+        qsb_warning("the machines have different baselines: no deltas chart");
+    }
+    if (status == QSB_OK) {
+        qsb_plot_options o = *opt;
+        o.charts = QSB_CHART_SCALING | QSB_CHART_COMPARISONS;
+        status = qsb_plot_results_file_ex(&series, results_path, &o);
+    }
+    qsb_results_free(&deltas);
+    qsb_results_free(&series);
+    free(words);
+    return status;
+}
+
+/* ---- compare --machines ---- */
+
+static const qsb_cell *find_cell(const qsb_results *r, const qsb_cell *like)
+{
+    for (size_t c = 0; c < r->ncells; c++)
+        if (strcmp(r->cells[c].pattern, like->pattern) == 0 &&
+            r->cells[c].nelem == like->nelem && r->cells[c].size == like->size)
+            return &r->cells[c];
+    return NULL;
+}
+
+static const qsb_row *find_row(const qsb_cell *cell, const char *algorithm)
+{
+    for (size_t i = 1; cell && i < cell->nrows; i++) /* candidates only */
+        if (strcmp(cell->rows[i].algorithm, algorithm) == 0)
+            return &cell->rows[i];
+    return NULL;
+}
+
+static void put_pct(FILE *out, double v)
+{
+    if (isnan(v))
+        fprintf(out, " %9s", "-");
+    else
+        fprintf(out, " %+8.2f%%", v);
+}
+
+int qsb_compare_machines(FILE *out, const qsb_results *a, const qsb_results *b)
+{
+    char an[QSB_QUOTE_MAX + 1], bn[QSB_QUOTE_MAX + 1];
+    qsb_escape(an, sizeof an, qsb_machine_name(&a->context), "\\");
+    qsb_escape(bn, sizeof bn, qsb_machine_name(&b->context), "\\");
+    fprintf(out, "paired delta of each candidate against its machine's baseline (%s on %s, "
+            "%s on %s), metric %s; diff = B - A in percentage points\n",
+            a->baseline ? a->baseline : "?", an, b->baseline ? b->baseline : "?", bn,
+            a->context.metric ? a->context.metric : "?");
+    fprintf(out, "%-12s %10s %5s %-12s %10s %10s %10s  %s\n", "pattern", "nelem", "size",
+            "candidate", "A", "B", "diff", "intervals");
+    size_t shown = 0;
+    for (size_t c = 0; c < a->ncells; c++) {
+        const qsb_cell *ca = &a->cells[c], *cb = find_cell(b, ca);
+        for (size_t i = 1; cb && i < ca->nrows; i++) {
+            const qsb_row *ra = &ca->rows[i], *rb = find_row(cb, ra->algorithm);
+            if (!rb)
+                continue;
+            char pattern[QSB_QUOTE_MAX + 1], algo[QSB_QUOTE_MAX + 1];
+            qsb_escape(pattern, 13, ca->pattern, "\\");
+            qsb_escape(algo, 13, ra->algorithm, "\\");
+            fprintf(out, "%-12s %10llu %5llu %-12s", pattern, (unsigned long long)ca->nelem,
+                    (unsigned long long)ca->size, algo);
+            double da = ra->verified ? ra->delta_pct : NAN, db = rb->verified ? rb->delta_pct : NAN;
+            put_pct(out, da);
+            put_pct(out, db);
+            put_pct(out, db - da);
+            const char *verdict = !ra->verified || !rb->verified ? "FAILED"
+                                  : isnan(ra->delta_lo) || isnan(rb->delta_lo) ? "-"
+                                  : rb->delta_lo > ra->delta_hi ? "B higher"
+                                  : rb->delta_hi < ra->delta_lo ? "B lower"
+                                                                : "overlap";
+            fprintf(out, "  %s\n", verdict);
+            shown++;
+        }
+    }
+    if (shown == 0)
+        return qsb_error(QSB_EUSAGE, "machines '%s' and '%s' share no cell with a candidate "
+                         "to compare", an, bn);
+    return QSB_OK;
+}
+
+enum { OPT_MACHINES };
+
+static const qsb_option machines_options[] = {
+    [OPT_MACHINES] = {"machines", 0, "A,B", "the two machines to compare (their names in "
+                                            "the files: run --machine, else the host)"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const qsb_command_spec machines_spec = {
+    "compare", "--machines A,B FILE [FILE]",
+    "Compare two machines' paired deltas cell by cell: for each candidate, its delta against\n"
+    "the baseline on machine A and on machine B, and B - A. FILE is a fleet file from merge;\n"
+    "or two files, one per machine.",
+    machines_options};
+
+static int on_machines(void *ctx, int index, const char *arg)
+{
+    (void)index;
+    *(const char **)ctx = arg;
+    return QSB_OK;
+}
+
+int qsb_cmd_compare_machines(int argc, char **argv)
+{
+    const char *pair = NULL;
+    int first;
+    int status = qsb_parse_options(&machines_spec, argc, argv, on_machines, &pair, &first);
+    if (status != QSB_OK)
+        return status == QSB_HELP_SHOWN ? QSB_OK : status;
+    char **names = NULL;
+    size_t nnames = 0;
+    status = qsb_split_words(pair, "--machines", &names, &nnames);
+    if (status != QSB_OK)
+        return status;
+    if (nnames != 2 || argc - first < 1 || argc - first > 2) {
+        free(names);
+        return qsb_usage_error("compare --machines A,B takes two machine names and one fleet "
+                               "file (or two files)");
+    }
+    qsb_results *all = NULL;
+    size_t n = 0;
+    for (int f = first; f < argc && status == QSB_OK; f++) {
+        qsb_results *runs = NULL;
+        size_t count = 0;
+        status = qsb_read_fleet(argv[f], &runs, &count);
+        qsb_results *grown = status == QSB_OK ? realloc(all, (n + count) * sizeof *grown) : NULL;
+        if (status == QSB_OK && !grown)
+            status = qsb_out_of_memory("compare");
+        for (size_t k = 0; k < count; k++) {
+            if (grown)
+                grown[n++] = runs[k];
+            else
+                qsb_results_free(&runs[k]);
+        }
+        if (grown)
+            all = grown;
+        free(runs);
+    }
+    const qsb_results *pick[2] = {NULL, NULL};
+    for (size_t w = 0; w < 2 && status == QSB_OK; w++) {
+        for (size_t m = 0; m < n && !pick[w]; m++)
+            if (strcmp(qsb_machine_name(&all[m].context), names[w]) == 0)
+                pick[w] = &all[m];
+        if (!pick[w]) {
+            char list[256] = "";
+            size_t used = 0;
+            for (size_t m = 0; m < n && used < sizeof list - 1; m++)
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", m ? ", " : "",
+                                         qsb_machine_name(&all[m].context));
+            status = qsb_error(QSB_EUSAGE, "--machines: no machine '%s' in the files (they "
+                               "hold: %s)", qsb_quote(names[w]), qsb_quote(list));
+        }
+    }
+    if (status == QSB_OK)
+        status = qsb_compare_machines(stdout, pick[0], pick[1]);
+    for (size_t m = 0; m < n; m++)
+        qsb_results_free(&all[m]);
+    free(all);
+    free(names);
+    return status;
+}

@@ -1,0 +1,142 @@
+#!/bin/sh
+# Issue 18 through the binary: run --shard K/N and merge.
+#  - shards 1..N of a --metric comparisons matrix merged give exactly the unsharded run: the
+#    CSV byte for byte, the JSON apart from the date and command line;
+#  - the shards' cells partition the matrix (each shard non-empty);
+#  - merge is order-independent (every permutation of 3 shards, and of 2 machines x 2 shards:
+#    byte-identical outputs, JSON and CSV);
+#  - a fleet file (two --machine names) reads back: merge of it again is the same file,
+#    compare --machines prints a row per cell, plot draws a bar per machine (with gnuplot);
+#  - every bad merge is one line on stderr and exit 2: the same shard twice, a duplicate whole
+#    run, missing shards (listed), different seeds, different input modes, a CSV shard, a file
+#    of another schema version, a different split (N), no -o, bad --shard values.
+# Usage: test_merge.sh PATH/TO/qsortbench
+set -u
+bin=$1
+tools=$(cd "$(dirname "$0")/.." && pwd)/tools/fleet
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+cd "$tmp" || exit 1
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+
+M="--nelem 100:1000:3000 --sizes 4,32 --patterns random,sorted,reversed,allequal --metric comparisons -q"
+run() { "$bin" run $M "$@" >/dev/null 2>>run.err || fail "run $*"; }
+
+# One error line, exit 2, mentioning $1; the rest are merge's arguments.
+bad_merge() {
+    want=$1
+    shift
+    "$bin" merge "$@" >out 2>err
+    rc=$?
+    lines=$(wc -l <err)
+    if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q -- "$want" err &&
+        grep -q '^qsortbench: error: ' err && [ ! -s out ]; then
+        ok
+    else
+        fail "merge $*: rc $rc, $lines lines: $(cat err)"
+    fi
+}
+
+run --json whole.json --csv whole.csv
+for k in 1 2 3; do run --shard $k/3 --json s$k.json --csv s$k.csv; done
+
+# The shards partition the matrix: 4 x 2 x 3 cells x 2 algorithms = 48 rows.
+total=0
+for k in 1 2 3; do
+    rows=$(($(wc -l <s$k.csv) - 1))
+    [ "$rows" -gt 0 ] && ok || fail "shard $k is empty"
+    total=$((total + rows))
+    grep -q "\"shard\":	\"$k/3\"" s$k.json && ok || fail "shard $k/3 not recorded"
+done
+[ "$total" -eq 48 ] && ok || fail "the shards hold $total rows, not 48"
+grep -q '"matrix":' s1.json && ok || fail "no matrix record"
+
+# Merged = unsharded, in every order of the inputs.
+for order in "s1 s2 s3" "s1 s3 s2" "s2 s1 s3" "s2 s3 s1" "s3 s1 s2" "s3 s2 s1"; do
+    set -- $order
+    if "$bin" merge $1.json $2.json $3.json -o m.json --csv m.csv 2>err; then ok; else
+        fail "merge $order: $(cat err)"; fi
+    cmp -s m.csv whole.csv && ok || fail "merge $order: CSV differs from the unsharded run's"
+    grep -v '"date"\|"command_line"' m.json >m.cut
+    grep -v '"date"\|"command_line"' whole.json >whole.cut
+    cmp -s m.cut whole.cut && ok || fail "merge $order: JSON differs from the unsharded run's"
+    if [ -f first.json ]; then
+        cmp -s m.json first.json && ok || fail "merge $order: not byte-identical to the first"
+    else
+        cp m.json first.json
+    fi
+done
+# -o OUT.csv writes CSV; a whole run merges as itself.
+"$bin" merge whole.json -o w.csv 2>err && cmp -s w.csv whole.csv && ok || fail "-o w.csv"
+
+# Two machines (differently configured runs here: their names), two shards each.
+for k in 1 2; do
+    run --machine alpha --shard $k/2 --json a$k.json --csv /dev/null
+    run --machine beta --shard $k/2 --json b$k.json --csv /dev/null
+done
+"$bin" merge a1.json a2.json b1.json b2.json -o f1.json --csv f1.csv 2>err || fail "fleet: $(cat err)"
+"$bin" merge b2.json a2.json b1.json a1.json -o f2.json --csv f2.csv 2>err || fail "fleet: $(cat err)"
+cmp -s f1.json f2.json && ok || fail "fleet JSON depends on the order"
+cmp -s f1.csv f2.csv && ok || fail "fleet CSV depends on the order"
+grep -q '"schema_version":	2' f1.json && ok || fail "fleet file is not schema_version 2"
+head -1 f1.csv | grep -q ',machine$' && ok || fail "fleet CSV has no machine column"
+# A fleet file merges again as itself (JSON and CSV in).
+"$bin" merge f1.json -o f3.json 2>err && cmp -s f1.json f3.json && ok || fail "re-merge: $(cat err)"
+"$bin" merge f1.csv -o f4.csv 2>err && cmp -s f1.csv f4.csv && ok || fail "re-merge CSV: $(cat err)"
+# Exactly the counts of each machine's shards (same matrix, seed: same counts).
+"$bin" compare --machines alpha,beta f1.json >cmp.out 2>err && ok || fail "compare --machines: $(cat err)"
+[ "$(($(wc -l <cmp.out) - 2))" -eq 24 ] && ok ||
+    fail "compare --machines: $(cat cmp.out)"
+"$bin" compare --machines alpha,gamma f1.json >/dev/null 2>err
+[ $? -eq 2 ] && grep -q "no machine 'gamma'" err && ok || fail "unknown machine: $(cat err)"
+"$bin" compare f1.json whole.json >/dev/null 2>err
+[ $? -eq 2 ] && grep -q "fleet file of 2 machines" err && ok || fail "compare of a fleet: $(cat err)"
+if command -v gnuplot >/dev/null 2>&1; then
+    "$bin" plot f1.json -o charts >plot.out 2>err && ok || fail "plot fleet: $(cat err)"
+    grep -q 'charts/f1-deltas-introsort.png' plot.out && ok || fail "no fleet deltas chart"
+    grep -q 'charts/f1-comparisons.png' plot.out && ok || fail "no fleet comparisons chart"
+fi
+
+# The GitHub Actions recipe's steps (docs/ci-recipes.md): shards x runner kinds, each job's
+# artifact in its own folder, then the final job's merge (charts skipped without gnuplot).
+for runner in ubuntu-22.04 ubuntu-24.04; do
+    for k in 1 2; do
+        sh "$tools/shard.sh" "$bin" $k 2 "$runner" "artifacts/qsb-$runner-$k" $M >/dev/null 2>>run.err ||
+            fail "shard.sh $runner $k"
+    done
+done
+sh "$tools/merge.sh" "$bin" artifacts fleet >merge.out 2>err || fail "merge.sh: $(cat err)"
+grep -q '"machine":	"ubuntu-24.04"' fleet.json && ok || fail "merge.sh: no ubuntu-24.04 machine"
+"$bin" compare --machines ubuntu-22.04,ubuntu-24.04 fleet.json >/dev/null 2>err && ok ||
+    fail "compare --machines on the recipe's file: $(cat err)"
+
+# Every bad merge: one line, exit 2.
+bad_merge "duplicate cells: shard 1/3 is in both" s1.json s1.json s2.json s3.json -o x.json
+bad_merge "duplicate cells: shard 1/1" whole.json whole.json -o x.json
+bad_merge "2 missing shard(s): 1/3, 3/3" s2.json -o x.json
+bad_merge "1 missing shard(s): 2/3" s3.json s1.json -o x.json
+run --seed 7 --shard 2/3 --json seed7.json --csv /dev/null
+bad_merge "different seeds within one matrix" s1.json seed7.json s3.json -o x.json
+run --compat glibc-bench-2021 --shard 2/3 --json compat.json --csv /dev/null
+bad_merge "different input modes within one matrix" s1.json compat.json s3.json -o x.json
+bad_merge "a CSV input must be a whole run" s1.csv s2.json s3.json -o x.json
+bad_merge "no matrix record" whole.csv whole.csv -o x.json
+run --shard 1/2 --json half.json --csv /dev/null
+bad_merge "the shards of one matrix share N" s1.json half.json s3.json -o x.json
+sed 's/"schema_version":	1/"schema_version":	3/' s2.json >v3.json
+bad_merge "field 'schema_version'" s1.json v3.json s3.json -o x.json
+bad_merge "merge needs -o OUT" s1.json s2.json s3.json
+bad_merge "merge needs results files" -o x.json
+bad_merge "cannot read" s1.json missing.json -o x.json
+[ ! -e x.json ] && ok || fail "a failed merge left x.json"
+for bad in 0/3 4/3 3 a/b 1/0 1/5000 1/25; do
+    "$bin" run $M --shard $bad --json x.json --csv /dev/null >/dev/null 2>err
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && ok || fail "--shard $bad: rc $rc $(cat err)"
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
