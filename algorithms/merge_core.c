@@ -34,16 +34,16 @@ static ALWAYS_INLINE size_t item_size(const merge_params *p, qsb_copy_mode mode)
 }
 
 /* The comparator always gets element addresses: through the pointer when indirect. */
-static ALWAYS_INLINE int compare_items(const merge_params *p, const char *a, const char *b,
+static ALWAYS_INLINE int compare_items(qsb_compare cmp, void *arg, const char *a, const char *b,
                                        qsb_copy_mode mode)
 {
     if (mode == QSB_COPY_INDIRECT) {
         const void *ea, *eb;
         memcpy(&ea, a, sizeof ea);
         memcpy(&eb, b, sizeof eb);
-        return p->cmp(ea, eb, p->arg);
+        return cmp(ea, eb, arg);
     }
-    return p->cmp(a, b, p->arg);
+    return cmp(a, b, arg);
 }
 
 /* glibc's word type for QSB_COPY_LONGS, allowed to alias the caller's elements. */
@@ -71,12 +71,18 @@ static ALWAYS_INLINE void merge_runs(const merge_params *p, char *b, size_t n1, 
                                      qsb_copy_mode mode)
 {
     const size_t size = item_size(p, mode);
+    /* Held in locals, as glibc's msort_with_tmp holds them: read through p, the comparator
+    ** would be reloaded from memory before every call (the element stores may alias p), and
+    ** that call shape runs slowly when the comparator lies in another 16 MiB region than the
+    ** sort, as a libc's caller's comparator does (docs/measurement.md). */
+    const qsb_compare cmp = p->cmp;
+    void *const arg = p->arg;
     char *left = b;
     char *right = b + n1 * size;
     char *out = p->scratch;
 
     while (n1 > 0 && n2 > 0) {
-        if (compare_items(p, left, right, mode) <= 0) { /* ties take the left: stable */
+        if (compare_items(cmp, arg, left, right, mode) <= 0) { /* ties take the left: stable */
             copy_item(out, left, size, mode);
             left += size;
             n1--;
