@@ -1,9 +1,10 @@
 /*
 ** The comparators of the patterns spec: (a > b) - (a < b) on the w-byte key at offset 0 (see
-** element.h). This file is compiled twice: into qsb_inputs (the comparator the run uses, in
-** the executable: far from the sorts, which live in a shared object, as a libc qsort is far
-** from its caller's comparator) and into the sorts' shared object under the name
-** qsb_near_comparator (run --placement near: the comparator beside the sorts).
+** element.h). This file is compiled three times: into qsb_inputs (the executable's own, for
+** everything but the timed sorts), into libqsb_comparators.so as qsb_far_comparator (the
+** run's far regime loads a copy for each unit, away from the sorts, as a libc qsort is far
+** from its caller's comparator), and into the sorts' shared object as qsb_near_comparator
+** (run --placement near: the comparator beside the sorts).
 */
 #include <stdint.h>
 #include <string.h>

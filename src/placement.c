@@ -20,6 +20,7 @@
 #define REGION_SHIFT 24     /* 16 MiB-aligned regions (docs/measurement.md) */
 #define GAP_PAGES 16384     /* the gap below which a copy loads: 0 .. 64 MiB of 4 KiB pages */
 #define MAX_OBJECTS 16      /* distinct objects among the algorithms */
+#define FAR_ATTEMPTS 8      /* loads of the comparator before a near one is kept */
 
 typedef struct {
     char *path;   /* the object's file */
@@ -38,6 +39,8 @@ struct qsb_placement {
     qsb_sort_fn *sorts;    /* per algorithm: the current unit's sort */
     qsb_near_cmp_fn (*near_getter)(size_t); /* the current copy's qsb_near_comparator */
     int near_object;       /* the object holding the registry (and the near comparator) */
+    qsb_near_cmp_fn (*far_getter)(size_t);  /* the current copy's qsb_far_comparator */
+    int far_object;        /* libqsb_comparators.so, beside the registry's object; -1: none */
     uint64_t rng;
 };
 
@@ -105,6 +108,15 @@ static int find_or_add_object(qsb_placement *p, const char *path)
     return (int)p->nobjects++;
 }
 
+/* The comparators' own object, libqsb_comparators.so, in the registry object's directory. */
+static bool comparators_beside(const char *registry, char *buf, size_t len)
+{
+    const char *slash = strrchr(registry, '/');
+    int dir = slash ? (int)(slash - registry) : 1;
+    int n = snprintf(buf, len, "%.*s/libqsb_comparators.so", dir, slash ? registry : ".");
+    return n > 0 && (size_t)n < len && access(buf, R_OK) == 0;
+}
+
 qsb_placement *qsb_placement_new(const qsb_algorithm *algos, size_t n,
                                  qsb_placement_regime regime, bool reload)
 {
@@ -121,12 +133,17 @@ qsb_placement *qsb_placement_new(const qsb_algorithm *algos, size_t n,
     p->regime = regime;
     p->near_getter = qsb_near_comparator;
     p->near_object = -1;
+    p->far_object = -1;
     p->rng = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     const char *symbol;
     const char *registry = reload ? object_of_function((const void *)qsb_near_comparator,
                                                        &symbol)
                                   : NULL;
     int status = registry ? (p->near_object = find_or_add_object(p, registry)) : 0;
+    char comparators[4096];
+    if (status >= 0 && registry && regime == QSB_PLACEMENT_FAR &&
+        comparators_beside(registry, comparators, sizeof comparators))
+        status = p->far_object = find_or_add_object(p, comparators);
     for (size_t i = 0; i < n && status >= -1; i++) {
         p->sorts[i] = algos[i].sort;
         p->object_of[i] = -1;
@@ -222,6 +239,35 @@ static int load_copy(qsb_placement *p, object_copy *o)
     return QSB_OK;
 }
 
+static bool any_near(const qsb_placement *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (qsb_placement_near(p, i, sizeof(uint32_t)))
+            return true;
+    return false;
+}
+
+/* The far regime's comparator: the current copy of libqsb_comparators.so, loaded again (at
+** another random gap) while it shares a 16 MiB region with a sort, so that every sort calls
+** it from afar, as a libc's qsort calls its caller's comparator. Its own address is sampled
+** unit by unit too: a process's comparator address decided a sticky fast or slow state. */
+static int place_far_comparator(qsb_placement *p)
+{
+    object_copy *o = &p->objects[p->far_object];
+    for (int attempt = 0;; attempt++) {
+        void *fn = dlsym(o->handle, "qsb_far_comparator");
+        if (!fn)
+            return qsb_error(QSB_ESYSTEM, "a copy of '%s' has no comparator", o->path);
+        memcpy(&p->far_getter, &fn, sizeof fn);
+        if (!any_near(p) || attempt == FAR_ATTEMPTS)
+            return QSB_OK;
+        dlclose(o->handle);
+        int status = load_copy(p, o);
+        if (status != QSB_OK)
+            return status;
+    }
+}
+
 int qsb_placement_enter(qsb_placement *p)
 {
     unload_copies(p);
@@ -243,6 +289,8 @@ int qsb_placement_enter(qsb_placement *p)
         if (fn)
             memcpy(&p->near_getter, &fn, sizeof fn);
     }
+    if (status == QSB_OK && p->far_object >= 0)
+        status = place_far_comparator(p);
     return status == QSB_OK ? 0 : -1;
 }
 
@@ -253,7 +301,9 @@ qsb_sort_fn qsb_placement_sort(const qsb_placement *p, size_t i)
 
 qsb_cmp_fn qsb_placement_comparator(const qsb_placement *p, size_t size)
 {
-    return p->regime == QSB_PLACEMENT_NEAR ? p->near_getter(size) : qsb_comparator(size);
+    if (p->regime == QSB_PLACEMENT_NEAR)
+        return p->near_getter(size);
+    return p->far_object >= 0 ? p->far_getter(size) : qsb_comparator(size);
 }
 
 /* Where algorithm i's comparator calls come from: its sort's code, or for `system` (a thin
@@ -281,7 +331,10 @@ void qsb_placement_describe(const qsb_placement *p, char *buf, size_t len)
              "for each unit",
              qsb_placement_regime_name(p->regime),
              p->regime == QSB_PLACEMENT_NEAR ? "in the sorts' object"
-                                              : "in the executable, the sorts in shared objects",
+             : p->far_object >= 0
+                 ? "in its own shared object, loaded afresh for each unit, never in a sort's "
+                   "16 MiB region"
+                 : "in the executable, the sorts in shared objects",
              reloaded, p->n);
 }
 
