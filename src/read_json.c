@@ -549,23 +549,3 @@ int qsb_read_json_fleet(const char *name, const char *text, size_t len, qsb_resu
     *nruns = done;
     return QSB_OK;
 }
-
-int qsb_read_json(const char *name, const char *text, size_t len, qsb_results *out)
-{
-    qsb_results *runs = NULL;
-    size_t n = 0;
-    memset(out, 0, sizeof *out);
-    int status = qsb_read_json_fleet(name, text, len, &runs, &n);
-    if (status != QSB_OK)
-        return status;
-    if (n != 1) {
-        status = qsb_error(QSB_EUSAGE, "%s: a fleet file of %zu machines (from merge): plot "
-                           "it, or compare two of its machines with --machines A,B", name, n);
-        for (size_t i = 0; i < n; i++)
-            qsb_results_free(&runs[i]);
-    } else {
-        *out = runs[0];
-    }
-    free(runs);
-    return status;
-}

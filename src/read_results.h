@@ -50,8 +50,6 @@ typedef struct {
 
 /* `name` is the file's name as messages show it: qsb_read_results escapes the path once
 ** (qsb_quote_path), and every value taken from the text is escaped where it is quoted. */
-int qsb_read_csv(const char *name, const char *text, size_t len, qsb_results *out);
-int qsb_read_json(const char *name, const char *text, size_t len, qsb_results *out);
 int qsb_read_csv_fleet(const char *name, const char *text, size_t len, qsb_results **runs,
                        size_t *n);
 int qsb_read_json_fleet(const char *name, const char *text, size_t len, qsb_results **runs,
