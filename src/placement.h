@@ -5,14 +5,17 @@
 ** than the call site can run at another speed than a near one, and which state a process gets
 ** is sticky (docs/measurement.md). So every contender runs in one regime, chosen to match how
 ** qsort is used, and the rest of placement is sampled rather than fixed:
-** - regime far (default): the comparator is the executable's; the registry's sorts live in a
-**   shared object (libqsb_algorithms.so), plug-ins in theirs, `system` in libc: all call it
-**   from another object, as every libc qsort does. near: the comparator is the copy compiled
-**   into the sorts' object (for experiments; `system` and plug-ins stay far from it).
+** - regime far (default): the comparator lives in its own shared object (libqsb_comparators.so,
+**   beside the sorts'; the executable's own copy when it is missing or nothing is reloaded);
+**   the registry's sorts live in libqsb_algorithms.so, plug-ins in theirs, `system` in libc:
+**   all call it from another object and another 16 MiB region, as every libc qsort does.
+**   near: the comparator is the copy compiled into the sorts' object (for experiments;
+**   `system` and plug-ins stay far from it).
 ** - units: each sweep of the run (run.h) enters a new placement: a fresh copy of every sorts'
 **   object that can be reloaded (the registry's, and plug-ins of qsort_r signature) is loaded
 **   from an in-memory file below a reserved gap of random size (0..64 MiB), so its address,
-**   16 MiB region and page offsets change from unit to unit. Sorts that cannot be reloaded
+**   16 MiB region and page offsets change from unit to unit; the comparators' object likewise,
+**   loaded again while it shares a 16 MiB region with a sort. Sorts that cannot be reloaded
 **   (`system` in libc, qsort-signature plug-ins, test functions) keep their one placement.
 ** Whether a contender's code and its comparator share a 16 MiB region is recorded per unit.
 */
