@@ -499,14 +499,9 @@ static double gate_p(const qsb_row *base, const qsb_row *row, double pct, size_t
     size_t n = row->nsamples < base->nsamples ? row->nsamples : base->nsamples;
     if (!row->units || n == 0)
         return NAN;
-    double *ratios = malloc(n * sizeof *ratios);
     qsb_unit_spread s;
-    if (!ratios || qsb_paired_ratios(base->samples, row->samples, n, ratios) != 0 ||
-        qsb_unit_spread_of(ratios, row->units, n, &s) != 0) {
-        free(ratios);
+    if (qsb_paired_ratio_spread(base->samples, row->samples, row->units, n, &s) != 0)
         return NAN;
-    }
-    free(ratios);
     *units = s.units;
     if (s.units < 2 || !isfinite(s.log_sd))
         return NAN;

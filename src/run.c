@@ -337,14 +337,9 @@ static double row_precision_pct(const qsb_cell *cell, size_t i)
     if (i == 0 || !base->verified)
         return pct;
     size_t pairs = row->nsamples < base->nsamples ? row->nsamples : base->nsamples;
-    double *ratios = malloc((pairs ? pairs : 1) * sizeof *ratios);
-    if (!ratios || qsb_paired_ratios(base->samples, row->samples, pairs, ratios) != 0 ||
-        qsb_unit_spread_of(ratios, row->units, pairs, &spread) != 0)
-        pct = INFINITY;
-    else
-        pct = fmax(pct, qsb_unit_precision_pct(&spread));
-    free(ratios);
-    return pct;
+    if (qsb_paired_ratio_spread(base->samples, row->samples, row->units, pairs, &spread) != 0)
+        return INFINITY;
+    return fmax(pct, qsb_unit_precision_pct(&spread));
 }
 
 /* The widest interval of the cell's verified rows; 0 when none is left to measure. */

@@ -257,23 +257,6 @@ double qsb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb
 
 /* --- units: the independent level of the experiment --- */
 
-double qsb_t975(size_t df)
-{
-    /* Student's t, 0.975 quantile, df 1..30 (standard tables); above, the Cornish-Fisher
-    ** expansion around the normal quantile, within 0.001 of the exact value there. */
-    static const double table[30] = {
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-        2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-        2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
-    if (df == 0)
-        return INFINITY;
-    if (df <= 30)
-        return table[df - 1];
-    const double z = 1.959964, v = (double)df;
-    return z + (z * z * z + z) / (4 * v) +
-           (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * v * v);
-}
-
 static int compare_unit_values(const void *pa, const void *pb)
 {
     const double *a = pa, *b = pb; /* (unit, value) pairs */
@@ -333,14 +316,7 @@ double qsb_unit_half_width(const qsb_unit_spread *s)
 {
     if (s->units < QSB_MIN_UNITS || !isfinite(s->log_sd))
         return NAN;
-    return qsb_t975(s->units - 1) * s->log_sd / sqrt((double)s->units);
-}
-
-void qsb_unit_interval(const qsb_unit_spread *s, double center, double *lo, double *hi)
-{
-    double h = qsb_unit_half_width(s);
-    *lo = isfinite(h) && center > 0 ? center * exp(-h) : NAN;
-    *hi = isfinite(h) && center > 0 ? center * exp(h) : NAN;
+    return qsb_t_quantile(0.975, (double)(s->units - 1)) * s->log_sd / sqrt((double)s->units);
 }
 
 double qsb_unit_precision_pct(const qsb_unit_spread *s)
@@ -358,6 +334,20 @@ int qsb_paired_ratios(const double *base, const double *cand, size_t n, double *
         valid += ok;
     }
     return valid > 0 ? 0 : -1;
+}
+
+int qsb_paired_ratio_spread(const double *base, const double *cand, const uint32_t *units,
+                            size_t n, qsb_unit_spread *out)
+{
+    *out = (qsb_unit_spread){0, NAN, NAN};
+    double *ratios = malloc((n ? n : 1) * sizeof *ratios);
+    if (!ratios)
+        return -1;
+    int status = qsb_paired_ratios(base, cand, n, ratios) == 0
+                     ? qsb_unit_spread_of(ratios, units, n, out)
+                     : 0; /* no valid pair: no unit */
+    free(ratios);
+    return status;
 }
 
 /* --- the cluster bootstrap of a pooled median --- */

@@ -44,9 +44,6 @@ typedef struct {
     double log_sd;   /* median <= 0, or a single unit for the sd) */
 } qsb_unit_spread;
 
-/* Student's t 0.975 quantile with df degrees of freedom (INFINITY for 0). */
-double qsb_t975(size_t df);
-
 /* Groups values[i] by units[i] (non-finite values skipped) into the spread of the units'
 ** medians. units NULL gives 0 units. Returns 0, or -1 when out of memory. */
 int qsb_unit_spread_of(const double *values, const uint32_t *units, size_t n,
@@ -56,15 +53,18 @@ int qsb_unit_spread_of(const double *values, const uint32_t *units, size_t n,
 ** QSB_MIN_UNITS units. */
 double qsb_unit_half_width(const qsb_unit_spread *s);
 
-/* [center * exp(-h), center * exp(h)]; NANs when no half-width or center <= 0. */
-void qsb_unit_interval(const qsb_unit_spread *s, double center, double *lo, double *hi);
-
 /* The half-width as a percentage of the estimate, (exp(h) - 1) * 100; INFINITY when none. */
 double qsb_unit_precision_pct(const qsb_unit_spread *s);
 
 /* ratios[i] = cand[i] / base[i], NAN where base[i] <= 0 or cand[i] is not finite. Returns 0,
 ** or -1 when no pair is valid. */
 int qsb_paired_ratios(const double *base, const double *cand, size_t n, double *ratios);
+
+/* The spread over units of the n paired ratios cand[i] / base[i] (sample i in units[i]): what
+** a candidate's tests and the schedule's precision are made of. No valid pair gives 0 units.
+** Returns 0, or -1 when out of memory. */
+int qsb_paired_ratio_spread(const double *base, const double *cand, const uint32_t *units,
+                            size_t n, qsb_unit_spread *out);
 
 /* The reported intervals: the 95% interval of the median of all the values (the spec's
 ** estimate, pooled over units) by a cluster bootstrap that resamples whole units with

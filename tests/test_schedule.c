@@ -92,11 +92,16 @@ static void test_unit_interval(void)
     const uint32_t v[] = {0, 1, 2, 3, 4};
     CHECK(qsb_unit_spread_of(y, v, 5, &s) == 0);
     double h = qsb_unit_half_width(&s);
-    CHECK(fabs(h - 2.776 * sqrt(0.00025) / sqrt(5.0)) < 1e-9);
-    double lo, hi;
-    qsb_unit_interval(&s, 2.0, &lo, &hi);
-    CHECK(fabs(lo - 2.0 * exp(-h)) < 1e-12 && fabs(hi - 2.0 * exp(h)) < 1e-12);
-    CHECK(fabs(qsb_t975(4) - 2.776) < 1e-9 && fabs(qsb_t975(1000) - 1.962) < 0.001);
+    /* t(0.975, 4) = 2.7764451051977934 */
+    CHECK(fabs(h - 2.7764451051977934 * sqrt(0.00025) / sqrt(5.0)) < 1e-9);
+    /* The same spread from paired ratios: cand = base * y. */
+    const double base5[] = {100, 200, 300, 400, 500};
+    double cand5[5];
+    for (size_t i = 0; i < 5; i++)
+        cand5[i] = base5[i] * y[i];
+    qsb_unit_spread r;
+    CHECK(qsb_paired_ratio_spread(base5, cand5, v, 5, &r) == 0 && r.units == 5);
+    CHECK(fabs(r.log_sd - s.log_sd) < 1e-12 && fabs(r.log_mean) < 1e-12);
     /* The reported interval: a cluster bootstrap of the pooled median. */
     double lo2, hi2;
     CHECK(qsb_unit_median_interval(x, u, 12, &lo2, &hi2) == 0);

@@ -325,8 +325,6 @@ static void test_t_distribution(void)
     CHECK(fabs(qsb_t_quantile(0.975, 5) - 2.5705818366147395) < 1e-8);
     CHECK(fabs(qsb_t_quantile(0.025, 30) + 2.0422724563012373) < 1e-8);
     CHECK(fabs(qsb_t_quantile(0.975, 1) - 12.706204736174707) < 1e-7);
-    for (size_t df = 1; df <= 30; df++) /* the table of qsb_t975, to its 3 decimals */
-        CHECK_MSG(fabs(qsb_t_quantile(0.975, (double)df) - qsb_t975(df)) < 6e-4, "df %zu", df);
     CHECK(isnan(qsb_t_cdf(1.0, 0.0)) && isnan(qsb_t_quantile(1.0, 3.0)));
 }
 
