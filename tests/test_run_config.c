@@ -8,7 +8,7 @@
 #include "check.h"
 #include "diag.h"
 #include "run.h"
-#include "run_config.h"
+#include "run_options.h"
 #include "timing.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))

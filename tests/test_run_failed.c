@@ -25,11 +25,12 @@
 #include <cjson/cJSON.h>
 
 #include "check.h"
+#include "commands.h"
 #include "diag.h"
 #include "element.h"
 #include "patterns.h"
 #include "run.h"
-#include "run_config.h"
+#include "run_options.h"
 #include "run_helpers.h"
 
 static void noop_sort(void *base, size_t n, size_t size,

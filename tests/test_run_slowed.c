@@ -31,9 +31,10 @@
 #include <cjson/cJSON.h>
 
 #include "check.h"
+#include "commands.h"
 #include "diag.h"
 #include "run.h"
-#include "run_config.h"
+#include "run_options.h"
 #include "run_helpers.h"
 
 static unsigned calls;

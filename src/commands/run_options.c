@@ -3,7 +3,7 @@
 ** into one qsb_run_config (see run_config.h). Options are first collected as text, then
 ** resolved in one place each, so a default and a given value go through the same checks.
 */
-#include "run_config.h"
+#include "run_options.h"
 #include "shard.h"
 
 #include <ctype.h>
@@ -144,17 +144,6 @@ const qsb_command_spec qsb_run_spec = {
     "print the paired delta of each candidate against the baseline (the first algorithm).",
     run_options};
 
-static const char *const metric_names[] = {
-    [QSB_METRIC_CYCLES] = "cycles",
-    [QSB_METRIC_NS] = "ns",
-    [QSB_METRIC_COMPARISONS] = "comparisons",
-};
-
-const char *qsb_metric_name(qsb_metric metric)
-{
-    return metric_names[metric];
-}
-
 typedef struct {
     const char *text[OPT_COUNT]; /* the last value given for each option, NULL if none */
     bool plot;
@@ -175,17 +164,6 @@ static int collect_option(void *ctx, int index, const char *arg)
     else
         t->text[index] = arg;
     return QSB_OK;
-}
-
-const char *qsb_nelem_source_text(qsb_nelem_source source)
-{
-    static const char *const texts[] = {
-        [QSB_NELEM_GIVEN] = "given (--nelem)",
-        [QSB_NELEM_SYSFS] = "--nelem auto: L1d/L2/L3 capacity in sysfs / 8",
-        [QSB_NELEM_FALLBACK] = "--nelem auto: the seed's " QSB_FALLBACK_NELEM
-                               " (no cache sizes in sysfs)",
-    };
-    return texts[source];
 }
 
 static int reject_repeated_numbers(const uint64_t *v, size_t n, const char *what)
@@ -329,8 +307,8 @@ static int resolve_metric(qsb_run_config *cfg, const char *text)
         cfg->metric = tsc ? QSB_METRIC_CYCLES : QSB_METRIC_NS;
         return QSB_OK;
     }
-    for (size_t i = 0; i < sizeof metric_names / sizeof metric_names[0]; i++) {
-        if (strcmp(text, metric_names[i]) == 0) {
+    for (int i = QSB_METRIC_CYCLES; i <= QSB_METRIC_COMPARISONS; i++) {
+        if (strcmp(text, qsb_metric_name((qsb_metric)i)) == 0) {
             cfg->metric = (qsb_metric)i;
             if (cfg->metric == QSB_METRIC_CYCLES && !tsc)
                 return qsb_usage_error("--metric cycles: this CPU has no invariant TSC; use "
@@ -587,16 +565,6 @@ static int resolve_shard(qsb_run_config *cfg, const char *text)
     return QSB_OK;
 }
 
-size_t qsb_run_config_cells(const qsb_run_config *cfg)
-{
-    size_t cells = cfg->n_patterns * cfg->n_sizes * cfg->n_nelem, count = 0;
-    if (!cfg->in_shard)
-        return cells;
-    for (size_t i = 0; i < cells; i++)
-        count += cfg->in_shard[i] != 0;
-    return count;
-}
-
 static int resolve_all(qsb_run_config *cfg, const option_texts *t)
 {
     int status = resolve_sizes(cfg, t->text[OPT_SIZES]);
@@ -653,15 +621,4 @@ int qsb_run_config_parse(qsb_run_config *cfg, int argc, char **argv)
     if (status == QSB_OK)
         status = build_command_line(cfg, argc, argv);
     return status;
-}
-
-void qsb_run_config_free(qsb_run_config *cfg)
-{
-    free(cfg->nelem);
-    free(cfg->sizes);
-    free(cfg->patterns);
-    free(cfg->algos);
-    free(cfg->command_line);
-    free(cfg->in_shard);
-    memset(cfg, 0, sizeof *cfg);
 }

@@ -6,15 +6,23 @@
 #define QSB_COMMANDS_H
 
 #include "cli.h"
+#include "run_config.h"
 
 int qsb_cmd_run(int argc, char **argv);
 int qsb_cmd_list(int argc, char **argv);
 int qsb_cmd_info(int argc, char **argv);
 int qsb_cmd_gen(int argc, char **argv);
 int qsb_cmd_compare(int argc, char **argv);
+/* `compare --machines A,B FILE [FILE]` (argv as for qsb_cmd_compare). */
+int qsb_cmd_compare_machines(int argc, char **argv);
 int qsb_cmd_plot(int argc, char **argv);
 int qsb_cmd_audit(int argc, char **argv);
 int qsb_cmd_merge(int argc, char **argv);
+
+/* The run command after parsing (cmd_run.c): checks, result files opened before the run,
+** the run, the reports, the files committed. Returns the exit status. Tests call it with a
+** config whose algos hold sort functions of their own. */
+int qsb_run_execute(const qsb_run_config *config);
 
 /* The run's options, also shown by the top-level --help (run is the default command). */
 extern const qsb_command_spec qsb_run_spec;

@@ -1,8 +1,8 @@
 /*
-** The configuration of a benchmark run: the option table of `qsortbench [run]`
-** (qsb_run_spec, commands.h) and the one struct it is parsed into. After a successful parse
-** every list is resolved and checked (names found, numbers in range, --nelem auto read from
-** sysfs), so the run never sees a name or a string it must interpret.
+** The configuration of a benchmark run: the one struct the `run` options are parsed into
+** (commands/run_options.h). Every list in it is resolved and checked (names found, numbers in
+** range, --nelem auto read from sysfs), so the run never sees a name or a string it must
+** interpret.
 */
 #ifndef QSB_RUN_CONFIG_H
 #define QSB_RUN_CONFIG_H
@@ -89,11 +89,6 @@ size_t qsb_run_config_cells(const qsb_run_config *cfg);
 ** code, just before) has warmed up. */
 #define QSB_WARMUP_AUTO UINT64_MAX
 #define QSB_WARMUP_AUTO_LIMIT_S 0.02
-
-/* Parses argv[1..] (argv[0] is the command word or the program) into cfg. Returns QSB_OK,
-** QSB_HELP_SHOWN (help printed), or an error status already reported (QSB_EUSAGE for every
-** bad option or value, QSB_ESYSTEM when out of memory). cfg is always safe to free. */
-int qsb_run_config_parse(qsb_run_config *cfg, int argc, char **argv);
 
 void qsb_run_config_free(qsb_run_config *cfg);
 

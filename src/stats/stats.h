@@ -8,7 +8,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "result.h"
+/* What a row's samples come to (result.h keeps one per row). */
+typedef struct {
+    double min, median, mean, stddev;
+    double cv;                  /* stddev / mean */
+    double median_lo, median_hi; /* 95% interval of the median; NAN when unknown */
+    unsigned outliers;          /* median-absolute-deviation rule */
+} qsb_summary;
 
 /* min, median, mean, two-pass stddev, cv, 95% interval of the median (order statistics),
 ** outliers by the MAD rule. n == 0 gives NANs and 0 outliers; the stddev (n - 1) and cv are

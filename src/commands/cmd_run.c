@@ -38,6 +38,7 @@
 #include "report.h"
 #include "result.h"
 #include "run.h"
+#include "run_options.h"
 #include "schedule.h"
 #include "stats.h"
 #include "version.h"

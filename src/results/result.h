@@ -38,6 +38,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stats.h" /* qsb_summary */
+
 #define QSB_SCHEMA_VERSION 1
 /* Fleet files (merged results of several machines, report.h) carry schema_version 2: a reader
 ** of version 1 only refuses them clearly instead of misreading them. */
@@ -95,13 +97,6 @@ typedef struct {
     uint32_t shard_k, shard_n; /* this run is shard K of N (1-based); 0/0: the whole matrix */
     qsb_matrix matrix;    /* the whole matrix; unknown when n_nelem is 0 */
 } qsb_context;
-
-typedef struct {
-    double min, median, mean, stddev;
-    double cv;                  /* stddev / mean */
-    double median_lo, median_hi; /* 95% interval of the median; NAN when unknown */
-    unsigned outliers;          /* median-absolute-deviation rule */
-} qsb_summary;
 
 typedef struct {
     char *algorithm;     /* registry or plug-in name */

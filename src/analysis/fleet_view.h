@@ -12,6 +12,7 @@
 #define QSB_FLEET_VIEW_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "plot.h"
 #include "result.h"
@@ -19,9 +20,6 @@
 /* The charts of runs[0..n-1] beside results_path (or in opt->out_dir). */
 int qsb_plot_fleet_file(const qsb_results *runs, size_t n, const char *results_path,
                         const qsb_plot_options *opt);
-
-/* `qsortbench compare --machines A,B FILE [FILE]` (argv as for qsb_cmd_compare). */
-int qsb_cmd_compare_machines(int argc, char **argv);
 
 /* The table of compare --machines for runs a and b, to out; QSB_OK or QSB_EUSAGE (no common
 ** cell) or QSB_ESYSTEM. */

@@ -91,9 +91,4 @@ typedef struct {
 ** the status is that of the cells kept. */
 int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_totals *totals);
 
-/* The run command after parsing (cmd_run.c): checks, result files opened before the run,
-** the run, the reports, the files committed. Returns the exit status. Tests call it with a
-** config whose algos hold sort functions of their own. */
-int qsb_run_execute(const qsb_run_config *config);
-
 #endif

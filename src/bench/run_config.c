@@ -1,0 +1,51 @@
+/*
+** The run's configuration: names of its enums, the cells it visits, freeing it (run_config.h).
+** Parsing it from the command line is the commands' part (commands/run_options.c).
+*/
+#include "run_config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const metric_names[] = {
+    [QSB_METRIC_CYCLES] = "cycles",
+    [QSB_METRIC_NS] = "ns",
+    [QSB_METRIC_COMPARISONS] = "comparisons",
+};
+
+const char *qsb_metric_name(qsb_metric metric)
+{
+    return metric_names[metric];
+}
+
+const char *qsb_nelem_source_text(qsb_nelem_source source)
+{
+    static const char *const texts[] = {
+        [QSB_NELEM_GIVEN] = "given (--nelem)",
+        [QSB_NELEM_SYSFS] = "--nelem auto: L1d/L2/L3 capacity in sysfs / 8",
+        [QSB_NELEM_FALLBACK] = "--nelem auto: the seed's " QSB_FALLBACK_NELEM
+                               " (no cache sizes in sysfs)",
+    };
+    return texts[source];
+}
+
+size_t qsb_run_config_cells(const qsb_run_config *cfg)
+{
+    size_t cells = cfg->n_patterns * cfg->n_sizes * cfg->n_nelem, count = 0;
+    if (!cfg->in_shard)
+        return cells;
+    for (size_t i = 0; i < cells; i++)
+        count += cfg->in_shard[i] != 0;
+    return count;
+}
+
+void qsb_run_config_free(qsb_run_config *cfg)
+{
+    free(cfg->nelem);
+    free(cfg->sizes);
+    free(cfg->patterns);
+    free(cfg->algos);
+    free(cfg->command_line);
+    free(cfg->in_shard);
+    memset(cfg, 0, sizeof *cfg);
+}
