@@ -1,8 +1,8 @@
 /*
-** The CSV results reader (format: the top of result.h). Parsed with libcsv in strict mode,
-** fed one physical line at a time so that every error can name its line. Columns are found
-** by their header names: the 14 columns of the command-line contract are required, the later
-** ones of result.h are optional, unknown columns are ignored.
+** The CSV results reader (schema.h). Parsed with libcsv in strict mode, fed one physical line
+** at a time so that every error can name its line. Columns are found by their header names:
+** the schema's required columns must be there, the others may be, unknown columns are
+** ignored.
 */
 #include <csv.h>
 #include <errno.h>
@@ -13,23 +13,7 @@
 
 #include "diag.h"
 #include "read_results.h"
-
-typedef enum {
-    COL_PATTERN, COL_NELEM, COL_SIZE, COL_ALGORITHM, COL_BASELINE, COL_METRIC, COL_REPS,
-    COL_MIN, COL_MEDIAN, COL_MEAN, COL_STDDEV, COL_DELTA_PCT, COL_COMPARISONS, COL_VERIFIED,
-    COL_CV, COL_MEDIAN_LO, COL_MEDIAN_HI, COL_OUTLIERS, COL_DELTA_LO, COL_DELTA_HI, COL_NOISY,
-    COL_FAILURE, COL_MODE, COL_SEED, COL_SAMPLES, COL_UNITS,
-    COL_COUNT
-} column;
-
-#define REQUIRED_COLUMNS (COL_VERIFIED + 1) /* pattern .. verified: spec/cli.md */
-
-static const char *const column_names[COL_COUNT] = {
-    "pattern", "nelem", "size", "algorithm", "baseline", "metric", "reps",
-    "min", "median", "mean", "stddev", "delta_pct", "comparisons", "verified",
-    "cv", "median_lo", "median_hi", "outliers", "delta_lo", "delta_hi", "noisy",
-    "failure", "mode", "seed", "samples", "units",
-};
+#include "schema.h"
 
 typedef struct {
     const char *path;     /* as messages show it: escaped already (read_results.h) */
@@ -40,10 +24,10 @@ typedef struct {
     size_t nfields, cap_fields;
     int have_header;
     size_t header_fields;
-    long column_at[COL_COUNT]; /* field index of each known column, -1 when absent */
+    long column_at[QSB_COLUMN_COUNT]; /* field index of each CSV column, -1: absent */
     long machine_at;      /* the fleet file's `machine` column (report.h), -1 when absent */
     char **machines;      /* each row's machine (owned), when machine_at >= 0 */
-    qsb_loose_row *rows;
+    qsb_file_row *rows;
     size_t nrows, cap_rows;
 } csv_reader;
 
@@ -84,30 +68,42 @@ static void on_field(void *s, size_t len, void *data)
 
 /* ---- the header ---- */
 
+/* "pattern,nelem,...,verified": the required columns, for the message that none is missing. */
+static void required_names(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t c = 0; c < QSB_COLUMN_COUNT && used < len; c++)
+        if (qsb_columns[c].required)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "," : "",
+                                     qsb_columns[c].name);
+}
+
 static int read_header(csv_reader *r)
 {
-    for (size_t c = 0; c < COL_COUNT; c++)
+    for (size_t c = 0; c < QSB_COLUMN_COUNT; c++)
         r->column_at[c] = -1;
     r->machine_at = -1;
     for (size_t i = 0; i < r->nfields; i++) {
         if (strcmp(r->fields[i], "machine") == 0)
             r->machine_at = (long)i;
-        for (size_t c = 0; c < COL_COUNT; c++) {
-            if (strcmp(r->fields[i], column_names[c]) != 0)
+        for (size_t c = 0; c < QSB_COLUMN_COUNT; c++) {
+            if (!qsb_columns[c].csv || strcmp(r->fields[i], qsb_columns[c].name) != 0)
                 continue;
             if (r->column_at[c] >= 0)
                 return qsb_error(QSB_EUSAGE, "%s:%zu: column '%s' appears twice", r->path,
-                                 r->record_line, column_names[c]);
+                                 r->record_line, qsb_columns[c].name);
             r->column_at[c] = (long)i;
         }
     }
-    for (size_t c = 0; c < REQUIRED_COLUMNS; c++)
-        if (r->column_at[c] < 0)
-            return qsb_error(QSB_EUSAGE,
-                             "%s:%zu: no column '%s': not a qsortbench results file (the "
-                             "header must name pattern,nelem,size,algorithm,baseline,metric,"
-                             "reps,min,median,mean,stddev,delta_pct,comparisons,verified)",
-                             r->path, r->record_line, column_names[c]);
+    for (size_t c = 0; c < QSB_COLUMN_COUNT; c++)
+        if (qsb_columns[c].required && r->column_at[c] < 0) {
+            char names[256];
+            required_names(names, sizeof names);
+            return qsb_error(QSB_EUSAGE, "%s:%zu: no column '%s': not a qsortbench results "
+                             "file (the header must name %s)", r->path, r->record_line,
+                             qsb_columns[c].name, names);
+        }
     r->have_header = 1;
     r->header_fields = r->nfields;
     return QSB_OK;
@@ -115,13 +111,14 @@ static int read_header(csv_reader *r)
 
 /* ---- one data row ---- */
 
-static int bad_field(const csv_reader *r, column c, const char *text, const char *what)
+static int bad_field(const csv_reader *r, const qsb_column *c, const char *text,
+                     const char *what)
 {
     return qsb_error(QSB_EUSAGE, "%s:%zu: column '%s': '%s' is not %s", r->path,
-                     r->record_line, column_names[c], qsb_quote(text), what);
+                     r->record_line, c->name, qsb_quote(text), what);
 }
 
-static int parse_u64(const csv_reader *r, column c, const char *text, int hex_ok,
+static int parse_u64(const csv_reader *r, const qsb_column *c, const char *text, int hex_ok,
                      uint64_t *out)
 {
     return qsb_text_to_u64(text, hex_ok, out) == 0
@@ -130,7 +127,7 @@ static int parse_u64(const csv_reader *r, column c, const char *text, int hex_ok
 }
 
 /* Empty means unknown (NAN), as the writers put it. */
-static int parse_double(const csv_reader *r, column c, const char *text, double *out)
+static int parse_double(const csv_reader *r, const qsb_column *c, const char *text, double *out)
 {
     if (*text == '\0') {
         *out = NAN;
@@ -140,7 +137,7 @@ static int parse_double(const csv_reader *r, column c, const char *text, double 
                                               : bad_field(r, c, text, "a finite number");
 }
 
-static int parse_bool(const csv_reader *r, column c, const char *text, bool *out)
+static int parse_bool(const csv_reader *r, const qsb_column *c, const char *text, bool *out)
 {
     if (strcmp(text, "true") == 0 || strcmp(text, "false") == 0) {
         *out = text[0] == 't';
@@ -149,11 +146,11 @@ static int parse_bool(const csv_reader *r, column c, const char *text, bool *out
     return bad_field(r, c, text, "true or false");
 }
 
-static int parse_name(const csv_reader *r, column c, const char *text, char **out)
+static int parse_name(const csv_reader *r, const qsb_column *c, const char *text, char **out)
 {
     if (*text == '\0')
         return qsb_error(QSB_EUSAGE, "%s:%zu: column '%s' is empty", r->path, r->record_line,
-                         column_names[c]);
+                         c->name);
     *out = strdup(text);
     return *out ? QSB_OK : qsb_out_of_memory("CSV field");
 }
@@ -213,50 +210,46 @@ static int parse_units(const csv_reader *r, const char *text, qsb_row *row)
     return QSB_OK;
 }
 
-static int parse_column(const csv_reader *r, column c, const char *t, qsb_loose_row *lr)
+/* A count stored in 32 bits or more: outliers, batch, retaken. */
+static int parse_count32(const csv_reader *r, const qsb_column *c, const char *t,
+                         uint64_t *out)
 {
-    qsb_row *row = &lr->row;
-    uint64_t u;
+    int status = parse_u64(r, c, t, 0, out);
+    return status == QSB_OK && *out > UINT32_MAX ? bad_field(r, c, t, "a count below 2^32")
+                                                 : status;
+}
+
+static int parse_column(const csv_reader *r, const qsb_column *c, const char *t,
+                        qsb_file_row *fr)
+{
+    void *field = qsb_column_field(c, fr);
+    uint64_t u = 0;
     int status;
-    switch (c) {
-    case COL_PATTERN: return parse_name(r, c, t, &lr->pattern);
-    case COL_NELEM: return parse_u64(r, c, t, 0, &lr->nelem);
-    case COL_SIZE:
-        status = parse_u64(r, c, t, 0, &lr->size);
-        return status == QSB_OK && lr->size == 0 ? bad_field(r, c, t, "a size (>= 1)") : status;
-    case COL_ALGORITHM: return parse_name(r, c, t, &row->algorithm);
-    case COL_BASELINE: return parse_name(r, c, t, &lr->baseline);
-    case COL_METRIC: return parse_name(r, c, t, &lr->metric);
-    case COL_REPS: return parse_u64(r, c, t, 0, &lr->reps);
-    case COL_MIN: return parse_double(r, c, t, &row->summary.min);
-    case COL_MEDIAN: return parse_double(r, c, t, &row->summary.median);
-    case COL_MEAN: return parse_double(r, c, t, &row->summary.mean);
-    case COL_STDDEV: return parse_double(r, c, t, &row->summary.stddev);
-    case COL_DELTA_PCT: return parse_double(r, c, t, &row->delta_pct);
-    case COL_COMPARISONS: return parse_u64(r, c, t, 0, &row->comparisons);
-    case COL_VERIFIED: return parse_bool(r, c, t, &row->verified);
-    case COL_CV: return parse_double(r, c, t, &row->summary.cv);
-    case COL_MEDIAN_LO: return parse_double(r, c, t, &row->summary.median_lo);
-    case COL_MEDIAN_HI: return parse_double(r, c, t, &row->summary.median_hi);
-    case COL_OUTLIERS:
-        status = parse_u64(r, c, t, 0, &u);
-        if (status == QSB_OK && u > UINT32_MAX)
-            return bad_field(r, c, t, "a count of samples");
-        row->summary.outliers = (unsigned)u;
+    switch (c->type) {
+    case QSB_COL_TEXT:
+        return c->required || *t ? parse_name(r, c, t, field) : QSB_OK;
+    case QSB_COL_U64: return parse_u64(r, c, t, 0, field);
+    case QSB_COL_SIZE:
+        status = parse_u64(r, c, t, 0, field);
+        return status == QSB_OK && *(uint64_t *)field == 0 ? bad_field(r, c, t, "a size (>= 1)")
+                                                           : status;
+    case QSB_COL_UINT:
+        status = parse_count32(r, c, t, &u);
+        *(unsigned *)field = (unsigned)u;
         return status;
-    case COL_DELTA_LO: return parse_double(r, c, t, &row->delta_lo);
-    case COL_DELTA_HI: return parse_double(r, c, t, &row->delta_hi);
-    case COL_NOISY: return parse_bool(r, c, t, &row->noisy);
-    case COL_FAILURE: return *t ? parse_name(r, c, t, &row->failure) : QSB_OK;
-    case COL_MODE: return *t ? parse_name(r, c, t, &lr->mode) : QSB_OK;
-    case COL_SEED:
-        lr->has_seed = *t != '\0';
-        return lr->has_seed ? parse_u64(r, c, t, 1, &lr->seed) : QSB_OK;
-    case COL_SAMPLES:
-        lr->has_samples = 1;
-        return parse_samples(r, t, row);
-    case COL_UNITS: return parse_units(r, t, row);
-    case COL_COUNT: break;
+    case QSB_COL_ULONG:
+        status = parse_count32(r, c, t, &u);
+        *(unsigned long *)field = (unsigned long)u;
+        return status;
+    case QSB_COL_DOUBLE: return parse_double(r, c, t, field);
+    case QSB_COL_BOOL: return parse_bool(r, c, t, field);
+    case QSB_COL_SEED:
+        fr->has_seed = *t != '\0';
+        return fr->has_seed ? parse_u64(r, c, t, 1, field) : QSB_OK;
+    case QSB_COL_SAMPLES:
+        fr->has_samples = 1;
+        return parse_samples(r, t, &fr->row);
+    case QSB_COL_UNITS: return parse_units(r, t, &fr->row);
     }
     return QSB_OK;
 }
@@ -269,7 +262,7 @@ static int read_row(csv_reader *r)
                          r->nfields < r->header_fields ? " (truncated?)" : "");
     if (r->nrows == r->cap_rows) {
         size_t cap = r->cap_rows ? 2 * r->cap_rows : 64;
-        qsb_loose_row *bigger = realloc(r->rows, cap * sizeof *bigger);
+        qsb_file_row *bigger = realloc(r->rows, cap * sizeof *bigger);
         if (!bigger)
             return qsb_out_of_memory("results");
         r->rows = bigger;
@@ -284,12 +277,12 @@ static int read_row(csv_reader *r)
         return qsb_out_of_memory("results");
     char where[32];
     snprintf(where, sizeof where, ":%zu", r->record_line);
-    qsb_loose_row *lr = &r->rows[r->nrows++];
-    qsb_loose_row_init(lr, where); /* optional columns that are absent stay unknown */
+    qsb_file_row *lr = &r->rows[r->nrows++];
+    qsb_file_row_init(lr, where); /* optional columns that are absent stay unknown */
     int status = QSB_OK;
-    for (size_t c = 0; c < COL_COUNT && status == QSB_OK; c++)
+    for (size_t c = 0; c < QSB_COLUMN_COUNT && status == QSB_OK; c++)
         if (r->column_at[c] >= 0)
-            status = parse_column(r, (column)c, r->fields[r->column_at[c]], lr);
+            status = parse_column(r, &qsb_columns[c], r->fields[r->column_at[c]], lr);
     if (status == QSB_OK && lr->row.verified && lr->row.failure)
         status = qsb_error(QSB_EUSAGE, "%s:%zu: verified, yet a failure is given", r->path,
                            r->record_line);
@@ -367,7 +360,7 @@ static int assemble_machines(const char *name, csv_reader *r, qsb_results **runs
         size_t k = 0;
         for (size_t i = 0; i < r->nrows; i++)
             k += group[i] == g;
-        qsb_loose_row *rows = malloc(k * sizeof *rows); /* assemble frees the array */
+        qsb_file_row *rows = malloc(k * sizeof *rows); /* assemble frees the array */
         if (!rows) {
             status = qsb_out_of_memory("results");
             break;
@@ -380,7 +373,7 @@ static int assemble_machines(const char *name, csv_reader *r, qsb_results **runs
             }
         empty_context(&out[g].context);
         if (r->machine_at >= 0 && qsb_set_string(&out[g].context.machine, names[g]) != 0) {
-            qsb_loose_rows_free(rows, k);
+            qsb_file_rows_free(rows, k);
             status = qsb_out_of_memory("results");
             break;
         }
@@ -422,7 +415,7 @@ int qsb_read_csv_fleet(const char *name, const char *text, size_t len, qsb_resul
             status = qsb_out_of_memory("results");
         else {
             empty_context(&one->context);
-            qsb_loose_row *none = malloc(sizeof *none);
+            qsb_file_row *none = malloc(sizeof *none);
             status = none ? qsb_results_assemble(name, none, 0, one)
                           : qsb_out_of_memory("results");
             if (status == QSB_OK) {
@@ -435,7 +428,7 @@ int qsb_read_csv_fleet(const char *name, const char *text, size_t len, qsb_resul
     } else if (status == QSB_OK) {
         status = assemble_machines(name, &r, runs, n);
     }
-    qsb_loose_rows_free(r.rows, r.nrows); /* what assemble did not take (zeroed rows) */
+    qsb_file_rows_free(r.rows, r.nrows); /* what assemble did not take (zeroed rows) */
     free_machines(&r);
     return status;
 }

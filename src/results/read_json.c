@@ -1,5 +1,5 @@
 /*
-** The JSON results reader (format: the top of result.h), parsed with cJSON. Syntax errors
+** The JSON results reader (schema.h), parsed with cJSON. Syntax errors
 ** name the line; schema errors name the field ("results[3].nelem"). Every value is
 ** type-checked: a results file may come from anywhere.
 */
@@ -12,6 +12,7 @@
 
 #include "diag.h"
 #include "read_results.h"
+#include "schema.h"
 
 typedef struct {
     const char *name; /* as messages show it: escaped already (read_results.h) */
@@ -115,7 +116,7 @@ static int get_seed(const json_place *at, const cJSON *obj, uint64_t *out, int *
     return field_error(at, "seed", "not a whole number or a 0x-hex string");
 }
 
-static int get_samples(const json_place *at, const cJSON *obj, qsb_loose_row *lr)
+static int get_samples(const json_place *at, const cJSON *obj, qsb_file_row *lr)
 {
     qsb_row *row = &lr->row;
     const cJSON *list = member(obj, "samples");
@@ -348,53 +349,58 @@ static int read_context(const char *name, const cJSON *root, qsb_context *c)
 
 /* ---- the results ---- */
 
-static int read_row(const json_place *at, const cJSON *obj, qsb_loose_row *lr)
+/* A count stored in 32 bits or more: outliers, batch, retaken. */
+static int get_count32(const json_place *at, const cJSON *obj, const qsb_column *c,
+                       uint64_t *out)
 {
-    qsb_row *row = &lr->row;
-    qsb_summary *s = &row->summary;
-    uint64_t outliers = 0;
+    int status = get_u64(at, obj, c->name, c->required, out);
+    return status == QSB_OK && *out > UINT32_MAX ? field_error(at, c->name, "too large")
+                                                 : status;
+}
+
+static int get_column(const json_place *at, const cJSON *obj, const qsb_column *c,
+                      qsb_file_row *fr)
+{
+    void *field = qsb_column_field(c, fr);
+    uint64_t u = 0;
+    int status;
+    switch (c->type) {
+    case QSB_COL_TEXT: return get_string(at, obj, c->name, c->required, field);
+    case QSB_COL_U64: return get_u64(at, obj, c->name, c->required, field);
+    case QSB_COL_SIZE:
+        status = get_u64(at, obj, c->name, c->required, field);
+        return status == QSB_OK && *(uint64_t *)field == 0 ? field_error(at, c->name, "zero")
+                                                           : status;
+    case QSB_COL_UINT:
+        status = get_count32(at, obj, c, &u);
+        *(unsigned *)field = (unsigned)u;
+        return status;
+    case QSB_COL_ULONG:
+        status = get_count32(at, obj, c, &u);
+        *(unsigned long *)field = (unsigned long)u;
+        return status;
+    case QSB_COL_DOUBLE: return get_double(at, obj, c->name, c->required, field);
+    case QSB_COL_BOOL: return get_bool(at, obj, c->name, c->required, field);
+    case QSB_COL_SEED: return get_seed(at, obj, field, &fr->has_seed);
+    case QSB_COL_SAMPLES: return get_samples(at, obj, fr);
+    case QSB_COL_UNITS: return get_units(at, obj, &fr->row);
+    }
+    return QSB_OK;
+}
+
+static int read_row(const json_place *at, const cJSON *obj, qsb_file_row *fr)
+{
     if (!cJSON_IsObject(obj))
         return field_error(at, "", "not an object");
-    int status = get_string(at, obj, "pattern", 1, &lr->pattern);
-    if (status == QSB_OK) status = get_u64(at, obj, "nelem", 1, &lr->nelem);
-    if (status == QSB_OK) status = get_u64(at, obj, "size", 1, &lr->size);
-    if (status == QSB_OK && lr->size == 0) status = field_error(at, "size", "zero");
-    if (status == QSB_OK) status = get_string(at, obj, "algorithm", 1, &row->algorithm);
-    if (status == QSB_OK) status = get_string(at, obj, "baseline", 1, &lr->baseline);
-    if (status == QSB_OK) status = get_string(at, obj, "metric", 1, &lr->metric);
-    if (status == QSB_OK) status = get_u64(at, obj, "reps", 1, &lr->reps);
-    if (status == QSB_OK) status = get_double(at, obj, "min", 1, &s->min);
-    if (status == QSB_OK) status = get_double(at, obj, "median", 1, &s->median);
-    if (status == QSB_OK) status = get_double(at, obj, "mean", 1, &s->mean);
-    if (status == QSB_OK) status = get_double(at, obj, "stddev", 1, &s->stddev);
-    if (status == QSB_OK) status = get_double(at, obj, "delta_pct", 1, &row->delta_pct);
-    if (status == QSB_OK) status = get_u64(at, obj, "comparisons", 1, &row->comparisons);
-    if (status == QSB_OK) status = get_bool(at, obj, "verified", 1, &row->verified);
-    if (status == QSB_OK) status = get_double(at, obj, "cv", 0, &s->cv);
-    if (status == QSB_OK) status = get_double(at, obj, "median_lo", 0, &s->median_lo);
-    if (status == QSB_OK) status = get_double(at, obj, "median_hi", 0, &s->median_hi);
-    if (status == QSB_OK) status = get_u64(at, obj, "outliers", 0, &outliers);
-    if (status == QSB_OK && outliers > UINT32_MAX)
-        status = field_error(at, "outliers", "too large");
-    s->outliers = (unsigned)outliers;
-    if (status == QSB_OK) status = get_double(at, obj, "delta_lo", 0, &row->delta_lo);
-    if (status == QSB_OK) status = get_double(at, obj, "delta_hi", 0, &row->delta_hi);
-    if (status == QSB_OK) status = get_bool(at, obj, "noisy", 0, &row->noisy);
-    if (status == QSB_OK) status = get_string(at, obj, "failure", 0, &row->failure);
-    if (status == QSB_OK && row->verified && row->failure)
+    int status = QSB_OK;
+    for (size_t c = 0; c < QSB_COLUMN_COUNT && status == QSB_OK; c++)
+        status = get_column(at, obj, &qsb_columns[c], fr);
+    if (status == QSB_OK && fr->row.verified && fr->row.failure)
         status = field_error(at, "failure", "given, yet the row is verified");
-    if (status == QSB_OK) status = get_string(at, obj, "mode", 0, &lr->mode);
-    if (status == QSB_OK) status = get_seed(at, obj, &lr->seed, &lr->has_seed);
-    if (status == QSB_OK) status = get_samples(at, obj, lr);
-    if (status == QSB_OK) status = get_units(at, obj, row);
-    uint64_t batch = 0;
-    if (status == QSB_OK) status = get_u64(at, obj, "batch", 0, &batch);
-    if (status == QSB_OK && batch > UINT32_MAX) status = field_error(at, "batch", "too large");
-    row->batch = (unsigned long)batch;
     return status;
 }
 
-static int read_rows(const char *name, const cJSON *root, qsb_loose_row **rows, size_t *n)
+static int read_rows(const char *name, const cJSON *root, qsb_file_row **rows, size_t *n)
 {
     json_place at = {name, ""};
     const cJSON *list = member(root, "results");
@@ -411,7 +417,7 @@ static int read_rows(const char *name, const cJSON *root, qsb_loose_row **rows, 
         snprintf(at.where, sizeof at.where, "results[%zu]", i);
         char where[sizeof at.where + 2];
         snprintf(where, sizeof where, ": %s", at.where);
-        qsb_loose_row_init(&(*rows)[i], where);
+        qsb_file_row_init(&(*rows)[i], where);
         status = read_row(&at, item, &(*rows)[i]);
         i++;
         if (status != QSB_OK)
@@ -480,7 +486,7 @@ static int check_schema(const char *name, const cJSON *root, int *version_out)
 static int read_document(const char *name, const cJSON *root, qsb_results *out)
 {
     memset(out, 0, sizeof *out);
-    qsb_loose_row *rows = NULL;
+    qsb_file_row *rows = NULL;
     size_t n = 0;
     json_place at = {name, ""};
     int status = read_context(name, root, &out->context);
@@ -489,7 +495,7 @@ static int read_document(const char *name, const cJSON *root, qsb_results *out)
     if (status == QSB_OK)
         status = read_rows(name, root, &rows, &n);
     if (status != QSB_OK) {
-        qsb_loose_rows_free(rows, n);
+        qsb_file_rows_free(rows, n);
         qsb_results_free(out);
         memset(out, 0, sizeof *out);
         return status;

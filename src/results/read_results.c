@@ -1,6 +1,6 @@
 /*
 ** The common part of the results readers (read_results.h): loading a file, telling CSV from
-** JSON, strict number parsing, and assembling loose rows into cells with the consistency
+** JSON, strict number parsing, and assembling file rows into cells with the consistency
 ** checks both formats need.
 */
 #include "read_results.h"
@@ -47,46 +47,18 @@ int qsb_text_to_double(const char *text, double *out)
     return 0;
 }
 
-void qsb_loose_row_init(qsb_loose_row *r, const char *where)
-{
-    memset(r, 0, sizeof *r);
-    qsb_summary *s = &r->row.summary;
-    s->min = s->median = s->mean = s->stddev = s->cv = s->median_lo = s->median_hi = NAN;
-    r->row.delta_pct = r->row.delta_lo = r->row.delta_hi = NAN;
-    snprintf(r->where, sizeof r->where, "%s", where);
-}
-
-static void loose_row_free(qsb_loose_row *r)
-{
-    free(r->row.algorithm);
-    free(r->row.samples);
-    free(r->row.failure);
-    free(r->pattern);
-    free(r->baseline);
-    free(r->metric);
-    free(r->mode);
-    memset(r, 0, sizeof *r);
-}
-
-void qsb_loose_rows_free(qsb_loose_row *rows, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        loose_row_free(&rows[i]);
-    free(rows);
-}
-
 /* ---- grouping ---- */
 
 typedef struct {
-    const qsb_loose_row *rows;
+    const qsb_file_row *rows;
 } group_ctx;
 
 /* Orders row indices by cell, then algorithm, then position in the file. */
 static int by_cell_algorithm(const void *pa, const void *pb, void *ctx)
 {
-    const qsb_loose_row *rows = ((const group_ctx *)ctx)->rows;
+    const qsb_file_row *rows = ((const group_ctx *)ctx)->rows;
     size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
-    const qsb_loose_row *a = &rows[ia], *b = &rows[ib];
+    const qsb_file_row *a = &rows[ia], *b = &rows[ib];
     int c = strcmp(a->pattern, b->pattern);
     if (c == 0)
         c = (a->nelem > b->nelem) - (a->nelem < b->nelem);
@@ -97,7 +69,7 @@ static int by_cell_algorithm(const void *pa, const void *pb, void *ctx)
     return c ? c : (ia > ib) - (ia < ib);
 }
 
-static int same_cell(const qsb_loose_row *a, const qsb_loose_row *b)
+static int same_cell(const qsb_file_row *a, const qsb_file_row *b)
 {
     return strcmp(a->pattern, b->pattern) == 0 && a->nelem == b->nelem && a->size == b->size;
 }
@@ -120,11 +92,11 @@ static int by_first_row(const void *pa, const void *pb, void *ctx)
     return (a > b) - (a < b);
 }
 
-static int check_agreement(const char *name, const qsb_loose_row *rows, size_t n,
+static int check_agreement(const char *name, const qsb_file_row *rows, size_t n,
                            const char *metric, const char *baseline)
 {
     for (size_t i = 0; i < n; i++) {
-        const qsb_loose_row *r = &rows[i];
+        const qsb_file_row *r = &rows[i];
         if (strcmp(r->metric, metric) != 0)
             return qsb_error(QSB_EUSAGE,
                              "%s%s: metric '%s' differs from '%s' of the rest of the file",
@@ -146,7 +118,7 @@ static int check_agreement(const char *name, const qsb_loose_row *rows, size_t n
 }
 
 /* Sorted order of the rows, split into groups of one cell each; rejects duplicate rows. */
-static int group_rows(const char *name, const qsb_loose_row *rows, size_t n, size_t *order,
+static int group_rows(const char *name, const qsb_file_row *rows, size_t n, size_t *order,
                       group *groups, size_t *ngroups)
 {
     for (size_t i = 0; i < n; i++)
@@ -155,7 +127,7 @@ static int group_rows(const char *name, const qsb_loose_row *rows, size_t n, siz
     qsort_r(order, n, sizeof *order, by_cell_algorithm, &ctx);
     size_t g = 0;
     for (size_t i = 0; i < n; i++) {
-        const qsb_loose_row *r = &rows[order[i]];
+        const qsb_file_row *r = &rows[order[i]];
         if (i > 0 && same_cell(&rows[order[i - 1]], r)) {
             if (strcmp(rows[order[i - 1]].row.algorithm, r->row.algorithm) == 0)
                 return qsb_error(QSB_EUSAGE, "%s%s: a second row for %s/%llu/%llu/%s",
@@ -174,7 +146,7 @@ static int group_rows(const char *name, const qsb_loose_row *rows, size_t n, siz
 }
 
 /* Moves one group's rows into a cell: file order, the baseline row rotated to the front. */
-static int build_cell(const char *name, qsb_loose_row *rows, size_t *members, size_t count,
+static int build_cell(const char *name, qsb_file_row *rows, size_t *members, size_t count,
                       const char *baseline, qsb_cell *cell)
 {
     qsort(members, count, sizeof *members, by_index);
@@ -183,7 +155,7 @@ static int build_cell(const char *name, qsb_loose_row *rows, size_t *members, si
         if (strcmp(rows[members[j]].row.algorithm, baseline) == 0)
             base_pos = j;
     if (base_pos == count) {
-        const qsb_loose_row *r = &rows[members[0]];
+        const qsb_file_row *r = &rows[members[0]];
         return qsb_error(QSB_EUSAGE, "%s%s: cell %s/%llu/%llu has no row of the baseline '%s'",
                          name, r->where, qsb_quote(r->pattern), (unsigned long long)r->nelem,
                          (unsigned long long)r->size, qsb_quote(baseline));
@@ -192,7 +164,7 @@ static int build_cell(const char *name, qsb_loose_row *rows, size_t *members, si
     if (!cell->rows)
         return qsb_out_of_memory("results");
     cell->nrows = count;
-    qsb_loose_row *first = &rows[members[0]];
+    qsb_file_row *first = &rows[members[0]];
     cell->pattern = first->pattern;
     cell->nelem = first->nelem;
     cell->size = first->size;
@@ -214,7 +186,7 @@ static char *take(char **s)
     return t;
 }
 
-static int fill_context_from_rows(qsb_loose_row *rows, qsb_results *out)
+static int fill_context_from_rows(qsb_file_row *rows, qsb_results *out)
 {
     qsb_context *c = &out->context;
     if (!out->baseline)
@@ -234,7 +206,7 @@ static void results_clear(qsb_results *out)
     memset(out, 0, sizeof *out);
 }
 
-int qsb_results_assemble(const char *name, qsb_loose_row *rows, size_t n, qsb_results *out)
+int qsb_results_assemble(const char *name, qsb_file_row *rows, size_t n, qsb_results *out)
 {
     size_t *order = NULL;
     group *groups = NULL;
@@ -274,7 +246,7 @@ int qsb_results_assemble(const char *name, qsb_loose_row *rows, size_t n, qsb_re
 done:
     free(order);
     free(groups);
-    qsb_loose_rows_free(rows, n);
+    qsb_file_rows_free(rows, n);
     if (status != QSB_OK)
         results_clear(out);
     return status;

@@ -2,7 +2,7 @@
 ** Reading results files back into the one result structure (result.h), for compare and plot.
 **
 ** qsb_read_results() detects the format from the content (a first non-blank '{' or '[' is JSON,
-** anything else CSV) and reads exactly the formats fixed at the top of result.h. The input is
+** anything else CSV) and reads exactly the formats of schema.h. The input is
 ** treated as hostile: every defect (empty, truncated, malformed, wrong schema_version, missing
 ** required CSV columns, bad numbers, rows of different metrics or baselines, duplicate rows, a
 ** cell without its baseline row) is reported as one line naming the file and the CSV line or
@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "result.h"
+#include "schema.h"
 
 /* Largest results file accepted (bytes): far above any real run, a guard against garbage. */
 #define QSB_READ_MAX_BYTES ((size_t)256 << 20)
@@ -34,20 +35,6 @@ int qsb_read_fleet(const char *path, qsb_results **runs, size_t *n);
 
 /* ---- Between the two readers and their common part (read_results.c); nobody else. ---- */
 
-/* One row as a file states it, before rows are grouped into cells. */
-typedef struct {
-    qsb_row row;     /* owns algorithm, samples, failure */
-    char *pattern;   /* owned */
-    char *baseline;  /* owned */
-    char *metric;    /* owned */
-    char *mode;      /* owned, NULL when the file has none */
-    uint64_t nelem, size, seed;
-    uint64_t reps;   /* must equal the samples' count when the file gives samples */
-    int has_seed;
-    int has_samples;
-    char where[48];  /* where the row is, appended to the path: ":12" or ": results[3]" */
-} qsb_loose_row;
-
 /* `name` is the file's name as messages show it: qsb_read_results escapes the path once
 ** (qsb_quote_path), and every value taken from the text is escaped where it is quoted. */
 int qsb_read_csv_fleet(const char *name, const char *text, size_t len, qsb_results **runs,
@@ -60,11 +47,7 @@ int qsb_read_json_fleet(const char *name, const char *text, size_t len, qsb_resu
 ** cell has its baseline row. Takes the rows' strings over (also on failure) and frees rows.
 ** out->context must already hold what the file says of it; its metric, seed and mode are
 ** filled from the rows when still empty. On failure out is freed and zeroed. */
-int qsb_results_assemble(const char *name, qsb_loose_row *rows, size_t n, qsb_results *out);
-
-/* An empty row at `where`: unknown (NAN) summary and deltas, as a file leaves them. */
-void qsb_loose_row_init(qsb_loose_row *r, const char *where);
-void qsb_loose_rows_free(qsb_loose_row *rows, size_t n); /* each row, then the array */
+int qsb_results_assemble(const char *name, qsb_file_row *rows, size_t n, qsb_results *out);
 
 /* Strict number parsing of file fields: the whole text or nothing, C locale, finite. Return 0
 ** or -1; the caller reports where. */

@@ -1,7 +1,8 @@
 /*
-** The CSV results file (format at the top of result.h): one header row, then one row per
-** (cell, algorithm). Fields that need quoting (a comma, quote or line break; leading or
-** trailing blanks) are written by libcsv's csv_fwrite, the rest as they are.
+** The CSV results file (schema.h): one header row, then one row per (cell, algorithm), the
+** columns of the schema's table that the CSV carries. Fields that need quoting (a comma, quote
+** or line break; leading or trailing blanks) are written by libcsv's csv_fwrite, the rest as
+** they are.
 */
 #include "report.h"
 
@@ -14,11 +15,7 @@
 #include <csv.h>
 
 #include "diag.h"
-
-static const char header[] =
-    "pattern,nelem,size,algorithm,baseline,metric,reps,min,median,mean,stddev,delta_pct,"
-    "comparisons,verified,cv,median_lo,median_hi,outliers,delta_lo,delta_hi,noisy,failure,"
-    "mode,seed,samples,units";
+#include "schema.h"
 
 static int needs_quotes(const char *text)
 {
@@ -28,8 +25,8 @@ static int needs_quotes(const char *text)
                         text[len - 1] == '\t'));
 }
 
-/* One field and, unless it is the last of the row, its comma. */
-static void put_text(FILE *out, const char *text, int last)
+/* A text field; NULL is an empty one. */
+static void put_text(FILE *out, const char *text)
 {
     if (!text)
         text = "";
@@ -37,24 +34,6 @@ static void put_text(FILE *out, const char *text, int last)
         csv_fwrite(out, text, strlen(text));
     else
         fputs(text, out);
-    fputc(last ? '\n' : ',', out);
-}
-
-static void put_double(FILE *out, double value)
-{
-    if (!isnan(value))
-        fprintf(out, "%.17g", value);
-    fputc(',', out);
-}
-
-static void put_u64(FILE *out, uint64_t value)
-{
-    fprintf(out, "%" PRIu64 ",", value);
-}
-
-static void put_bool(FILE *out, bool value)
-{
-    fputs(value ? "true," : "false,", out);
 }
 
 /* The samples (round-trip precision), or their units, joined by ';'; malloc'd, NULL when out
@@ -77,53 +56,76 @@ static char *join_samples(const qsb_row *row, bool units)
     return text;
 }
 
+/* One column's field of the row, without its separator. */
+static void put_value(FILE *out, const qsb_column *c, qsb_file_row *fr, const char *joined)
+{
+    const void *field = qsb_column_field(c, fr);
+    double d;
+    switch (c->type) {
+    case QSB_COL_TEXT: put_text(out, *(char *const *)field); return;
+    case QSB_COL_U64:
+    case QSB_COL_SIZE: fprintf(out, "%" PRIu64, *(const uint64_t *)field); return;
+    case QSB_COL_UINT: fprintf(out, "%u", *(const unsigned *)field); return;
+    case QSB_COL_ULONG: fprintf(out, "%lu", *(const unsigned long *)field); return;
+    case QSB_COL_DOUBLE:
+        d = *(const double *)field;
+        if (!isnan(d))
+            fprintf(out, "%.17g", d);
+        return;
+    case QSB_COL_BOOL: fputs(*(const bool *)field ? "true" : "false", out); return;
+    case QSB_COL_SEED: fprintf(out, "0x%" PRIx64, *(const uint64_t *)field); return;
+    case QSB_COL_SAMPLES:
+    case QSB_COL_UNITS: put_text(out, joined); return;
+    }
+}
+
 /* machine: the fleet file's last column (NULL: a single-machine file, no such column). */
 static int put_row(FILE *out, const qsb_results *r, const qsb_cell *cell, size_t index,
                    const char *machine)
 {
-    const qsb_row *row = &cell->rows[index];
-    char *samples = join_samples(row, false), *units = join_samples(row, true);
+    qsb_file_row fr;
+    qsb_file_row_view(r, cell, index, &fr);
+    char *samples = join_samples(&fr.row, false), *units = join_samples(&fr.row, true);
     if (!samples || !units) {
         free(samples);
         free(units);
         return qsb_out_of_memory("CSV samples");
     }
-    put_text(out, cell->pattern, 0);
-    put_u64(out, cell->nelem);
-    put_u64(out, cell->size);
-    put_text(out, row->algorithm, 0);
-    put_text(out, r->baseline, 0);
-    put_text(out, r->context.metric, 0);
-    put_u64(out, row->nsamples);
-    put_double(out, row->summary.min);
-    put_double(out, row->summary.median);
-    put_double(out, row->summary.mean);
-    put_double(out, row->summary.stddev);
-    put_double(out, index == 0 ? NAN : row->delta_pct);
-    put_u64(out, row->comparisons);
-    put_bool(out, row->verified);
-    put_double(out, row->summary.cv);
-    put_double(out, row->summary.median_lo);
-    put_double(out, row->summary.median_hi);
-    put_u64(out, row->summary.outliers);
-    put_double(out, index == 0 ? NAN : row->delta_lo);
-    put_double(out, index == 0 ? NAN : row->delta_hi);
-    put_bool(out, row->noisy);
-    put_text(out, row->verified ? "" : row->failure, 0);
-    put_text(out, r->context.mode, 0);
-    fprintf(out, "0x%" PRIx64 ",", r->context.seed);
-    put_text(out, samples, 0);
-    put_text(out, units, !machine);
-    if (machine)
-        put_text(out, machine, 1);
+    const char *sep = "";
+    for (size_t i = 0; i < QSB_COLUMN_COUNT; i++) {
+        const qsb_column *c = &qsb_columns[i];
+        if (!c->csv)
+            continue;
+        fputs(sep, out);
+        put_value(out, c, &fr, c->type == QSB_COL_UNITS ? units : samples);
+        sep = ",";
+    }
+    if (machine) {
+        fputc(',', out);
+        put_text(out, machine);
+    }
+    fputc('\n', out);
     free(samples);
     free(units);
     return QSB_OK;
 }
 
+/* The header row: the CSV columns' names, and the fleet file's `machine` when asked. */
+static void put_header(FILE *out, bool machine)
+{
+    const char *sep = "";
+    for (size_t i = 0; i < QSB_COLUMN_COUNT; i++) {
+        if (!qsb_columns[i].csv)
+            continue;
+        fprintf(out, "%s%s", sep, qsb_columns[i].name);
+        sep = ",";
+    }
+    fputs(machine ? ",machine\n" : "\n", out);
+}
+
 int qsb_report_csv(FILE *out, const qsb_results *r)
 {
-    fprintf(out, "%s\n", header);
+    put_header(out, false);
     int status = QSB_OK;
     for (size_t c = 0; c < r->ncells && status == QSB_OK; c++)
         for (size_t i = 0; i < r->cells[c].nrows && status == QSB_OK; i++)
@@ -133,7 +135,7 @@ int qsb_report_csv(FILE *out, const qsb_results *r)
 
 int qsb_report_fleet_csv(FILE *out, const qsb_results *runs, size_t n)
 {
-    fprintf(out, "%s,machine\n", header);
+    put_header(out, true);
     int status = QSB_OK;
     for (size_t m = 0; m < n && status == QSB_OK; m++) {
         const qsb_results *r = &runs[m];

@@ -1,7 +1,7 @@
 /*
-** The JSON results file (format at the top of result.h), built with cJSON:
+** The JSON results file (schema.h), built with cJSON:
 ** {"schema_version": 1, "context": {...}, "baseline": NAME, "results": [...]}; each result
-** carries the CSV's fields under the same names and every sample in round order. NAN
+** carries the schema's columns under their names and every sample in round order. NAN
 ** becomes null; every number reads back as the very double written.
 */
 #include "report.h"
@@ -14,6 +14,7 @@
 
 #include "diag.h"
 #include "json_write.h"
+#include "schema.h"
 
 /* cJSON's adders return NULL when out of memory; one flag collects that for a whole tree. */
 typedef struct {
@@ -173,55 +174,56 @@ static cJSON *context_object(builder *b, const qsb_context *c)
     return o;
 }
 
+/* The unit of each sample as JSON numbers; NULL (and the builder failed) when out of
+** memory. */
+static cJSON *unit_array(builder *b, const qsb_row *row)
+{
+    double *units = malloc((row->nsamples ? row->nsamples : 1) * sizeof *units);
+    if (!units) {
+        b->failed = true;
+        return NULL;
+    }
+    for (size_t i = 0; i < row->nsamples; i++)
+        units[i] = row->units[i];
+    cJSON *array = number_array(b, units, row->nsamples);
+    free(units);
+    return array;
+}
+
+/* One column's member; NULL for a column the row leaves out (unknown units). */
+static cJSON *column_value(builder *b, const qsb_column *c, qsb_file_row *fr)
+{
+    const void *field = qsb_column_field(c, fr);
+    switch (c->type) {
+    case QSB_COL_TEXT: return string_or_null(*(char *const *)field);
+    case QSB_COL_U64:
+    case QSB_COL_SIZE:
+    case QSB_COL_SEED: return count(*(const uint64_t *)field);
+    case QSB_COL_UINT: return count(*(const unsigned *)field);
+    case QSB_COL_ULONG: return count(*(const unsigned long *)field);
+    case QSB_COL_DOUBLE: return number_or_null(*(const double *)field);
+    case QSB_COL_BOOL: return cJSON_CreateBool(*(const bool *)field);
+    case QSB_COL_SAMPLES: return number_array(b, fr->row.samples, fr->row.nsamples);
+    case QSB_COL_UNITS: return fr->row.units ? unit_array(b, &fr->row) : NULL;
+    }
+    return NULL;
+}
+
 static cJSON *result_object(builder *b, const qsb_results *r, const qsb_cell *cell,
                             size_t index)
 {
-    const qsb_row *row = &cell->rows[index];
-    const qsb_summary *s = &row->summary;
-    bool baseline = index == 0;
+    qsb_file_row fr;
+    qsb_file_row_view(r, cell, index, &fr);
     cJSON *o = cJSON_CreateObject();
     if (!o) {
         b->failed = true;
         return NULL;
     }
-    add(b, o, "pattern", cJSON_CreateString(cell->pattern));
-    add(b, o, "nelem", count(cell->nelem));
-    add(b, o, "size", count(cell->size));
-    add(b, o, "algorithm", cJSON_CreateString(row->algorithm));
-    add(b, o, "baseline", string_or_null(r->baseline));
-    add(b, o, "metric", string_or_null(r->context.metric));
-    add(b, o, "reps", count(row->nsamples));
-    add(b, o, "min", number_or_null(s->min));
-    add(b, o, "median", number_or_null(s->median));
-    add(b, o, "mean", number_or_null(s->mean));
-    add(b, o, "stddev", number_or_null(s->stddev));
-    add(b, o, "delta_pct", number_or_null(baseline ? NAN : row->delta_pct));
-    add(b, o, "comparisons", count(row->comparisons));
-    add(b, o, "verified", cJSON_CreateBool(row->verified));
-    add(b, o, "cv", number_or_null(s->cv));
-    add(b, o, "median_lo", number_or_null(s->median_lo));
-    add(b, o, "median_hi", number_or_null(s->median_hi));
-    add(b, o, "outliers", count(s->outliers));
-    add(b, o, "delta_lo", number_or_null(baseline ? NAN : row->delta_lo));
-    add(b, o, "delta_hi", number_or_null(baseline ? NAN : row->delta_hi));
-    add(b, o, "noisy", cJSON_CreateBool(row->noisy));
-    add(b, o, "failure", row->verified ? cJSON_CreateNull() : string_or_null(row->failure));
-    add(b, o, "mode", string_or_null(r->context.mode));
-    add(b, o, "seed", count(r->context.seed));
-    add(b, o, "samples", number_array(b, row->samples, row->nsamples));
-    if (row->units) {
-        double *units = malloc((row->nsamples ? row->nsamples : 1) * sizeof *units);
-        for (size_t i = 0; units && i < row->nsamples; i++)
-            units[i] = row->units[i];
-        if (!units)
-            b->failed = true;
-        else
-            add(b, o, "units", number_array(b, units, row->nsamples));
-        free(units);
+    for (size_t i = 0; i < QSB_COLUMN_COUNT && !b->failed; i++) {
+        const qsb_column *c = &qsb_columns[i];
+        if (c->type != QSB_COL_UNITS || fr.row.units)
+            add(b, o, c->name, column_value(b, c, &fr));
     }
-    add(b, o, "batch", count(row->batch));
-    add(b, o, "retaken", count(row->retaken));
-    add(b, o, "near_units", count(row->near_units));
     return o;
 }
 

@@ -1,35 +1,10 @@
 /*
 ** The one result structure: the context of a run, its cells, and in each cell one row per
 ** algorithm with every sample. The run fills it; the table, CSV and JSON reporters write it;
-** the CSV and JSON readers fill it back (compare, plot). Nothing else carries results.
+** the CSV and JSON readers fill it back (compare, plot). Nothing else carries results. The
+** files' columns are the schema's table (schema.h).
 **
 ** Strings are owned by the structure (malloc'd) and freed by qsb_results_free().
-**
-** The file formats (writers and readers must agree on exactly this):
-**
-** CSV, one header row, one row per (cell, algorithm), columns in this order:
-**   pattern,nelem,size,algorithm,baseline,metric,reps,min,median,mean,stddev,delta_pct,
-**   comparisons,verified,cv,median_lo,median_hi,outliers,delta_lo,delta_hi,noisy,failure,
-**   mode,seed,samples,units
-** - numbers in the C locale, doubles as %.17g (round-trip); unknown (NAN) values and the
-**   baseline's own delta_pct/delta_lo/delta_hi are empty fields;
-** - verified and noisy are "true"/"false"; failure is empty when verified;
-** - seed is 0x-hex; samples are the per-round values joined by ';' in round order, units the
-**   unit of each sample likewise (empty when unknown).
-**
-** JSON: {"schema_version": 1, "context": {...}, "baseline": NAME, "results": [...]}
-** - context: tool_version, date, host, cpu_model, caches, cache_bytes [L1d, L2, L3], libc,
-**   compiler, build_flags, build_type, timer, tsc_hz, metric, seed (number), mode,
-**   command_line, incomplete (bool); then, written by the run and optional for readers:
-**   timer_resolution_ns, governor, turbo, load_average, pinned_cpu (number or null),
-**   release_build, sanitized (bools), repetitions, precision_pct, budget_s, warmup,
-**   nelem_source, placement; and (issue 18, optional for readers) machine (the name merged
-**   files keep machines apart by; the host when not given), shard ("K/N", absent or null for
-**   a whole run) and matrix {nelem, sizes, patterns, algos, seed, mode}: the whole matrix a
-**   shard belongs to (the lists in the run's order);
-** - each result: the CSV fields under the same names (numbers as numbers, NAN as null,
-**   verified/noisy as bools, failure null when verified, samples an array of numbers),
-**   plus `units`, `batch`, `retaken` and `near_units` (optional for readers).
 */
 #ifndef QSB_RESULT_H
 #define QSB_RESULT_H
