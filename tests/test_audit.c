@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cjson/cJSON.h>
 
@@ -289,7 +290,12 @@ static void test_row_and_reports(void)
     fclose(csv);
 
     FILE *json = tmpfile();
-    CHECK(qsb_audit_write_json(json, &row, 1, &config, "qsortbench audit") == QSB_OK);
+    time_t now = time(NULL);
+    struct tm utc;
+    gmtime_r(&now, &utc);
+    qsb_run_context where;
+    qsb_run_context_gather(&where, &utc);
+    CHECK(qsb_audit_write_json(json, &row, 1, &config, &where, "qsortbench audit") == QSB_OK);
     long len = ftell(json);
     rewind(json);
     char *text = calloc(1, (size_t)len + 1);

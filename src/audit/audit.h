@@ -24,6 +24,7 @@
 #include <stdio.h>
 
 #include "registry.h"
+#include "run_context.h"
 
 /* ---- what is audited, and how much ---- */
 
@@ -244,8 +245,10 @@ void qsb_audit_print_table_row(FILE *fp, const qsb_audit_row *row);
 void qsb_audit_print_table_foot(FILE *fp, const qsb_audit_row *rows, size_t count,
                                 const qsb_audit_config *config);
 int qsb_audit_write_csv(FILE *fp, const qsb_audit_row *rows, size_t count);
+/* The JSON's context: where (run_context.h) and the command line. */
 int qsb_audit_write_json(FILE *fp, const qsb_audit_row *rows, size_t count,
-                         const qsb_audit_config *config, const char *command_line);
+                         const qsb_audit_config *config, const qsb_run_context *where,
+                         const char *command_line);
 
 /* ---- the child runner (audit_child.c) ---- */
 

@@ -19,15 +19,13 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <csv.h>
 #include <cjson/cJSON.h>
 
 #include "diag.h"
 #include "json_write.h"
-#include "machine.h"
+#include "run_context.h"
 #include "version.h"
 
 /* Short column heads of the broken comparators, in qsb_broken_comparator order. */
@@ -371,25 +369,15 @@ static void add_string_list(builder *b, cJSON *object, const char *name, const c
 }
 
 static cJSON *context_json(builder *b, const qsb_audit_config *config, const qsb_audit_row *rows,
-                           size_t count, const char *command_line)
+                           size_t count, const qsb_run_context *where,
+                           const char *command_line)
 {
-    char host[256] = "unknown", date[32] = "", libc[128], cpu[256];
-    if (gethostname(host, sizeof host) != 0)
-        snprintf(host, sizeof host, "unknown");
-    host[sizeof host - 1] = '\0';
-    time_t now = time(NULL);
-    struct tm utc;
-    if (gmtime_r(&now, &utc))
-        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    qsb_libc_version(libc, sizeof libc);
-    qsb_cpu_model(cpu, sizeof cpu);
-
     cJSON *o = cJSON_CreateObject();
     add(b, o, "tool_version", cJSON_CreateString(QSB_VERSION));
-    add(b, o, "date", cJSON_CreateString(date));
-    add(b, o, "host", cJSON_CreateString(host));
-    add(b, o, "cpu_model", cJSON_CreateString(cpu));
-    add(b, o, "libc", cJSON_CreateString(libc));
+    add(b, o, "date", cJSON_CreateString(where->date));
+    add(b, o, "host", cJSON_CreateString(where->host));
+    add(b, o, "cpu_model", cJSON_CreateString(where->cpu_model));
+    add(b, o, "libc", cJSON_CreateString(where->libc));
     add(b, o, "compiler", cJSON_CreateString(QSB_COMPILER));
     add(b, o, "build_type", cJSON_CreateString(QSB_BUILD_TYPE));
     add(b, o, "build_flags", cJSON_CreateString(QSB_BUILD_FLAGS));
@@ -511,13 +499,14 @@ static cJSON *row_json(builder *b, const qsb_audit_row *row)
 }
 
 int qsb_audit_write_json(FILE *fp, const qsb_audit_row *rows, size_t count,
-                         const qsb_audit_config *config, const char *command_line)
+                         const qsb_audit_config *config, const qsb_run_context *where,
+                         const char *command_line)
 {
     builder b = {false};
     cJSON *root = cJSON_CreateObject();
     add(&b, root, "schema_version", cJSON_CreateNumber(1));
     add(&b, root, "kind", cJSON_CreateString("audit"));
-    add(&b, root, "context", context_json(&b, config, rows, count, command_line));
+    add(&b, root, "context", context_json(&b, config, rows, count, where, command_line));
     cJSON *list = add(&b, root, "rows", cJSON_CreateArray());
     for (size_t i = 0; i < count; i++)
         push(&b, list, row_json(&b, &rows[i]));

@@ -104,3 +104,36 @@ void qsb_outfile_abort(qsb_outfile *of)
         unlink(of->temp_path);
     outfile_reset(of);
 }
+
+int qsb_outputs_open(qsb_outputs *o, const char *const *paths, size_t n)
+{
+    memset(o, 0, sizeof *o);
+    int status = QSB_OK;
+    for (size_t i = 0; i < n && status == QSB_OK; i++)
+        if (paths[i])
+            status = qsb_outfile_open(&o->file[i], paths[i]);
+    return status == QSB_OK ? status : qsb_outputs_close(o, status);
+}
+
+int qsb_outputs_close(qsb_outputs *o, int status)
+{
+    if (status != QSB_OK) {
+        qsb_outputs_abort(o);
+        return status;
+    }
+    for (size_t i = 0; i < QSB_OUTPUTS_MAX; i++) {
+        if (!o->file[i].fp)
+            continue;
+        int s = qsb_outfile_commit(&o->file[i]); /* each file whole or absent, whatever the
+                                                 ** others did */
+        if (status == QSB_OK)
+            status = s;
+    }
+    return status;
+}
+
+void qsb_outputs_abort(qsb_outputs *o)
+{
+    for (size_t i = 0; i < QSB_OUTPUTS_MAX; i++)
+        qsb_outfile_abort(&o->file[i]);
+}

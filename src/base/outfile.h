@@ -23,7 +23,30 @@ int qsb_outfile_open(qsb_outfile *of, const char *path);
 ** temporary file is removed). */
 int qsb_outfile_commit(qsb_outfile *of);
 
-/* Closes and removes the temporary file; the final path is left untouched. */
+/* Closes and removes the temporary file; the final path is left untouched. A zeroed
+** qsb_outfile (never opened) may be aborted too: nothing happens. */
 void qsb_outfile_abort(qsb_outfile *of);
+
+/* ---- the outputs of one command, all or none ----
+** Every file is opened before any work, so a bad path fails in a second, not after the run;
+** when the writing is done, either every file is committed, or (the writing failed) every
+** one is aborted and no final path is touched. */
+
+#define QSB_OUTPUTS_MAX 4
+
+typedef struct {
+    qsb_outfile file[QSB_OUTPUTS_MAX]; /* file[i].fp NULL: output i was not asked for */
+} qsb_outputs;
+
+/* Opens paths[0..n-1] (n <= QSB_OUTPUTS_MAX); a NULL path is not asked for. On failure (as
+** qsb_outfile_open) the files already opened are aborted. */
+int qsb_outputs_open(qsb_outputs *o, const char *const *paths, size_t n);
+
+/* Ends the outputs after writing that went `status`: QSB_OK commits every file (each one is
+** tried; the first failure is returned), anything else aborts every file and is returned. */
+int qsb_outputs_close(qsb_outputs *o, int status);
+
+/* Aborts every file still open (after an error); nothing after qsb_outputs_close. */
+void qsb_outputs_abort(qsb_outputs *o);
 
 #endif

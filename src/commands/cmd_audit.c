@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
+#include <time.h>
 
 #include "audit.h"
 #include "cli.h"
@@ -16,6 +17,7 @@
 #include "diag.h"
 #include "outfile.h"
 #include "plugin.h"
+#include "run_context.h"
 #include "version.h"
 
 enum { OPT_ALGOS, OPT_JSON, OPT_CSV, OPT_QUICK };
@@ -124,70 +126,26 @@ static int select_subjects(const char *algos, subject_list *list)
 
 /* ---- output files ---- */
 
-typedef struct {
-    qsb_outfile csv, json;
-    bool has_csv, has_json;
-} audit_files;
+enum { OUT_CSV, OUT_JSON, OUT_COUNT };
 
-static int open_files(const audit_args *a, audit_files *f)
+static int open_files(const audit_args *a, qsb_outputs *files)
 {
     if (a->csv && strcmp(a->csv, "-") == 0 && a->json && strcmp(a->json, "-") == 0)
         return qsb_usage_error("--csv and --json cannot both go to standard output");
-    if (a->csv) {
-        int status = qsb_outfile_open(&f->csv, a->csv);
-        if (status != QSB_OK)
-            return status;
-        f->has_csv = true;
-    }
-    if (a->json) {
-        int status = qsb_outfile_open(&f->json, a->json);
-        if (status != QSB_OK)
-            return status;
-        f->has_json = true;
-    }
-    return QSB_OK;
+    const char *paths[OUT_COUNT] = {a->csv, a->json};
+    return qsb_outputs_open(files, paths, OUT_COUNT);
 }
 
-static void abort_files(audit_files *f)
+/* Writes both files and commits them, or neither. */
+static int write_files(qsb_outputs *files, const qsb_audit_row *rows, size_t count,
+                       const qsb_audit_config *config, const qsb_run_context *where,
+                       const char *command_line)
 {
-    if (f->has_csv)
-        qsb_outfile_abort(&f->csv);
-    if (f->has_json)
-        qsb_outfile_abort(&f->json);
-    f->has_csv = f->has_json = false;
-}
-
-static char *join_command_line(int argc, char **argv)
-{
-    size_t len = sizeof "qsortbench";
-    for (int i = 0; i < argc; i++)
-        len += strlen(argv[i]) + 1;
-    char *line = malloc(len);
-    if (!line)
-        return NULL;
-    strcpy(line, "qsortbench");
-    for (int i = 0; i < argc; i++) {
-        strcat(line, " ");
-        strcat(line, argv[i]);
-    }
-    return line;
-}
-
-static int write_files(audit_files *f, const qsb_audit_row *rows, size_t count,
-                       const qsb_audit_config *config, const char *command_line)
-{
-    int status = QSB_OK;
-    if (f->has_csv) {
-        status = qsb_audit_write_csv(f->csv.fp, rows, count);
-        status = status == QSB_OK ? qsb_outfile_commit(&f->csv) : status;
-        f->has_csv = status != QSB_OK; /* left for abort_files when it failed */
-    }
-    if (status == QSB_OK && f->has_json) {
-        status = qsb_audit_write_json(f->json.fp, rows, count, config, command_line);
-        status = status == QSB_OK ? qsb_outfile_commit(&f->json) : status;
-        f->has_json = status != QSB_OK;
-    }
-    return status;
+    FILE *csv = files->file[OUT_CSV].fp, *json = files->file[OUT_JSON].fp;
+    int status = csv ? qsb_audit_write_csv(csv, rows, count) : QSB_OK;
+    if (status == QSB_OK && json)
+        status = qsb_audit_write_json(json, rows, count, config, where, command_line);
+    return qsb_outputs_close(files, status);
 }
 
 /* When a file takes stdout, the table goes to stderr so the file stays parseable. */
@@ -240,9 +198,13 @@ int qsb_cmd_audit(int argc, char **argv)
     if (first < argc)
         return qsb_usage_error("audit takes no operands ('%s')", qsb_quote(argv[first]));
     with_allocation_probe(argc, argv);
+    time_t now = time(NULL);
+    struct tm started;
+    gmtime_r(&now, &started);
 
     subject_list subjects = {NULL, 0};
-    audit_files files = {.has_csv = false, .has_json = false};
+    qsb_outputs files;
+    memset(&files, 0, sizeof files);
     qsb_audit_row *rows = NULL;
     char *command_line = NULL;
     status = select_subjects(args.algos, &subjects);
@@ -252,7 +214,7 @@ int qsb_cmd_audit(int argc, char **argv)
     if (status != QSB_OK)
         goto done;
     rows = calloc(subjects.count, sizeof *rows);
-    command_line = join_command_line(argc, argv);
+    command_line = qsb_command_line("audit", argc, argv);
     if (!rows || !command_line) {
         status = qsb_out_of_memory("audit rows");
         goto done;
@@ -277,9 +239,11 @@ int qsb_cmd_audit(int argc, char **argv)
     if (status != QSB_OK)
         goto done;
     qsb_audit_print_table_foot(table, rows, subjects.count, &config);
-    status = write_files(&files, rows, subjects.count, &config, command_line);
+    qsb_run_context where;
+    qsb_run_context_gather(&where, &started);
+    status = write_files(&files, rows, subjects.count, &config, &where, command_line);
 done:
-    abort_files(&files);
+    qsb_outputs_abort(&files); /* what an error left open */
     free(command_line);
     free(rows);
     free(subjects.items);

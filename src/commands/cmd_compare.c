@@ -513,13 +513,8 @@ static int calibration_command(const compare_config *cfg, const char *path1, con
                                "--markdown and --normalize do not apply");
     qsb_results a = {0}, b = {0};
     qsb_calibration cal = {0};
-    qsb_outfile json;
-    bool json_open = false;
-    int status = QSB_OK;
-    if (cfg->json_path) {
-        status = qsb_outfile_open(&json, cfg->json_path);
-        json_open = status == QSB_OK;
-    }
+    qsb_outputs json;
+    int status = qsb_outputs_open(&json, &cfg->json_path, 1);
     if (status == QSB_OK)
         status = qsb_read_results(path1, &a);
     if (status == QSB_OK)
@@ -531,24 +526,19 @@ static int calibration_command(const compare_config *cfg, const char *path1, con
     double share = agree_share(&cal);
     int verdict = cfg->strict && !(share >= CALIBRATION_STRICT_SHARE) ? QSB_FINDING : QSB_OK;
     print_calibration(stdout, &cal, path1, path2, a.context.metric);
-    if (json_open) {
-        json_open = false;
-        status = qsb_json_write(json.fp, calibration_json(&cal, path1, path2, a.context.metric,
-                                                           cfg->strict, verdict),
+    if (json.file[0].fp)
+        status = qsb_json_write(json.file[0].fp,
+                                calibration_json(&cal, path1, path2, a.context.metric,
+                                                 cfg->strict, verdict),
                                 true, "calibration JSON");
-        if (status != QSB_OK)
-            qsb_outfile_abort(&json);
-        else
-            status = qsb_outfile_commit(&json);
-    }
+    status = qsb_outputs_close(&json, status);
     if (status == QSB_OK && verdict != QSB_OK)
         status = qsb_error(QSB_FINDING, "--calibration --strict: %zu of %zu rows agree, under "
                            "%.0f%%: the intervals are too narrow on this machine (or the runs "
                            "differ)", cal.agree, cal.with_interval,
                            CALIBRATION_STRICT_SHARE * 100.0);
 done:
-    if (json_open)
-        qsb_outfile_abort(&json);
+    qsb_outputs_abort(&json); /* what an error left open */
     qsb_calibration_free(&cal);
     qsb_results_free(&a);
     qsb_results_free(&b);
@@ -665,54 +655,19 @@ static int report_finding(const qsb_compare_report *r, bool strict)
     return QSB_OK;
 }
 
-typedef struct {
-    qsb_outfile markdown, json;
-    bool markdown_open, json_open;
-} outputs;
+enum { OUT_MARKDOWN, OUT_JSON, OUT_COUNT };
 
-static int open_outputs(const compare_config *cfg, outputs *out)
-{
-    int status = QSB_OK;
-    if (cfg->markdown_path) {
-        status = qsb_outfile_open(&out->markdown, cfg->markdown_path);
-        out->markdown_open = status == QSB_OK;
-    }
-    if (status == QSB_OK && cfg->json_path) {
-        status = qsb_outfile_open(&out->json, cfg->json_path);
-        out->json_open = status == QSB_OK;
-    }
-    return status;
-}
-
-static void abort_outputs(outputs *out)
-{
-    if (out->markdown_open)
-        qsb_outfile_abort(&out->markdown);
-    if (out->json_open)
-        qsb_outfile_abort(&out->json);
-    out->markdown_open = out->json_open = false;
-}
-
-/* Writes every requested output; returns the first I/O failure, else QSB_OK. */
-static int write_outputs(const compare_config *cfg, outputs *out, const qsb_compare_report *r,
+/* Writes every requested output and commits them all, or none; then the CI step summary.
+** Returns the first failure, else QSB_OK. */
+static int write_outputs(const compare_config *cfg, qsb_outputs *out, const qsb_compare_report *r,
                          const char *base_path, const char *new_path, int verdict)
 {
-    int status = QSB_OK;
-    if (out->markdown_open) {
-        write_markdown(out->markdown.fp, r, base_path, new_path, &cfg->opt, verdict);
-        out->markdown_open = false;
-        status = qsb_outfile_commit(&out->markdown);
-    }
-    if (out->json_open) {
-        int s = write_json(out->json.fp, r, base_path, new_path, &cfg->opt, cfg->strict,
-                           verdict);
-        out->json_open = false;
-        if (s != QSB_OK)
-            qsb_outfile_abort(&out->json);
-        else
-            s = qsb_outfile_commit(&out->json);
-        status = status != QSB_OK ? status : s;
-    }
+    FILE *markdown = out->file[OUT_MARKDOWN].fp, *json = out->file[OUT_JSON].fp;
+    if (markdown)
+        write_markdown(markdown, r, base_path, new_path, &cfg->opt, verdict);
+    int status = json ? write_json(json, r, base_path, new_path, &cfg->opt, cfg->strict, verdict)
+                      : QSB_OK;
+    status = qsb_outputs_close(out, status);
     int s = append_step_summary(r, base_path, new_path, &cfg->opt, verdict);
     return status != QSB_OK ? status : s;
 }
@@ -736,8 +691,10 @@ int qsb_cmd_compare(int argc, char **argv)
 
     qsb_results base = {0}, cand = {0};
     qsb_compare_report report = {0};
-    outputs out = {0};
-    status = open_outputs(&cfg, &out); /* a bad path fails now, not after the reading */
+    const char *paths[OUT_COUNT] = {cfg.markdown_path, cfg.json_path};
+    qsb_outputs out;
+    status = qsb_outputs_open(&out, paths, OUT_COUNT); /* a bad path fails now, not after the
+                                                       ** reading */
     if (status == QSB_OK)
         status = qsb_read_results(base_path, &base);
     if (status == QSB_OK)
@@ -755,7 +712,7 @@ int qsb_cmd_compare(int argc, char **argv)
     if (status == QSB_OK && verdict != QSB_OK)
         status = report_finding(&report, cfg.strict);
 done:
-    abort_outputs(&out);
+    qsb_outputs_abort(&out); /* what an error left open */
     qsb_compare_report_free(&report);
     qsb_results_free(&base);
     qsb_results_free(&cand);

@@ -91,25 +91,18 @@ static int read_inputs(char **paths, char **shown, size_t npaths, qsb_merge_inpu
 
 static int write_merged(const merge_outputs *o, const qsb_results *runs, size_t n)
 {
-    qsb_outfile csv = {0}, json = {0};
-    int status = o->csv ? qsb_outfile_open(&csv, o->csv) : QSB_OK;
-    if (status == QSB_OK && o->json && (status = qsb_outfile_open(&json, o->json)) != QSB_OK)
-        qsb_outfile_abort(&csv);
+    enum { OUT_CSV, OUT_JSON, OUT_COUNT };
+    const char *paths[OUT_COUNT] = {o->csv, o->json};
+    qsb_outputs out;
+    int status = qsb_outputs_open(&out, paths, OUT_COUNT);
     if (status != QSB_OK)
         return status;
-    if (o->csv)
-        status = n == 1 ? qsb_report_csv(csv.fp, &runs[0]) : qsb_report_fleet_csv(csv.fp, runs, n);
-    if (status == QSB_OK && o->json)
-        status = n == 1 ? qsb_report_json(json.fp, &runs[0])
-                        : qsb_report_fleet_json(json.fp, runs, n);
-    if (status != QSB_OK) {
-        qsb_outfile_abort(&csv);
-        qsb_outfile_abort(&json);
-        return status;
-    }
-    int s1 = o->csv ? qsb_outfile_commit(&csv) : QSB_OK;
-    int s2 = o->json ? qsb_outfile_commit(&json) : QSB_OK;
-    return s1 != QSB_OK ? s1 : s2;
+    FILE *csv = out.file[OUT_CSV].fp, *json = out.file[OUT_JSON].fp;
+    if (csv)
+        status = n == 1 ? qsb_report_csv(csv, &runs[0]) : qsb_report_fleet_csv(csv, runs, n);
+    if (status == QSB_OK && json)
+        status = n == 1 ? qsb_report_json(json, &runs[0]) : qsb_report_fleet_json(json, runs, n);
+    return qsb_outputs_close(&out, status);
 }
 
 int qsb_cmd_merge(int argc, char **argv)

@@ -38,6 +38,7 @@
 #include "report.h"
 #include "result.h"
 #include "run.h"
+#include "run_context.h"
 #include "run_options.h"
 #include "schedule.h"
 #include "stats.h"
@@ -335,25 +336,15 @@ static int fill_context(qsb_results *r, const qsb_run_config *cfg, const run_pla
                         const qsb_timer *timer, const struct tm *utc, double load_average)
 {
     qsb_context *c = &r->context;
-    char date[32], host[256] = "unknown", cpu[256], libc[64], caches_text[256];
-    qsb_caches caches;
-    memset(&caches, 0, sizeof caches);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", utc);
-    if (gethostname(host, sizeof host) != 0)
-        snprintf(host, sizeof host, "unknown");
-    host[sizeof host - 1] = '\0';
-    qsb_cpu_model(cpu, sizeof cpu);
-    qsb_libc_version(libc, sizeof libc);
-    if (qsb_read_caches(qsb_sysfs_cpu_root(), &caches) != 0)
-        memset(&caches, 0, sizeof caches);
-    qsb_caches_describe(&caches, caches_text, sizeof caches_text);
-    for (size_t i = 0; i < 3; i++)
-        c->cache_bytes[i] = caches.level[i].total_bytes;
+    qsb_run_context where;
+    qsb_run_context_gather(&where, utc);
+    memcpy(c->cache_bytes, where.cache_bytes, sizeof c->cache_bytes);
     c->seed = cfg->seed;
     c->tsc_hz = timer ? timer->tsc_hz : 0;
     c->timer_resolution_ns = timer ? timer->resolution_ns : 0;
     const char *const values[] = {
-        QSB_VERSION, date, host, cpu, caches_text, libc, QSB_COMPILER, QSB_BUILD_FLAGS,
+        QSB_VERSION, where.date, where.host, where.cpu_model, where.caches, where.libc,
+        QSB_COMPILER, QSB_BUILD_FLAGS,
         QSB_BUILD_TYPE, timer ? timer->name : "none",
         qsb_metric_name(cfg->metric),
         cfg->mode == QSB_MODE_COMPAT_2021 ? QSB_COMPAT_2021_NAME : "default",
@@ -394,60 +385,37 @@ static int default_path(char *buf, size_t len, const struct tm *utc, const char 
     return QSB_OK;
 }
 
+enum { OUT_CSV, OUT_JSON, OUT_GBENCH, OUT_COUNT };
+
 typedef struct {
-    qsb_outfile csv, json;
-    qsb_outfile gbench; /* --export gbench=FILE; fp NULL when not asked */
+    qsb_outputs out; /* OUT_*; OUT_GBENCH only with --export gbench=FILE */
     char csv_default[96], json_default[96];
 } result_files;
 
 static int open_files(result_files *f, const qsb_run_config *cfg, const struct tm *utc)
 {
-    const char *csv = cfg->csv_path, *json = cfg->json_path;
+    const char *paths[OUT_COUNT] = {cfg->csv_path, cfg->json_path, cfg->gbench_path};
     int status = QSB_OK;
-    if (!csv && (status = default_path(f->csv_default, sizeof f->csv_default, utc, "csv")) ==
-                    QSB_OK)
-        csv = f->csv_default;
-    if (status == QSB_OK && !json &&
+    if (!paths[OUT_CSV] &&
+        (status = default_path(f->csv_default, sizeof f->csv_default, utc, "csv")) == QSB_OK)
+        paths[OUT_CSV] = f->csv_default;
+    if (status == QSB_OK && !paths[OUT_JSON] &&
         (status = default_path(f->json_default, sizeof f->json_default, utc, "json")) == QSB_OK)
-        json = f->json_default;
-    if (status == QSB_OK)
-        status = qsb_outfile_open(&f->csv, csv);
-    if (status == QSB_OK && (status = qsb_outfile_open(&f->json, json)) != QSB_OK)
-        qsb_outfile_abort(&f->csv);
-    if (status == QSB_OK && cfg->gbench_path &&
-        (status = qsb_outfile_open(&f->gbench, cfg->gbench_path)) != QSB_OK) {
-        qsb_outfile_abort(&f->csv);
-        qsb_outfile_abort(&f->json);
-    }
-    return status;
+        paths[OUT_JSON] = f->json_default;
+    return status == QSB_OK ? qsb_outputs_open(&f->out, paths, OUT_COUNT) : status;
 }
 
-static void abort_files(result_files *f)
-{
-    qsb_outfile_abort(&f->csv);
-    qsb_outfile_abort(&f->json);
-    qsb_outfile_abort(&f->gbench);
-}
-
-/* Writes both reports and commits both files; on any failure neither final file is touched
-** by a partial write. */
+/* Writes every report and commits every file; on any failure no final file is touched by a
+** partial write. */
 static int write_files(result_files *f, const qsb_results *r)
 {
-    int status = qsb_report_csv(f->csv.fp, r);
+    FILE *gbench = f->out.file[OUT_GBENCH].fp;
+    int status = qsb_report_csv(f->out.file[OUT_CSV].fp, r);
     if (status == QSB_OK)
-        status = qsb_report_json(f->json.fp, r);
-    if (status == QSB_OK && f->gbench.fp)
-        status = qsb_export_gbench(f->gbench.fp, r);
-    if (status != QSB_OK) {
-        abort_files(f);
-        return status;
-    }
-    status = qsb_outfile_commit(&f->csv);
-    int json_status = qsb_outfile_commit(&f->json);
-    int gbench_status = f->gbench.fp ? qsb_outfile_commit(&f->gbench) : QSB_OK;
-    if (status == QSB_OK)
-        status = json_status;
-    return status != QSB_OK ? status : gbench_status;
+        status = qsb_report_json(f->out.file[OUT_JSON].fp, r);
+    if (status == QSB_OK && gbench)
+        status = qsb_export_gbench(gbench, r);
+    return qsb_outputs_close(&f->out, status);
 }
 
 static const char *file_name(const char *given, const char *dflt)
@@ -523,11 +491,10 @@ static int run_and_report(const qsb_run_config *cfg, const run_plan *plan,
     int status = qsb_run_matrix(&setup, results, &totals);
     double wall_ns = (double)(qsb_clock_ns() - start);
     warn_noisy_total(cfg, &totals);
-    if (status != QSB_OK && status != QSB_FINDING) {
-        abort_files(files);
-        return status;
-    }
-    bool table_on_stdout = files->csv.final_path && files->json.final_path;
+    if (status != QSB_OK && status != QSB_FINDING)
+        return qsb_outputs_close(&files->out, status);
+    bool table_on_stdout = files->out.file[OUT_CSV].final_path &&
+                           files->out.file[OUT_JSON].final_path;
     if (table_on_stdout)
         qsb_report_table(stdout, results, ref);
     int write_status = write_files(files, results);
@@ -614,7 +581,7 @@ int qsb_run_execute(const qsb_run_config *cfg)
         status = run_and_report(cfg, &plan, timed ? &timer : NULL, cfg->reference ? &ref : NULL,
                                 &files, &results);
     else
-        abort_files(&files);
+        qsb_outputs_close(&files.out, status);
 done:
     qsb_placement_free(plan.placement);
     restore_signals(old);

@@ -20,6 +20,7 @@
 #include "machine.h"
 #include "placement.h"
 #include "plugin.h"
+#include "run_context.h"
 #include "schedule.h"
 #include "timing.h"
 
@@ -333,52 +334,6 @@ static int resolve_outputs(qsb_run_config *cfg, const option_texts *t)
     return QSB_OK;
 }
 
-/* A word as a POSIX shell would need it: bare when it is safe, else in single quotes. */
-static size_t quote_word(char *out, const char *word)
-{
-    size_t len = strlen(word);
-    if (len > 0 && strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                "0123456789-_=:,./+@%") == len) {
-        if (out)
-            memcpy(out, word, len);
-        return len;
-    }
-    size_t n = 0;
-    if (out)
-        out[n] = '\'';
-    n++;
-    for (const char *p = word; *p; p++) {
-        const char *piece = *p == '\'' ? "'\\''" : p;
-        size_t plen = *p == '\'' ? 4 : 1;
-        if (out)
-            memcpy(out + n, piece, plen);
-        n += plen;
-    }
-    if (out)
-        out[n] = '\'';
-    return n + 1;
-}
-
-static int build_command_line(qsb_run_config *cfg, int argc, char **argv)
-{
-    static const char prefix[] = "qsortbench run";
-    size_t len = sizeof prefix;
-    for (int i = 1; i < argc; i++)
-        len += 1 + quote_word(NULL, argv[i]);
-    char *line = malloc(len);
-    if (!line)
-        return qsb_out_of_memory("command line");
-    size_t used = sizeof prefix - 1;
-    memcpy(line, prefix, used);
-    for (int i = 1; i < argc; i++) {
-        line[used++] = ' ';
-        used += quote_word(line + used, argv[i]);
-    }
-    line[used] = '\0';
-    cfg->command_line = line;
-    return QSB_OK;
-}
-
 /* A positive number of at most max, for --precision and --max-time. */
 static int parse_positive(const char *text, const char *what, double max, double *out)
 {
@@ -619,6 +574,8 @@ int qsb_run_config_parse(qsb_run_config *cfg, int argc, char **argv)
     cfg->quiet = texts.quiet;
     cfg->plot = texts.plot;
     if (status == QSB_OK)
-        status = build_command_line(cfg, argc, argv);
+        status = (cfg->command_line = qsb_command_line("run", argc, argv))
+                     ? QSB_OK
+                     : qsb_out_of_memory("command line");
     return status;
 }
