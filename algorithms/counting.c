@@ -11,7 +11,7 @@ int qsb_counting_compare(const void *a, const void *b, void *counter)
 }
 
 uint64_t qsb_count_comparisons(qsb_sort_fn sort, void *base, size_t n, size_t size,
-                               int (*cmp)(const void *, const void *, void *), void *arg)
+                               qsb_compare cmp, void *arg)
 {
     qsb_counter counter = {cmp, arg, 0};
     sort(base, n, size, qsb_counting_compare, &counter);

@@ -12,15 +12,15 @@
 #include "registry.h"
 
 typedef struct {
-    int (*cmp)(const void *, const void *, void *); /* the real comparator */
-    void *arg;                                      /* its argument */
-    uint64_t calls;                                 /* comparator calls so far */
+    qsb_compare cmp; /* the real comparator */
+    void *arg;       /* its argument */
+    uint64_t calls;  /* comparator calls so far */
 } qsb_counter;
 
 int qsb_counting_compare(const void *a, const void *b, void *counter);
 
 /* Sorts with the counting wrapper and returns the number of comparator calls. */
 uint64_t qsb_count_comparisons(qsb_sort_fn sort, void *base, size_t n, size_t size,
-                               int (*cmp)(const void *, const void *, void *), void *arg);
+                               qsb_compare cmp, void *arg);
 
 #endif

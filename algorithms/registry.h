@@ -9,8 +9,9 @@
 
 #include <stddef.h>
 
-typedef void (*qsb_sort_fn)(void *base, size_t n, size_t size,
-                            int (*cmp)(const void *, const void *, void *), void *arg);
+#include "comparator.h"
+
+typedef void (*qsb_sort_fn)(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 
 /* Declared properties (what the implementation claims; `audit` measures them). */
 enum {
@@ -37,7 +38,6 @@ const qsb_algorithm *qsb_algorithm_find(const char *name); /* NULL when unknown 
 
 /* The patterns spec's comparator for elements of `size` bytes, compiled into this object (the
 ** same source as inputs/comparator.c): run --placement near calls it beside the sorts. */
-typedef int (*qsb_near_cmp_fn)(const void *, const void *, void *);
-qsb_near_cmp_fn qsb_near_comparator(size_t size);
+qsb_compare qsb_near_comparator(size_t size);
 
 #endif

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-typedef int (*qsb_compare)(const void *, const void *, void *);
+#include "comparator.h"
 
 void qsb_msort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_msort_239(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);

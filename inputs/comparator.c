@@ -15,7 +15,7 @@
 #define QSB_COMPARATOR_GETTER qsb_comparator
 #endif
 
-qsb_cmp_fn QSB_COMPARATOR_GETTER(size_t size);
+qsb_compare QSB_COMPARATOR_GETTER(size_t size);
 
 /* One comparator per key width: the sorts call these millions of times, so the width is
 ** decided once by qsb_comparator(), never per call. */
@@ -34,7 +34,7 @@ QSB_DEFINE_KEY_COMPARATOR(compare_key16, uint16_t)
 QSB_DEFINE_KEY_COMPARATOR(compare_key32, uint32_t)
 QSB_DEFINE_KEY_COMPARATOR(compare_key64, uint64_t)
 
-qsb_cmp_fn QSB_COMPARATOR_GETTER(size_t size)
+qsb_compare QSB_COMPARATOR_GETTER(size_t size)
 {
     switch (qsb_key_width(size)) {
     case 1:

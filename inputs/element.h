@@ -12,10 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "comparator.h"
 #include "rng.h"
 
-/* The qsort_r comparator type of every sort in the tool. */
-typedef int (*qsb_cmp_fn)(const void *a, const void *b, void *arg);
 
 /* w for an element of `size` bytes (inline: the comparators' object, compiled into the sorts'
 ** shared object too, must not depend on the rest of the inputs). */
@@ -35,9 +34,6 @@ static inline size_t qsb_key_width(size_t size)
     }
 }
 uint64_t qsb_key(const void *element, size_t size);
-
-/* The comparator for elements of this size: (a > b) - (a < b) on the keys; arg unused. */
-qsb_cmp_fn qsb_comparator(size_t size);
 
 /* put(e, v) of the patterns spec, in the given mode (compat memsets odd sizes). */
 void qsb_put(void *element, size_t size, uint64_t value, qsb_mode mode);

@@ -3,7 +3,7 @@
 #   gnuplot -d -c comparisons.gp DATA OUTPUT FORMAT TITLE SUBTITLE SIZES NELEMS PATTERNS ALGORITHMS
 #
 # DATA      rows "x ratio failed series width pattern", one block (index) per (size s, count j)
-#           at index (s-1) * ncounts + (j-1), as src/plot.c writes them
+#           at index (s-1) * ncounts + (j-1), as src/analysis/plot.c writes them
 #           (qsb_plot_write_comparisons); series indexes ALGORITHMS (0 = baseline)
 # OUTPUT    the file to write; FORMAT is png or svg
 # TITLE     the chart's title; SUBTITLE the machine and seed line under it

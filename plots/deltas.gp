@@ -3,14 +3,14 @@
 #   gnuplot -d -c deltas.gp DATA OUTPUT FORMAT TITLE SUBTITLE METRIC SIZES NELEMS PATTERNS
 #
 # DATA      rows "x delta_pct delta_lo delta_hi failed series width noisy pattern", one block
-#           (index) per element size, as src/plot.c writes them (qsb_plot_write_deltas)
+#           (index) per element size, as src/analysis/plot.c writes them (qsb_plot_write_deltas)
 # OUTPUT    the file to write; FORMAT is png or svg
 # TITLE     the chart's title; SUBTITLE the machine and seed line under it
 # METRIC    cycles, ns or comparisons: what the delta is a delta of
 # SIZES, NELEMS, PATTERNS   space-separated words naming the panels, the bars of a group
 #           (data column "series" indexes NELEMS) and the groups
 #           A word of NELEMS that starts with '=' is shown as it is, without "n = " (a fleet
-#           chart: "=MACHINE" words, groups "pattern/count": src/fleet_view.c)
+#           chart: "=MACHINE" words, groups "pattern/count": src/analysis/fleet_view.c)
 #
 # A panel per element size, a group of bars per pattern, a bar per element count, the 95%
 # interval of the delta as an error bar. Failed cells have no bar and a red cross on the zero

@@ -2,7 +2,7 @@
 #
 #   gnuplot -d -c scaling.gp DATA OUTPUT FORMAT TITLE SUBTITLE METRIC SIZES PATTERNS ALGORITHMS
 #
-# DATA      as src/plot.c writes it (qsb_plot_write_scaling). Index 0: rows "size level
+# DATA      as src/analysis/plot.c writes it (qsb_plot_write_scaling). Index 0: rows "size level
 #           elements", the L1d/L2/L3 capacity in elements of that size (NaN when unknown).
 #           Index 1 + ((s-1) * npatterns + (p-1)) * nalgorithms + a: rows "nelem per_element
 #           failed" of size s, pattern p, algorithm a (0 = baseline)

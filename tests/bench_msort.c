@@ -55,7 +55,7 @@ static double median(double *x, size_t n) /* sorts x */
 static double time_sort(bench *b, int which)
 {
     memcpy(b->work[which], b->input, b->n * b->size);
-    qsb_cmp_fn cmp = qsb_comparator(b->size);
+    qsb_compare cmp = qsb_comparator(b->size);
     double start = now_ns();
     b->algo[which]->sort(b->work[which], b->n, b->size, cmp, NULL);
     return now_ns() - start;

@@ -13,7 +13,7 @@
 #include "element.h"
 
 typedef struct {
-    qsb_cmp_fn cmp;
+    qsb_compare cmp;
     unsigned long long calls;
 } counter;
 

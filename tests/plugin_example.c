@@ -1,5 +1,5 @@
 /*
-** An example plug-in for `--algos PATH.so:SYMBOL` (src/plugin.h), built as a shared module
+** An example plug-in for `--algos PATH.so:SYMBOL` (src/bench/plugin.h), built as a shared module
 ** beside the tests. It wraps the registry's `introsort` (its source compiled in):
 **
 **   plain_introsort       introsort as is: the A/A partner of the registry entry
@@ -22,14 +22,13 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-typedef int (*cmp_fn)(const void *, const void *, void *);
 
 /* Exported: declared here for -Wmissing-prototypes (no header: dlsym finds them). */
-EXPORT void plain_introsort(void *base, size_t n, size_t size, cmp_fn cmp, void *arg);
-EXPORT void slow_introsort_3pct(void *base, size_t n, size_t size, cmp_fn cmp, void *arg);
-EXPORT void slow_introsort_5pct(void *base, size_t n, size_t size, cmp_fn cmp, void *arg);
-EXPORT void slow_introsort_10pct(void *base, size_t n, size_t size, cmp_fn cmp, void *arg);
-EXPORT void broken_sort(void *base, size_t n, size_t size, cmp_fn cmp, void *arg);
+EXPORT void plain_introsort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+EXPORT void slow_introsort_3pct(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+EXPORT void slow_introsort_5pct(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+EXPORT void slow_introsort_10pct(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+EXPORT void broken_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 EXPORT void introsort_qsort(void *base, size_t n, size_t size,
                             int (*cmp)(const void *, const void *));
 
@@ -41,7 +40,7 @@ static double now_ns(void)
 }
 
 static void introsort_with_extra(double fraction, void *base, size_t n, size_t size,
-                                 cmp_fn cmp, void *arg)
+                                 qsb_compare cmp, void *arg)
 {
     double start = now_ns();
     qsb_introsort(base, n, size, cmp, arg);
@@ -51,27 +50,27 @@ static void introsort_with_extra(double fraction, void *base, size_t n, size_t s
         ; /* the extra work: comparator-free, memory-free */
 }
 
-void plain_introsort(void *base, size_t n, size_t size, cmp_fn cmp, void *arg)
+void plain_introsort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
 {
     qsb_introsort(base, n, size, cmp, arg);
 }
 
-void slow_introsort_3pct(void *base, size_t n, size_t size, cmp_fn cmp, void *arg)
+void slow_introsort_3pct(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
 {
     introsort_with_extra(0.03, base, n, size, cmp, arg);
 }
 
-void slow_introsort_5pct(void *base, size_t n, size_t size, cmp_fn cmp, void *arg)
+void slow_introsort_5pct(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
 {
     introsort_with_extra(0.05, base, n, size, cmp, arg);
 }
 
-void slow_introsort_10pct(void *base, size_t n, size_t size, cmp_fn cmp, void *arg)
+void slow_introsort_10pct(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
 {
     introsort_with_extra(0.10, base, n, size, cmp, arg);
 }
 
-void broken_sort(void *base, size_t n, size_t size, cmp_fn cmp, void *arg)
+void broken_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
 {
     qsb_introsort(base, n, size, cmp, arg);
     if (n < 2)

@@ -1,5 +1,5 @@
 /*
-** The strict parsers of src/cli.c: qsb_parse_u64, qsb_parse_u64_list, qsb_parse_double and
+** The strict parsers of src/commands/cli.c: qsb_parse_u64, qsb_parse_u64_list, qsb_parse_double and
 ** qsb_split_words. Every accepted text must give the exact value; every rejected one must
 ** return QSB_EUSAGE and leave the output untouched. (Rejections print their error line on
 ** stderr, as the tool would.)

@@ -1,5 +1,5 @@
 /*
-** The escaping of untrusted text in messages (src/diag.h): known values for every kind of
+** The escaping of untrusted text in messages (src/base/diag.h): known values for every kind of
 ** byte, the cut with "..." at the documented limits, and the rotating buffers of qsb_quote.
 */
 #include <string.h>

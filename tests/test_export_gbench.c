@@ -1,7 +1,7 @@
 /*
-** The Google Benchmark export (src/export_gbench.h): results built in the test are exported,
-** parsed back with cJSON and checked for what compare.py, github-action-benchmark and Bencher
-** read: the context keys, one iteration row per sample with the documented name, the
+** The Google Benchmark export (src/results/export_gbench.h): results built in the test are
+** exported, parsed back with cJSON and checked for what compare.py, github-action-benchmark and
+** Bencher read: the context keys, one iteration row per sample with the documented name, the
 ** aggregates, nanoseconds from cycles through tsc_hz, failed rows left out.
 */
 #include <cjson/cJSON.h>

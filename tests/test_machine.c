@@ -1,5 +1,5 @@
 /*
-** src/machine.c: cache parsing on sysfs fixture directories (tests/fixtures/sysfs/, see its
+** src/base/machine.c: cache parsing on sysfs fixture directories (tests/fixtures/sysfs/, see its
 ** README.md): a 12-core Ryzen 9 3900X (must give the seed's 49152:786432:8388608), this
 ** project's 2-vCPU VM as copied from its /sys, a machine with no L3, an empty directory and
 ** a missing one; then the sizes' wording and the libc facts.

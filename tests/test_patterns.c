@@ -108,7 +108,7 @@ static void test_comparators(void)
 
     for (size_t i = 0; i < TEST_SIZE_COUNT; i++) {
         size_t s = test_sizes[i], w = qsb_key_width(s);
-        qsb_cmp_fn cmp = qsb_comparator(s);
+        qsb_compare cmp = qsb_comparator(s);
         uint64_t top = w == 8 ? UINT64_MAX : (UINT64_C(1) << 8 * w) - 1;
         unsigned char lo[32], hi[32], lo2[32];
         qsb_put(lo, s, 0, DEFAULT);
@@ -530,7 +530,7 @@ static void test_shapes(void)
 
 #if defined(__GLIBC__) && (__GLIBC__ == 2 && __GLIBC_MINOR__ <= 38) && !QSB_HOST_QSORT_WRAPPED
 typedef struct {
-    qsb_cmp_fn cmp;
+    qsb_compare cmp;
     uint64_t calls;
 } call_counter;
 

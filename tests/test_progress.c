@@ -1,5 +1,5 @@
 /*
-** src/progress.c: the line's text (counts, percent, label, elapsed and remaining time, cut to
+** src/bench/progress.c: the line's text (counts, percent, label, elapsed and remaining time, cut to
 ** the width), silence when stderr is not a terminal or the run is quiet, and on a
 ** pseudo-terminal a line redrawn with '\r' and erased at the end, with no newline.
 */

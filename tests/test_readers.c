@@ -1,8 +1,8 @@
 /*
-** The results readers (src/read_results.h): results written by the run's reporters read back
-** equal, through CSV and JSON; the hand-written fixtures read to the values they state; and
-** every kind of bad file gives QSB_EUSAGE with one error line naming the file and the CSV line
-** or the JSON field, and leaves the output empty.
+** The results readers (src/results/read_results.h): results written by the run's reporters read
+** back equal, through CSV and JSON; the hand-written fixtures read to the values they state; and
+** every kind of bad file gives QSB_EUSAGE with one error line naming the file and the CSV line or
+** the JSON field, and leaves the output empty.
 */
 #include <fcntl.h>
 #include <math.h>

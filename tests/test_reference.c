@@ -194,7 +194,7 @@ static void check_system_equals_msort(void)
                 char *pa = a + offsets[oi], *pb = b + offsets[oi];
                 qsb_generate(random, pa, n, size, seed++, QSB_MODE_DEFAULT);
                 memcpy(pb, pa, bytes);
-                qsb_cmp_fn cmp = qsb_comparator(size);
+                qsb_compare cmp = qsb_comparator(size);
                 uint64_t ours = qsb_count_comparisons(msort, pa, n, size, cmp, NULL);
                 uint64_t libc = qsb_count_comparisons(system_sort, pb, n, size, cmp, NULL);
                 CHECK_MSG(ours == libc, "n=%zu size=%zu offset=%zu: msort %" PRIu64

@@ -1,7 +1,7 @@
 /*
-** The run's option parsing (src/run_config.c): the defaults of the spec, every option read
-** into the config, the command line recorded as a shell would need it, every bad value
-** refused with QSB_EUSAGE (each prints its one error line), and the default repetitions.
+** The run's option parsing (src/commands/run_options.c): the defaults of the spec, every option
+** read into the config, the command line recorded as a shell would need it, every bad value refused
+** with QSB_EUSAGE (each prints its one error line), and the default repetitions.
 */
 #include <string.h>
 

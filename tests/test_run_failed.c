@@ -34,13 +34,13 @@
 #include "run_helpers.h"
 
 static void noop_sort(void *base, size_t n, size_t size,
-                      int (*cmp)(const void *, const void *, void *), void *arg)
+                      qsb_compare cmp, void *arg)
 {
     (void)base, (void)n, (void)size, (void)cmp, (void)arg;
 }
 
 static void lossy_sort(void *base, size_t n, size_t size,
-                       int (*cmp)(const void *, const void *, void *), void *arg)
+                       qsb_compare cmp, void *arg)
 {
     qsort_r(base, n, size, cmp, arg);
     if (n >= 2) /* the largest element is lost, the order stays right */
@@ -50,7 +50,7 @@ static void lossy_sort(void *base, size_t n, size_t size,
 static unsigned flaky_calls;
 
 static void flaky_sort(void *base, size_t n, size_t size,
-                       int (*cmp)(const void *, const void *, void *), void *arg)
+                       qsb_compare cmp, void *arg)
 {
     bool sorted_input = true;
     for (size_t i = 1; i < n && sorted_input; i++)

@@ -47,7 +47,7 @@ static double now_us(void)
 }
 
 static void sort_lasting(void *base, size_t n, size_t size,
-                         int (*cmp)(const void *, const void *, void *), void *arg, double us)
+                         qsb_compare cmp, void *arg, double us)
 {
     double start = now_us();
     qsort_r(base, n, size, cmp, arg);
@@ -56,20 +56,20 @@ static void sort_lasting(void *base, size_t n, size_t size,
 }
 
 static void steady_sort(void *base, size_t n, size_t size,
-                        int (*cmp)(const void *, const void *, void *), void *arg)
+                        qsb_compare cmp, void *arg)
 {
     sort_lasting(base, n, size, cmp, arg, 300);
 }
 
 static void lumpy_sort(void *base, size_t n, size_t size,
-                       int (*cmp)(const void *, const void *, void *), void *arg)
+                       qsb_compare cmp, void *arg)
 {
     calls++;
     sort_lasting(base, n, size, cmp, arg, calls > 3 && calls % 3 == 0 ? 600 : 300);
 }
 
 static void busy_sort(void *base, size_t n, size_t size,
-                      int (*cmp)(const void *, const void *, void *), void *arg)
+                      qsb_compare cmp, void *arg)
 {
     sort_lasting(base, n, size, cmp, arg, ++calls > 6 ? 600 : 300);
 }

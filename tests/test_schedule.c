@@ -1,5 +1,5 @@
 /*
-** src/schedule.c without a clock: which cells each sweep visits (the minimum of units first,
+** src/bench/schedule.c without a clock: which cells each sweep visits (the minimum of units first,
 ** then the widest intervals within the seconds left), --reps spread over units, the minimum
 ** a run needs; and the batch and slowed rules of a sample.
 */

@@ -1,5 +1,5 @@
 /*
-** src/stats.c on known vectors: empty, n = 1 and 2, constant data, odd and even medians,
+** src/stats/stats.c on known vectors: empty, n = 1 and 2, constant data, odd and even medians,
 ** one huge outlier (MAD rule), two-pass stddev on large offsets, the median's interval by
 ** order statistics (ranks from the binomial tables), the paired delta on constructed pairs,
 ** and Mann-Whitney p-values: exact (the whole U distribution for n1 = n2 = 3, the published

@@ -1,5 +1,5 @@
 /*
-** The benchmark clock of src/timing.c: the clock fallback is what it says; with an invariant
+** The benchmark clock of src/bench/timing.c: the clock fallback is what it says; with an invariant
 ** TSC the timer is the TSC, with a plausible calibrated frequency that converts a TSC
 ** interval into the nanoseconds of CLOCK_MONOTONIC_RAW measured around it (nested intervals:
 ** the inner one can only be shorter, whatever the load); without one, asking for it fails

@@ -1,5 +1,5 @@
 /*
-** The after-sort checks of src/verify.c: for every element size of the test matrix, a sorted
+** The after-sort checks of src/bench/verify.c: for every element size of the test matrix, a sorted
 ** permutation passes; an unsorted array names the first descent; a lost, duplicated or
 ** altered element (in any byte, key or not) is "not a permutation of the input"; the
 ** multiset hash does not depend on the order, and sees words moved within or between wide

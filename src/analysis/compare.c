@@ -13,8 +13,6 @@
 #include "diag.h"
 #include "stats.h"
 
-#define Z_975 1.959963984540054 /* the standard normal's 97.5% quantile */
-
 static const char *const verdict_names[QSB_VERDICT_COUNT] = {
     "same", "REGRESSION", "improved", "too few samples", "FAILED", "BASE failed",
     "only in BASE", "only in NEW", "reference",
@@ -23,55 +21,6 @@ static const char *const verdict_names[QSB_VERDICT_COUNT] = {
 const char *qsb_verdict_name(qsb_verdict v)
 {
     return v < QSB_VERDICT_COUNT ? verdict_names[v] : "?";
-}
-
-/* ---- statistics that stats.h does not have ---- */
-
-double qsb_min_attainable_p(size_t m, size_t n)
-{
-    if (m == 0 || n == 0)
-        return 1.0;
-    double ways = 1.0; /* C(m + n, m), the equally likely arrangements under the null */
-    for (size_t i = 1; i <= m; i++)
-        ways = ways * (double)(n + i) / (double)i;
-    return fmin(1.0, 2.0 / ways);
-}
-
-static int compare_doubles(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return (a > b) - (a < b);
-}
-
-int qsb_change_interval(const double *base, size_t nb, const double *cand, size_t nc,
-                        double *lo_pct, double *hi_pct)
-{
-    if (nb == 0 || nc == 0 || nb > QSB_COMPARE_MAX_PAIRS / nc)
-        return -1;
-    double mn = (double)nb * (double)nc;
-    double c = floor(mn / 2.0 + 0.5 - Z_975 * sqrt(mn * (double)(nb + nc + 1) / 12.0));
-    if (c < 1.0)
-        return -1;
-    size_t pairs = nb * nc;
-    double *ratio = malloc(pairs * sizeof *ratio);
-    if (!ratio)
-        return -1;
-    int status = 0;
-    for (size_t i = 0; i < nb && status == 0; i++)
-        for (size_t j = 0; j < nc && status == 0; j++) {
-            if (!(base[i] > 0.0) || !(cand[j] > 0.0))
-                status = -1;
-            else
-                ratio[i * nc + j] = cand[j] / base[i];
-        }
-    if (status == 0) {
-        qsort(ratio, pairs, sizeof *ratio, compare_doubles); /* libc's, never one under test */
-        size_t k = (size_t)c; /* 1-based rank of the lower end; the upper is pairs + 1 - k */
-        *lo_pct = (ratio[k - 1] - 1.0) * 100.0;
-        *hi_pct = (ratio[pairs - k] - 1.0) * 100.0;
-    }
-    free(ratio);
-    return status;
 }
 
 /* ---- matching rows ---- */
@@ -633,7 +582,7 @@ int qsb_calibrate(const qsb_results *a, const qsb_results *b, qsb_calibration *o
     }
     free(refs);
     if (out->n) {
-        qsort(diffs, out->n, sizeof *diffs, compare_doubles);
+        qsb_sort_doubles(diffs, out->n);
         out->median_diff_pts = qsb_median_of_sorted(diffs, out->n);
         out->worst_diff_pts = diffs[out->n - 1];
     }

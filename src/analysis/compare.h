@@ -1,47 +1,10 @@
 /*
-** Regression checks between results: `qsortbench compare BASE NEW` (two runs) and
-** `run --fail-above PCT` (candidates against the baseline inside one run).
-**
-** compare matches rows by (pattern, nelem, size, algorithm). For a timed metric (cycles, ns)
-** a matched row gets change = (median NEW / median BASE - 1) * 100 (the medians of the
-** samples; the file's median when it has no samples) and, when both rows record units
-** (stats.h: samples within a unit are correlated, units are independent), a test over units:
-**   each unit's median -> its log; Welch's t on the difference d of the two runs' mean logs
-**   (standard error from the units' spread, df by Welch-Satterthwaite);
-**   interval = exp(d +- t(0.975, df) * se) - 1;
-**   p        = P(T >= (d - log(1 + threshold)) / se): one-sided, H0 "NEW is at most
-**              threshold slower" (p_faster likewise for "at most threshold faster").
-** Files without units (older versions) fall back to the two-sided Mann-Whitney U test over
-** the samples with the Hodges-Lehmann / Moses interval (it treats correlated samples as
-** independent: its p is too small when units matter).
-** A matrix asks many questions at once, so the p of every tested row is corrected over all
-** of them (--correction): Holm's step-down (default; the chance of any false REGRESSION in
-** the whole comparison is at most alpha), Benjamini-Hochberg (the expected share of false
-** REGRESSIONs among those called is at most alpha), or none. Verdict: REGRESSION when change
-** > threshold and adjusted p < alpha; "improved" likewise for faster; "too few samples" when
-** change > threshold and the row cannot be tested (fewer than 2 units on a side, or a U test
-** that cannot reach alpha); "no samples" when a file has none (the threshold alone decides).
-** For the comparisons metric the counts are exact: REGRESSION on any increase above the
-** threshold, no test.
-** A row whose sort failed verification in NEW is FAILED (a finding); failed in BASE only, it
-** is listed as such and not compared.
-**
-** normalize: the machine's speed drifts between two runs by far more than the changes a gate
-** must catch (on this project's 2-core VMs the median of one function moves by 10-15% from
-** run to run), so a candidate can instead be judged by its per-round ratio to its cell's
-** baseline row, cand[i] / base[i] (both from round i, so the drift cancels): the values above
-** are then computed on those ratios, in BASE and in NEW. Both files must have the same
-** baseline; its own rows are listed as the reference, not judged. Counts are exact and are
-** never normalized. The unit test then runs on each unit's median ratio.
-**
-** The in-run gate (--fail-above PCT) tests each candidate row the same way within its run:
-** the units' mean log paired ratio against log(1 + PCT / 100), t with U - 1 df, one-sided,
-** Holm over all candidate rows of the run.
-**
-** Calibration (compare --calibration RUN1 RUN2): two runs of the same thing should give
-** paired deltas that agree within their intervals, |d1 - d2| <= sqrt(h1^2 + h2^2) (h the
-** half-widths, on the log scale the intervals are built on) in about 95% of the candidate
-** rows when the intervals are honest.
+** Regression checks between results: `qsortbench compare BASE NEW` (rows matched by pattern,
+** nelem, size, algorithm; a change of the median tested over units, or by Mann-Whitney for
+** files without units; p corrected over every tested row), `run --fail-above PCT` (each
+** candidate against its baseline within one run) and `compare --calibration RUN1 RUN2`.
+** Pure: prints nothing but diagnostics. The tests, verdicts and reasons:
+** docs/measurement.md, "How compare and the gate decide".
 */
 #ifndef QSB_COMPARE_H
 #define QSB_COMPARE_H
@@ -133,20 +96,10 @@ void qsb_compare_report_free(qsb_compare_report *r);
 ** also on rows present in one file only; QSB_OK otherwise. */
 int qsb_compare_status(const qsb_compare_report *r, bool strict);
 
-/* The Hodges-Lehmann / Moses 95% interval of cand/base in percent (see above). Returns 0, or
-** -1 when it does not exist: a value <= 0, too few samples (C < 1), more than
-** QSB_COMPARE_MAX_PAIRS pairs, or out of memory. */
-#define QSB_COMPARE_MAX_PAIRS ((size_t)4 << 20)
-int qsb_change_interval(const double *base, size_t nb, const double *cand, size_t nc,
-                        double *lo_pct, double *hi_pct);
-
-/* The smallest two-sided p the exact U test can give for samples of m and n values. */
-double qsb_min_attainable_p(size_t m, size_t n);
-
-/* run --fail-above PCT: tests every verified candidate row of r (see above; exact counts need
-** no test), reports each row slower than pct with Holm-adjusted p < alpha, warns about timed
-** rows with fewer than 2 units (untestable: they do not fail), and returns QSB_FINDING if a
-** row was reported, else QSB_OK. */
+/* run --fail-above PCT: tests every verified candidate row of r (docs/measurement.md; exact
+** counts need no test), reports each row slower than pct with Holm-adjusted p < alpha, warns
+** about timed rows with fewer than 2 units (untestable: they do not fail), and returns
+** QSB_FINDING if a row was reported, else QSB_OK. */
 int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha);
 
 /* ---- compare --calibration ---- */

@@ -43,7 +43,7 @@ bool qsb_audit_subject_from_registry(const char *name, qsb_audit_subject *out)
 static qsb_sort_fn msort_normal, msort_239_normal;
 
 static void sort_with_failing_malloc(qsb_sort_fn sort, void *base, size_t n, size_t size,
-                                     int (*cmp)(const void *, const void *, void *), void *arg)
+                                     qsb_compare cmp, void *arg)
 {
     qsb_scratch_force_failure(1);
     sort(base, n, size, cmp, arg);
@@ -51,13 +51,13 @@ static void sort_with_failing_malloc(qsb_sort_fn sort, void *base, size_t n, siz
 }
 
 static void msort_malloc_fails(void *base, size_t n, size_t size,
-                               int (*cmp)(const void *, const void *, void *), void *arg)
+                               qsb_compare cmp, void *arg)
 {
     sort_with_failing_malloc(msort_normal, base, n, size, cmp, arg);
 }
 
 static void msort_239_malloc_fails(void *base, size_t n, size_t size,
-                                   int (*cmp)(const void *, const void *, void *), void *arg)
+                                   qsb_compare cmp, void *arg)
 {
     sort_with_failing_malloc(msort_239_normal, base, n, size, cmp, arg);
 }

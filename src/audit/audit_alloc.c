@@ -130,7 +130,7 @@ static int count_one_case(qsb_sort_fn sort, qsb_alloc_case *c)
     if (!base)
         return qsb_out_of_memory("allocation probe input");
     qsb_generate(qsb_pattern_find("random"), base, n, size, QSB_DEFAULT_SEED, QSB_MODE_DEFAULT);
-    qsb_cmp_fn cmp = qsb_comparator(size);
+    qsb_compare cmp = qsb_comparator(size);
     qsb_alloc_counting_begin();
     sort(base, n, size, cmp, NULL);
     qsb_alloc_counting_end(&c->counts);

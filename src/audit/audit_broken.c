@@ -112,7 +112,7 @@ static int compare_reversed_1pct(const void *a, const void *b, void *rng)
     return qsb_rng_next31(rng) % 100 == 0 ? -answer : answer;
 }
 
-static const qsb_cmp_fn broken_comparators[QSB_BROKEN_COUNT] = {
+static const qsb_compare broken_comparators[QSB_BROKEN_COUNT] = {
     compare_random,      compare_always_less,  compare_always_equal, compare_always_greater,
     compare_subtraction, compare_intransitive, compare_reversed_1pct};
 

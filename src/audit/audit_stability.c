@@ -142,7 +142,7 @@ typedef enum { CASE_STABLE, CASE_UNSTABLE, CASE_WRONG } case_outcome;
 
 /* Sorted by group, every group complete, and each group's seqs 0, 1, 2, ... in order. */
 static case_outcome check_records(const record_layout *l, const char *base, size_t n,
-                                  qsb_cmp_fn cmp, void *arg, const uint64_t *expected_count,
+                                  qsb_compare cmp, void *arg, const uint64_t *expected_count,
                                   uint64_t *count, size_t group_slots)
 {
     case_outcome outcome = CASE_STABLE;
@@ -176,7 +176,7 @@ static void run_case(probe *pr, size_t size, size_t n, group_pattern p, size_t o
     size_t slots = n + 2; /* group_of never exceeds max(2, n/8) */
     char *base = pr->buffer + offset;
     fill_records(&l, p, base, n, pr->expected, slots);
-    qsb_cmp_fn cmp = l.split ? compare_split_group : qsb_comparator(size);
+    qsb_compare cmp = l.split ? compare_split_group : qsb_comparator(size);
     void *arg = l.split ? &l : NULL;
     pr->sort(base, n, size, cmp, arg);
     case_outcome outcome = check_records(&l, base, n, cmp, arg, pr->expected, pr->counted, slots);

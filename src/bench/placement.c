@@ -37,9 +37,9 @@ struct qsb_placement {
     int *object_of;        /* per algorithm: its object's index, -1 when not reloaded */
     char **symbol_of;      /* per algorithm: its sort's symbol in that object */
     qsb_sort_fn *sorts;    /* per algorithm: the current unit's sort */
-    qsb_near_cmp_fn (*near_getter)(size_t); /* the current copy's qsb_near_comparator */
+    qsb_compare (*near_getter)(size_t); /* the current copy's qsb_near_comparator */
     int near_object;       /* the object holding the registry (and the near comparator) */
-    qsb_near_cmp_fn (*far_getter)(size_t);  /* the current copy's qsb_far_comparator */
+    qsb_compare (*far_getter)(size_t);  /* the current copy's qsb_far_comparator */
     int far_object;        /* libqsb_comparators.so, beside the registry's object; -1: none */
     uint64_t rng;
 };
@@ -299,7 +299,7 @@ qsb_sort_fn qsb_placement_sort(const qsb_placement *p, size_t i)
     return p->sorts[i];
 }
 
-qsb_cmp_fn qsb_placement_comparator(const qsb_placement *p, size_t size)
+qsb_compare qsb_placement_comparator(const qsb_placement *p, size_t size)
 {
     if (p->regime == QSB_PLACEMENT_NEAR)
         return p->near_getter(size);

@@ -48,7 +48,7 @@ int qsb_placement_enter(qsb_placement *p);
 qsb_sort_fn qsb_placement_sort(const qsb_placement *p, size_t i);
 
 /* The comparator for elements of `size` bytes in the current unit's regime. */
-qsb_cmp_fn qsb_placement_comparator(const qsb_placement *p, size_t size);
+qsb_compare qsb_placement_comparator(const qsb_placement *p, size_t size);
 
 /* Do algorithm i's code and the comparator for `size` share a 16 MiB-aligned region now? */
 bool qsb_placement_near(const qsb_placement *p, size_t i, size_t size);

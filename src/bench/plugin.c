@@ -16,7 +16,6 @@
 
 typedef void (*qsort_fn)(void *base, size_t n, size_t size,
                          int (*cmp)(const void *, const void *));
-typedef int (*cmp_r_fn)(const void *, const void *, void *);
 
 typedef struct {
     void *handle;
@@ -31,7 +30,7 @@ static size_t plugin_count;
 
 /* The comparator of the qsort-signature sort running on this thread. */
 typedef struct {
-    cmp_r_fn cmp;
+    qsb_compare cmp;
     void *arg;
 } comparator_record;
 
@@ -42,7 +41,7 @@ static int trampoline(const void *a, const void *b)
     return current.cmp(a, b, current.arg);
 }
 
-static void call_qsort_plugin(qsort_fn sort, void *base, size_t n, size_t size, cmp_r_fn cmp,
+static void call_qsort_plugin(qsort_fn sort, void *base, size_t n, size_t size, qsb_compare cmp,
                               void *arg)
 {
     comparator_record saved = current;
@@ -56,7 +55,7 @@ static qsort_fn qsort_targets[QSB_PLUGIN_QSORT_MAX];
 static size_t qsort_target_count;
 
 #define ADAPTER(i)                                                                        \
-    static void qsort_adapter_##i(void *base, size_t n, size_t size, cmp_r_fn cmp,        \
+    static void qsort_adapter_##i(void *base, size_t n, size_t size, qsb_compare cmp,        \
                                   void *arg)                                              \
     {                                                                                     \
         call_qsort_plugin(qsort_targets[i], base, n, size, cmp, arg);                     \

@@ -66,7 +66,7 @@ typedef struct {
     size_t input_bytes;          /* the input buffer's */
     size_t n, size, bytes;       /* of the current cell */
     size_t stride;               /* bytes from one batch slot to the next */
-    qsb_cmp_fn cmp;
+    qsb_compare cmp;
     qsb_multiset_hash input_hash;
     qsb_run_totals *totals;
     uint64_t run_start;          /* for the progress line's estimate */
@@ -280,15 +280,15 @@ static int timed_sort(run_state *s, cell_plan *plan, size_t algo, qsb_row *row, 
         if ((!preempted && !slow) || attempt >= QSB_RETAKE_MAX ||
             wall_ns > QSB_RETAKE_LIMIT_S * 1e9 || stop_requested(s)) {
             s->totals->timed_ns += wall_ns;
-            s->totals->disturbed += preempted;
+            s->totals->kept_preempted += preempted;
             s->totals->kept_slowed += slow;
             a->fastest = fmin(a->fastest, per_sort);
             return qsb_row_add_sample(row, per_sort, unit) == 0 ? QSB_OK
                                                           : qsb_out_of_memory("samples");
         }
         s->totals->retake_ns += wall_ns;
-        s->totals->retakes += preempted;
-        s->totals->slowed += slow;
+        s->totals->retaken_preempted += preempted;
+        s->totals->retaken_slowed += slow;
         row->retaken++;
     }
 }
@@ -501,7 +501,6 @@ static void *alloc_work(size_t bytes)
 ** and fresh pages would fault inside every unit's copies. */
 static int enter_unit(run_state *s)
 {
-    s->totals->units++;
     return qsb_placement_enter(s->setup->placement) == 0 ? QSB_OK : QSB_ESYSTEM;
 }
 
@@ -628,7 +627,7 @@ static int finish_cells(run_state *s)
                 s->totals->noisy_cells++;
                 break;
             }
-        s->totals->cells++;
+        s->totals->cells_done++;
         qsb_cell moved = r->cells[kept]; /* earlier moves only touched positions below */
         r->cells[kept] = *cell;
         *cell = moved;
@@ -720,8 +719,8 @@ int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_tot
     }
     if (status == QSB_OK)
         status = finish_cells(&s);
-    totals->failed = count_failed(results);
-    if (status == QSB_OK && totals->failed > 0)
+    totals->failed_rows = count_failed(results);
+    if (status == QSB_OK && totals->failed_rows > 0)
         status = QSB_FINDING;
 done:
     for (size_t i = 0; s.plans && i < cells; i++)

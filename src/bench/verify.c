@@ -50,7 +50,7 @@ uint64_t qsb_element_hash(const void *element, size_t size)
 ** was half the check of a 4-byte array. key_width 0: through cmp. */
 static inline __attribute__((always_inline)) bool
 descends(const unsigned char *p, size_t size, size_t key_width,
-         int (*cmp)(const void *, const void *, void *), void *arg)
+         qsb_compare cmp, void *arg)
 {
     if (key_width == 4 || key_width == 8)
         return word_at(p, key_width) > word_at(p + size, key_width);
@@ -62,7 +62,7 @@ descends(const unsigned char *p, size_t size, size_t key_width,
 ** than its successor (the hash is then partial), or n. */
 static inline __attribute__((always_inline)) size_t
 hash_pass(const unsigned char *p, size_t n, size_t size, size_t key_width,
-          int (*cmp)(const void *, const void *, void *), void *arg, qsb_multiset_hash *m)
+          qsb_compare cmp, void *arg, qsb_multiset_hash *m)
 {
     for (size_t i = 0; i < n; i++, p += size) {
         uint64_t h = element_hash(p, size);
@@ -77,7 +77,7 @@ hash_pass(const unsigned char *p, size_t n, size_t size, size_t key_width,
 /* The pass inlined with a constant size for the common sizes (see element_hash). */
 static inline __attribute__((always_inline)) size_t
 hash_pass_sized(const void *base, size_t n, size_t size, size_t key_width,
-                int (*cmp)(const void *, const void *, void *), void *arg, qsb_multiset_hash *m)
+                qsb_compare cmp, void *arg, qsb_multiset_hash *m)
 {
     switch (size) {
     case 4:
@@ -92,7 +92,7 @@ hash_pass_sized(const void *base, size_t n, size_t size, size_t key_width,
 }
 
 static size_t hash_pass_of(const void *base, size_t n, size_t size,
-                           int (*cmp)(const void *, const void *, void *), void *arg,
+                           qsb_compare cmp, void *arg,
                            qsb_multiset_hash *m)
 {
     size_t key_width = cmp && cmp == qsb_comparator(size) ? qsb_key_width(size) : 0;
@@ -111,7 +111,7 @@ qsb_multiset_hash qsb_multiset_hash_of(const void *base, size_t n, size_t size)
 }
 
 bool qsb_verify_sorted_permutation(const void *base, size_t n, size_t size,
-                                   int (*cmp)(const void *, const void *, void *), void *arg,
+                                   qsb_compare cmp, void *arg,
                                    const qsb_multiset_hash *input, char *reason,
                                    size_t reason_len)
 {

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "comparator.h"
+
 typedef struct {
     uint64_t sum; /* of the element hashes, mod 2^64 */
     uint64_t xor; /* of the element hashes */
@@ -27,7 +29,7 @@ qsb_multiset_hash qsb_multiset_hash_of(const void *base, size_t n, size_t size);
 ** otherwise writes the reason ("not sorted at index 12", "not a permutation of the input")
 ** to reason[reason_len] and returns false. */
 bool qsb_verify_sorted_permutation(const void *base, size_t n, size_t size,
-                                   int (*cmp)(const void *, const void *, void *), void *arg,
+                                   qsb_compare cmp, void *arg,
                                    const qsb_multiset_hash *input, char *reason,
                                    size_t reason_len);
 

@@ -448,12 +448,11 @@ static void print_totals(const qsb_run_totals *t, double wall_ns, bool timed)
              "inputs %.1f%%, copies %.1f%%, checks %.1f%%, other %.1f%%); samples kept "
              "preempted %zu, slowed %zu; peak memory %.1f MiB",
              t->timed_ns / 1e9, wall_ns / 1e9, (wall_ns - t->timed_ns) * pct,
-             t->counted_ns * pct, t->warmup_ns * pct, t->retakes, t->slowed,
+             t->counted_ns * pct, t->warmup_ns * pct, t->retaken_preempted, t->retaken_slowed,
              t->retake_ns * pct, t->generate_ns * pct, t->copy_ns * pct, t->verify_ns * pct,
-             (rest > 0 ? rest : 0) * pct, t->disturbed, t->kept_slowed, peak_mib);
+             (rest > 0 ? rest : 0) * pct, t->kept_preempted, t->kept_slowed, peak_mib);
 }
 
-/* With --reps N the noisy cells are counted in one warning. */
 /* One line for all the noisy cells (they are marked in the table and the files). */
 static void warn_noisy_total(const qsb_run_config *cfg, const qsb_run_totals *t)
 {
@@ -462,7 +461,7 @@ static void warn_noisy_total(const qsb_run_config *cfg, const qsb_run_totals *t)
     qsb_warning("%zu of %zu cells are noisy (an interval wider than +-%g%%, none under %d "
                 "units, or slowed by a busy machine): marked '~noisy' in the table and 'noisy' in "
                 "the files; a longer --budget or a quieter machine helps",
-                t->noisy_cells, t->cells, cfg->precision_pct, QSB_MIN_UNITS);
+                t->noisy_cells, t->cells_done, cfg->precision_pct, QSB_MIN_UNITS);
 }
 
 /* run --plot: the charts beside the CSV file (beside the JSON one when the CSV went to
@@ -512,7 +511,7 @@ static int run_and_report(const qsb_run_config *cfg, const run_plan *plan,
     else if (status == QSB_FINDING)
         status = qsb_error(QSB_FINDING, "%zu result(s) failed verification (FAILED above; "
                                         "results in %s and %s)",
-                           totals.failed, qsb_quote_path(csv), qsb_quote_path(json));
+                           totals.failed_rows, qsb_quote_path(csv), qsb_quote_path(json));
     else if (cfg->fail_above)
         status = qsb_gate_fail_above(results, cfg->fail_above_pct, cfg->fail_above_alpha);
     if (cfg->plot && write_status == QSB_OK && !stop_signal) { /* failed cells are marked */

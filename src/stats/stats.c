@@ -35,13 +35,18 @@ static int compare_doubles(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
+void qsb_sort_doubles(double *x, size_t n)
+{
+    qsort(x, n, sizeof *x, compare_doubles);
+}
+
 static double *sorted_copy(const double *x, size_t n)
 {
     double *copy = malloc((n ? n : 1) * sizeof *copy);
     if (!copy)
         return NULL;
     memcpy(copy, x, n * sizeof *copy);
-    qsort(copy, n, sizeof *copy, compare_doubles);
+    qsb_sort_doubles(copy, n);
     return copy;
 }
 
@@ -110,7 +115,7 @@ static unsigned mad_outliers(const double *x, size_t n, double median, double *s
 {
     for (size_t i = 0; i < n; i++)
         scratch[i] = fabs(x[i] - median);
-    qsort(scratch, n, sizeof *scratch, compare_doubles);
+    qsb_sort_doubles(scratch, n);
     double limit = MAD_CUTOFF * MAD_SCALE * qsb_median_of_sorted(scratch, n);
     unsigned outliers = 0;
     for (size_t i = 0; i < n; i++)
@@ -153,7 +158,7 @@ int qsb_paired_delta(const double *base, const double *cand, size_t n, double *p
         free(ratios);
         return -1;
     }
-    qsort(ratios, m, sizeof *ratios, compare_doubles);
+    qsb_sort_doubles(ratios, m);
     /* x -> (x - 1) * 100 is increasing and affine: it commutes with medians and ranks. */
     *pct = (qsb_median_of_sorted(ratios, m) - 1.0) * 100.0;
     median_interval_of_sorted(ratios, m, lo, hi);
@@ -233,6 +238,47 @@ static double exact_u_cdf(size_t m, size_t n, size_t u)
     }
     free(count);
     return below / total;
+}
+
+double qsb_min_attainable_p(size_t m, size_t n)
+{
+    if (m == 0 || n == 0)
+        return 1.0;
+    double ways = 1.0; /* C(m + n, m), the equally likely arrangements under the null */
+    for (size_t i = 1; i <= m; i++)
+        ways = ways * (double)(n + i) / (double)i;
+    return fmin(1.0, 2.0 / ways);
+}
+
+int qsb_change_interval(const double *base, size_t nb, const double *cand, size_t nc,
+                        double *lo_pct, double *hi_pct)
+{
+    if (nb == 0 || nc == 0 || nb > QSB_CHANGE_MAX_PAIRS / nc)
+        return -1;
+    double mn = (double)nb * (double)nc;
+    double c = floor(mn / 2.0 + 0.5 - Z_975 * sqrt(mn * (double)(nb + nc + 1) / 12.0));
+    if (c < 1.0)
+        return -1;
+    size_t pairs = nb * nc;
+    double *ratio = malloc(pairs * sizeof *ratio);
+    if (!ratio)
+        return -1;
+    int status = 0;
+    for (size_t i = 0; i < nb && status == 0; i++)
+        for (size_t j = 0; j < nc && status == 0; j++) {
+            if (!(base[i] > 0.0) || !(cand[j] > 0.0))
+                status = -1;
+            else
+                ratio[i * nc + j] = cand[j] / base[i];
+        }
+    if (status == 0) {
+        qsb_sort_doubles(ratio, pairs);
+        size_t k = (size_t)c; /* 1-based rank of the lower end; the upper is pairs + 1 - k */
+        *lo_pct = (ratio[k - 1] - 1.0) * 100.0;
+        *hi_pct = (ratio[pairs - k] - 1.0) * 100.0;
+    }
+    free(ratio);
+    return status;
 }
 
 double qsb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb)
@@ -436,7 +482,7 @@ int qsb_unit_median_interval(const double *values, const uint32_t *units, size_t
                 weight[splitmix64(&state) % count]++;
             medians[b] = weighted_median(v, m, weight);
         }
-        qsort(medians, QSB_BOOTSTRAP_RESAMPLES, sizeof *medians, compare_doubles);
+        qsb_sort_doubles(medians, QSB_BOOTSTRAP_RESAMPLES);
         *lo = medians[(size_t)(0.025 * QSB_BOOTSTRAP_RESAMPLES)];
         *hi = medians[(size_t)(0.975 * QSB_BOOTSTRAP_RESAMPLES) - 1];
     }

@@ -24,6 +24,9 @@ int qsb_summarize(const double *x, size_t n, qsb_summary *out);
 
 double qsb_median_of_sorted(const double *sorted, size_t n);
 
+/* Sorts x ascending with libc's qsort (never an algorithm under test). x must hold no NAN. */
+void qsb_sort_doubles(double *x, size_t n);
+
 /* The rank l (1-based) such that [x(l), x(n+1-l)] of n sorted samples is the 95% interval of
 ** the median by order statistics (exact binomial up to n = 200, normal approximation above);
 ** 0 when n < 6, where no such interval exists. */
@@ -97,6 +100,17 @@ int qsb_summarize_units(const double *x, const uint32_t *units, size_t n, qsb_su
 ** no value is tied, else the normal approximation with tie and continuity corrections. NAN
 ** when a sample is empty or out of memory; 1 when every value is tied. */
 double qsb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb);
+
+/* The Hodges-Lehmann / Moses 95% interval of cand/base in percent: the ratios of every pair
+** (base[i], cand[j]) sorted, the C-th from each end with C from the normal approximation of
+** the U statistic's distribution. Returns 0, or -1 when it does not exist: a value <= 0, too
+** few samples (C < 1), more than QSB_CHANGE_MAX_PAIRS pairs, or out of memory. */
+#define QSB_CHANGE_MAX_PAIRS ((size_t)4 << 20)
+int qsb_change_interval(const double *base, size_t nb, const double *cand, size_t nc,
+                        double *lo_pct, double *hi_pct);
+
+/* The smallest two-sided p the exact U test can give for samples of m and n values. */
+double qsb_min_attainable_p(size_t m, size_t n);
 
 /* ---- Tests over units, and corrections for many tests ---- */
 
