@@ -210,49 +210,68 @@ static int parse_units(const csv_reader *r, const char *text, qsb_row *row)
     return QSB_OK;
 }
 
-/* A count stored in 32 bits or more: outliers, batch, retaken. */
-static int parse_count32(const csv_reader *r, const qsb_column *c, const char *t,
-                         uint64_t *out)
+/* ---- the format's column readers (schema.h): ctx is a csv_field ---- */
+
+typedef struct {
+    const csv_reader *r;
+    const char *text; /* the row's field of the column */
+} csv_field;
+
+static int csv_text(void *ctx, const qsb_column *c, char **out)
 {
-    int status = parse_u64(r, c, t, 0, out);
-    return status == QSB_OK && *out > UINT32_MAX ? bad_field(r, c, t, "a count below 2^32")
-                                                 : status;
+    const csv_field *f = ctx;
+    return c->required || *f->text ? parse_name(f->r, c, f->text, out) : QSB_OK;
 }
 
-static int parse_column(const csv_reader *r, const qsb_column *c, const char *t,
-                        qsb_file_row *fr)
+static int csv_count(void *ctx, const qsb_column *c, uint64_t *out)
 {
-    void *field = qsb_column_field(c, fr);
-    uint64_t u = 0;
-    int status;
-    switch (c->type) {
-    case QSB_COL_TEXT:
-        return c->required || *t ? parse_name(r, c, t, field) : QSB_OK;
-    case QSB_COL_U64: return parse_u64(r, c, t, 0, field);
-    case QSB_COL_SIZE:
-        status = parse_u64(r, c, t, 0, field);
-        return status == QSB_OK && *(uint64_t *)field == 0 ? bad_field(r, c, t, "a size (>= 1)")
-                                                           : status;
-    case QSB_COL_UINT:
-        status = parse_count32(r, c, t, &u);
-        *(unsigned *)field = (unsigned)u;
-        return status;
-    case QSB_COL_ULONG:
-        status = parse_count32(r, c, t, &u);
-        *(unsigned long *)field = (unsigned long)u;
-        return status;
-    case QSB_COL_DOUBLE: return parse_double(r, c, t, field);
-    case QSB_COL_BOOL: return parse_bool(r, c, t, field);
-    case QSB_COL_SEED:
-        fr->has_seed = *t != '\0';
-        return fr->has_seed ? parse_u64(r, c, t, 1, field) : QSB_OK;
-    case QSB_COL_SAMPLES:
-        fr->has_samples = 1;
-        return parse_samples(r, t, &fr->row);
-    case QSB_COL_UNITS: return parse_units(r, t, &fr->row);
-    }
-    return QSB_OK;
+    const csv_field *f = ctx;
+    return parse_u64(f->r, c, f->text, 0, out);
 }
+
+static int csv_number(void *ctx, const qsb_column *c, double *out)
+{
+    const csv_field *f = ctx;
+    return parse_double(f->r, c, f->text, out);
+}
+
+static int csv_flag(void *ctx, const qsb_column *c, bool *out)
+{
+    const csv_field *f = ctx;
+    return parse_bool(f->r, c, f->text, out);
+}
+
+static int csv_seed(void *ctx, const qsb_column *c, uint64_t *out, int *found)
+{
+    const csv_field *f = ctx;
+    *found = *f->text != '\0';
+    return *found ? parse_u64(f->r, c, f->text, 1, out) : QSB_OK;
+}
+
+static int csv_samples(void *ctx, const qsb_column *c, qsb_file_row *fr)
+{
+    const csv_field *f = ctx;
+    (void)c;
+    fr->has_samples = 1;
+    return parse_samples(f->r, f->text, &fr->row);
+}
+
+static int csv_units(void *ctx, const qsb_column *c, qsb_row *row)
+{
+    const csv_field *f = ctx;
+    (void)c;
+    return parse_units(f->r, f->text, row);
+}
+
+static int csv_unfit(void *ctx, const qsb_column *c, const char *why)
+{
+    const csv_field *f = ctx;
+    return bad_field(f->r, c, f->text, why);
+}
+
+static const qsb_column_reader csv_columns = {
+    csv_text, csv_count, csv_number, csv_flag, csv_seed, csv_samples, csv_units, csv_unfit,
+};
 
 static int read_row(csv_reader *r)
 {
@@ -280,9 +299,12 @@ static int read_row(csv_reader *r)
     qsb_file_row *lr = &r->rows[r->nrows++];
     qsb_file_row_init(lr, where); /* optional columns that are absent stay unknown */
     int status = QSB_OK;
-    for (size_t c = 0; c < QSB_COLUMN_COUNT && status == QSB_OK; c++)
-        if (r->column_at[c] >= 0)
-            status = parse_column(r, &qsb_columns[c], r->fields[r->column_at[c]], lr);
+    for (size_t c = 0; c < QSB_COLUMN_COUNT && status == QSB_OK; c++) {
+        if (r->column_at[c] < 0)
+            continue;
+        csv_field field = {r, r->fields[r->column_at[c]]};
+        status = qsb_read_column(&csv_columns, &field, &qsb_columns[c], lr);
+    }
     if (status == QSB_OK && lr->row.verified && lr->row.failure)
         status = qsb_error(QSB_EUSAGE, "%s:%zu: verified, yet a failure is given", r->path,
                            r->record_line);

@@ -349,52 +349,77 @@ static int read_context(const char *name, const cJSON *root, qsb_context *c)
 
 /* ---- the results ---- */
 
-/* A count stored in 32 bits or more: outliers, batch, retaken. */
-static int get_count32(const json_place *at, const cJSON *obj, const qsb_column *c,
-                       uint64_t *out)
+/* ---- the format's column readers (schema.h): ctx is a json_row ---- */
+
+typedef struct {
+    const json_place *at;
+    const cJSON *obj; /* the row's object */
+} json_row;
+
+static int json_text(void *ctx, const qsb_column *c, char **out)
 {
-    int status = get_u64(at, obj, c->name, c->required, out);
-    return status == QSB_OK && *out > UINT32_MAX ? field_error(at, c->name, "too large")
-                                                 : status;
+    const json_row *j = ctx;
+    return get_string(j->at, j->obj, c->name, c->required, out);
 }
 
-static int get_column(const json_place *at, const cJSON *obj, const qsb_column *c,
-                      qsb_file_row *fr)
+static int json_count(void *ctx, const qsb_column *c, uint64_t *out)
 {
-    void *field = qsb_column_field(c, fr);
-    uint64_t u = 0;
-    int status;
-    switch (c->type) {
-    case QSB_COL_TEXT: return get_string(at, obj, c->name, c->required, field);
-    case QSB_COL_U64: return get_u64(at, obj, c->name, c->required, field);
-    case QSB_COL_SIZE:
-        status = get_u64(at, obj, c->name, c->required, field);
-        return status == QSB_OK && *(uint64_t *)field == 0 ? field_error(at, c->name, "zero")
-                                                           : status;
-    case QSB_COL_UINT:
-        status = get_count32(at, obj, c, &u);
-        *(unsigned *)field = (unsigned)u;
-        return status;
-    case QSB_COL_ULONG:
-        status = get_count32(at, obj, c, &u);
-        *(unsigned long *)field = (unsigned long)u;
-        return status;
-    case QSB_COL_DOUBLE: return get_double(at, obj, c->name, c->required, field);
-    case QSB_COL_BOOL: return get_bool(at, obj, c->name, c->required, field);
-    case QSB_COL_SEED: return get_seed(at, obj, field, &fr->has_seed);
-    case QSB_COL_SAMPLES: return get_samples(at, obj, fr);
-    case QSB_COL_UNITS: return get_units(at, obj, &fr->row);
-    }
-    return QSB_OK;
+    const json_row *j = ctx;
+    return get_u64(j->at, j->obj, c->name, c->required, out);
 }
+
+static int json_number(void *ctx, const qsb_column *c, double *out)
+{
+    const json_row *j = ctx;
+    return get_double(j->at, j->obj, c->name, c->required, out);
+}
+
+static int json_flag(void *ctx, const qsb_column *c, bool *out)
+{
+    const json_row *j = ctx;
+    return get_bool(j->at, j->obj, c->name, c->required, out);
+}
+
+static int json_seed(void *ctx, const qsb_column *c, uint64_t *out, int *found)
+{
+    const json_row *j = ctx;
+    (void)c;
+    return get_seed(j->at, j->obj, out, found);
+}
+
+static int json_samples(void *ctx, const qsb_column *c, qsb_file_row *fr)
+{
+    const json_row *j = ctx;
+    (void)c;
+    return get_samples(j->at, j->obj, fr);
+}
+
+static int json_units(void *ctx, const qsb_column *c, qsb_row *row)
+{
+    const json_row *j = ctx;
+    (void)c;
+    return get_units(j->at, j->obj, row);
+}
+
+static int json_unfit(void *ctx, const qsb_column *c, const char *why)
+{
+    const json_row *j = ctx;
+    return field_error(j->at, c->name, "not %s", why);
+}
+
+static const qsb_column_reader json_columns = {
+    json_text, json_count, json_number, json_flag, json_seed, json_samples, json_units,
+    json_unfit,
+};
 
 static int read_row(const json_place *at, const cJSON *obj, qsb_file_row *fr)
 {
     if (!cJSON_IsObject(obj))
         return field_error(at, "", "not an object");
+    json_row row = {at, obj};
     int status = QSB_OK;
     for (size_t c = 0; c < QSB_COLUMN_COUNT && status == QSB_OK; c++)
-        status = get_column(at, obj, &qsb_columns[c], fr);
+        status = qsb_read_column(&json_columns, &row, &qsb_columns[c], fr);
     if (status == QSB_OK && fr->row.verified && fr->row.failure)
         status = field_error(at, "failure", "given, yet the row is verified");
     return status;

@@ -87,7 +87,7 @@ typedef struct {
     bool verified;
     char *failure;       /* NULL when verified, else why ("not sorted at index 12") */
     bool noisy;          /* the precision target was not reached, or the machine was slowed
-                         ** for most of the samples (run.h, step 7) */
+                         ** for most of the samples (docs/measurement.md, step 7) */
     unsigned long batch; /* sorts timed back to back per sample (a sample is their time / batch);
                          ** 0 when unknown (JSON only, optional) */
     unsigned long retaken; /* sorts timed again because the process lost the CPU during them

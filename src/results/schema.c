@@ -8,12 +8,64 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
+
 const qsb_column qsb_columns[QSB_COLUMN_COUNT] = {
 #define QSB_COLUMN_ENTRY(name, type, field, required, csv) \
     {#name, QSB_COL_##type, offsetof(qsb_file_row, field), required, csv},
     QSB_RESULT_COLUMNS(QSB_COLUMN_ENTRY)
 #undef QSB_COLUMN_ENTRY
 };
+
+/* What a whole number v lacks for column c, or NULL when it fits. */
+static const char *count_unfit(const qsb_column *c, uint64_t v)
+{
+    if (c->type == QSB_COL_SIZE && v == 0)
+        return "a size (>= 1)";
+    if ((c->type == QSB_COL_UINT || c->type == QSB_COL_ULONG) && v > UINT32_MAX)
+        return "a count below 2^32";
+    return NULL;
+}
+
+/* v into the field of the column's width. */
+static void set_count(const qsb_column *c, qsb_file_row *r, uint64_t v)
+{
+    void *field = qsb_column_field(c, r);
+    if (c->type == QSB_COL_UINT)
+        *(unsigned *)field = (unsigned)v;
+    else if (c->type == QSB_COL_ULONG)
+        *(unsigned long *)field = (unsigned long)v;
+    else
+        *(uint64_t *)field = v;
+}
+
+int qsb_read_column(const qsb_column_reader *in, void *ctx, const qsb_column *c,
+                    qsb_file_row *r)
+{
+    void *field = qsb_column_field(c, r);
+    uint64_t v = 0;
+    int status;
+    const char *unfit;
+    switch (c->type) {
+    case QSB_COL_TEXT: return in->text(ctx, c, field);
+    case QSB_COL_U64:
+    case QSB_COL_SIZE:
+    case QSB_COL_UINT:
+    case QSB_COL_ULONG:
+        if ((status = in->count(ctx, c, &v)) != QSB_OK)
+            return status;
+        if ((unfit = count_unfit(c, v)) != NULL)
+            return in->unfit(ctx, c, unfit);
+        set_count(c, r, v);
+        return QSB_OK;
+    case QSB_COL_DOUBLE: return in->number(ctx, c, field);
+    case QSB_COL_BOOL: return in->flag(ctx, c, field);
+    case QSB_COL_SEED: return in->seed(ctx, c, field, &r->has_seed);
+    case QSB_COL_SAMPLES: return in->samples(ctx, c, r);
+    case QSB_COL_UNITS: return in->units(ctx, c, &r->row);
+    }
+    return QSB_OK;
+}
 
 void qsb_file_row_view(const qsb_results *r, const qsb_cell *cell, size_t index,
                        qsb_file_row *out)

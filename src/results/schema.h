@@ -122,6 +122,26 @@ static inline void *qsb_column_field(const qsb_column *c, qsb_file_row *r)
     return (char *)r + c->offset;
 }
 
+/* How one format reads a column's value: each function reads column c of the row the
+** reader's ctx points at into out, and returns QSB_OK or a status it reported. `unfit`
+** reports a whole number that does not fit its column, `why` as the format says it after
+** "not" ("a size (>= 1)"). */
+typedef struct {
+    int (*text)(void *ctx, const qsb_column *c, char **out);
+    int (*count)(void *ctx, const qsb_column *c, uint64_t *out);
+    int (*number)(void *ctx, const qsb_column *c, double *out);
+    int (*flag)(void *ctx, const qsb_column *c, bool *out);
+    int (*seed)(void *ctx, const qsb_column *c, uint64_t *out, int *found);
+    int (*samples)(void *ctx, const qsb_column *c, qsb_file_row *r);
+    int (*units)(void *ctx, const qsb_column *c, qsb_row *r);
+    int (*unfit)(void *ctx, const qsb_column *c, const char *why);
+} qsb_column_reader;
+
+/* Reads column c into r through the format's functions; the checks every format shares
+** (a size is at least 1, 32-bit counts fit) are made here. */
+int qsb_read_column(const qsb_column_reader *in, void *ctx, const qsb_column *c,
+                    qsb_file_row *r);
+
 /* Row `index` of cell as a file states it, for the writers: strings and samples point into
 ** r (nothing is owned; do not free). As written, the baseline's own deltas and a verified
 ** row's failure are unknown. */
