@@ -22,7 +22,6 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "compare.h"
@@ -344,8 +343,7 @@ static int fill_context(qsb_results *r, const qsb_run_config *cfg, const run_pla
     c->timer_resolution_ns = timer ? timer->resolution_ns : 0;
     const char *const values[] = {
         QSB_VERSION, where.date, where.host, where.cpu_model, where.caches, where.libc,
-        QSB_COMPILER, QSB_BUILD_FLAGS,
-        QSB_BUILD_TYPE, timer ? timer->name : "none",
+        QSB_COMPILER, QSB_BUILD_FLAGS, QSB_BUILD_TYPE, timer ? timer->name : "none",
         qsb_metric_name(cfg->metric),
         cfg->mode == QSB_MODE_COMPAT_2021 ? QSB_COMPAT_2021_NAME : "default",
         cfg->command_line, cfg->algos[0].name};
