@@ -51,6 +51,7 @@
 #define SLICE_MIN_S 0.005
 #define SLICE_MAX_S 1.0
 #define PROBE_NELEM 65536       /* the speed probe's input, before the first sort */
+#define DRIFT_WARN_FACTOR 1.5   /* intervals widened this much or more: one warning line */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -274,6 +275,7 @@ static int fill_noise_context(qsb_context *c, const qsb_run_config *cfg, const r
     c->sanitized = QSB_SANITIZED;
     c->precision_pct = cfg->precision_pct;
     c->budget_s = plan->budget_s > 0 ? plan->budget_s : NAN;
+    c->drift_ratios = c->drift_medians = NAN; /* known when the run ends (run.c) */
     char slowed[96] = "; no slowed sort retaken", placement[256];
     qsb_placement_describe(plan->placement, placement, sizeof placement);
     if (cfg->slowed_pct > 0)
@@ -484,7 +486,6 @@ static void print_totals(const qsb_run_totals *t, double wall_ns, bool timed)
              (rest > 0 ? rest : 0) * pct, t->disturbed, t->kept_slowed, peak_mib);
 }
 
-/* With --reps N the noisy cells are counted in one warning. */
 /* One line for all the noisy cells (they are marked in the table and the files). */
 static void warn_noisy_total(const qsb_run_config *cfg, const qsb_run_totals *t)
 {
@@ -494,6 +495,17 @@ static void warn_noisy_total(const qsb_run_config *cfg, const qsb_run_totals *t)
                 "units, or slowed by a busy machine): marked '~noisy' in the table and 'noisy' in "
                 "the files; a longer --budget or a quieter machine helps",
                 t->noisy_cells, t->cells, cfg->precision_pct, QSB_MIN_UNITS);
+}
+
+/* One line when the time level widened the intervals markedly (stats.h qsb_drift). */
+static void warn_drift(const qsb_context *c)
+{
+    if (!(c->drift_ratios >= DRIFT_WARN_FACTOR || c->drift_medians >= DRIFT_WARN_FACTOR))
+        return;
+    qsb_warning("the machine's state moved during the run: the later half of the units differs "
+                "from the earlier half %.1fx (deltas) and %.1fx (medians) more than the units' "
+                "scatter explains; intervals widened by these factors (docs/measurement.md)",
+                c->drift_ratios, c->drift_medians);
 }
 
 /* run --plot: the charts beside the CSV file (beside the JSON one when the CSV went to
@@ -522,6 +534,7 @@ static int run_and_report(const qsb_run_config *cfg, const run_plan *plan,
     int status = qsb_run_matrix(&setup, results, &totals);
     double wall_ns = (double)(qsb_clock_ns() - start);
     warn_noisy_total(cfg, &totals);
+    warn_drift(&results->context);
     if (status != QSB_OK && status != QSB_FINDING) {
         abort_files(files);
         return status;
