@@ -7,11 +7,10 @@
 ** how much of the wall time was spent inside timed sorts, where the rest went, and the peak
 ** memory.
 **
-** Repetitions: --reps N runs exactly N rounds per cell; otherwise the adaptive policy
-** (run.h) runs 3 rounds and more until every median is within --precision or the cell's
-** --max-time budget of rounds is spent. Cells that end short of the precision are flagged
-** noisy in the files; in adaptive runs each one is also named in a warning, with --reps one
-** warning counts them. --pin CPU pins the process before the TSC is calibrated.
+** Repetitions: --reps N runs exactly N rounds per cell; otherwise the schedule (schedule.h)
+** gives every cell its minimum of units, then spends the rest of --budget on the widest
+** intervals. Noisy cells are marked in the table and the files and counted in one warning.
+** --pin CPU pins the process before the TSC is calibrated.
 */
 #include <errno.h>
 #include <math.h>
@@ -559,7 +558,8 @@ static int run_and_report(const qsb_run_config *cfg, const run_plan *plan,
                                         "results in %s and %s)",
                            totals.failed, qsb_quote_path(csv), qsb_quote_path(json));
     else if (cfg->fail_above)
-        status = qsb_gate_fail_above(results, cfg->fail_above_pct, cfg->fail_above_alpha);
+        status = qsb_gate_fail_above(results, cfg->fail_above_pct, cfg->fail_above_alpha,
+                                     cfg->fail_above_correction);
     if (cfg->plot && write_status == QSB_OK && !stop_signal) { /* failed cells are marked */
         int plot_status = plot_beside(cfg, files, results, table_on_stdout);
         if (status == QSB_OK)

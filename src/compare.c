@@ -537,7 +537,7 @@ static void gate_report(const qsb_results *r, const qsb_cell *cell, const qsb_ro
               (unsigned long long)cell->size, why);
 }
 
-int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha)
+int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha, qsb_correction corr)
 {
     bool exact = r->context.metric && strcmp(r->context.metric, "comparisons") == 0;
     size_t n = 0;
@@ -557,7 +557,7 @@ int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha)
                          : NAN;
             untestable += timed && isnan(p[k]) && row->delta_pct > pct;
         }
-    long m = qsb_adjust_p(p, n, QSB_CORRECTION_HOLM, adj);
+    long m = qsb_adjust_p(p, n, corr, adj);
     if (m < 0) {
         free(p);
         return qsb_out_of_memory("--fail-above");
@@ -573,8 +573,9 @@ int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha)
             if (exact)
                 snprintf(why, sizeof why, "exact counts");
             else if (!isnan(adj[k]) && adj[k] < alpha)
-                snprintf(why, sizeof why, "one-sided p %.2g over units, Holm-adjusted %.2g < "
-                         "%g over %ld candidate rows", p[k], adj[k], alpha, m);
+                snprintf(why, sizeof why, "one-sided p %.2g over units, adjusted (%s) %.2g < "
+                         "%g over %ld candidate rows", p[k], qsb_correction_name(corr), adj[k],
+                         alpha, m);
             else
                 continue;
             flagged++;

@@ -144,10 +144,10 @@ int qsb_change_interval(const double *base, size_t nb, const double *cand, size_
 double qsb_min_attainable_p(size_t m, size_t n);
 
 /* run --fail-above PCT: tests every verified candidate row of r (see above; exact counts need
-** no test), reports each row slower than pct with Holm-adjusted p < alpha, warns about timed
-** rows with fewer than 2 units (untestable: they do not fail), and returns QSB_FINDING if a
-** row was reported, else QSB_OK. */
-int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha);
+** no test), reports each row slower than pct with p < alpha after the correction over all
+** candidate rows, warns about timed rows with fewer than 2 units (untestable: they do not
+** fail), and returns QSB_FINDING if a row was reported, else QSB_OK. */
+int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha, qsb_correction c);
 
 /* ---- compare --calibration ---- */
 

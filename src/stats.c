@@ -643,6 +643,16 @@ const char *qsb_correction_name(qsb_correction c)
     return (unsigned)c < sizeof names / sizeof names[0] ? names[c] : "?";
 }
 
+int qsb_correction_of(const char *name, qsb_correction *out)
+{
+    for (int c = QSB_CORRECTION_HOLM; c <= QSB_CORRECTION_NONE; c++)
+        if (strcmp(name, qsb_correction_name((qsb_correction)c)) == 0) {
+            *out = (qsb_correction)c;
+            return 0;
+        }
+    return -1;
+}
+
 typedef struct {
     double p;
     size_t index;

@@ -150,6 +150,8 @@ typedef enum { QSB_CORRECTION_HOLM, QSB_CORRECTION_BH, QSB_CORRECTION_NONE } qsb
 
 /* "holm", "bh", "none" */
 const char *qsb_correction_name(qsb_correction c);
+/* The correction of that name: 0, or -1 for another name. */
+int qsb_correction_of(const char *name, qsb_correction *out);
 
 /* adjusted[i] for the finite p[i] (m of them: the tests), NAN elsewhere; adjusted[i] < alpha
 ** is the corrected decision at level alpha. Returns m, or -1 when out of memory (adjusted is
