@@ -542,13 +542,16 @@ static void test_context_differences(void)
 
 /* ---- run --fail-above ---- */
 
+#define GATE_SMALL_SLOWDOWN 1.025 /* with the seed below: the smallest of 20 p above */
+#define GATE_SMALL_SEED 14        /* alpha / 20, yet enough of them small for BH */
+
 static void test_gate(void)
 {
     qsb_results r;
     fflush(stderr);
     build_units(&r, 20, 6, 3, 1.10, 0.005, 5); /* 10% slower, 6 units per row */
-    CHECK(qsb_gate_fail_above(&r, 3, 0.01) == QSB_FINDING);
-    CHECK(qsb_gate_fail_above(&r, 12, 0.01) == QSB_OK);
+    CHECK(qsb_gate_fail_above(&r, 3, 0.01, QSB_CORRECTION_HOLM) == QSB_FINDING);
+    CHECK(qsb_gate_fail_above(&r, 12, 0.01, QSB_CORRECTION_HOLM) == QSB_OK);
     CHECK(qsb_row_fail(&r.cells[0].rows[1], "broken") == 0);
     qsb_results_free(&r);
 
@@ -566,31 +569,45 @@ static void test_gate(void)
                cand->delta_pct > 0.0;
     }
     CHECK_MSG(raw >= 1, "%zu raw p < 0.05", raw);
-    CHECK(qsb_gate_fail_above(&r, 0, 0.05) == QSB_OK);
+    CHECK(qsb_gate_fail_above(&r, 0, 0.05, QSB_CORRECTION_HOLM) == QSB_OK);
     qsb_results_free(&r);
 
     /* a row with one unit cannot be tested: it does not fail (a warning says so) */
     build_units(&r, 1, 1, 6, 1.5, 0.005, 7);
     CHECK(r.cells[0].rows[1].delta_pct > 40.0);
-    CHECK(qsb_gate_fail_above(&r, 3, 0.01) == QSB_OK);
+    CHECK(qsb_gate_fail_above(&r, 3, 0.01, QSB_CORRECTION_HOLM) == QSB_OK);
     qsb_results_free(&r);
 
     /* faster never fails; a failed row is the run's own finding */
     build_units(&r, 4, 6, 3, 0.8, 0.005, 8);
-    CHECK(qsb_gate_fail_above(&r, 0, 0.01) == QSB_OK);
+    CHECK(qsb_gate_fail_above(&r, 0, 0.01, QSB_CORRECTION_HOLM) == QSB_OK);
     qsb_results_free(&r);
     build_units(&r, 4, 6, 3, 1.2, 0.005, 9);
     for (size_t c = 0; c < 4; c++)
         CHECK(qsb_row_fail(&r.cells[c].rows[1], "broken") == 0);
-    CHECK(qsb_gate_fail_above(&r, 3, 0.01) == QSB_OK);
+    CHECK(qsb_gate_fail_above(&r, 3, 0.01, QSB_CORRECTION_HOLM) == QSB_OK);
+    qsb_results_free(&r);
+
+    /* the run's drift factor widens the test: 10% slower at unit sd 0.005 is no longer
+    ** distinguishable from 3% when the run measured its halves 40 times further apart */
+    build_units(&r, 20, 6, 3, 1.10, 0.005, 5);
+    r.context.drift_ratios = 40.0;
+    CHECK(qsb_gate_fail_above(&r, 3, 0.01, QSB_CORRECTION_HOLM) == QSB_OK);
+    qsb_results_free(&r);
+
+    /* many rows slower by a little: Holm (any false failure at most alpha) passes them, BH
+    ** (a share of false failures at most alpha) catches them; the seed was chosen so */
+    build_units(&r, 20, 6, 3, GATE_SMALL_SLOWDOWN, 0.02, GATE_SMALL_SEED);
+    CHECK(qsb_gate_fail_above(&r, 0, 0.01, QSB_CORRECTION_HOLM) == QSB_OK);
+    CHECK(qsb_gate_fail_above(&r, 0, 0.01, QSB_CORRECTION_BH) == QSB_FINDING);
     qsb_results_free(&r);
 
     /* exact counts need no test */
     build(&r, "comparisons", 1.1, 1, 2);
     for (size_t c = 0; c < 2; c++)
         r.cells[c].rows[1].delta_pct = 10.0;
-    CHECK(qsb_gate_fail_above(&r, 3, 0.01) == QSB_FINDING);
-    CHECK(qsb_gate_fail_above(&r, 12, 0.01) == QSB_OK);
+    CHECK(qsb_gate_fail_above(&r, 3, 0.01, QSB_CORRECTION_HOLM) == QSB_FINDING);
+    CHECK(qsb_gate_fail_above(&r, 12, 0.01, QSB_CORRECTION_HOLM) == QSB_OK);
     qsb_results_free(&r);
 }
 

@@ -80,6 +80,12 @@ run --metric comparisons --algos msort,introsort --alpha 0.05
 check '[ $st -eq 2 ] && grep -q "give both" "$dir/err"'
 run --metric comparisons --algos msort,introsort --fail-above 1 --alpha 1.5
 check '[ $st -eq 2 ]'
+run --metric comparisons --algos msort,introsort --correction bh
+check '[ $st -eq 2 ] && grep -q "give both" "$dir/err"'
+run --metric comparisons --algos msort,introsort --fail-above 1 --correction bonferroni
+check '[ $st -eq 2 ] && grep -q "is not holm, bh or none" "$dir/err"'
+run --metric comparisons --algos msort,introsort --fail-above 1 --correction bh
+check '[ $st -eq 1 ] && grep -q "^qsortbench: error: --fail-above 1: introsort is +" "$dir/err"'
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

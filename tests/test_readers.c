@@ -114,6 +114,8 @@ static void fill_context(qsb_results *r)
     c->sanitized = false;
     c->precision_pct = 1.0;
     c->budget_s = NAN;
+    c->drift_ratios = 1.75;
+    c->drift_medians = NAN;
 }
 
 static void fill_row(qsb_row *row, size_t index, unsigned salt)
@@ -220,6 +222,8 @@ static void check_context_equal(const qsb_context *a, const qsb_context *b)
     CHECK(same_double(a->load_average, b->load_average));
     CHECK(same_double(a->precision_pct, b->precision_pct));
     CHECK(same_double(a->budget_s, b->budget_s));
+    CHECK(same_double(a->drift_ratios, b->drift_ratios));
+    CHECK(same_double(a->drift_medians, b->drift_medians));
     CHECK(a->pinned_cpu == b->pinned_cpu);
     CHECK(a->release_build == b->release_build && a->sanitized == b->sanitized);
 }

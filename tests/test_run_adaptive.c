@@ -218,7 +218,7 @@ static void test_context_and_pin(void)
     static const char *const fields[] = {"governor", "turbo", "load_average", "release_build",
                                          "sanitized", "repetitions", "precision_pct",
                                          "budget_s", "warmup", "timer_resolution_ns", "placement",
-                                         "nelem_source"};
+                                         "nelem_source", "drift_ratios", "drift_medians"};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         CHECK_MSG(cJSON_GetObjectItemCaseSensitive(ctx, fields[i]) != NULL, "no %s",
                   fields[i]);
@@ -227,6 +227,7 @@ static void test_context_and_pin(void)
     CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "sanitized")) == QSB_SANITIZED);
     CHECK(strcmp(string(ctx, "warmup"), "auto") == 0);
     CHECK(number(ctx, "budget_s") > 0);
+    CHECK(number(ctx, "drift_medians") >= 1.0); /* a timed run has a factor, at least 1 */
     run_free(&o);
 
     /* Not pinned: null. */

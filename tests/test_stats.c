@@ -368,6 +368,52 @@ static void test_welch_and_corrections(void)
     CHECK(strcmp(qsb_correction_name(QSB_CORRECTION_BH), "bh") == 0);
 }
 
+/* The time level: a step between the halves of a row's units, worked by hand. Units 0..7,
+** one sample each, logs -e +e -e +e | d-e d+e d-e d+e: the halves' means 0 and d, so
+** between = d^2 / 2; the variance of all eight 8 (d^2/4 + e^2) / 7, expected = var / 4;
+** factor^2 = 7 d^2 / (d^2 + 4 e^2) = 5.6 for d = 0.2, e = 0.05. */
+static void test_drift(void)
+{
+    const double d = 0.2, e = 0.05;
+    double step[8], flat[8], pairs[16];
+    uint32_t units[8], pair_units[16];
+    for (uint32_t u = 0; u < 8; u++) {
+        double sign = u % 2 ? 1.0 : -1.0;
+        step[u] = 1000.0 * exp((u < 4 ? 0.0 : d) + sign * e);
+        flat[u] = 1000.0 * exp(sign * e); /* halves with equal means */
+        units[u] = u;
+        pairs[2 * u] = pairs[2 * u + 1] = step[u]; /* two samples per unit: same medians */
+        pair_units[2 * u] = pair_units[2 * u + 1] = u;
+    }
+    qsb_drift none = {0};
+    CHECK(qsb_drift_factor(&none) == 1.0);
+    CHECK(qsb_drift_add(&none, step, NULL, 8) == 0 && none.rows == 0); /* no units */
+    CHECK(qsb_drift_add(&none, step, units, 3) == 0 && none.rows == 0); /* under 4 units */
+    CHECK(qsb_drift_add(&none, flat, units, 8) == 0 && none.rows == 1);
+    CHECK(qsb_drift_factor(&none) == 1.0);
+
+    qsb_drift one = {0}, twice = {0};
+    CHECK(qsb_drift_add(&one, step, units, 8) == 0);
+    CHECK_NEAR(qsb_drift_factor(&one), sqrt(5.6), 1e-12);
+    CHECK(qsb_drift_add(&twice, pairs, pair_units, 16) == 0);
+    CHECK_NEAR(qsb_drift_factor(&twice), sqrt(5.6), 1e-12);
+    /* pooled with a row without drift: sums, not an average of factors */
+    CHECK(qsb_drift_add(&one, flat, units, 8) == 0);
+    double flat_var = 8.0 * e * e / 7.0;
+    double step_var = 8.0 * (d * d / 4.0 + e * e) / 7.0;
+    CHECK_NEAR(qsb_drift_factor(&one),
+               sqrt((d * d / 2.0) / (step_var / 4.0 + flat_var / 4.0)), 1e-12);
+
+    double lo = 90.0, hi = 110.0;
+    qsb_widen_interval(100.0, &lo, &hi, 2.0);
+    CHECK_NEAR(lo, 81.0, 1e-12);
+    CHECK_NEAR(hi, 121.0, 1e-12);
+    lo = NAN;
+    hi = 110.0;
+    qsb_widen_interval(100.0, &lo, &hi, 2.0);
+    CHECK(isnan(lo) && hi == 110.0); /* unknown bounds stay as they are */
+}
+
 int main(void)
 {
     test_empty_and_tiny();
@@ -382,5 +428,6 @@ int main(void)
     test_mann_whitney_normal();
     test_t_distribution();
     test_welch_and_corrections();
+    test_drift();
     return check_done();
 }

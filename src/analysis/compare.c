@@ -94,10 +94,21 @@ typedef struct {
     const uint32_t *units;  /* NULL when the file has none */
     size_t n;
     double file_median;     /* for rows without samples: the file's median (or its ratio) */
+    double drift;           /* the file's time-level factor for such values (stats.h), >= 1 */
 } values;
 
-static int row_values(const qsb_row *row, const qsb_row *ref, values *v)
+/* The factor by which the run widened its intervals of medians or (normalized) of ratios;
+** 1 for files without one. */
+static double drift_of(const qsb_context *c, bool ratios)
 {
+    double f = ratios ? c->drift_ratios : c->drift_medians;
+    return f >= 1.0 ? f : 1.0;
+}
+
+static int row_values(const qsb_row *row, const qsb_row *ref, const qsb_context *ctx,
+                      values *v)
+{
+    v->drift = drift_of(ctx, ref != NULL);
     v->ratios = NULL;
     v->unit_buf = NULL;
     v->x = row->samples;
@@ -167,6 +178,8 @@ static int test_units(qsb_comparison *it, const values *b, const values *n,
         return qsb_out_of_memory("compare");
     it->base_units = sb.units;
     it->new_units = sn.units;
+    sb.log_sd *= b->drift; /* the level above units, as each run measured it */
+    sn.log_sd *= n->drift;
     qsb_welch w;
     if (qsb_welch_units(&sb, &sn, &w) != 0)
         return QSB_OK;
@@ -258,14 +271,14 @@ static int decide_tested(qsb_compare_report *out, const qsb_compare_options *opt
 
 /* b_ref and n_ref: the cells' baseline rows when normalizing, else NULL. */
 static int judge_timed(qsb_comparison *it, const qsb_row *b, const qsb_row *n,
-                       const qsb_row *b_ref, const qsb_row *n_ref,
-                       const qsb_compare_options *opt)
+                       const qsb_row *b_ref, const qsb_row *n_ref, const qsb_context *bc,
+                       const qsb_context *nc, const qsb_compare_options *opt)
 {
     values bv, nv;
-    int status = row_values(b, b_ref, &bv);
+    int status = row_values(b, b_ref, bc, &bv);
     if (status != QSB_OK)
         return status;
-    status = row_values(n, n_ref, &nv);
+    status = row_values(n, n_ref, nc, &nv);
     if (status == QSB_OK)
         status = judge_values(it, &bv, &nv, opt);
     free(bv.ratios);
@@ -276,7 +289,8 @@ static int judge_timed(qsb_comparison *it, const qsb_row *b, const qsb_row *n,
 }
 
 static int judge(qsb_comparison *it, const qsb_row *b, const qsb_row *n, const qsb_row *b_ref,
-                 const qsb_row *n_ref, bool exact, const qsb_compare_options *opt)
+                 const qsb_row *n_ref, const qsb_context *bc, const qsb_context *nc, bool exact,
+                 const qsb_compare_options *opt)
 {
     it->verdict = QSB_VERDICT_SAME;
     if (!n->verified) {
@@ -291,7 +305,7 @@ static int judge(qsb_comparison *it, const qsb_row *b, const qsb_row *n, const q
         judge_exact(it, b, n, opt);
         return QSB_OK;
     }
-    return judge_timed(it, b, n, b_ref, n_ref, opt);
+    return judge_timed(it, b, n, b_ref, n_ref, bc, nc, opt);
 }
 
 /* ---- the whole comparison ---- */
@@ -313,8 +327,9 @@ static int check_metrics(const qsb_results *base, const qsb_results *cand, bool 
     return QSB_OK;
 }
 
-static int compare_base_rows(const qsb_results *base, row_ref *refs, size_t nrefs, bool exact,
-                             const qsb_compare_options *opt, qsb_compare_report *out)
+static int compare_base_rows(const qsb_results *base, const qsb_results *cand, row_ref *refs,
+                             size_t nrefs, bool exact, const qsb_compare_options *opt,
+                             qsb_compare_report *out)
 {
     int status = QSB_OK;
     for (size_t c = 0; c < base->ncells && status == QSB_OK; c++) {
@@ -332,7 +347,8 @@ static int compare_base_rows(const qsb_results *base, row_ref *refs, size_t nref
             bool normalize = opt->normalize && !exact;
             const qsb_row *b_ref = normalize && i > 0 ? &cell->rows[0] : NULL;
             const qsb_row *n_ref = normalize && i > 0 ? &hit->cell->rows[0] : NULL;
-            status = judge(it, &cell->rows[i], hit->row, b_ref, n_ref, exact, opt);
+            status = judge(it, &cell->rows[i], hit->row, b_ref, n_ref, &base->context,
+                           &cand->context, exact, opt);
             if (normalize && i == 0 && it->verdict != QSB_VERDICT_FAILED &&
                 it->verdict != QSB_VERDICT_BASE_FAILED) {
                 init_item(it, cell, &cell->rows[i]); /* the others' divisor: 1 by definition */
@@ -363,7 +379,7 @@ int qsb_compare_results(const qsb_results *base, const qsb_results *cand,
     out->metric = base->context.metric;
     out->exact = strcmp(out->metric, "comparisons") == 0;
     out->normalized = opt->normalize && !out->exact;
-    status = compare_base_rows(base, refs, nrefs, out->exact, opt, out);
+    status = compare_base_rows(base, cand, refs, nrefs, out->exact, opt, out);
     /* Rows of NEW alone, in NEW's order (refs are sorted by key: walk the cells instead). */
     for (size_t c = 0; c < cand->ncells && status == QSB_OK; c++) {
         const qsb_cell *cell = &cand->cells[c];
@@ -440,9 +456,11 @@ size_t qsb_context_differences(const qsb_context *a, const qsb_context *b,
 
 /* ---- run --fail-above ---- */
 
-/* The one-sided p of "the row's paired ratio is at most 1 + pct / 100" over its units; NAN
-** when untestable (fewer than 2 units, or no units). *units gets the count. */
-static double gate_p(const qsb_row *base, const qsb_row *row, double pct, size_t *units)
+/* The one-sided p of "the row's paired ratio is at most 1 + pct / 100" over its units, their
+** spread widened by the run's drift factor; NAN when untestable (fewer than 2 units, or no
+** units). *units gets the count. */
+static double gate_p(const qsb_row *base, const qsb_row *row, double pct, double drift,
+                     size_t *units)
 {
     *units = 0;
     size_t n = row->nsamples < base->nsamples ? row->nsamples : base->nsamples;
@@ -454,7 +472,7 @@ static double gate_p(const qsb_row *base, const qsb_row *row, double pct, size_t
     *units = s.units;
     if (s.units < 2 || !isfinite(s.log_sd))
         return NAN;
-    return qsb_one_sided_p(s.log_mean, s.log_sd / sqrt((double)s.units),
+    return qsb_one_sided_p(s.log_mean, drift * s.log_sd / sqrt((double)s.units),
                            (double)(s.units - 1), log1p(pct / 100.0));
 }
 
@@ -468,7 +486,7 @@ static void gate_report(const qsb_results *r, const qsb_cell *cell, const qsb_ro
               (unsigned long long)cell->size, why);
 }
 
-int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha)
+int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha, qsb_correction corr)
 {
     bool exact = r->context.metric && strcmp(r->context.metric, "comparisons") == 0;
     size_t n = 0;
@@ -483,10 +501,12 @@ int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha)
         for (size_t i = 1; i < r->cells[c].nrows; i++, k++) {
             const qsb_row *row = &r->cells[c].rows[i];
             bool timed = !exact && row->verified && r->cells[c].rows[0].verified;
-            p[k] = timed ? gate_p(&r->cells[c].rows[0], row, pct, &units) : NAN;
+            p[k] = timed ? gate_p(&r->cells[c].rows[0], row, pct, drift_of(&r->context, true),
+                                  &units)
+                         : NAN;
             untestable += timed && isnan(p[k]) && row->delta_pct > pct;
         }
-    long m = qsb_adjust_p(p, n, QSB_CORRECTION_HOLM, adj);
+    long m = qsb_adjust_p(p, n, corr, adj);
     if (m < 0) {
         free(p);
         return qsb_out_of_memory("--fail-above");
@@ -502,8 +522,9 @@ int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha)
             if (exact)
                 snprintf(why, sizeof why, "exact counts");
             else if (!isnan(adj[k]) && adj[k] < alpha)
-                snprintf(why, sizeof why, "one-sided p %.2g over units, Holm-adjusted %.2g < "
-                         "%g over %ld candidate rows", p[k], adj[k], alpha, m);
+                snprintf(why, sizeof why, "one-sided p %.2g over units, adjusted (%s) %.2g < "
+                         "%g over %ld candidate rows", p[k], qsb_correction_name(corr), adj[k],
+                         alpha, m);
             else
                 continue;
             flagged++;

@@ -97,10 +97,10 @@ void qsb_compare_report_free(qsb_compare_report *r);
 int qsb_compare_status(const qsb_compare_report *r, bool strict);
 
 /* run --fail-above PCT: tests every verified candidate row of r (docs/measurement.md; exact
-** counts need no test), reports each row slower than pct with Holm-adjusted p < alpha, warns
-** about timed rows with fewer than 2 units (untestable: they do not fail), and returns
-** QSB_FINDING if a row was reported, else QSB_OK. */
-int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha);
+** counts need no test), reports each row slower than pct with p < alpha after the correction
+** over all candidate rows, warns about timed rows with fewer than 2 units (untestable: they do
+** not fail), and returns QSB_FINDING if a row was reported, else QSB_OK. */
+int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha, qsb_correction c);
 
 /* ---- compare --calibration ---- */
 

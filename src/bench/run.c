@@ -605,6 +605,61 @@ static void flag_noisy_rows(const run_state *s, qsb_cell *cell)
     }
 }
 
+/* The paired ratios of a candidate row and its baseline, as a row of the drift's pool. */
+static int drift_add_ratios(qsb_drift *d, const qsb_row *base, const qsb_row *row)
+{
+    size_t n = row->nsamples < base->nsamples ? row->nsamples : base->nsamples;
+    double *ratios = malloc((n ? n : 1) * sizeof *ratios);
+    if (!ratios)
+        return -1;
+    int status = qsb_paired_ratios(base->samples, row->samples, n, ratios) == 0
+                     ? qsb_drift_add(d, ratios, row->units, n)
+                     : 0;
+    free(ratios);
+    return status;
+}
+
+/* The time level (stats.h qsb_drift): the run's factors, pooled over its rows, for the deltas
+** (paired ratios) and for the medians, recorded in the context and applied to every interval.
+** Exact counts have no intervals. */
+static int widen_for_drift(run_state *s)
+{
+    qsb_results *r = s->results;
+    qsb_drift ratios = {0}, medians = {0};
+    for (size_t c = 0; c < r->ncells; c++) {
+        const qsb_cell *cell = &r->cells[c];
+        const qsb_row *base = &cell->rows[0];
+        for (size_t i = 0; i < cell->nrows; i++) {
+            const qsb_row *row = &cell->rows[i];
+            if (!row->verified)
+                continue;
+            if (qsb_drift_add(&medians, row->samples, row->units, row->nsamples) != 0)
+                return qsb_out_of_memory("statistics");
+            if (i > 0 && base->verified &&
+                drift_add_ratios(&ratios, base, row) != 0)
+                return qsb_out_of_memory("statistics");
+        }
+    }
+    double fr = qsb_drift_factor(&ratios), fm = qsb_drift_factor(&medians);
+    bool exact = s->cfg->metric == QSB_METRIC_COMPARISONS;
+    r->context.drift_ratios = exact ? NAN : fr;
+    r->context.drift_medians = exact ? NAN : fm;
+    for (size_t c = 0; c < r->ncells && !exact; c++)
+        for (size_t i = 0; i < r->cells[c].nrows; i++) {
+            qsb_row *row = &r->cells[c].rows[i];
+            qsb_widen_interval(row->summary.median, &row->summary.median_lo,
+                               &row->summary.median_hi, fm);
+            double center = 1.0 + row->delta_pct / 100.0;
+            double lo = 1.0 + row->delta_lo / 100.0, hi = 1.0 + row->delta_hi / 100.0;
+            qsb_widen_interval(center, &lo, &hi, fr);
+            if (isfinite(row->delta_lo)) {
+                row->delta_lo = (lo - 1.0) * 100.0;
+                row->delta_hi = (hi - 1.0) * 100.0;
+            }
+        }
+    return QSB_OK;
+}
+
 /* Every cell with its minimum of units (or exact counts) is summarized, in the cells' order;
 ** the others (an interrupted run's) are dropped: without an interval they would be numbers
 ** nobody could judge. */
@@ -621,12 +676,6 @@ static int finish_cells(run_state *s)
         if (!p->done && p->units < s->setup->schedule.min_units)
             continue;
         status = summarize_cell(cell);
-        flag_noisy_rows(s, cell);
-        for (size_t k = 0; k < cell->nrows; k++)
-            if (cell->rows[k].noisy) {
-                s->totals->noisy_cells++;
-                break;
-            }
         s->totals->cells_done++;
         qsb_cell moved = r->cells[kept]; /* earlier moves only touched positions below */
         r->cells[kept] = *cell;
@@ -635,6 +684,16 @@ static int finish_cells(run_state *s)
     }
     while (r->ncells > kept)
         qsb_results_drop_last_cell(r);
+    if (status == QSB_OK)
+        status = widen_for_drift(s);
+    for (size_t c = 0; c < r->ncells && status == QSB_OK; c++) {
+        flag_noisy_rows(s, &r->cells[c]);
+        for (size_t k = 0; k < r->cells[c].nrows; k++)
+            if (r->cells[c].rows[k].noisy) {
+                s->totals->noisy_cells++;
+                break;
+            }
+    }
     return status;
 }
 

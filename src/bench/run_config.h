@@ -14,6 +14,7 @@
 #include "patterns.h"
 #include "registry.h"
 #include "rng.h"
+#include "stats.h"
 
 typedef enum {
     QSB_METRIC_CYCLES,     /* TSC cycles (an invariant TSC is required) */
@@ -60,7 +61,8 @@ typedef struct {
     const char *gbench_path; /* --export gbench=FILE (or gbench FILE): NULL when not asked */
     bool fail_above;        /* --fail-above PCT given: gate the candidates (compare.h) */
     double fail_above_pct;
-    double fail_above_alpha; /* --alpha: its level after Holm's correction (default 0.01) */
+    double fail_above_alpha; /* --alpha: its level after the correction (default 0.01) */
+    qsb_correction fail_above_correction; /* --correction (default holm) */
     double precision_pct;   /* --precision: target half-width of every 95% interval, % of its
                             ** estimate (where the budget goes; the noisy flag) */
     double budget_s;        /* --budget: seconds for the whole run; 0 = auto (cmd_run.c) */

@@ -71,7 +71,8 @@ static const qsb_command_spec compare_spec = {
     "tested (comparisons metric: any increase beyond the threshold) or failed verification,\n"
     "2 for bad input, else 0. When $GITHUB_STEP_SUMMARY is set, the Markdown table is\n"
     "appended to that file. With --calibration, a report on two runs of the same thing.\n"
-    "compare --machines A,B FILE: two machines' deltas cell by cell (see --machines --help).",
+    "compare --machines A,B FILE: two machines' deltas cell by cell (compare --machines A,B\n"
+    "--help).",
     compare_options};
 
 typedef struct {
@@ -96,11 +97,8 @@ static int on_option(void *ctx, int index, const char *arg)
         return status;
     }
     case OPT_CORRECTION:
-        for (int c = QSB_CORRECTION_HOLM; c <= QSB_CORRECTION_NONE; c++)
-            if (strcmp(arg, qsb_correction_name((qsb_correction)c)) == 0) {
-                cfg->opt.correction = (qsb_correction)c;
-                return QSB_OK;
-            }
+        if (qsb_correction_of(arg, &cfg->opt.correction) == 0)
+            return QSB_OK;
         return qsb_usage_error("--correction: '%s' is not holm, bh or none", qsb_quote(arg));
     case OPT_NORMALIZE: cfg->opt.normalize = true; return QSB_OK;
     case OPT_CALIBRATION: cfg->calibration = true; return QSB_OK;

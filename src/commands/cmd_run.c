@@ -7,11 +7,10 @@
 ** how much of the wall time was spent inside timed sorts, where the rest went, and the peak
 ** memory.
 **
-** Repetitions: --reps N runs exactly N rounds per cell; otherwise the adaptive policy
-** (run.h) runs 3 rounds and more until every median is within --precision or the cell's
-** --max-time budget of rounds is spent. Cells that end short of the precision are flagged
-** noisy in the files; in adaptive runs each one is also named in a warning, with --reps one
-** warning counts them. --pin CPU pins the process before the TSC is calibrated.
+** Repetitions: --reps N runs exactly N rounds per cell; otherwise the schedule (schedule.h)
+** gives every cell its minimum of units, then spends the rest of --budget on the widest
+** intervals. Noisy cells are marked in the table and the files and counted in one warning.
+** --pin CPU pins the process before the TSC is calibrated.
 */
 #include <errno.h>
 #include <math.h>
@@ -52,6 +51,7 @@
 #define SLICE_MIN_S 0.005
 #define SLICE_MAX_S 1.0
 #define PROBE_NELEM 65536       /* the speed probe's input, before the first sort */
+#define DRIFT_WARN_FACTOR 1.5   /* intervals widened this much or more: one warning line */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -275,6 +275,7 @@ static int fill_noise_context(qsb_context *c, const qsb_run_config *cfg, const r
     c->sanitized = QSB_SANITIZED;
     c->precision_pct = cfg->precision_pct;
     c->budget_s = plan->budget_s > 0 ? plan->budget_s : NAN;
+    c->drift_ratios = c->drift_medians = NAN; /* known when the run ends (run.c) */
     char slowed[96] = "; no slowed sort retaken", placement[256];
     qsb_placement_describe(plan->placement, placement, sizeof placement);
     if (cfg->slowed_pct > 0)
@@ -462,6 +463,17 @@ static void warn_noisy_total(const qsb_run_config *cfg, const qsb_run_totals *t)
                 t->noisy_cells, t->cells_done, cfg->precision_pct, QSB_MIN_UNITS);
 }
 
+/* One line when the time level widened the intervals markedly (stats.h qsb_drift). */
+static void warn_drift(const qsb_context *c)
+{
+    if (!(c->drift_ratios >= DRIFT_WARN_FACTOR || c->drift_medians >= DRIFT_WARN_FACTOR))
+        return;
+    qsb_warning("the machine's state moved during the run: the later half of the units differs "
+                "from the earlier half %.1fx (deltas) and %.1fx (medians) more than the units' "
+                "scatter explains; intervals widened by these factors (docs/measurement.md)",
+                c->drift_ratios, c->drift_medians);
+}
+
 /* run --plot: the charts beside the CSV file (beside the JSON one when the CSV went to
 ** stdout), listed on stdout after the table when stdout carries the table. */
 static int plot_beside(const qsb_run_config *cfg, const result_files *files,
@@ -488,6 +500,7 @@ static int run_and_report(const qsb_run_config *cfg, const run_plan *plan,
     int status = qsb_run_matrix(&setup, results, &totals);
     double wall_ns = (double)(qsb_clock_ns() - start);
     warn_noisy_total(cfg, &totals);
+    warn_drift(&results->context);
     if (status != QSB_OK && status != QSB_FINDING)
         return qsb_outputs_close(&files->out, status);
     bool table_on_stdout = files->out.file[OUT_CSV].final_path &&
@@ -511,7 +524,8 @@ static int run_and_report(const qsb_run_config *cfg, const run_plan *plan,
                                         "results in %s and %s)",
                            totals.failed_rows, qsb_quote_path(csv), qsb_quote_path(json));
     else if (cfg->fail_above)
-        status = qsb_gate_fail_above(results, cfg->fail_above_pct, cfg->fail_above_alpha);
+        status = qsb_gate_fail_above(results, cfg->fail_above_pct, cfg->fail_above_alpha,
+                                     cfg->fail_above_correction);
     if (cfg->plot && write_status == QSB_OK && !stop_signal) { /* failed cells are marked */
         int plot_status = plot_beside(cfg, files, results, table_on_stdout);
         if (status == QSB_OK)

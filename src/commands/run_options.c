@@ -59,6 +59,7 @@ enum {
     OPT_EXPORT,
     OPT_FAIL_ABOVE,
     OPT_ALPHA,
+    OPT_CORRECTION,
     OPT_PLOT,
     OPT_SHARD,
     OPT_MACHINE,
@@ -89,9 +90,9 @@ static const qsb_option run_options[] = {
                     "matrix's minimum of 5 units per cell, at least 10s and at most 8m); the "
                     "estimate is printed before the first sort"},
     [OPT_PLACEMENT] = {"placement", 0, "REGIME",
-                       "far: the comparator in the executable, the sorts in shared objects, as "
-                       "every libc qsort is called (default); near: the comparator beside the "
-                       "sorts (experiments)"},
+                       "far: the comparator in its own shared object, never in a sort's 16 MiB "
+                       "region, as every libc qsort is called (default); near: a comparator "
+                       "compiled beside the sorts (experiments)"},
     [OPT_NO_RELOAD] = {"no-reload", 0, NULL,
                        "keep one placement for the whole run instead of loading the sorts "
                        "afresh at a random offset for each unit (experiments)"},
@@ -106,7 +107,7 @@ static const qsb_option run_options[] = {
     [OPT_SLOWED] = {"slowed", 0, "PCT",
                     "retake a sort under 10 ms that ran more than PCT % slower than the fastest "
                     "sample of its cell and algorithm, as slowed by a busy shared machine (10 "
-                    "suits these machines; the retakes cost rounds within --max-time); default "
+                    "suits these machines; the retakes cost time within --budget); default "
                     "0: never"},
     [OPT_CSV] = {"csv", 0, "FILE", "CSV results, '-' for stdout (default "
                                    "results/qsortbench-<UTC time>.csv)"},
@@ -126,8 +127,13 @@ static const qsb_option run_options[] = {
     [OPT_FAIL_ABOVE] = {"fail-above", 0, "PCT",
                         "exit 1 when a candidate is slower than PCT %: its paired ratio "
                         "above 1 + PCT/100 by a one-sided t test over its units, p corrected "
-                        "by Holm over all candidate rows below --alpha"},
+                        "over all candidate rows below --alpha"},
     [OPT_ALPHA] = {"alpha", 0, "A", "--fail-above's level after the correction (default 0.01)"},
+    [OPT_CORRECTION] = {"correction", 0, "C",
+                        "--fail-above's correction: holm (default: the chance of any false "
+                        "failure is at most alpha), bh (Benjamini-Hochberg: the expected share "
+                        "of false failures among the failed rows is at most alpha; more rows "
+                        "caught when many changed) or none"},
     [OPT_PLOT] = {"plot", 0, NULL, "also draw the charts of `qsortbench plot` beside the results "
                                    "file (needs gnuplot: Debian gnuplot-nox)"},
     [OPT_SHARD] = {"shard", 0, "K/N",
@@ -334,7 +340,7 @@ static int resolve_outputs(qsb_run_config *cfg, const option_texts *t)
     return QSB_OK;
 }
 
-/* A positive number of at most max, for --precision and --max-time. */
+/* A positive number of at most max, for --precision. */
 static int parse_positive(const char *text, const char *what, double max, double *out)
 {
     int status = qsb_parse_double(text, what, 0.0, max, out);
@@ -481,6 +487,15 @@ static int resolve_export_and_gate(qsb_run_config *cfg, const option_texts *t)
                                      qsb_quote(t->text[OPT_ALPHA]));
         if (status == QSB_OK && !t->text[OPT_FAIL_ABOVE])
             status = qsb_usage_error("--alpha is the level of --fail-above: give both");
+    }
+    cfg->fail_above_correction = QSB_CORRECTION_HOLM;
+    if (status == QSB_OK && t->text[OPT_CORRECTION]) {
+        if (qsb_correction_of(t->text[OPT_CORRECTION], &cfg->fail_above_correction) != 0)
+            status = qsb_usage_error("--correction: '%s' is not holm, bh or none",
+                                     qsb_quote(t->text[OPT_CORRECTION]));
+        else if (!t->text[OPT_FAIL_ABOVE])
+            status = qsb_usage_error("--correction is the correction of --fail-above: give "
+                                     "both");
     }
     return status;
 }

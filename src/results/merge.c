@@ -5,6 +5,7 @@
 #include "merge.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,8 +189,13 @@ static int join_machine(qsb_merge_input *in, size_t n, qsb_results *out)
         status = qsb_out_of_memory("merge");
     if (status == QSB_OK) {
         out->context.shard_k = out->context.shard_n = 0;
-        for (size_t i = 0; i < n; i++)
-            out->context.incomplete |= in[i].run.context.incomplete;
+        for (size_t i = 0; i < n; i++) {
+            const qsb_context *c = &in[i].run.context;
+            out->context.incomplete |= c->incomplete;
+            /* each shard widened its own rows; tests over the whole take the widest */
+            out->context.drift_ratios = fmax(out->context.drift_ratios, c->drift_ratios);
+            out->context.drift_medians = fmax(out->context.drift_medians, c->drift_medians);
+        }
         for (size_t at = 0; at < cells; at++)
             if (slot[at]) { /* moved: the shard keeps an empty cell */
                 out->cells[out->ncells++] = *slot[at];

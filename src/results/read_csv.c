@@ -355,6 +355,7 @@ static void empty_context(qsb_context *ctx) /* what a CSV cannot say: unknown */
     memset(ctx, 0, sizeof *ctx);
     ctx->pinned_cpu = -1;
     ctx->load_average = ctx->precision_pct = ctx->budget_s = NAN;
+    ctx->drift_ratios = ctx->drift_medians = NAN;
 }
 
 /* The rows of each machine (first appearance order) assembled apart; a file without a

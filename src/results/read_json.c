@@ -195,6 +195,10 @@ static int read_noise_control(const json_place *at, const cJSON *ctx, qsb_contex
     if (status == QSB_OK)
         status = get_double(at, ctx, "budget_s", 0, &c->budget_s);
     if (status == QSB_OK)
+        status = get_double(at, ctx, "drift_ratios", 0, &c->drift_ratios);
+    if (status == QSB_OK)
+        status = get_double(at, ctx, "drift_medians", 0, &c->drift_medians);
+    if (status == QSB_OK)
         status = get_bool(at, ctx, "release_build", 0, &c->release_build);
     if (status == QSB_OK)
         status = get_bool(at, ctx, "sanitized", 0, &c->sanitized);

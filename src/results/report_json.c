@@ -86,6 +86,8 @@ static void add_noise_control(builder *b, cJSON *o, const qsb_context *c)
     add(b, o, "warmup", string_or_null(c->warmup));
     add(b, o, "nelem_source", string_or_null(c->nelem_source));
     add(b, o, "placement", string_or_null(c->placement));
+    add(b, o, "drift_ratios", number_or_null(c->drift_ratios));
+    add(b, o, "drift_medians", number_or_null(c->drift_medians));
 }
 
 static cJSON *string_array(builder *b, char *const *words, size_t n)

@@ -67,6 +67,8 @@ typedef struct {
     char *warmup;         /* "auto" or the count */
     char *nelem_source;   /* where the element counts came from (run_config.h) */
     char *placement;      /* the placement scheme of the timed sorts (placement.h) */
+    double drift_ratios;  /* the time level's factors (stats.h qsb_drift) by which the deltas' */
+    double drift_medians; /* and the medians' intervals were widened; NAN when unknown */
     /* Fleets (issue 18; JSON only, optional): */
     char *machine;        /* the machine's name in merged files; NULL: unknown (use host) */
     uint32_t shard_k, shard_n; /* this run is shard K of N (1-based); 0/0: the whole matrix */

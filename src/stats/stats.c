@@ -311,18 +311,17 @@ static int compare_unit_values(const void *pa, const void *pb)
     return (a[1] > b[1]) - (a[1] < b[1]);
 }
 
-int qsb_unit_spread_of(const double *values, const uint32_t *units, size_t n,
-                       qsb_unit_spread *out)
+/* The logs of the units' medians, in the units' order, into logs (n long); *count gets how
+** many units, *positive whether every median was positive (else its log is NAN). Returns
+** false when out of memory. */
+static bool unit_log_medians(const double *values, const uint32_t *units, size_t n,
+                             double *logs, size_t *count, bool *positive)
 {
-    *out = (qsb_unit_spread){0, NAN, NAN};
-    if (!units || n == 0)
-        return 0;
-    double *pairs = malloc(2 * n * sizeof *pairs), *logs = malloc(n * sizeof *logs);
-    if (!pairs || !logs) {
-        free(pairs);
-        free(logs);
-        return -1;
-    }
+    *count = 0;
+    *positive = true;
+    double *pairs = malloc(2 * (n ? n : 1) * sizeof *pairs);
+    if (!pairs)
+        return false;
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
         if (isfinite(values[i])) {
@@ -331,31 +330,81 @@ int qsb_unit_spread_of(const double *values, const uint32_t *units, size_t n,
             m++;
         }
     qsort(pairs, m, 2 * sizeof *pairs, compare_unit_values);
-    size_t u = 0;
-    bool positive = true;
     for (size_t start = 0, end; start < m; start = end) {
         for (end = start; end < m && pairs[2 * end] == pairs[2 * start]; end++)
             ;
         size_t k = end - start, mid = start + k / 2;
         double median = k % 2 ? pairs[2 * mid + 1]
                               : (pairs[2 * (mid - 1) + 1] + pairs[2 * mid + 1]) / 2.0;
-        positive &= median > 0;
-        logs[u++] = median > 0 ? log(median) : NAN;
+        *positive &= median > 0;
+        logs[(*count)++] = median > 0 ? log(median) : NAN;
     }
     free(pairs);
+    return true;
+}
+
+int qsb_unit_spread_of(const double *values, const uint32_t *units, size_t n,
+                       qsb_unit_spread *out)
+{
+    *out = (qsb_unit_spread){0, NAN, NAN};
+    if (!units || n == 0)
+        return 0;
+    double *logs = malloc(n * sizeof *logs);
+    size_t u;
+    bool positive;
+    if (!logs || !unit_log_medians(values, units, n, logs, &u, &positive)) {
+        free(logs);
+        return -1;
+    }
     out->units = u;
     if (positive && u > 0) {
-        double sum = 0, sq = 0;
-        for (size_t i = 0; i < u; i++)
-            sum += logs[i];
-        double mean = sum / (double)u;
-        for (size_t i = 0; i < u; i++)
-            sq += (logs[i] - mean) * (logs[i] - mean);
+        double mean = mean_of(logs, u);
         out->log_mean = mean;
-        out->log_sd = u > 1 ? sqrt(sq / (double)(u - 1)) : NAN;
+        out->log_sd = u > 1 ? stddev_of(logs, u, mean) : NAN;
     }
     free(logs);
     return 0;
+}
+
+int qsb_drift_add(qsb_drift *d, const double *values, const uint32_t *units, size_t n)
+{
+    if (!units || n == 0)
+        return 0;
+    double *logs = malloc(n * sizeof *logs);
+    size_t u;
+    bool positive;
+    if (!logs || !unit_log_medians(values, units, n, logs, &u, &positive)) {
+        free(logs);
+        return -1;
+    }
+    if (positive && u >= QSB_DRIFT_MIN_UNITS) {
+        size_t first = u / 2, second = u - first;
+        double m1 = mean_of(logs, first), m2 = mean_of(logs + first, second);
+        double var = stddev_of(logs, u, mean_of(logs, u));
+        var *= var;
+        /* two block means: their variance is (m1 - m2)^2 / 2; independent units predict the
+        ** mean of var / block size */
+        d->between += (m1 - m2) * (m1 - m2) / 2.0;
+        d->expected += var * (1.0 / (double)first + 1.0 / (double)second) / 2.0;
+        d->rows++;
+    }
+    free(logs);
+    return 0;
+}
+
+double qsb_drift_factor(const qsb_drift *d)
+{
+    if (d->rows == 0 || !(d->expected > 0.0))
+        return 1.0;
+    return sqrt(fmax(1.0, d->between / d->expected));
+}
+
+void qsb_widen_interval(double center, double *lo, double *hi, double factor)
+{
+    if (!(center > 0.0) || !(*lo > 0.0) || !(*hi > 0.0) || factor == 1.0)
+        return;
+    *lo = center * pow(*lo / center, factor);
+    *hi = center * pow(*hi / center, factor);
 }
 
 double qsb_unit_half_width(const qsb_unit_spread *s)
@@ -638,6 +687,16 @@ const char *qsb_correction_name(qsb_correction c)
 {
     static const char *const names[] = {"holm", "bh", "none"};
     return (unsigned)c < sizeof names / sizeof names[0] ? names[c] : "?";
+}
+
+int qsb_correction_of(const char *name, qsb_correction *out)
+{
+    for (int c = QSB_CORRECTION_HOLM; c <= QSB_CORRECTION_NONE; c++)
+        if (strcmp(name, qsb_correction_name((qsb_correction)c)) == 0) {
+            *out = (qsb_correction)c;
+            return 0;
+        }
+    return -1;
 }
 
 typedef struct {

@@ -112,6 +112,32 @@ int qsb_change_interval(const double *base, size_t nb, const double *cand, size_
 /* The smallest two-sided p the exact U test can give for samples of m and n values. */
 double qsb_min_attainable_p(size_t m, size_t n);
 
+/* ---- The level above units: time. The machine's state (other tenants, frequency) can change
+** within minutes, moving every unit after the change: units then are not independent in time
+** and their interval is too narrow for the next run. Each row's units are split in time into
+** a first and a second half; the halves' means differ by more than the units' scatter
+** predicts when the state moved. Pooled over the rows of a run, that excess is a factor
+** (>= 1) by which the run's intervals are widened (docs/measurement.md). ---- */
+#define QSB_DRIFT_MIN_UNITS 4 /* two units per half, at least */
+
+typedef struct {
+    double between;  /* sum over rows of the halves' mean logs' variance */
+    double expected; /* what independent units would give */
+    size_t rows;     /* rows with at least QSB_DRIFT_MIN_UNITS units */
+} qsb_drift;
+
+/* Adds a row: values[i] taken in units[i] (units numbered in time order, as a run does).
+** Rows without units or with fewer than QSB_DRIFT_MIN_UNITS add nothing. 0, or -1 when out
+** of memory. */
+int qsb_drift_add(qsb_drift *d, const double *values, const uint32_t *units, size_t n);
+
+/* sqrt(between / expected), at least 1; 1 without a row. */
+double qsb_drift_factor(const qsb_drift *d);
+
+/* Widens [lo, hi] around center by factor on the log scale:
+** center * (bound / center)^factor. Nothing happens to unknown or non-positive bounds. */
+void qsb_widen_interval(double center, double *lo, double *hi, double factor);
+
 /* ---- Tests over units, and corrections for many tests ---- */
 
 /* The regularized incomplete beta function I_x(a, b) (a, b > 0, 0 <= x <= 1; NAN outside),
@@ -144,6 +170,8 @@ typedef enum { QSB_CORRECTION_HOLM, QSB_CORRECTION_BH, QSB_CORRECTION_NONE } qsb
 
 /* "holm", "bh", "none" */
 const char *qsb_correction_name(qsb_correction c);
+/* The correction of that name: 0, or -1 for another name. */
+int qsb_correction_of(const char *name, qsb_correction *out);
 
 /* adjusted[i] for the finite p[i] (m of them: the tests), NAN elsewhere; adjusted[i] < alpha
 ** is the corrected decision at level alpha. Returns m, or -1 when out of memory (adjusted is
