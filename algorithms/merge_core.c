@@ -42,15 +42,21 @@ static ALWAYS_INLINE void copy_item(char *to, const char *from, size_t size)
     memcpy(to, from, size); /* constant size except for QSB_COPY_BYTES */
 }
 
+/* Where a merge stands: the heads of the two runs, the items left in each, the next scratch
+** slot. */
+typedef struct {
+    char *left, *right, *out;
+    size_t n1, n2;
+} merge_cursor;
+
 /* The merge loop of one copy mode: takes the smaller head of the two runs into the scratch
-** until one run is used up. The cursors are the caller's, so that the tail after the loop is
+** until one run is used up. The cursor is the caller's, so that the tail after the loop is
 ** written once for every mode, as in glibc. */
-static ALWAYS_INLINE void merge_loop(qsb_compare cmp, void *arg, char **left_io, char **right_io,
-                                     size_t *n1_io, size_t *n2_io, char **out_io, size_t size,
+static ALWAYS_INLINE void merge_loop(qsb_compare cmp, void *arg, merge_cursor *c, size_t size,
                                      qsb_copy_mode mode)
 {
-    char *left = *left_io, *right = *right_io, *out = *out_io;
-    size_t n1 = *n1_io, n2 = *n2_io;
+    char *left = c->left, *right = c->right, *out = c->out;
+    size_t n1 = c->n1, n2 = c->n2;
     while (n1 > 0 && n2 > 0) {
         if (mode == QSB_COPY_LONGS) {
             /* glibc's form of this mode, which gcc compiles to one copy loop after the branch
@@ -86,8 +92,7 @@ static ALWAYS_INLINE void merge_loop(qsb_compare cmp, void *arg, char **left_io,
         }
         out += size;
     }
-    *left_io = left, *right_io = right, *out_io = out;
-    *n1_io = n1, *n2_io = n2;
+    *c = (merge_cursor){left, right, out, n1, n2};
 }
 
 /* The sorter: halves of n/2 and n - n/2 items, left first, then one merge into the start of the
@@ -117,31 +122,29 @@ static void merge_sort_items(const merge_params *p, char *b, size_t n)
     const qsb_compare cmp = p->cmp;
     void *const arg = p->arg;
     const size_t size = p->size;
-    char *left = b;
-    char *right = b + n1 * size;
-    char *out = p->scratch;
+    merge_cursor c = {b, b + n1 * size, p->scratch, n1, n2};
     switch (p->mode) {
     case QSB_COPY_WORD32:
-        merge_loop(cmp, arg, &left, &right, &n1, &n2, &out, sizeof(uint32_t), QSB_COPY_WORD32);
+        merge_loop(cmp, arg, &c, sizeof(uint32_t), QSB_COPY_WORD32);
         break;
     case QSB_COPY_WORD64:
-        merge_loop(cmp, arg, &left, &right, &n1, &n2, &out, sizeof(uint64_t), QSB_COPY_WORD64);
+        merge_loop(cmp, arg, &c, sizeof(uint64_t), QSB_COPY_WORD64);
         break;
     case QSB_COPY_LONGS:
-        merge_loop(cmp, arg, &left, &right, &n1, &n2, &out, size, QSB_COPY_LONGS);
+        merge_loop(cmp, arg, &c, size, QSB_COPY_LONGS);
         break;
     case QSB_COPY_INDIRECT:
-        merge_loop(cmp, arg, &left, &right, &n1, &n2, &out, sizeof(void *), QSB_COPY_INDIRECT);
+        merge_loop(cmp, arg, &c, sizeof(void *), QSB_COPY_INDIRECT);
         break;
     default: /* QSB_COPY_BYTES, glibc's default case too */
-        merge_loop(cmp, arg, &left, &right, &n1, &n2, &out, size, QSB_COPY_BYTES);
+        merge_loop(cmp, arg, &c, size, QSB_COPY_BYTES);
         break;
     }
     /* The rest of the left run follows the merged part; an unconsumed right tail is already
     ** where it belongs, so only the scratch's first n - n2 items go back. */
-    if (n1 > 0)
-        memcpy(out, left, n1 * size);
-    memcpy(b, p->scratch, (n - n2) * size);
+    if (c.n1 > 0)
+        memcpy(c.out, c.left, c.n1 * size);
+    memcpy(b, p->scratch, (n - c.n2) * size);
 }
 
 /* ptrs[i] holds the address of the element that belongs at position i; moves every element
