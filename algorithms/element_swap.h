@@ -101,4 +101,31 @@ static inline void qsb_swap(char *a, char *b, size_t size, qsb_swap_kind kind)
         qsb_swap_bytes(a, b, size);
 }
 
+/* Where a sort's swaps run: inlined at each call site, or in one out-of-line function that
+** tests the kind on each call. The choice decides the compiled code's shape, not the bytes. */
+typedef enum {
+    QSB_SWAP_INLINE,
+    QSB_SWAP_CALL
+} qsb_swap_site;
+
+/* qsb_swap() kept out of line: one copy per object that calls it, as glibc's own qsort.c since
+** 2023 has one static do_swap(a, b, size, kind) that gcc 12 -O2 keeps as a function, called
+** from each swap site (objdump of the real code, built by tools/glibc-qsort-plugin: 8 calls in
+** the 2023 introsort; docs/speed-parity.md). `unused`: objects without introsorts. */
+static __attribute__((noinline, unused)) void qsb_swap_call(char *a, char *b, size_t size,
+                                                            qsb_swap_kind kind)
+{
+    qsb_swap(a, b, size, kind);
+}
+
+/* qsb_swap() at the site a sort chose (a constant). */
+static inline void qsb_swap_at(char *a, char *b, size_t size, qsb_swap_kind kind,
+                               const qsb_swap_site site)
+{
+    if (site == QSB_SWAP_CALL)
+        qsb_swap_call(a, b, size, kind);
+    else
+        qsb_swap(a, b, size, kind);
+}
+
 #endif

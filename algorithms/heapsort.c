@@ -31,13 +31,16 @@ void qsb_heapsort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
         return;
     switch (choose_swap(base, size)) {
     case QSB_SWAP_WORDS_32:
-        qsb_heap_sort(base, n - 1, 4, cmp, arg, QSB_SWAP_WORDS_32, QSB_HEAP_PROPER);
+        qsb_heap_sort(base, n - 1, 4, cmp, arg, QSB_SWAP_WORDS_32, QSB_HEAP_PROPER,
+                      QSB_SWAP_INLINE);
         break;
     case QSB_SWAP_WORDS_64:
-        qsb_heap_sort(base, n - 1, 8, cmp, arg, QSB_SWAP_WORDS_64, QSB_HEAP_PROPER);
+        qsb_heap_sort(base, n - 1, 8, cmp, arg, QSB_SWAP_WORDS_64, QSB_HEAP_PROPER,
+                      QSB_SWAP_INLINE);
         break;
     default:
-        qsb_heap_sort(base, n - 1, size, cmp, arg, QSB_SWAP_BYTES, QSB_HEAP_PROPER);
+        qsb_heap_sort(base, n - 1, size, cmp, arg, QSB_SWAP_BYTES, QSB_HEAP_PROPER,
+                      QSB_SWAP_INLINE);
         break;
     }
 }

@@ -11,6 +11,8 @@
 **                       root compares itself with itself (or E(1) twice). Its ordering bug is
 **                       hidden by that sort's final insertion sort, and kept because it decides
 **                       the comparator calls.
+** Swaps inline or through an out-of-line call (`site`, a constant): the introsorts call, as
+** their glibc code compiles (element_swap.h); `heapsort` inlines.
 ** glibc's proper siftdown also stops when j == k; that cannot happen with j >= 2k + 1, so it is
 ** not written here (no comparator call depends on it).
 */
@@ -33,7 +35,8 @@ typedef enum {
 ** 2k <= last is glibc's k <= last / 2. */
 static QSB_ALWAYS_INLINE void qsb_heap_siftdown(char *base, size_t k, size_t last, size_t size,
                                                 qsb_compare cmp, void *arg, qsb_swap_kind swap,
-                                                const qsb_heap_shape shape)
+                                                const qsb_heap_shape shape,
+                                                const qsb_swap_site site)
 {
     size_t j;
     while ((j = 2 * k + (size_t)shape) <= last) {
@@ -41,7 +44,7 @@ static QSB_ALWAYS_INLINE void qsb_heap_siftdown(char *base, size_t k, size_t las
             j++; /* the larger child */
         if (cmp(base + k * size, base + j * size, arg) >= 0)
             break;
-        qsb_swap(base + j * size, base + k * size, size, swap);
+        qsb_swap_at(base + j * size, base + k * size, size, swap, site);
         k = j;
     }
 }
@@ -50,14 +53,15 @@ static QSB_ALWAYS_INLINE void qsb_heap_siftdown(char *base, size_t k, size_t las
 ** self-comparison for the committed shape (as committed). */
 static QSB_ALWAYS_INLINE void qsb_heap_sort(char *base, size_t last, size_t size,
                                             qsb_compare cmp, void *arg, qsb_swap_kind swap,
-                                            const qsb_heap_shape shape)
+                                            const qsb_heap_shape shape,
+                                            const qsb_swap_site site)
 {
     for (size_t k = last / 2 + 1; k-- > 0;)
-        qsb_heap_siftdown(base, k, last, size, cmp, arg, swap, shape);
+        qsb_heap_siftdown(base, k, last, size, cmp, arg, swap, shape, site);
     while (last > 0) {
-        qsb_swap(base, base + last * size, size, swap);
+        qsb_swap_at(base, base + last * size, size, swap, site);
         last--;
-        qsb_heap_siftdown(base, 0, last, size, cmp, arg, swap, shape);
+        qsb_heap_siftdown(base, 0, last, size, cmp, arg, swap, shape, site);
     }
 }
 

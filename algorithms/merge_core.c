@@ -1,7 +1,8 @@
 /*
-** The legacy glibc merge sort (see merge_core.h). One merge loop is written here, inlined into
-** one recursive sorter per copy mode, so the mode costs nothing per element: the switch over
-** the mode runs once per sort. Elements are moved with memcpy of a constant size where the
+** The legacy glibc merge sort (see merge_core.h). One merge loop is written here and inlined
+** once per copy mode into one recursive sorter that switches over the mode at each merge, as
+** glibc's msort_with_tmp does (the shape decides the compiled code: merge_sort_items() below).
+** Elements are moved with memcpy of a constant size where the
 ** mode fixes it (a single load and store); the 64-bit word loop keeps glibc's form through a
 ** may_alias word type, so it breaks no aliasing rule either.
 */
@@ -13,25 +14,12 @@
 typedef struct {
     qsb_compare cmp;
     void *arg;
-    char *scratch; /* the merge target, reused by every merge */
-    size_t size;   /* bytes per merged item: the element, or a pointer when indirect */
+    char *scratch;      /* the merge target, reused by every merge */
+    size_t size;        /* bytes per merged item: the element, or a pointer when indirect */
+    qsb_copy_mode mode; /* how an item moves */
 } merge_params;
 
 #define ALWAYS_INLINE inline __attribute__((always_inline))
-
-static ALWAYS_INLINE size_t item_size(const merge_params *p, qsb_copy_mode mode)
-{
-    switch (mode) {
-    case QSB_COPY_WORD32:
-        return sizeof(uint32_t);
-    case QSB_COPY_WORD64:
-        return sizeof(uint64_t);
-    case QSB_COPY_INDIRECT:
-        return sizeof(void *);
-    default:
-        return p->size;
-    }
-}
 
 /* The comparator always gets element addresses: through the pointer when indirect. */
 static ALWAYS_INLINE int compare_items(qsb_compare cmp, void *arg, const char *a, const char *b,
@@ -49,76 +37,115 @@ static ALWAYS_INLINE int compare_items(qsb_compare cmp, void *arg, const char *a
 /* glibc's word type for QSB_COPY_LONGS, allowed to alias the caller's elements. */
 typedef unsigned long __attribute__((may_alias)) long_word;
 
-static ALWAYS_INLINE void copy_item(char *to, const char *from, size_t size, qsb_copy_mode mode)
+static ALWAYS_INLINE void copy_item(char *to, const char *from, size_t size)
 {
-    if (mode == QSB_COPY_LONGS) {
-        /* glibc's loop, word pointers stepped to the end. Its form decides its speed: gcc 12
-        ** -O2 makes it one movsq per word, as in Debian's libc.so, and -O3 vectorizes it.
-        ** Written with memcpy it became plain moves at -O2, and msort's 32-byte sorts ran
-        ** 30-45% faster than the real code (bench_msort): no longer like for like. */
-        long_word *out = (long_word *)(void *)to;
-        const long_word *in = (const long_word *)(const void *)from;
-        const long_word *end = (const long_word *)(const void *)(to + size);
-        while (out < end)
-            *out++ = *in++;
-    } else {
-        memcpy(to, from, size); /* constant size except for QSB_COPY_BYTES */
-    }
+    memcpy(to, from, size); /* constant size except for QSB_COPY_BYTES */
 }
 
-/* Merges the sorted runs [b, b + n1) and [b + n1, b + n1 + n2) (in items) in place. */
-static ALWAYS_INLINE void merge_runs(const merge_params *p, char *b, size_t n1, size_t n2,
+/* Where a merge stands: the heads of the two runs, the items left in each, the next scratch
+** slot. */
+typedef struct {
+    char *left, *right, *out;
+    size_t n1, n2;
+} merge_cursor;
+
+/* The merge loop of one copy mode: takes the smaller head of the two runs into the scratch
+** until one run is used up. The cursor is the caller's, so that the tail after the loop is
+** written once for every mode, as in glibc. */
+static ALWAYS_INLINE void merge_loop(qsb_compare cmp, void *arg, merge_cursor *c, size_t size,
                                      qsb_copy_mode mode)
 {
-    const size_t size = item_size(p, mode);
-    /* Held in locals, as glibc's msort_with_tmp holds them: read through p, the comparator
-    ** would be reloaded from memory before every call (the element stores may alias p), and
-    ** that call shape runs slowly when the comparator lies in another 16 MiB region than the
-    ** sort, as a libc's caller's comparator does (docs/measurement.md). */
-    const qsb_compare cmp = p->cmp;
-    void *const arg = p->arg;
-    char *left = b;
-    char *right = b + n1 * size;
-    char *out = p->scratch;
-
+    char *left = c->left, *right = c->right, *out = c->out;
+    size_t n1 = c->n1, n2 = c->n2;
     while (n1 > 0 && n2 > 0) {
+        if (mode == QSB_COPY_LONGS) {
+            /* glibc's form of this mode, which gcc compiles to one copy loop after the branch
+            ** (objdump): the target advanced first, the source picked, then the words. The
+            ** loop's form decides its speed: gcc 12 -O2 makes it one movsq per word, as in
+            ** Debian's libc.so, and -O3 vectorizes it. Written with memcpy it became plain
+            ** moves at -O2, and msort's 32-byte sorts ran 30-45% faster than the real code
+            ** (bench_msort): no longer like for like. */
+            long_word *to = (long_word *)(void *)out;
+            out += size;
+            const long_word *from;
+            if (compare_items(cmp, arg, left, right, mode) <= 0) {
+                from = (const long_word *)(const void *)left;
+                left += size;
+                n1--;
+            } else {
+                from = (const long_word *)(const void *)right;
+                right += size;
+                n2--;
+            }
+            while (to < (long_word *)(void *)out)
+                *to++ = *from++;
+            continue;
+        }
         if (compare_items(cmp, arg, left, right, mode) <= 0) { /* ties take the left: stable */
-            copy_item(out, left, size, mode);
+            copy_item(out, left, size);
             left += size;
             n1--;
         } else {
-            copy_item(out, right, size, mode);
+            copy_item(out, right, size);
             right += size;
             n2--;
         }
         out += size;
     }
-    /* The rest of the left run follows the merged part; an unconsumed right tail is already
-    ** where it belongs, so only the scratch's contents go back. */
-    if (n1 > 0) {
-        memcpy(out, left, n1 * size);
-        out += n1 * size;
-    }
-    memcpy(b, p->scratch, (size_t)(out - p->scratch));
+    *c = (merge_cursor){left, right, out, n1, n2};
 }
 
-/* One recursive sorter per copy mode: halves of n/2 and n - n/2 items, left first. */
-#define DEFINE_SORTER(name, mode)                                       \
-    static void name(const merge_params *p, char *b, size_t n)          \
-    {                                                                   \
-        if (n <= 1)                                                     \
-            return;                                                     \
-        size_t n1 = n / 2;                                              \
-        name(p, b, n1);                                                 \
-        name(p, b + n1 * item_size(p, mode), n - n1);                   \
-        merge_runs(p, b, n1, n - n1, mode);                             \
-    }
+/* The sorter: halves of n/2 and n - n/2 items, left first, then one merge into the start of the
+** scratch and back. Its shape is glibc's msort_with_tmp, because the compiled shape decides the
+** speed (docs/speed-parity.md; objdump of the real 2.36 code built by tools/glibc-qsort-plugin
+** with the registry's flags):
+**  - one recursive function for every copy mode, the mode switched at each merge: gcc 12 -O2
+**    then keeps the comparator and its argument in stack slots and reloads them before each
+**    call (`mov 0x8(%rsp),%rax; call *%rax`), as it does in glibc's function. One sorter per
+**    mode (this file until issue 16) held the comparator in a register instead and sorted
+**    random 4-byte elements up to 30% slower than the real code in most placements;
+**  - the `n <= 1` test first, which gcc splits out into the callers (merge_sort_items.part.0,
+**    glibc's msort_with_tmp.part.0): a one-item half costs no call. */
+static void merge_sort_items(const merge_params *p, char *b, size_t n)
+{
+    if (n <= 1)
+        return;
+    size_t n1 = n / 2;
+    size_t n2 = n - n1;
+    merge_sort_items(p, b, n1);
+    merge_sort_items(p, b + n1 * p->size, n2);
 
-DEFINE_SORTER(sort_word32, QSB_COPY_WORD32)
-DEFINE_SORTER(sort_word64, QSB_COPY_WORD64)
-DEFINE_SORTER(sort_longs, QSB_COPY_LONGS)
-DEFINE_SORTER(sort_bytes, QSB_COPY_BYTES)
-DEFINE_SORTER(sort_pointers, QSB_COPY_INDIRECT)
+    /* Held in locals, as glibc's msort_with_tmp holds them: read through p, the comparator
+    ** would be reloaded through p before every call (the element stores may alias p), and
+    ** that call shape runs slowly when the comparator lies in another 16 MiB region than the
+    ** sort, as a libc's caller's comparator does (docs/measurement.md). */
+    const qsb_compare cmp = p->cmp;
+    void *const arg = p->arg;
+    const size_t size = p->size;
+    merge_cursor c = {b, b + n1 * size, p->scratch, n1, n2};
+    switch (p->mode) {
+    case QSB_COPY_WORD32:
+        merge_loop(cmp, arg, &c, sizeof(uint32_t), QSB_COPY_WORD32);
+        break;
+    case QSB_COPY_WORD64:
+        merge_loop(cmp, arg, &c, sizeof(uint64_t), QSB_COPY_WORD64);
+        break;
+    case QSB_COPY_LONGS:
+        merge_loop(cmp, arg, &c, size, QSB_COPY_LONGS);
+        break;
+    case QSB_COPY_INDIRECT:
+        merge_loop(cmp, arg, &c, sizeof(void *), QSB_COPY_INDIRECT);
+        break;
+    default: /* QSB_COPY_BYTES, glibc's default case too */
+        merge_loop(cmp, arg, &c, size, QSB_COPY_BYTES);
+        break;
+    }
+    /* The rest of the left run follows the merged part; an unconsumed right tail is already
+    ** where it belongs, so only the scratch's first n - n2 items go back. */
+    if (c.n1 > 0)
+        memcpy(c.out, c.left, c.n1 * size);
+    memcpy(b, p->scratch, (n - c.n2) * size);
+}
 
 /* ptrs[i] holds the address of the element that belongs at position i; moves every element
 ** there, one cycle of the permutation at a time, through one element of spare storage. */
@@ -154,8 +181,8 @@ static void sort_indirect(char *base, size_t n, size_t size, char *scratch, qsb_
     for (size_t i = 0; i < n; i++)
         ptrs[i] = base + i * size;
 
-    const merge_params p = {cmp, arg, scratch, sizeof(char *)};
-    sort_pointers(&p, (char *)ptrs, n);
+    const merge_params p = {cmp, arg, scratch, sizeof(char *), QSB_COPY_INDIRECT};
+    merge_sort_items(&p, (char *)ptrs, n);
     apply_permutation(base, n, size, ptrs, spare);
 }
 
@@ -169,22 +196,13 @@ size_t qsb_merge_scratch_bytes(size_t n, size_t size)
 void qsb_merge_sort(void *base, size_t n, size_t size, qsb_copy_mode mode, void *scratch,
                     qsb_compare cmp, void *arg)
 {
-    const merge_params p = {cmp, arg, scratch, size};
-    switch (mode) {
-    case QSB_COPY_WORD32:
-        sort_word32(&p, base, n);
-        break;
-    case QSB_COPY_WORD64:
-        sort_word64(&p, base, n);
-        break;
-    case QSB_COPY_LONGS:
-        sort_longs(&p, base, n);
-        break;
-    case QSB_COPY_BYTES:
-        sort_bytes(&p, base, n);
-        break;
-    case QSB_COPY_INDIRECT:
+    if (mode == QSB_COPY_INDIRECT) {
         sort_indirect(base, n, size, scratch, cmp, arg);
-        break;
+        return;
     }
+    const size_t item = mode == QSB_COPY_WORD32   ? sizeof(uint32_t)
+                        : mode == QSB_COPY_WORD64 ? sizeof(uint64_t)
+                                                  : size;
+    const merge_params p = {cmp, arg, scratch, item, mode};
+    merge_sort_items(&p, base, n);
 }

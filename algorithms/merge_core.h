@@ -9,7 +9,7 @@
 ** permutation is applied in place cycle by cycle (Knuth 5.2 exercise 10), no comparator calls.
 **
 ** The copy mode decides how an element is moved; the callers choose it (glibc's rule changed
-** in 2.39). It is chosen once per sort: each mode has its own merge loop.
+** in 2.39). It is chosen once per sort; each mode has its own merge loop, picked at each merge.
 */
 #ifndef QSB_MERGE_CORE_H
 #define QSB_MERGE_CORE_H

@@ -81,15 +81,19 @@ static inline qsb_swap_kind quicksort_swap_kind(const void *base, size_t size)
     return QSB_SWAP_BYTES;
 }
 
-/* Chosen by the constant variant, so the introsorts' run-time kind test has only their three
-** kinds to tell apart. */
+/* Chosen by the constant variant. The legacy sort inlines its byte loop (glibc's SWAP macro);
+** the introsorts call one out-of-line swap that tests the kind, as gcc compiles glibc's 2023
+** do_swap: objdump of the real introsort (03bf8357e8, built by tools/glibc-qsort-plugin with
+** the registry's flags) shows do_swap as its own function and 8 `call do_swap` in qsort_r
+** (median of three 3, partition 1, heapsort 3, insertion sort 1). Inlined here, those swaps
+** made `introsort` 2-8% faster than the real code (docs/speed-parity.md). */
 static inline void quicksort_swap(char *a, char *b, const quicksort_ctx *ctx,
                                   const qsb_quicksort_variant variant)
 {
     if (variant == QSB_QUICKSORT_LEGACY)
         qsb_swap_byte_loop(a, b, ctx->size);
     else
-        qsb_swap(a, b, ctx->size, ctx->swap);
+        qsb_swap_call(a, b, ctx->size, ctx->swap);
 }
 
 /* ---- partitioning ---- */
@@ -158,10 +162,11 @@ static inline void quicksort_heapsort(char *lo, char *hi, const quicksort_ctx *c
     size_t span = (size_t)(hi - lo) / ctx->size;
     if (variant == QSB_QUICKSORT_INTROSORT_FINAL) {
         if (span > 1)
-            qsb_heap_sort(lo, span, ctx->size, ctx->cmp, ctx->arg, ctx->swap, QSB_HEAP_PROPER);
+            qsb_heap_sort(lo, span, ctx->size, ctx->cmp, ctx->arg, ctx->swap, QSB_HEAP_PROPER,
+                          QSB_SWAP_CALL);
     } else if (span >= 2) {
         qsb_heap_sort(lo, span - 1, ctx->size, ctx->cmp, ctx->arg, ctx->swap,
-                      QSB_HEAP_COMMITTED);
+                      QSB_HEAP_COMMITTED, QSB_SWAP_CALL);
     }
 }
 
