@@ -1,6 +1,7 @@
 /*
-** Slowed samples (run.h, step 7), through the run command's own code, with sorts that exist
-** only in this test (swapped into a parsed config as the candidate, as test_run_failed does):
+** Slowed samples (docs/measurement.md, "One visit of a cell", step 7), through the run
+** command's own code, with sorts that exist only in this test (swapped into a parsed config
+** as the candidate, as test_run_failed does):
 **
 **   steady  the baseline: sorts, then spins until 300 us have passed since it started;
 **   lumpy   the same, but every third call from the sixth on spins 600 us: a machine slowed

@@ -11,7 +11,7 @@
 **   all call it from another object and another 16 MiB region, as every libc qsort does.
 **   near: the comparator is the copy compiled into the sorts' object (for experiments;
 **   `system` and plug-ins stay far from it).
-** - units: each sweep of the run (run.h) enters a new placement: a fresh copy of every sorts'
+** - units: each sweep of the run (run.c) enters a new placement: a fresh copy of every sorts'
 **   object that can be reloaded (the registry's, and plug-ins of qsort_r signature) is loaded
 **   from an in-memory file below a reserved gap of random size (0..64 MiB), so its address,
 **   16 MiB region and page offsets change from unit to unit; the comparators' object likewise,

@@ -2,8 +2,8 @@
 ** The benchmark matrix: sweeps over the cells under the schedule, each in a new placement; in
 ** each visit counted sorts (the first time), warm-ups, batching, a slice of interleaved timed
 ** rounds, preempted samples retaken, verification; summaries and paired deltas over units into
-** the one result structure (see run.h for the procedure), with the time of each step
-** accounted for.
+** the one result structure, with the time of each step accounted for. The procedure:
+** docs/measurement.md, "One visit of a cell" (the steps cited below).
 */
 #include "run.h"
 
@@ -36,7 +36,7 @@ typedef struct {
     double fastest;   /* its fastest sample so far (the slowed rule's reference) */
 } algo_plan;
 
-/* A cell of the matrix and how far it got: cells are visited sweep after sweep (run.h). */
+/* A cell of the matrix and how far it got: cells are visited sweep after sweep. */
 typedef struct {
     const qsb_pattern *pattern;
     uint64_t nelem, size;
@@ -253,8 +253,8 @@ static int prepare_algorithm(run_state *s, cell_plan *plan, size_t algo, qsb_row
     return status;
 }
 
-/* Did the process lose the CPU during an interval of wall_ns (run.h, step 6)? Unknown CPU
-** time (NAN) says no. */
+/* Did the process lose the CPU during an interval of wall_ns (step 6)? Unknown CPU time (NAN)
+** says no. */
 static bool disturbed(double wall_ns, double cpu_ns)
 {
     return wall_ns - cpu_ns > wall_ns * QSB_DISTURBED_PCT / 100 + QSB_DISTURBED_SLACK_NS;
@@ -561,8 +561,8 @@ static int summarize_cell(qsb_cell *cell)
 }
 
 /* A row of short sorts whose median is more than QSB_SLOWED_FLAG_PCT % above its fastest
-** sample (run.h, step 7): the machine was slowed for most of its samples, so its median (and
-** delta) is the busy machine's. *factor: median / fastest. */
+** sample (step 7): the machine was slowed for most of its samples, so its median (and delta)
+** is the busy machine's. *factor: median / fastest. */
 static bool mostly_slowed(const run_state *s, const qsb_row *row, double *factor)
 {
     const qsb_summary *sum = &row->summary;

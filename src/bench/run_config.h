@@ -72,7 +72,7 @@ typedef struct {
                             ** QSB_WARMUP_AUTO */
     int pin_cpu;            /* --pin: the CPU to run on, checked available; -1 = not pinned */
     uint64_t batch;         /* --batch: sorts timed back to back per sample; 0 = chosen per
-                            ** cell and algorithm (run.h) */
+                            ** cell and algorithm (docs/measurement.md) */
     double slowed_pct;      /* --slowed: retake a short sort this % slower than its row's
                             ** fastest sample (docs/measurement.md, step 7); 0: never (default) */
     uint32_t shard_k, shard_n; /* --shard K/N; 0/0: the whole matrix */
@@ -84,7 +84,7 @@ typedef struct {
 /* The cells this run visits: the matrix's, or its shard's. */
 size_t qsb_run_config_cells(const qsb_run_config *cfg);
 
-/* The default warm-up: one untimed sort per algorithm at each visit of a cell (run.h) whose
+/* The default warm-up: one untimed sort per algorithm at each visit of a cell whose
 ** sorts take less than QSB_WARMUP_AUTO_LIMIT_S, where the code and data are cold after the
 ** other cells and a sort costs little; none where sorts take longer: a cold start is a
 ** negligible part of such a sort, and at the first visit the counted sort (same input, same

@@ -50,7 +50,7 @@ size_t qsb_reps_rounds_of_unit(size_t reps, size_t min_units, size_t unit);
 double qsb_schedule_minimum_s(const double *round_s, const double *first_s, size_t n,
                               size_t min_units, double slice_s);
 
-/* ---- timing details of a sample (run.h) ---- */
+/* ---- timing details of a sample (docs/measurement.md, "One visit of a cell") ---- */
 
 #define QSB_BATCH_RESOLUTION_FACTOR 1000.0
 #define QSB_BATCH_MAX 1000000u
