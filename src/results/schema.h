@@ -24,7 +24,8 @@
 **   command_line, incomplete (bool); then, written by the run and optional for readers:
 **   timer_resolution_ns, governor, turbo, load_average, pinned_cpu (number or null),
 **   release_build, sanitized (bools), repetitions, precision_pct, budget_s, warmup,
-**   nelem_source, placement; and (issue 18, optional for readers) machine (the name merged
+**   nelem_source, placement, drift_ratios, drift_medians (the time level's factors, null
+**   when unknown); and (issue 18, optional for readers) machine (the name merged
 **   files keep machines apart by; the host when not given), shard ("K/N", absent or null for
 **   a whole run) and matrix {nelem, sizes, patterns, algos, seed, mode}: the whole matrix a
 **   shard belongs to (the lists in the run's order).
