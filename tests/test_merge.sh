@@ -9,7 +9,11 @@
 #    compare --machines prints a row per cell, plot draws a bar per machine (with gnuplot);
 #  - every bad merge is one line on stderr and exit 2: the same shard twice, a duplicate whole
 #    run, missing shards (listed), different seeds, different input modes, a CSV shard, a file
-#    of another schema version, a different split (N), no -o, bad --shard values.
+#    of another schema version, a different split (N), no -o, bad --shard values;
+#  - merge --pool: five timed runs become one result whose every sample's unit is its run,
+#    with every sample kept in run order, intervals over the five runs, drift factors 1 and a
+#    context that says so; four runs give no interval; runs of another seed or
+#    another matrix, a shard, or a single run are one-line errors.
 # Usage: test_merge.sh PATH/TO/qsortbench
 set -u
 bin=$1
@@ -137,6 +141,45 @@ for bad in 0/3 4/3 3 a/b 1/0 1/5000 1/25; do
     rc=$?
     [ $rc -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && ok || fail "--shard $bad: rc $rc $(cat err)"
 done
+
+# merge --pool: timed runs (tiny cells, a few rounds each: what is checked is the pooling)
+T="--nelem 200 --sizes 4 --patterns random,sorted --algos msort,introsort --reps 3 -q"
+for k in 1 2 3 4 5; do
+    "$bin" run $T --json p$k.json --csv p$k.csv >/dev/null 2>>run.err || fail "timed run $k"
+done
+"$bin" merge --pool p1.json p2.json p3.json p4.json p5.json -o pooled.json --csv pooled.csv \
+    2>err && ok || fail "merge --pool: $(cat err)"
+# column NAME of CSV row ROW (1 = the first after the header)
+col() { awk -F, -v name="$1" -v row="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
+                                           NR == row + 1 { print $c }' "$3"; }
+rows=$(($(wc -l <pooled.csv) - 1))
+[ "$rows" -eq 4 ] && ok || fail "pooled rows: $rows"
+for r in $(seq 1 "$rows"); do
+    want_samples="" want_units=""
+    for k in 1 2 3 4 5; do
+        s=$(col samples "$r" p$k.csv)
+        want_samples="$want_samples${want_samples:+;}$s"
+        u=$(echo "$s" | tr ';' '\n' | sed "s/.*/$((k - 1))/" | paste -sd';')
+        want_units="$want_units${want_units:+;}$u"
+    done
+    [ "$(col samples "$r" pooled.csv)" = "$want_samples" ] && ok || fail "row $r: samples"
+    [ "$(col units "$r" pooled.csv)" = "$want_units" ] && ok || fail "row $r: unit = run"
+    [ -n "$(col median_lo "$r" pooled.csv)" ] && ok || fail "row $r: no interval of 5 runs"
+    [ -z "$(col median_lo "$r" p1.csv)" ] || [ "$(col median_lo "$r" p1.csv)" != \
+        "$(col median_lo "$r" pooled.csv)" ] && ok || fail "row $r: interval not recomputed"
+done
+[ -n "$(col delta_lo 2 pooled.csv)" ] && ok || fail "no delta interval"
+grep -q '"drift_ratios":	1,' pooled.json && grep -q '"drift_medians":	1,' pooled.json &&
+    grep -q '"repetitions":	"pooled: 5 runs, each one unit' pooled.json &&
+    ok || fail "pooled context: $(grep 'drift\|repetitions' pooled.json)"
+"$bin" merge --pool p1.json p2.json p3.json p4.json --csv four.csv 2>err && ok || fail "4 runs"
+[ -z "$(col median_lo 1 four.csv)" ] && [ -z "$(col delta_lo 2 four.csv)" ] &&
+    ok || fail "four runs must give no interval"
+"$bin" run $T --seed 9 --json seed9.json --csv /dev/null >/dev/null 2>>run.err || fail "seed 9 run"
+bad_merge "is not a run of the same command" --pool p1.json seed9.json -o x.json
+bad_merge "is not a run of the same command" --pool p1.json whole.json -o x.json
+bad_merge "is a shard" --pool s1.json s1.json -o x.json
+bad_merge "needs two runs or more" --pool p1.json -o x.json
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

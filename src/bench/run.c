@@ -579,13 +579,6 @@ static bool mostly_slowed(const run_state *s, const qsb_row *row, double *factor
 }
 
 
-/* The half-width of an interval [lo, hi] around x, in % of x; INFINITY when unknown. */
-static double half_width_pct(double x, double lo, double hi)
-{
-    double h = fmax(x - lo, hi - x) / x * 100.0;
-    return isfinite(h) && x > 0 ? h : INFINITY;
-}
-
 /* Noisy rows: a reported interval (the median's, and a candidate's delta) missing or wider
 ** than the precision, or mostly slowed. */
 static void flag_noisy_rows(const run_state *s, qsb_cell *cell)
@@ -594,11 +587,7 @@ static void flag_noisy_rows(const run_state *s, qsb_cell *cell)
     for (size_t i = 0; i < cell->nrows; i++) {
         double factor;
         qsb_row *row = &cell->rows[i];
-        const qsb_summary *sum = &row->summary;
-        double pct = half_width_pct(sum->median, sum->median_lo, sum->median_hi);
-        if (i > 0 && cell->rows[0].verified)
-            pct = fmax(pct, half_width_pct(100.0 + row->delta_pct, 100.0 + row->delta_lo,
-                                           100.0 + row->delta_hi));
+        double pct = qsb_row_interval_pct(cell, i);
         if (row->verified && !exact)
             row->noisy = !(pct <= s->setup->schedule.precision_pct) ||
                          mostly_slowed(s, row, &factor);

@@ -4,6 +4,8 @@
 ** inputs are CSV or JSON (a shard must be JSON: only the JSON records its shard and matrix);
 ** the output is a results file when one machine remains, a fleet file (report.h) otherwise.
 ** -o OUT writes JSON, or CSV when OUT ends in .csv; --json/--csv name either file explicitly.
+** With --pool the files are several runs of one command on one machine, pooled with every run
+** a unit (pool.h).
 ** Both files are written atomically. Exit: 0, 2 for a bad command line or a bad merge
 ** (one line), 3 for I/O errors.
 */
@@ -15,15 +17,20 @@
 #include "diag.h"
 #include "merge.h"
 #include "outfile.h"
+#include "pool.h"
 #include "read_results.h"
 #include "report.h"
 
-enum { OPT_OUTPUT, OPT_CSV, OPT_JSON };
+enum { OPT_OUTPUT, OPT_CSV, OPT_JSON, OPT_POOL };
 
 static const qsb_option merge_options[] = {
     [OPT_OUTPUT] = {"output", 'o', "OUT", "the merged file: CSV when OUT ends in .csv, else JSON"},
     [OPT_CSV] = {"csv", 0, "FILE", "also (or only) the merged CSV ('-': stdout)"},
     [OPT_JSON] = {"json", 0, "FILE", "also (or only) the merged JSON ('-': stdout)"},
+    [OPT_POOL] = {"pool", 0, NULL,
+                  "the files are runs of one command on one machine (separate processes, "
+                  "at separate times): pool them, every run one unit, intervals by t over "
+                  "the runs (five runs or more); what one run cannot sample is then sampled"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -32,16 +39,22 @@ static const qsb_command_spec merge_spec = {
     "Join results files: the shards 1..N of one matrix (run --shard K/N) into the whole\n"
     "run, and the runs of several machines (run --machine NAME) into one fleet file that\n"
     "keeps each machine's results and context apart. The result does not depend on the\n"
-    "order of the files. Shards must be JSON files; a CSV is accepted as a whole run.",
+    "order of the files. Shards must be JSON files; a CSV is accepted as a whole run.\n"
+    "With --pool: several runs of one command, pooled into one result over the runs.",
     merge_options};
 
 typedef struct {
     const char *csv, *json;
+    bool pool;
 } merge_outputs;
 
 static int handle_option(void *ctx, int index, const char *arg)
 {
     merge_outputs *o = ctx;
+    if (index == OPT_POOL) {
+        o->pool = true;
+        return QSB_OK;
+    }
     size_t len = strlen(arg);
     if (index == OPT_OUTPUT) {
         if (len >= 4 && strcmp(arg + len - 4, ".csv") == 0)
@@ -89,6 +102,25 @@ static int read_inputs(char **paths, char **shown, size_t npaths, qsb_merge_inpu
     return status;
 }
 
+/* --pool: one result from all the inputs (taken over and freed, as by qsb_merge). */
+static int pool_inputs(qsb_merge_input *in, size_t n, qsb_results **out, size_t *nout)
+{
+    *nout = 0;
+    if (!(*out = calloc(1, sizeof **out))) {
+        for (size_t i = 0; i < n; i++)
+            qsb_results_free(&in[i].run);
+        return qsb_out_of_memory("merge");
+    }
+    int status = qsb_pool_runs(in, n, *out);
+    if (status == QSB_OK)
+        *nout = 1;
+    else {
+        free(*out);
+        *out = NULL;
+    }
+    return status;
+}
+
 static int write_merged(const merge_outputs *o, const qsb_results *runs, size_t n)
 {
     enum { OUT_CSV, OUT_JSON, OUT_COUNT };
@@ -107,7 +139,7 @@ static int write_merged(const merge_outputs *o, const qsb_results *runs, size_t 
 
 int qsb_cmd_merge(int argc, char **argv)
 {
-    merge_outputs o = {NULL, NULL};
+    merge_outputs o = {NULL, NULL, false};
     int first;
     int status = qsb_parse_options(&merge_spec, argc, argv, handle_option, &o, &first);
     if (status != QSB_OK)
@@ -127,7 +159,9 @@ int qsb_cmd_merge(int argc, char **argv)
                    : qsb_out_of_memory("merge");
     qsb_results *merged = NULL;
     size_t machines = 0;
-    if (status == QSB_OK)
+    if (status == QSB_OK && o.pool)
+        status = pool_inputs(in, n, &merged, &machines);
+    else if (status == QSB_OK)
         status = qsb_merge(in, n, &merged, &machines);
     else
         for (size_t i = 0; i < n; i++)

@@ -204,3 +204,21 @@ void qsb_results_free(qsb_results *r)
     qsb_context_free(&r->context);
     memset(r, 0, sizeof *r);
 }
+
+/* The half-width of [lo, hi] around x in % of x; INFINITY when unknown. */
+static double half_width_pct(double x, double lo, double hi)
+{
+    double h = fmax(x - lo, hi - x) / x * 100.0;
+    return isfinite(h) && x > 0 ? h : INFINITY;
+}
+
+double qsb_row_interval_pct(const qsb_cell *cell, size_t i)
+{
+    const qsb_row *row = &cell->rows[i];
+    const qsb_summary *sum = &row->summary;
+    double pct = half_width_pct(sum->median, sum->median_lo, sum->median_hi);
+    if (i > 0 && cell->rows[0].verified)
+        pct = fmax(pct, half_width_pct(100.0 + row->delta_pct, 100.0 + row->delta_lo,
+                                       100.0 + row->delta_hi));
+    return pct;
+}

@@ -155,4 +155,9 @@ void qsb_row_free(qsb_row *row);
 /* Marks the row failed with the reason (copied). */
 int qsb_row_fail(qsb_row *row, const char *reason);
 
+/* The widest of row i's reported intervals (its median's; its delta's when the cell's
+** baseline is verified) as a half-width in % of the value; INFINITY when one is missing.
+** What the noisy flag compares with the precision target. */
+double qsb_row_interval_pct(const qsb_cell *cell, size_t i);
+
 #endif

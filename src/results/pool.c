@@ -1,0 +1,181 @@
+/*
+** Several runs of one matrix pooled into one result, every run a unit (pool.h).
+*/
+#include "pool.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "stats.h"
+
+static int same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Why run b cannot be pooled with run a, or NULL. */
+static const char *mismatch(const qsb_results *a, const qsb_results *b)
+{
+    if (strcmp(qsb_machine_name(&a->context), qsb_machine_name(&b->context)) != 0)
+        return "another machine";
+    if (!same_text(a->context.metric, b->context.metric))
+        return "another metric";
+    if (a->context.seed != b->context.seed || !same_text(a->context.mode, b->context.mode))
+        return "other inputs (seed or mode)";
+    if (!same_text(a->baseline, b->baseline))
+        return "another baseline";
+    if (a->ncells != b->ncells)
+        return "other cells";
+    for (size_t c = 0; c < a->ncells; c++) {
+        const qsb_cell *x = &a->cells[c], *y = &b->cells[c];
+        if (strcmp(x->pattern, y->pattern) != 0 || x->nelem != y->nelem || x->size != y->size ||
+            x->nrows != y->nrows)
+            return "other cells";
+        for (size_t i = 0; i < x->nrows; i++)
+            if (strcmp(x->rows[i].algorithm, y->rows[i].algorithm) != 0)
+                return "other algorithms";
+    }
+    return NULL;
+}
+
+/* The rounds of a run's cell in which every verified row sorted: pairs stay pairs. */
+static size_t common_rounds(const qsb_cell *cell)
+{
+    size_t rounds = SIZE_MAX;
+    for (size_t i = 0; i < cell->nrows; i++)
+        if (cell->rows[i].verified && cell->rows[i].nsamples < rounds)
+            rounds = cell->rows[i].nsamples;
+    return rounds == SIZE_MAX ? 0 : rounds;
+}
+
+/* Row i of cell c from every run into row, run r's samples in unit r. */
+static int pool_row(const qsb_merge_input *in, size_t n, size_t c, size_t i, qsb_row *row)
+{
+    for (size_t r = 0; r < n; r++) {
+        const qsb_cell *cell = &in[r].run.cells[c];
+        const qsb_row *from = &cell->rows[i];
+        if (!from->verified && row->verified && qsb_row_fail(row, from->failure) != 0)
+            return -1;
+        size_t rounds = common_rounds(cell);
+        for (size_t k = 0; k < rounds && row->verified; k++)
+            if (qsb_row_add_sample(row, from->samples[k], (uint32_t)r) != 0)
+                return -1;
+        row->retaken += from->retaken;
+        row->near_units += from->near_units;
+    }
+    const qsb_row *first = &in[0].run.cells[c].rows[i];
+    row->comparisons = first->comparisons;
+    row->batch = first->batch;
+    return 0;
+}
+
+/* center * exp(+-h), h the t half-width over the units (stats.h); NAN under QSB_MIN_UNITS. */
+static void t_bounds(double center, const qsb_unit_spread *s, double *lo, double *hi)
+{
+    double h = qsb_unit_half_width(s);
+    *lo = isfinite(h) && center > 0 ? center * exp(-h) : NAN;
+    *hi = isfinite(h) && center > 0 ? center * exp(h) : NAN;
+}
+
+/* Summaries, deltas and their intervals over the runs; noisy against the runs' precision. */
+static int summarize_pooled(qsb_cell *cell, double precision_pct, bool exact)
+{
+    qsb_unit_spread s;
+    for (size_t i = 0; i < cell->nrows; i++) {
+        qsb_row *row = &cell->rows[i];
+        if (qsb_summarize(row->samples, row->nsamples, &row->summary) != 0 ||
+            qsb_unit_spread_of(row->samples, row->units, row->nsamples, &s) != 0)
+            return -1;
+        t_bounds(row->summary.median, &s, &row->summary.median_lo, &row->summary.median_hi);
+    }
+    const qsb_row *base = &cell->rows[0];
+    for (size_t i = 1; i < cell->nrows && base->verified; i++) {
+        qsb_row *row = &cell->rows[i];
+        size_t pairs = row->nsamples < base->nsamples ? row->nsamples : base->nsamples;
+        double lo, hi;
+        if (!row->verified || pairs == 0 ||
+            qsb_paired_delta(base->samples, row->samples, pairs, &row->delta_pct, &lo, &hi) != 0)
+            continue;
+        if (qsb_paired_ratio_spread(base->samples, row->samples, row->units, pairs, &s) != 0)
+            return -1;
+        double ratio = 1.0 + row->delta_pct / 100.0;
+        t_bounds(ratio, &s, &lo, &hi);
+        row->delta_lo = (lo - 1.0) * 100.0;
+        row->delta_hi = (hi - 1.0) * 100.0;
+    }
+    for (size_t i = 0; i < cell->nrows && !exact; i++)
+        cell->rows[i].noisy =
+            cell->rows[i].verified && !(qsb_row_interval_pct(cell, i) <= precision_pct);
+    return 0;
+}
+
+static int pool_context(const qsb_merge_input *in, size_t n, qsb_results *out)
+{
+    if (qsb_context_copy(&out->context, &in[0].run.context) != 0 ||
+        qsb_set_string(&out->baseline, in[0].run.baseline) != 0)
+        return -1;
+    qsb_context *c = &out->context;
+    c->shard_k = c->shard_n = 0;
+    c->drift_ratios = c->drift_medians = 1.0; /* the runs are the level above time */
+    for (size_t r = 0; r < n; r++)
+        c->incomplete |= in[r].run.context.incomplete;
+    char text[512];
+    snprintf(text, sizeof text, "pooled: %zu runs, each one unit (merge --pool); each run: %s",
+             n, c->repetitions ? c->repetitions : "unknown");
+    return qsb_set_string(&c->repetitions, text);
+}
+
+static int pool_cells(const qsb_merge_input *in, size_t n, qsb_results *out)
+{
+    const qsb_results *first = &in[0].run;
+    bool exact = same_text(first->context.metric, "comparisons");
+    double precision = isfinite(first->context.precision_pct) ? first->context.precision_pct
+                                                              : INFINITY;
+    for (size_t c = 0; c < first->ncells; c++) {
+        const qsb_cell *model = &first->cells[c];
+        const char **names = malloc((model->nrows ? model->nrows : 1) * sizeof *names);
+        if (!names)
+            return -1;
+        for (size_t i = 0; i < model->nrows; i++)
+            names[i] = model->rows[i].algorithm;
+        qsb_cell *cell = qsb_results_add_cell(out, model->pattern, model->nelem, model->size,
+                                              names, model->nrows);
+        free(names);
+        if (!cell)
+            return -1;
+        for (size_t i = 0; i < cell->nrows; i++)
+            if (pool_row(in, n, c, i, &cell->rows[i]) != 0)
+                return -1;
+        if (summarize_pooled(cell, precision, exact) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int qsb_pool_runs(qsb_merge_input *in, size_t n, qsb_results *out)
+{
+    memset(out, 0, sizeof *out);
+    int status = QSB_OK;
+    if (n < 2)
+        status = qsb_usage_error("merge --pool needs two runs or more (five for intervals)");
+    for (size_t r = 1; r < n && status == QSB_OK; r++) {
+        const char *why = mismatch(&in[0].run, &in[r].run);
+        if (why)
+            status = qsb_error(QSB_EUSAGE, "merge --pool: %s is not a run of the same command "
+                               "as %s: %s", in[r].file, in[0].file, why);
+    }
+    for (size_t r = 0; r < n && status == QSB_OK; r++)
+        if (in[r].run.context.shard_n > 1)
+            status = qsb_error(QSB_EUSAGE, "merge --pool: %s is a shard: merge each run's "
+                               "shards first", in[r].file);
+    if (status == QSB_OK && (pool_context(in, n, out) != 0 || pool_cells(in, n, out) != 0))
+        status = qsb_out_of_memory("merge --pool");
+    if (status != QSB_OK)
+        qsb_results_free(out);
+    for (size_t r = 0; r < n; r++)
+        qsb_results_free(&in[r].run);
+    return status;
+}

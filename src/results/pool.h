@@ -1,0 +1,32 @@
+/*
+** Pooling runs (`merge --pool`): several runs of the same matrix on one machine, each a
+** separate process at its own time, become one result in which every run is one unit. The
+** level that one run cannot sample (its process and its minutes: docs/measurement.md, "The
+** process level") is then the level the intervals are taken over:
+**
+** - samples: every run's rounds in which all its verified rows sorted, concatenated, each
+**   sample's unit = the index of its run (0, 1, ...);
+** - a median and a delta: as in a run (the pooled median, the spec's median of paired ratios);
+** - their 95% intervals: t over the runs, center * exp(+-t(0.975, R - 1) * s / sqrt(R)), s the
+**   sd of the runs' log medians (of the paired ratios for a delta); none under QSB_MIN_UNITS
+**   runs;
+** - a row failed in any run is failed; comparisons are the first run's (the counted sorts are
+**   the same input each time); retaken and near_units add up;
+** - the context is the first run's, incomplete when any was, its drift factors 1 (the runs
+**   are the level above), its repetitions say it was pooled.
+**
+** The runs must agree on machine, metric, seed, mode, baseline and their cells and rows (the
+** same command); otherwise one line through diag and QSB_EUSAGE.
+*/
+#ifndef QSB_POOL_H
+#define QSB_POOL_H
+
+#include <stddef.h>
+
+#include "merge.h"
+
+/* Pools in[0..n-1] (their results are freed, also on failure) into *out. Returns QSB_OK,
+** QSB_EUSAGE or QSB_ESYSTEM (reported). */
+int qsb_pool_runs(qsb_merge_input *in, size_t n, qsb_results *out);
+
+#endif
