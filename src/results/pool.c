@@ -72,12 +72,14 @@ static int pool_row(const qsb_merge_input *in, size_t n, size_t c, size_t i, qsb
     return 0;
 }
 
-/* center * exp(+-h), h the t half-width over the units (stats.h); NAN under QSB_MIN_UNITS. */
+/* The t interval over the units (stats.h), exp(mean log +- h), stretched to hold the pooled
+** estimate `center` where a bimodal cell puts it off that mean; NAN under QSB_MIN_UNITS. */
 static void t_bounds(double center, const qsb_unit_spread *s, double *lo, double *hi)
 {
     double h = qsb_unit_half_width(s);
-    *lo = isfinite(h) && center > 0 ? center * exp(-h) : NAN;
-    *hi = isfinite(h) && center > 0 ? center * exp(h) : NAN;
+    bool known = isfinite(h) && isfinite(s->log_mean) && center > 0;
+    *lo = known ? fmin(center, exp(s->log_mean)) * exp(-h) : NAN;
+    *hi = known ? fmax(center, exp(s->log_mean)) * exp(h) : NAN;
 }
 
 /* Summaries, deltas and their intervals over the runs; noisy against the runs' precision. */
