@@ -608,12 +608,28 @@ static int drift_add_ratios(qsb_drift *d, const qsb_row *base, const qsb_row *ro
     return status;
 }
 
+/* Row's intervals widened by the factors: its median's by fm, its delta's by fr. */
+static void widen_row(qsb_row *row, double fm, double fr)
+{
+    qsb_widen_interval(row->summary.median, &row->summary.median_lo, &row->summary.median_hi,
+                       fm);
+    if (fr == 1.0 || !isfinite(row->delta_lo))
+        return;
+    double lo = 1.0 + row->delta_lo / 100.0, hi = 1.0 + row->delta_hi / 100.0;
+    qsb_widen_interval(1.0 + row->delta_pct / 100.0, &lo, &hi, fr);
+    row->delta_lo = (lo - 1.0) * 100.0;
+    row->delta_hi = (hi - 1.0) * 100.0;
+}
+
 /* The time level (stats.h qsb_drift): the run's factors, pooled over its rows, for the deltas
 ** (paired ratios) and for the medians, recorded in the context and applied to every interval.
 ** Exact counts have no intervals. */
 static int widen_for_drift(run_state *s)
 {
     qsb_results *r = s->results;
+    r->context.drift_ratios = r->context.drift_medians = NAN;
+    if (s->cfg->metric == QSB_METRIC_COMPARISONS)
+        return QSB_OK;
     qsb_drift ratios = {0}, medians = {0};
     for (size_t c = 0; c < r->ncells; c++) {
         const qsb_cell *cell = &r->cells[c];
@@ -622,30 +638,16 @@ static int widen_for_drift(run_state *s)
             const qsb_row *row = &cell->rows[i];
             if (!row->verified)
                 continue;
-            if (qsb_drift_add(&medians, row->samples, row->units, row->nsamples) != 0)
-                return qsb_out_of_memory("statistics");
-            if (i > 0 && base->verified &&
-                drift_add_ratios(&ratios, base, row) != 0)
+            if (qsb_drift_add(&medians, row->samples, row->units, row->nsamples) != 0 ||
+                (i > 0 && base->verified && drift_add_ratios(&ratios, base, row) != 0))
                 return qsb_out_of_memory("statistics");
         }
     }
-    double fr = qsb_drift_factor(&ratios), fm = qsb_drift_factor(&medians);
-    bool exact = s->cfg->metric == QSB_METRIC_COMPARISONS;
-    r->context.drift_ratios = exact ? NAN : fr;
-    r->context.drift_medians = exact ? NAN : fm;
-    for (size_t c = 0; c < r->ncells && !exact; c++)
-        for (size_t i = 0; i < r->cells[c].nrows; i++) {
-            qsb_row *row = &r->cells[c].rows[i];
-            qsb_widen_interval(row->summary.median, &row->summary.median_lo,
-                               &row->summary.median_hi, fm);
-            double center = 1.0 + row->delta_pct / 100.0;
-            double lo = 1.0 + row->delta_lo / 100.0, hi = 1.0 + row->delta_hi / 100.0;
-            qsb_widen_interval(center, &lo, &hi, fr);
-            if (isfinite(row->delta_lo)) {
-                row->delta_lo = (lo - 1.0) * 100.0;
-                row->delta_hi = (hi - 1.0) * 100.0;
-            }
-        }
+    r->context.drift_ratios = qsb_drift_factor(&ratios);
+    r->context.drift_medians = qsb_drift_factor(&medians);
+    for (size_t c = 0; c < r->ncells; c++)
+        for (size_t i = 0; i < r->cells[c].nrows; i++)
+            widen_row(&r->cells[c].rows[i], r->context.drift_medians, r->context.drift_ratios);
     return QSB_OK;
 }
 
