@@ -615,10 +615,12 @@ static void widen_row(qsb_row *row, double fm, double fr)
                        fm);
     if (fr == 1.0 || !isfinite(row->delta_lo))
         return;
+    double center = 1.0 + row->delta_pct / 100.0;
     double lo = 1.0 + row->delta_lo / 100.0, hi = 1.0 + row->delta_hi / 100.0;
-    qsb_widen_interval(1.0 + row->delta_pct / 100.0, &lo, &hi, fr);
-    row->delta_lo = (lo - 1.0) * 100.0;
-    row->delta_hi = (hi - 1.0) * 100.0;
+    qsb_widen_interval(center, &lo, &hi, fr);
+    /* as offsets from the delta: a bound equal to it stays equal (no rounding across it) */
+    row->delta_lo = row->delta_pct + (lo - center) * 100.0;
+    row->delta_hi = row->delta_pct + (hi - center) * 100.0;
 }
 
 /* The time level (stats.h qsb_drift): the run's factors, pooled over its rows, for the deltas

@@ -105,8 +105,8 @@ static int summarize_pooled(qsb_cell *cell, double precision_pct, bool exact)
             return -1;
         double ratio = 1.0 + row->delta_pct / 100.0;
         t_bounds(ratio, &s, &lo, &hi);
-        row->delta_lo = (lo - 1.0) * 100.0;
-        row->delta_hi = (hi - 1.0) * 100.0;
+        row->delta_lo = row->delta_pct + (lo - ratio) * 100.0; /* offsets: the delta stays */
+        row->delta_hi = row->delta_pct + (hi - ratio) * 100.0; /* inside, rounding or not */
     }
     for (size_t i = 0; i < cell->nrows && !exact; i++)
         cell->rows[i].noisy =
