@@ -30,11 +30,6 @@ static int by_machine_shard(const void *pa, const void *pb)
     return strcmp(a->file, b->file);
 }
 
-static int same_text(const char *a, const char *b)
-{
-    return (!a && !b) || (a && b && strcmp(a, b) == 0);
-}
-
 static int same_matrix(const qsb_matrix *a, const qsb_matrix *b)
 {
     if (a->n_nelem != b->n_nelem || a->n_sizes != b->n_sizes ||
@@ -71,16 +66,16 @@ static int check_one_matrix(const qsb_merge_input *in, size_t n)
             return qsb_error(QSB_EUSAGE, "machine '%s': different seeds within one matrix "
                              "(0x%" PRIx64 " in %s, 0x%" PRIx64 " in %s): give every shard "
                              "the same --seed", m, c0->seed, in[0].file, c->seed, in[i].file);
-        if (!same_text(c->mode, c0->mode))
+        if (!qsb_same_text(c->mode, c0->mode))
             return qsb_error(QSB_EUSAGE, "machine '%s': different input modes within one "
                              "matrix ('%s' in %s, '%s' in %s): give every shard the same "
                              "--compat", m, c0->mode ? c0->mode : "?", in[0].file,
                              c->mode ? c->mode : "?", in[i].file);
-        if (!same_text(c->metric, c0->metric))
+        if (!qsb_same_text(c->metric, c0->metric))
             return qsb_error(QSB_EUSAGE, "machine '%s': different metrics within one matrix "
                              "(%s in %s, %s in %s)", m, c0->metric ? c0->metric : "?",
                              in[0].file, c->metric ? c->metric : "?", in[i].file);
-        if (!same_text(in[i].run.baseline, in[0].run.baseline) ||
+        if (!qsb_same_text(in[i].run.baseline, in[0].run.baseline) ||
             !same_matrix(&c->matrix, &c0->matrix))
             return qsb_error(QSB_EUSAGE, "machine '%s': %s and %s are shards of different "
                              "matrices (--nelem, --sizes, --patterns or --algos differ); give "

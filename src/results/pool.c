@@ -11,21 +11,16 @@
 #include "diag.h"
 #include "stats.h"
 
-static int same_text(const char *a, const char *b)
-{
-    return a == b || (a && b && strcmp(a, b) == 0);
-}
-
 /* Why run b cannot be pooled with run a, or NULL. */
 static const char *mismatch(const qsb_results *a, const qsb_results *b)
 {
     if (strcmp(qsb_machine_name(&a->context), qsb_machine_name(&b->context)) != 0)
         return "another machine";
-    if (!same_text(a->context.metric, b->context.metric))
+    if (!qsb_same_text(a->context.metric, b->context.metric))
         return "another metric";
-    if (a->context.seed != b->context.seed || !same_text(a->context.mode, b->context.mode))
+    if (a->context.seed != b->context.seed || !qsb_same_text(a->context.mode, b->context.mode))
         return "other inputs (seed or mode)";
-    if (!same_text(a->baseline, b->baseline))
+    if (!qsb_same_text(a->baseline, b->baseline))
         return "another baseline";
     if (a->ncells != b->ncells)
         return "other cells";
@@ -133,7 +128,7 @@ static int pool_context(const qsb_merge_input *in, size_t n, qsb_results *out)
 static int pool_cells(const qsb_merge_input *in, size_t n, qsb_results *out)
 {
     const qsb_results *first = &in[0].run;
-    bool exact = same_text(first->context.metric, "comparisons");
+    bool exact = qsb_same_text(first->context.metric, "comparisons");
     double precision = isfinite(first->context.precision_pct) ? first->context.precision_pct
                                                               : INFINITY;
     for (size_t c = 0; c < first->ncells; c++) {

@@ -222,3 +222,8 @@ double qsb_row_interval_pct(const qsb_cell *cell, size_t i)
                                        100.0 + row->delta_hi));
     return pct;
 }
+
+bool qsb_same_text(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}

@@ -133,6 +133,9 @@ void qsb_context_free(qsb_context *c);
 /* Replaces *field with a copy of value (NULL stays NULL). */
 int qsb_set_string(char **field, const char *value);
 
+/* Both NULL, or both the same text. */
+bool qsb_same_text(const char *a, const char *b);
+
 /* Appends a cell with nrows rows, each initialised by qsb_row_init(algorithms[i]); returns
 ** it, or NULL when out of memory (r is unchanged then). Pointers to earlier cells may move. */
 qsb_cell *qsb_results_add_cell(qsb_results *r, const char *pattern, uint64_t nelem,
