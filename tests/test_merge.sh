@@ -13,7 +13,8 @@
 #  - merge --pool: five timed runs become one result whose every sample's unit is its run,
 #    with every sample kept in run order, intervals over the five runs, drift factors 1 and a
 #    context that says so; four runs give no interval; runs of another seed or
-#    another matrix, a shard, or a single run are one-line errors.
+#    another matrix, another shard, or a single run are one-line errors; runs of one shard
+#    pool into that shard.
 # Usage: test_merge.sh PATH/TO/qsortbench
 set -u
 bin=$1
@@ -180,7 +181,9 @@ grep -q '"drift_ratios":	1,' pooled.json && grep -q '"drift_medians":	1,' pooled
 "$bin" run $T --seed 9 --json seed9.json --csv /dev/null >/dev/null 2>>run.err || fail "seed 9 run"
 bad_merge "is not a run of the same command" --pool p1.json seed9.json -o x.json
 bad_merge "is not a run of the same command" --pool p1.json whole.json -o x.json
-bad_merge "is a shard" --pool s1.json s1.json -o x.json
+bad_merge "another shard" --pool s1.json s2.json -o x.json
+"$bin" merge --pool s1.json s1.json --json s11.json 2>err && grep -q '"shard":	"1/3"' s11.json &&
+    ok || fail "runs of one shard pool into that shard: $(grep shard s11.json)"
 bad_merge "needs two runs or more" --pool p1.json -o x.json
 
 echo "$passed passed, $failed failed"

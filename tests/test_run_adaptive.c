@@ -9,6 +9,8 @@
 **   one summary line counts the noisy cells, and the last stderr line breaks the overhead
 **   down (where the schedule stops depends on the clock: test_schedule drives it with fake
 **   times);
+** - worker processes (the default): the minimum of 5 runs whatever the budget, each sample's
+**   unit is its process, every row has its intervals;
 ** - the JSON context records the noise-control fields, --pin, the budget and the placement;
 ** - very short sorts are batched (batch > 1 in the JSON), and --batch K fixes the batch;
 ** - each table line shows "± h" and "no significant change" exactly as the JSON's delta and
@@ -167,7 +169,7 @@ static void test_tiny_budget(void)
     run_output o;
     const char *args[] = {"--nelem", "2000:6000", "--sizes", "8", "--patterns", "random",
                           "--budget", "0.001s", "--precision", "0.0001", "--warmup", "2",
-                          NULL};
+                          "--processes", "1", NULL};
     run(&o, "tiny", args);
     CHECK_EQ_U64(o.status, 0);
     check_all_noisy(&o, 2);
@@ -188,6 +190,54 @@ static void test_tiny_budget(void)
                   strstr(last, "peak memory"),
               "last line: %s", last);
     run_free(&o);
+}
+
+/* Worker processes (the default): a budget below the minimum still runs its 5 processes,
+** every sample's unit is its process, each process visits every cell once, and the
+** intervals are there (5 units); the context and the last line say so. */
+static void test_worker_processes(void)
+{
+    run_output o;
+    const char *args[] = {"--nelem", "300:900", "--sizes", "4", "--patterns", "random,sorted",
+                          "--budget", "0.001s", "--precision", "0.0001", NULL};
+    run(&o, "workers", args);
+    CHECK_EQ_U64(o.status, 0);
+    CHECK(strstr(o.stderr_text, "warning: --budget 0.001s is below this matrix's minimum") &&
+          strstr(o.stderr_text, "for 5 processes)"));
+    CHECK(strstr(o.stderr_text, "qsortbench: 5 worker processes, ") != NULL);
+    CHECK(strncmp(string(context_of(&o), "repetitions"), "processes: ", 11) == 0);
+    const cJSON *row;
+    size_t rows = 0;
+    cJSON_ArrayForEach(row, results_of(&o))
+    {
+        const cJSON *units = cJSON_GetObjectItemCaseSensitive(row, "units"), *unit;
+        bool seen[5] = {false};
+        cJSON_ArrayForEach(unit, units)
+        {
+            CHECK(unit->valuedouble >= 0 && unit->valuedouble <= 4);
+            if (unit->valuedouble >= 0 && unit->valuedouble <= 4)
+                seen[(int)unit->valuedouble] = true;
+        }
+        for (int u = 0; u < 5; u++)
+            CHECK_MSG(seen[u], "row %zu has no sample of process %d", rows, u);
+        CHECK(!isnan(number(row, "median_lo")) && !isnan(number(row, "median_hi")));
+        if (strcmp(string(row, "algorithm"), "introsort") == 0)
+            CHECK(number(row, "delta_lo") <= number(row, "delta_pct") &&
+                  number(row, "delta_pct") <= number(row, "delta_hi"));
+        rows++;
+    }
+    CHECK_EQ_U64(rows, 8);
+    run_free(&o);
+
+    /* --reps fixes the rounds of one process. */
+    const char *both[] = {"--nelem", "300", "--processes", "3", "--reps", "2", NULL};
+    run_output bad;
+    memset(&bad, 0, sizeof bad);
+    path_in_dir(bad.out, "reps-processes", "out");
+    path_in_dir(bad.err, "reps-processes", "err");
+    char *argv[] = {QSB_BINARY, (char *)both[0], (char *)both[1], (char *)both[2],
+                    (char *)both[3], (char *)both[4], (char *)both[5], NULL};
+    CHECK_EQ_U64(run_binary(argv, bad.out, bad.err), 2);
 }
 
 static int first_allowed_cpu(void)
@@ -319,8 +369,8 @@ static void test_interrupt_keeps_cells(void)
     /* A 3 s budget: units of 0.15 s (the minimum within the first second), then more units
     ** until the budget is spent. */
     char *argv[] = {QSB_BINARY, "--nelem", "100000", "--sizes", "4", "--patterns", "random",
-                    "--precision", "0.0001", "--budget", "3s", "--csv", o.csv, "--json",
-                    o.json, "--quiet", NULL};
+                    "--precision", "0.0001", "--budget", "3s", "--processes", "1", "--csv",
+                    o.csv, "--json", o.json, "--quiet", NULL};
     pid_t pid = start_binary(argv, NULL, o.err, NULL);
     CHECK(pid > 0);
     struct timespec pause = {2, 0};
@@ -353,6 +403,7 @@ int main(void)
     }
     test_fixed_reps();
     test_tiny_budget();
+    test_worker_processes();
     test_context_and_pin();
     test_batching();
     test_table_matches_json();

@@ -95,6 +95,12 @@ expect_usage_error "CPU 1023 is not available to this process (available: " --pi
 expect_usage_error "needs a value" --pin
 expect_usage_error "too small" --batch 0
 expect_usage_error "not a whole number" --batch 2.5
+expect_usage_error "too small" --processes 0
+expect_usage_error "not a whole number" --processes x
+expect_usage_error "give --processes 1 or --budget" --processes 3 --reps 2
+expect_usage_error "is not K:SLICE" --worker 0.5
+expect_usage_error "too small" --worker 0:0.5
+expect_usage_error "must be above 0" --worker 1:0
 
 if [ -e results ] || [ -n "$(ls | grep -v -e '^out.txt$' -e '^err.txt$' -e '^bad.csv$')" ]; then
     echo "FAIL: a refused command left files behind:" >&2
@@ -109,6 +115,9 @@ expect_ok --warmup 3 --reps 2
 expect_ok --batch 3 --reps 2
 expect_ok --placement near --reps 2
 expect_ok --no-reload --budget 0.2s
+expect_ok --processes 2
+expect_ok --processes 1 --budget 0.2s
+expect_ok --worker 2:0.001
 expect_ok --reps 2 --pin "$(grep -m1 -o '^[0-9]*' /sys/fs/cgroup/cpuset.cpus.effective 2>/dev/null || echo 0)"
 
 # --nelem auto follows the sysfs root: the seed's counts and one warning when it has no cache

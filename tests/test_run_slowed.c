@@ -130,8 +130,8 @@ static outcome run_with(const char *dir, qsb_sort_fn candidate, const char *cons
     snprintf(err, sizeof err, "%s/stderr.txt", dir);
     char *args[32] = {"run", "--nelem", "200", "--sizes", "4", "--patterns", "random",
                       "--warmup", "0", "--batch", "1", "--csv", csv, "--json", json,
-                      "--quiet"};
-    int argc = 16;
+                      "--quiet", "--processes", "1"}; /* test sorts: this process only */
+    int argc = 18;
     while (*more && argc < 32)
         args[argc++] = (char *)*more++;
     outcome o = {0};

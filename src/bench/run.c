@@ -405,7 +405,7 @@ static int timed_slice(run_state *s, cell_plan *plan, qsb_cell *cell)
                         : SIZE_MAX;
     uint64_t slice_start = qsb_clock_ns();
     for (size_t r = 0; r < share && any_verified(cell); r++) {
-        int status = timed_round(s, plan, cell, plan->rounds);
+        int status = timed_round(s, plan, cell, plan->rounds + s->setup->round_offset);
         if (status != QSB_OK)
             return status;
         uint64_t now = qsb_clock_ns();

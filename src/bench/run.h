@@ -38,6 +38,9 @@ typedef struct {
     bool progress;                   /* draw the progress line (progress.h) */
     double slice_s;                  /* seconds of rounds per visit of a cell (at least one) */
     qsb_placement *placement;        /* where the timed sorts and the comparator sit */
+    size_t round_offset;             /* added to a cell's round number for the order of its
+                                     ** sorts: a worker process's index, so that the order
+                                     ** alternates across processes as across rounds */
 } qsb_run_setup;
 
 /* Where the run's time went (nanoseconds of CLOCK_MONOTONIC_RAW, the timed sorts in the

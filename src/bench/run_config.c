@@ -47,5 +47,8 @@ void qsb_run_config_free(qsb_run_config *cfg)
     free(cfg->algos);
     free(cfg->command_line);
     free(cfg->in_shard);
+    for (size_t i = 0; cfg->worker_argv && cfg->worker_argv[i]; i++)
+        free(cfg->worker_argv[i]);
+    free(cfg->worker_argv);
     memset(cfg, 0, sizeof *cfg);
 }

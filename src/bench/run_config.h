@@ -79,6 +79,12 @@ typedef struct {
     unsigned char *in_shard; /* with --shard: per cell of the matrix (matrix order), whether
                              ** this shard runs it (shard.h; malloc'd); NULL: every cell */
     const char *machine;    /* --machine NAME; NULL: the host's name is recorded */
+    uint64_t processes;     /* --processes: worker processes (workers.h); 0 = auto */
+    uint64_t worker_index;  /* --worker K:SLICE: this process is worker K (from 1) of a run, */
+    double worker_slice_s;  /* one visit per cell with SLICE seconds of rounds; 0, 0 otherwise */
+    char **worker_argv;     /* a worker's command line up to its own options: "run" and the
+                            ** options that decide what is measured (malloc'd, as are its
+                            ** strings; NULL-terminated) */
 } qsb_run_config;
 
 /* The cells this run visits: the matrix's, or its shard's. */

@@ -41,6 +41,7 @@
 #include "schedule.h"
 #include "stats.h"
 #include "version.h"
+#include "workers.h"
 
 #define RESULTS_DIR "results"
 #define WORK_BUFFERS 3 /* the input, the work copy, and msort's scratch of the same size */
@@ -52,6 +53,8 @@
 #define SLICE_MAX_S 1.0
 #define PROBE_NELEM 65536       /* the speed probe's input, before the first sort */
 #define DRIFT_WARN_FACTOR 1.5   /* intervals widened this much or more: one warning line */
+#define WORKER_START_S 0.1      /* a worker process's start: exec, TSC calibration, probe,
+                                ** loading the sorts (about 0.08 s measured here) */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -138,7 +141,9 @@ typedef struct {
     double slice_s;        /* seconds of rounds per visit */
     double minimum_s;      /* estimated: every cell's minimum of units */
     double estimate_s;     /* estimated duration of the run */
-    size_t min_units;
+    size_t min_units;      /* units per cell at least; with worker processes, processes */
+    size_t processes;      /* worker processes planned (workers.h); 1: this process runs */
+    double worker_s;       /* estimated: one worker process */
     qsb_placement *placement;
 } run_plan;
 
@@ -165,9 +170,10 @@ static double probe_seconds_per_work(const qsb_run_config *cfg)
 }
 
 /* Estimated seconds of one round of each cell, and of its first visit's extra work (the
-** counted sorts, slower by their counting comparator; generation and checks): the sorts'
-** work n log2 n, wider elements costing more to move. Rough by nature (a factor of two
-** between patterns); the budget, not this, decides how long the run takes. */
+** counted sorts, about one round: measured 39.1 s of counted against 39.1 s of timed sorts in
+** a one-round run of the seed matrix; generation and checks): the sorts' work n log2 n, wider
+** elements costing more to move. Rough by nature (a factor of two between patterns); the
+** budget, not this, decides how long the run takes. */
 static void estimate_cells(const qsb_run_config *cfg, double per_work, double *round_s,
                            double *first_s)
 {
@@ -180,27 +186,53 @@ static void estimate_cells(const qsb_run_config *cfg, double per_work, double *r
                 double n = (double)cfg->nelem[e], size = (double)cfg->sizes[z];
                 double work = n * log2(n > 2 ? n : 2) * (1.0 + size / 32.0);
                 round_s[c] = per_work * work * (double)cfg->n_algos;
-                first_s[c] = 1.5 * round_s[c] + n * size * 2e-9;
+                first_s[c] = round_s[c] + n * size * 2e-9;
                 c++;
             }
 }
 
-static int plan_run(const qsb_run_config *cfg, run_plan *plan)
+/* --worker K:SLICE: one visit of every cell, no budget (workers.h). */
+static void plan_worker(const qsb_run_config *cfg, run_plan *plan)
 {
-    size_t cells = qsb_run_config_cells(cfg);
-    double *round_s = malloc((cells ? cells : 1) * sizeof *round_s);
-    double *first_s = malloc((cells ? cells : 1) * sizeof *first_s);
-    if (!round_s || !first_s) {
-        free(round_s);
-        free(first_s);
-        return qsb_out_of_memory("estimate");
-    }
+    plan->min_units = 1;
+    plan->processes = 1;
+    plan->budget_s = 0;
+    plan->slice_s = cfg->worker_slice_s;
+}
+
+/* Worker processes: the budget buys processes, each one visit of every cell with a short
+** slice of rounds (the process level is the wide one: one round more in a process narrows
+** little); at least QSB_MIN_UNITS of them (or exactly --processes N). */
+static void plan_processes(const qsb_run_config *cfg, run_plan *plan, const double *round_s,
+                           const double *first_s, size_t cells)
+{
+    size_t least = cfg->processes ? (size_t)cfg->processes : QSB_MIN_UNITS;
+    plan->min_units = least;
+    plan->slice_s = SLICE_MIN_S;
+    plan->worker_s = qsb_schedule_minimum_s(round_s, first_s, cells, 1, plan->slice_s) +
+                     WORKER_START_S;
+    plan->minimum_s = (double)least * plan->worker_s;
+    plan->budget_s = cfg->budget_s > 0 ? cfg->budget_s
+                                       : fmin(fmax(AUTO_BUDGET_FACTOR * plan->minimum_s,
+                                                   AUTO_BUDGET_MIN_S),
+                                              AUTO_BUDGET_MAX_S);
+    double fit = floor(plan->budget_s / plan->worker_s + 0.5);
+    plan->processes = cfg->processes ? least : fit > (double)least ? (size_t)fit : least;
+    plan->estimate_s = fmax(plan->budget_s, plan->minimum_s);
+    if (cfg->processes) /* exactly N: as long as they take */
+        plan->estimate_s = plan->minimum_s;
+}
+
+/* One process: every cell its minimum of units, then the budget on the widest intervals. */
+static void plan_units(const qsb_run_config *cfg, run_plan *plan, const double *round_s,
+                       const double *first_s, size_t cells)
+{
     bool exact = cfg->metric == QSB_METRIC_COMPARISONS;
+    plan->processes = 1;
     /* --reps N: N rounds over min(N, QSB_MIN_UNITS) units, one round at least in each. */
     plan->min_units = exact ? 1 : QSB_MIN_UNITS;
     if (cfg->reps && cfg->reps < plan->min_units)
         plan->min_units = (size_t)cfg->reps;
-    estimate_cells(cfg, probe_seconds_per_work(cfg), round_s, first_s);
     double bare = qsb_schedule_minimum_s(round_s, first_s, cells, plan->min_units, 0.0);
     plan->budget_s = cfg->budget_s;
     if (plan->budget_s == 0 && !cfg->reps && !exact)
@@ -222,9 +254,27 @@ static int plan_run(const qsb_run_config *cfg, run_plan *plan)
             plan->minimum_s += first_s[i] + (double)cfg->reps * round_s[i];
     }
     plan->estimate_s = fmax(plan->budget_s, plan->minimum_s);
+}
+
+static int plan_run(const qsb_run_config *cfg, run_plan *plan)
+{
+    if (cfg->worker_slice_s > 0) {
+        plan_worker(cfg, plan);
+        return QSB_OK;
+    }
+    size_t cells = qsb_run_config_cells(cfg);
+    double *round_s = malloc((cells ? cells : 1) * sizeof *round_s);
+    double *first_s = malloc((cells ? cells : 1) * sizeof *first_s);
+    int status = round_s && first_s ? QSB_OK : qsb_out_of_memory("estimate");
+    if (status == QSB_OK)
+        estimate_cells(cfg, probe_seconds_per_work(cfg), round_s, first_s);
+    if (status == QSB_OK && cfg->processes == 1)
+        plan_units(cfg, plan, round_s, first_s, cells);
+    else if (status == QSB_OK)
+        plan_processes(cfg, plan, round_s, first_s, cells);
     free(round_s);
     free(first_s);
-    return QSB_OK;
+    return status;
 }
 
 /* "0.5s", "42s", "4:05" (minutes and seconds). */
@@ -246,13 +296,22 @@ static void announce_plan(const qsb_run_config *cfg, const run_plan *plan)
     format_duration(plan->minimum_s, minimum, sizeof minimum);
     format_duration(plan->budget_s, budget, sizeof budget);
     size_t cells = qsb_run_config_cells(cfg);
+    const char *level = plan->processes > 1 ? "processes" : "units per cell";
     if (cfg->budget_s > 0 && plan->minimum_s > plan->budget_s)
-        qsb_warning("--budget %s is below this matrix's minimum (about %s for %zu units per "
-                    "cell): the run takes that long; give a longer --budget or fewer cells",
-                    budget, minimum, plan->min_units);
-    if (cfg->quiet || cfg->metric == QSB_METRIC_COMPARISONS)
+        qsb_warning("--budget %s is below this matrix's minimum (about %s for %zu %s): the run "
+                    "takes that long; give a longer --budget or fewer cells",
+                    budget, minimum, plan->min_units, level);
+    if (cfg->quiet || cfg->metric == QSB_METRIC_COMPARISONS || cfg->worker_slice_s > 0)
         return;
-    if (plan->budget_s > 0)
+    if (plan->processes > 1) {
+        char worker[32];
+        format_duration(plan->worker_s, worker, sizeof worker);
+        qsb_note("%zu cells x %zu algorithms in %s%zu worker processes of about %s each: about "
+                 "%s (budget %s%s; the minimum of %zu processes is about %s)",
+                 cells, cfg->n_algos, cfg->processes ? "" : "about ", plan->processes, worker,
+                 estimate, budget, cfg->budget_s > 0 ? "" : ", auto", plan->min_units,
+                 minimum);
+    } else if (plan->budget_s > 0)
         qsb_note("%zu cells x %zu algorithms: about %s (budget %s%s; the minimum of %zu units "
                  "per cell is about %s)",
                  cells, cfg->n_algos, estimate, budget, cfg->budget_s > 0 ? "" : ", auto",
@@ -281,7 +340,12 @@ static int fill_noise_context(qsb_context *c, const qsb_run_config *cfg, const r
     if (cfg->slowed_pct > 0)
         snprintf(slowed, sizeof slowed, "; short sorts over %g%% slower than their row's "
                  "fastest retaken", cfg->slowed_pct);
-    if (cfg->reps)
+    if (plan->processes > 1)
+        snprintf(repetitions, sizeof repetitions,
+                 "processes: worker processes while %.0f s last (%zu at least), each one visit "
+                 "per cell (%.3g s of rounds), every process one unit%s",
+                 plan->budget_s, plan->min_units, plan->slice_s, slowed);
+    else if (cfg->reps)
         snprintf(repetitions, sizeof repetitions, "fixed: %llu rounds over up to %d units%s",
                  (unsigned long long)cfg->reps, QSB_MIN_UNITS, slowed);
     else
@@ -474,6 +538,80 @@ static void warn_drift(const qsb_context *c)
                 c->drift_ratios, c->drift_medians);
 }
 
+/* The workers' pooled cells into the run's results (the context stays the run's) and what
+** the run's last lines count. */
+static void adopt_cells(qsb_results *results, qsb_results *pooled, qsb_run_totals *totals)
+{
+    qsb_cell *cells = results->cells;
+    size_t ncells = results->ncells;
+    results->cells = pooled->cells;
+    results->ncells = pooled->ncells;
+    pooled->cells = cells;
+    pooled->ncells = ncells;
+    results->context.incomplete = pooled->context.incomplete || stop_signal;
+    results->context.drift_ratios = pooled->context.drift_ratios;
+    results->context.drift_medians = pooled->context.drift_medians;
+    totals->cells_done = results->ncells;
+    totals->timed_ns = qsb_results_timed_s(results) * 1e9;
+    for (size_t c = 0; c < results->ncells; c++) {
+        bool noisy = false;
+        for (size_t i = 0; i < results->cells[c].nrows; i++) {
+            noisy |= results->cells[c].rows[i].noisy;
+            totals->failed_rows += !results->cells[c].rows[i].verified;
+        }
+        totals->noisy_cells += noisy;
+    }
+}
+
+/* The cells, measured in this process (its units) or by worker processes (workers.h). */
+static int measure(const qsb_run_config *cfg, const run_plan *plan, const qsb_timer *timer,
+                   qsb_results *results, qsb_run_totals *totals, size_t *processes)
+{
+    if (plan->processes <= 1) {
+        qsb_schedule_policy schedule = {plan->min_units, QSB_MAX_UNITS, cfg->precision_pct,
+                                        plan->budget_s};
+        qsb_run_setup setup = {cfg,
+                               timer,
+                               schedule,
+                               &stop_signal,
+                               !cfg->quiet,
+                               plan->slice_s,
+                               plan->placement,
+                               cfg->worker_index ? (size_t)cfg->worker_index - 1 : 0};
+        return qsb_run_matrix(&setup, results, totals);
+    }
+    qsb_workers_plan workers = {cfg->worker_argv,
+                                plan->slice_s,
+                                plan->budget_s,
+                                cfg->precision_pct,
+                                plan->min_units,
+                                cfg->processes ? plan->min_units : QSB_MAX_UNITS,
+                                plan->processes,
+                                plan->worker_s,
+                                &stop_signal,
+                                !cfg->quiet};
+    qsb_results pooled;
+    int status = qsb_run_workers(&workers, &pooled, processes);
+    if (status == QSB_OK || status == QSB_FINDING)
+        adopt_cells(results, &pooled, totals);
+    qsb_results_free(&pooled);
+    return status;
+}
+
+/* The last line of a run in worker processes: their breakdown is each worker's own (a run
+** with --processes 1 prints it). */
+static void print_process_totals(const qsb_run_totals *t, double wall_ns, size_t processes)
+{
+    struct rusage usage;
+    double peak_mib = getrusage(RUSAGE_CHILDREN, &usage) == 0 ? (double)usage.ru_maxrss / 1024
+                                                              : 0;
+    qsb_note("%zu worker process%s, %.2f s wall time: %.2f s inside timed sorts (%.1f%%); the "
+             "rest is starting the processes and, in each, inputs, counted sorts, warm-ups, "
+             "copies and checks (--processes 1 itemises them); peak memory %.1f MiB",
+             processes, processes == 1 ? "" : "es", wall_ns / 1e9, t->timed_ns / 1e9,
+             wall_ns > 0 ? 100.0 * t->timed_ns / wall_ns : 0.0, peak_mib);
+}
+
 /* run --plot: the charts beside the CSV file (beside the JSON one when the CSV went to
 ** stdout), listed on stdout after the table when stdout carries the table. */
 static int plot_beside(const qsb_run_config *cfg, const result_files *files,
@@ -490,14 +628,11 @@ static int run_and_report(const qsb_run_config *cfg, const run_plan *plan,
                           const qsb_timer *timer, const qsb_reference *ref, result_files *files,
                           qsb_results *results)
 {
-    qsb_schedule_policy schedule = {plan->min_units, QSB_MAX_UNITS, cfg->precision_pct,
-                                    plan->budget_s};
-    qsb_run_setup setup = {cfg,           timer,         schedule,       &stop_signal,
-                           !cfg->quiet,   plan->slice_s, plan->placement};
     qsb_run_totals totals;
     memset(&totals, 0, sizeof totals);
+    size_t processes = 1;
     uint64_t start = qsb_clock_ns();
-    int status = qsb_run_matrix(&setup, results, &totals);
+    int status = measure(cfg, plan, timer, results, &totals, &processes);
     double wall_ns = (double)(qsb_clock_ns() - start);
     warn_noisy_total(cfg, &totals);
     warn_drift(&results->context);
@@ -531,7 +666,10 @@ static int run_and_report(const qsb_run_config *cfg, const run_plan *plan,
         if (status == QSB_OK)
             status = plot_status;
     }
-    print_totals(&totals, wall_ns, timer != NULL);
+    if (plan->processes > 1)
+        print_process_totals(&totals, wall_ns, processes);
+    else
+        print_totals(&totals, wall_ns, timer != NULL);
     return status;
 }
 

@@ -34,6 +34,8 @@
 #define MAX_WARMUP UINT64_C(1000)
 #define MAX_BATCH UINT64_C(1000000)
 #define MAX_SLOWED_PCT 1000.0
+#define MAX_PROCESSES UINT64_C(10000)
+#define MAX_WORKER_SLICE_S 60.0
 
 enum {
     OPT_NELEM,
@@ -63,6 +65,8 @@ enum {
     OPT_PLOT,
     OPT_SHARD,
     OPT_MACHINE,
+    OPT_PROCESSES,
+    OPT_WORKER,
     OPT_COUNT
 };
 
@@ -142,6 +146,14 @@ static const qsb_option run_options[] = {
     [OPT_MACHINE] = {"machine", 0, "NAME",
                      "this machine's name in merged files (default: the host name); give "
                      "every shard of one machine kind the same NAME"},
+    [OPT_PROCESSES] = {"processes", 0, "N",
+                       "run the matrix in N worker processes, one after the other, each "
+                       "visiting every cell once; intervals by t over the processes (default "
+                       "auto: as many as --budget holds, at least 5); 1: one process, "
+                       "intervals over its units (experiments; also with --reps)"},
+    [OPT_WORKER] = {"worker", 0, "K:SLICE",
+                    "(internal) be worker process K of a run: visit every cell once with "
+                    "SLICE seconds of rounds"},
     [OPT_COUNT] = {NULL, 0, NULL, NULL},
 };
 
@@ -500,6 +512,39 @@ static int resolve_export_and_gate(qsb_run_config *cfg, const option_texts *t)
     return status;
 }
 
+/* --worker K:SLICE (workers.h). */
+static int parse_worker(qsb_run_config *cfg, const char *text)
+{
+    const char *colon = strchr(text, ':');
+    char index[32];
+    if (!colon || (size_t)(colon - text) >= sizeof index)
+        return qsb_usage_error("--worker: '%s' is not K:SLICE", qsb_quote(text));
+    memcpy(index, text, (size_t)(colon - text));
+    index[colon - text] = '\0';
+    int status = qsb_parse_u64(index, "--worker K", 1, MAX_PROCESSES, 0, &cfg->worker_index);
+    return status == QSB_OK ? parse_positive(colon + 1, "--worker SLICE", MAX_WORKER_SLICE_S,
+                                             &cfg->worker_slice_s)
+                            : status;
+}
+
+/* --processes N (workers.h) and --worker K:SLICE. One process where several cannot differ or
+** cannot be pooled: exact counts, and --reps, which fixes the rounds of one process. */
+static int resolve_processes(qsb_run_config *cfg, const option_texts *t)
+{
+    int status = QSB_OK;
+    if (t->text[OPT_PROCESSES])
+        status = qsb_parse_u64(t->text[OPT_PROCESSES], "--processes", 1, MAX_PROCESSES, 0,
+                               &cfg->processes);
+    if (status == QSB_OK && cfg->processes > 1 && cfg->reps)
+        status = qsb_usage_error("--reps fixes the rounds of one process: give --processes 1 "
+                                 "or --budget");
+    if (status == QSB_OK && t->text[OPT_WORKER])
+        status = parse_worker(cfg, t->text[OPT_WORKER]);
+    if (cfg->reps || cfg->metric == QSB_METRIC_COMPARISONS || cfg->worker_slice_s > 0)
+        cfg->processes = 1;
+    return status;
+}
+
 /* --shard K/N: after the lists, which it splits (shard.h). */
 static int resolve_shard(qsb_run_config *cfg, const char *text)
 {
@@ -535,6 +580,54 @@ static int resolve_shard(qsb_run_config *cfg, const char *text)
     return QSB_OK;
 }
 
+/* The options a worker process gets from its run: those that decide what is measured and
+** how (workers.h). The rest (outputs, the budget, gates, reports) stay with the run. */
+static const int worker_options[] = {OPT_SIZES,  OPT_PATTERNS, OPT_ALGOS,  OPT_SEED,
+                                     OPT_PRECISION, OPT_PLACEMENT, OPT_WARMUP, OPT_PIN,
+                                     OPT_BATCH,  OPT_SLOWED,   OPT_METRIC, OPT_COMPAT,
+                                     OPT_SHARD,  OPT_MACHINE};
+#define N_WORKER_OPTIONS (sizeof worker_options / sizeof worker_options[0])
+
+/* "--name=value", malloc'd. */
+static char *option_word(const char *name, const char *value)
+{
+    size_t len = strlen(name) + strlen(value) + 4;
+    char *word = malloc(len);
+    if (word)
+        snprintf(word, len, "--%s=%s", name, value);
+    return word;
+}
+
+/* "49152:786432": the resolved counts, so that a worker measures the run's cells even where
+** --nelem auto would read another sysfs. */
+static char *nelem_list(const qsb_run_config *cfg)
+{
+    size_t len = cfg->n_nelem * 21 + 1, used = 0;
+    char *text = malloc(len);
+    for (size_t i = 0; text && i < cfg->n_nelem; i++)
+        used += (size_t)snprintf(text + used, len - used, "%s%llu", i ? ":" : "",
+                                 (unsigned long long)cfg->nelem[i]);
+    return text;
+}
+
+static int build_worker_argv(qsb_run_config *cfg, const option_texts *t)
+{
+    char **argv = calloc(N_WORKER_OPTIONS + 4, sizeof *argv);
+    char *nelem = nelem_list(cfg);
+    size_t n = 0;
+    bool ok = argv && nelem && (argv[n++] = strdup("run")) &&
+              (argv[n++] = option_word("nelem", nelem));
+    for (size_t i = 0; ok && i < N_WORKER_OPTIONS; i++)
+        if (t->text[worker_options[i]])
+            ok = (argv[n++] = option_word(run_options[worker_options[i]].name,
+                                          t->text[worker_options[i]])) != NULL;
+    if (ok && t->no_reload)
+        ok = (argv[n++] = strdup("--no-reload")) != NULL;
+    free(nelem);
+    cfg->worker_argv = argv;
+    return ok ? QSB_OK : qsb_out_of_memory("worker command line");
+}
+
 static int resolve_all(qsb_run_config *cfg, const option_texts *t)
 {
     int status = resolve_sizes(cfg, t->text[OPT_SIZES]);
@@ -560,6 +653,10 @@ static int resolve_all(qsb_run_config *cfg, const option_texts *t)
         status = resolve_nelem(cfg, t->text[OPT_NELEM]);
     if (status == QSB_OK)
         status = resolve_shard(cfg, t->text[OPT_SHARD]);
+    if (status == QSB_OK)
+        status = resolve_processes(cfg, t);
+    if (status == QSB_OK)
+        status = build_worker_argv(cfg, t);
     if (status == QSB_OK && t->text[OPT_MACHINE] && !*t->text[OPT_MACHINE])
         status = qsb_usage_error("--machine: the name is empty");
     cfg->machine = t->text[OPT_MACHINE];

@@ -22,6 +22,8 @@ static const char *mismatch(const qsb_results *a, const qsb_results *b)
         return "other inputs (seed or mode)";
     if (!qsb_same_text(a->baseline, b->baseline))
         return "another baseline";
+    if (a->context.shard_k != b->context.shard_k || a->context.shard_n != b->context.shard_n)
+        return "another shard";
     if (a->ncells != b->ncells)
         return "other cells";
     for (size_t c = 0; c < a->ncells; c++) {
@@ -115,7 +117,6 @@ static int pool_context(const qsb_merge_input *in, size_t n, qsb_results *out)
         qsb_set_string(&out->baseline, in[0].run.baseline) != 0)
         return -1;
     qsb_context *c = &out->context;
-    c->shard_k = c->shard_n = 0;
     c->drift_ratios = c->drift_medians = 1.0; /* the runs are the level above time */
     for (size_t r = 0; r < n; r++)
         c->incomplete |= in[r].run.context.incomplete;
@@ -164,10 +165,6 @@ int qsb_pool_runs(qsb_merge_input *in, size_t n, qsb_results *out)
             status = qsb_error(QSB_EUSAGE, "merge --pool: %s is not a run of the same command "
                                "as %s: %s", in[r].file, in[0].file, why);
     }
-    for (size_t r = 0; r < n && status == QSB_OK; r++)
-        if (in[r].run.context.shard_n > 1)
-            status = qsb_error(QSB_EUSAGE, "merge --pool: %s is a shard: merge each run's "
-                               "shards first", in[r].file);
     if (status == QSB_OK && (pool_context(in, n, out) != 0 || pool_cells(in, n, out) != 0))
         status = qsb_out_of_memory("merge --pool");
     if (status != QSB_OK)

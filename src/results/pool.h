@@ -15,8 +15,9 @@
 ** - the context is the first run's, incomplete when any was, its drift factors 1 (the runs
 **   are the level above), its repetitions say it was pooled.
 **
-** The runs must agree on machine, metric, seed, mode, baseline and their cells and rows (the
-** same command); otherwise one line through diag and QSB_EUSAGE.
+** The runs must agree on machine, metric, seed, mode, baseline, shard and their cells and rows
+** (the same command; runs of one shard pool into that shard, which merge then joins with the
+** others); otherwise one line through diag and QSB_EUSAGE.
 */
 #ifndef QSB_POOL_H
 #define QSB_POOL_H

@@ -1,0 +1,49 @@
+/*
+** Worker processes (run --processes): the top level of the experiment.
+**
+** On this project's machines a process keeps a state for its whole life that neither its
+** units (fresh placements of the sorts) nor its minutes can see: the same cell's delta sits
+** at another value in the next process (docs/measurement.md, "The process level"). So a run
+** samples that level: it starts worker processes one after the other (a fresh exec each: new
+** addresses for everything), each visiting every cell once, and pools them with every
+** process one unit (pool.h): the intervals are then t intervals over independent processes.
+**
+** A worker is this executable run as `run --worker SLICE` with the run's measuring options,
+** writing its results to a private temporary directory; its stdout is discarded and its stderr
+** kept in that directory, whose last line is quoted when a worker fails. Workers start while
+** the budget lasts and an interval is wider than --precision (at least min_processes, at most
+** max_processes). A signal to the run stops
+** the current worker (it keeps its finished cells, marked incomplete) and starts no other.
+*/
+#ifndef QSB_WORKERS_H
+#define QSB_WORKERS_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "result.h"
+
+typedef struct {
+    char *const *argv_head; /* "run" and the measuring options (run_config.h worker_argv) */
+    double slice_s;         /* seconds of rounds per visit of a cell */
+    double budget_s;        /* workers start while the next one fits into it */
+    double precision_pct;   /* ... and while an interval is wider than +-this % */
+    size_t min_processes;   /* started whatever the budget (at least 1) */
+    size_t max_processes;   /* never more */
+    size_t planned;         /* the estimate of how many (for the progress line) */
+    double worker_s;        /* the estimate of one worker, until the first has finished */
+    volatile sig_atomic_t *stop; /* set from a signal handler */
+    bool progress;          /* draw the progress line */
+} qsb_workers_plan;
+
+/* Runs the workers and pools their results into *out (its context is the first worker's,
+** pool.h). *processes: how many finished. Returns QSB_OK, QSB_FINDING when a result failed
+** verification in a worker, or an error (reported). */
+int qsb_run_workers(const qsb_workers_plan *plan, qsb_results *out, size_t *processes);
+
+/* Seconds inside the timed sorts behind a result's samples (each sample is one sort of a
+** batch): for the run's last line. */
+double qsb_results_timed_s(const qsb_results *r);
+
+#endif
