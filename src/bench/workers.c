@@ -26,11 +26,12 @@
 #define LAST_LINE_BYTES 512 /* of a failed worker's stderr, quoted in the error */
 #define DIR_BYTES 1024      /* the temporary directory's path */
 #define PATH_BYTES (DIR_BYTES + 64) /* a file in it */
+#define SELF_EXE "/proc/self/exe"   /* what a worker runs: the run's own executable */
 
 typedef struct {
     const qsb_workers_plan *plan;
     char dir[DIR_BYTES];       /* the private temporary directory */
-    char exe[PATH_MAX];        /* this executable */
+    char exe[PATH_MAX];        /* this executable's path, the workers' argv[0] */
     qsb_merge_input *runs;     /* the finished workers' results */
     size_t n;
     char **names;              /* "worker 3", for pool's messages */
@@ -51,15 +52,15 @@ static int make_dir(workers *w)
     if (len < 0 || (size_t)len >= sizeof w->dir)
         return qsb_error(QSB_ESYSTEM, "TMPDIR is too long a path for the worker processes' "
                                       "directory");
-    if (!mkdtemp(w->dir))
+    if (!mkdtemp(w->dir)) {
+        int err = errno;
+        w->dir[0] = '\0';
         return qsb_error(QSB_ESYSTEM, "cannot create a directory under %s for the worker "
                                       "processes: %s (set TMPDIR)",
-                         qsb_quote_path(tmp), strerror(errno));
-    ssize_t exe_len = readlink("/proc/self/exe", w->exe, sizeof w->exe - 1);
-    if (exe_len <= 0)
-        return qsb_error(QSB_ESYSTEM, "cannot find this executable (/proc/self/exe) to start "
-                                      "the worker processes; use --processes 1");
-    w->exe[exe_len] = '\0';
+                         qsb_quote_path(tmp), strerror(err));
+    }
+    ssize_t exe_len = readlink(SELF_EXE, w->exe, sizeof w->exe - 1);
+    w->exe[exe_len > 0 ? exe_len : 0] = '\0';
     return QSB_OK;
 }
 
@@ -89,8 +90,8 @@ static void exec_worker(const workers *w, char **argv, const char *err_path)
     setpgid(0, 0);
     if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != w->parent)
         _exit(127); /* the run is gone already */
-    execv(w->exe, argv);
-    dprintf(STDERR_FILENO, "qsortbench: error: cannot run %s: %s\n", w->exe, strerror(errno));
+    execv(SELF_EXE, argv); /* this very executable, even if its file was replaced since */
+    dprintf(STDERR_FILENO, "qsortbench: error: cannot run " SELF_EXE ": %s\n", strerror(errno));
     _exit(127);
 }
 
@@ -113,7 +114,7 @@ static char **worker_argv(const workers *w, size_t k, char *option, char *json)
     if (!argv)
         return NULL;
     size_t n = 0;
-    argv[n++] = (char *)w->exe;
+    argv[n++] = w->exe[0] ? (char *)w->exe : "qsortbench";
     for (size_t i = 0; i < head; i++)
         argv[n++] = w->plan->argv_head[i];
     argv[n++] = option;
