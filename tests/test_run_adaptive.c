@@ -10,7 +10,7 @@
 **   down (where the schedule stops depends on the clock: test_schedule drives it with fake
 **   times);
 ** - worker processes (the default): the minimum of 5 runs whatever the budget, each sample's
-**   unit is its process, every row has its intervals;
+**   unit is its process, every row has its intervals; a met precision stops the run at 10;
 ** - the JSON context records the noise-control fields, --pin, the budget and the placement;
 ** - very short sorts are batched (batch > 1 in the JSON), and --batch K fixes the batch;
 ** - each table line shows "± h" and "no significant change" exactly as the JSON's delta and
@@ -227,6 +227,16 @@ static void test_worker_processes(void)
         rows++;
     }
     CHECK_EQ_U64(rows, 8);
+    run_free(&o);
+
+    /* A precision every interval meets at once still runs 10 processes (stopping at the first
+    ** small spread of 5 would shorten the intervals), and no more within a long budget. */
+    const char *lax[] = {"--nelem", "300", "--sizes", "4", "--patterns", "random",
+                         "--budget", "120s", "--precision", "100", NULL};
+    run(&o, "workers-precise", lax);
+    CHECK_EQ_U64(o.status, 0);
+    CHECK_MSG(strstr(o.stderr_text, "qsortbench: 10 worker processes, ") != NULL, "stderr: %s",
+              o.stderr_text);
     run_free(&o);
 
     /* --reps fixes the rounds of one process. */
