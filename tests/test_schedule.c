@@ -1,7 +1,7 @@
 /*
 ** src/bench/schedule.c without a clock: which cells each sweep visits (the minimum of units first,
-** then the widest intervals within the seconds left), --reps spread over units, the minimum
-** a run needs; and the batch and slowed rules of a sample.
+** then the widest intervals within the seconds left), --reps spread over units, when a cell is
+** visited again, the minimum a run needs; and the batch and slowed rules of a sample.
 */
 #include <math.h>
 #include <stdint.h>
@@ -65,6 +65,21 @@ static void test_reps(void)
     CHECK_EQ_U64(qsb_reps_rounds_of_unit(12, 5, 5), 0);
     CHECK_EQ_U64(qsb_reps_rounds_of_unit(3, 5, 2), 1); /* 3 rounds: 3 units of one */
     CHECK_EQ_U64(qsb_reps_rounds_of_unit(3, 5, 3), 0);
+}
+
+/* A cell is visited again under a budget or a minimum above one unit; a worker process (one
+** unit, no budget) visits each cell once. */
+static void test_revisits(void)
+{
+    qsb_schedule_policy worker = {1, 64, 1.0, 0.0}, reps = {5, 64, 1.0, 0.0},
+                        one_unit_budget = {1, 64, 1.0, 10.0};
+    CHECK(!qsb_schedule_revisits(&worker));
+    CHECK(qsb_schedule_revisits(&reps));
+    CHECK(qsb_schedule_revisits(&one_unit_budget));
+    CHECK(qsb_schedule_revisits(&budget));
+    qsb_cell_state cells[1] = {{1, INFINITY, 1.0}};
+    size_t order[1];
+    CHECK_EQ_U64(qsb_schedule_sweep(&worker, cells, 1, 1000.0, order), 0);
 }
 
 static void test_minimum_seconds(void)
@@ -171,6 +186,7 @@ int main(void)
     test_minimum_first();
     test_widest_within_budget();
     test_reps();
+    test_revisits();
     test_minimum_seconds();
     test_unit_interval();
     test_batching();

@@ -51,6 +51,11 @@ size_t qsb_schedule_sweep(const qsb_schedule_policy *p, const qsb_cell_state *ce
     return count;
 }
 
+bool qsb_schedule_revisits(const qsb_schedule_policy *p)
+{
+    return p->min_units > 1 || p->budget_s > 0;
+}
+
 size_t qsb_reps_rounds_of_unit(size_t reps, size_t min_units, size_t unit)
 {
     size_t units = reps < min_units ? reps : min_units;

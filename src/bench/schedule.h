@@ -41,6 +41,10 @@ typedef struct {
 size_t qsb_schedule_sweep(const qsb_schedule_policy *p, const qsb_cell_state *cells, size_t n,
                           double remaining_s, size_t *order);
 
+/* Can a cell be visited more than once? Not when every cell gets one unit and no budget buys
+** more (a worker process, --metric comparisons). */
+bool qsb_schedule_revisits(const qsb_schedule_policy *p);
+
 /* Rounds of unit `unit` (from 0) of a cell under --reps N: N spread evenly over
 ** min(N, min_units) units; 0 past the last unit. */
 size_t qsb_reps_rounds_of_unit(size_t reps, size_t min_units, size_t unit);
