@@ -97,6 +97,7 @@ expect_usage_error "too small" --batch 0
 expect_usage_error "not a whole number" --batch 2.5
 expect_usage_error "too small" --processes 0
 expect_usage_error "not a whole number" --processes x
+expect_usage_error "too large" --processes 10001
 expect_usage_error "give --processes 1 or --budget" --processes 3 --reps 2
 expect_usage_error "is not K:SLICE" --worker 0.5
 expect_usage_error "too small" --worker 0:0.5

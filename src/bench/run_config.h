@@ -26,6 +26,8 @@ const char *qsb_metric_name(qsb_metric metric); /* "cycles", "ns", "comparisons"
 
 /* The seed's counts, used when --nelem auto finds no cache in sysfs. */
 #define QSB_FALLBACK_NELEM "49152:786432:8388608"
+/* Worker processes: at most this many, given (--processes N) or bought by the budget. */
+#define QSB_MAX_PROCESSES 10000u
 
 /* Where the element counts came from (recorded in the context as nelem_source). */
 typedef enum {

@@ -219,7 +219,7 @@ static void plan_processes(const qsb_run_config *cfg, run_plan *plan, const doub
                                        : fmin(fmax(AUTO_BUDGET_FACTOR * plan->minimum_s,
                                                    AUTO_BUDGET_MIN_S),
                                               AUTO_BUDGET_MAX_S);
-    double fit = floor(plan->budget_s / plan->worker_s + 0.5);
+    double fit = fmin(floor(plan->budget_s / plan->worker_s + 0.5), QSB_MAX_PROCESSES);
     plan->processes = cfg->processes ? least : fit > (double)least ? (size_t)fit : least;
     plan->estimate_s = fmax(plan->budget_s, plan->minimum_s);
     if (cfg->processes) /* exactly N: as long as they take */
@@ -588,7 +588,7 @@ static int measure(const qsb_run_config *cfg, const run_plan *plan, const qsb_ti
                                 plan->budget_s,
                                 cfg->precision_pct,
                                 plan->min_units,
-                                cfg->processes ? plan->min_units : QSB_MAX_UNITS,
+                                cfg->processes ? plan->min_units : QSB_MAX_PROCESSES,
                                 plan->processes,
                                 plan->worker_s,
                                 &stop_signal,

@@ -34,7 +34,6 @@
 #define MAX_WARMUP UINT64_C(1000)
 #define MAX_BATCH UINT64_C(1000000)
 #define MAX_SLOWED_PCT 1000.0
-#define MAX_PROCESSES UINT64_C(10000)
 #define MAX_WORKER_SLICE_S 60.0
 
 enum {
@@ -521,7 +520,7 @@ static int parse_worker(qsb_run_config *cfg, const char *text)
         return qsb_usage_error("--worker: '%s' is not K:SLICE", qsb_quote(text));
     memcpy(index, text, (size_t)(colon - text));
     index[colon - text] = '\0';
-    int status = qsb_parse_u64(index, "--worker K", 1, MAX_PROCESSES, 0, &cfg->worker_index);
+    int status = qsb_parse_u64(index, "--worker K", 1, QSB_MAX_PROCESSES, 0, &cfg->worker_index);
     return status == QSB_OK ? parse_positive(colon + 1, "--worker SLICE", MAX_WORKER_SLICE_S,
                                              &cfg->worker_slice_s)
                             : status;
@@ -533,7 +532,7 @@ static int resolve_processes(qsb_run_config *cfg, const option_texts *t)
 {
     int status = QSB_OK;
     if (t->text[OPT_PROCESSES])
-        status = qsb_parse_u64(t->text[OPT_PROCESSES], "--processes", 1, MAX_PROCESSES, 0,
+        status = qsb_parse_u64(t->text[OPT_PROCESSES], "--processes", 1, QSB_MAX_PROCESSES, 0,
                                &cfg->processes);
     if (status == QSB_OK && cfg->processes > 1 && cfg->reps)
         status = qsb_usage_error("--reps fixes the rounds of one process: give --processes 1 "
