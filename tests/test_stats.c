@@ -328,6 +328,32 @@ static void test_t_distribution(void)
     CHECK(isnan(qsb_t_cdf(1.0, 0.0)) && isnan(qsb_t_quantile(1.0, 3.0)));
 }
 
+/* The order-statistic interval over units: each unit's median first (unit 0's three samples
+** have median 4 whatever its outlier), then ranks l and U+1-l of the sorted unit medians (l =
+** 1 for 7 units, 6 for 20); none under 6 units or with a median <= 0. */
+static void test_unit_order_interval(void)
+{
+    /* units 0..6, given out of order; unit 0: {4, 1000, 3}; the others one value each */
+    const double v[] = {4, 9, 1000, 2, 3, 7, 5, 6, 8};
+    const uint32_t u[] = {0, 6, 0, 1, 0, 4, 2, 3, 5};
+    double lo, hi;
+    CHECK(qsb_unit_median_order_interval(v, u, 9, &lo, &hi) == 0);
+    CHECK_MSG(fabs(lo - 2.0) < 1e-12 && fabs(hi - 9.0) < 1e-12, "7 units: [%g, %g]", lo, hi);
+    double many[20];
+    uint32_t units[20];
+    for (uint32_t i = 0; i < 20; i++) {
+        many[i] = (double)(20 - i); /* 20, 19, ..., 1 */
+        units[i] = i;
+    }
+    CHECK(qsb_unit_median_order_interval(many, units, 20, &lo, &hi) == 0);
+    CHECK_MSG(fabs(lo - 6.0) < 1e-12 && fabs(hi - 15.0) < 1e-12, "20 units: [%g, %g]", lo, hi);
+    CHECK(qsb_unit_median_order_interval(many, units, 5, &lo, &hi) == 0 && isnan(lo) &&
+          isnan(hi));
+    many[3] = 0.0;
+    CHECK(qsb_unit_median_order_interval(many, units, 20, &lo, &hi) == 0 && isnan(lo));
+    CHECK(qsb_unit_median_order_interval(many, NULL, 20, &lo, &hi) == 0 && isnan(hi));
+}
+
 /* Welch over units, the one-sided p, and the corrections against values worked by hand (they
 ** agree with R's p.adjust). */
 static void test_welch_and_corrections(void)
@@ -427,6 +453,7 @@ int main(void)
     test_mann_whitney_exact_tables();
     test_mann_whitney_normal();
     test_t_distribution();
+    test_unit_order_interval();
     test_welch_and_corrections();
     test_drift();
     return check_done();

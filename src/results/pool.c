@@ -79,16 +79,56 @@ static void t_bounds(double center, const qsb_unit_spread *s, double *lo, double
     *hi = known ? fmax(center, exp(s->log_mean)) * exp(h) : NAN;
 }
 
+/* The 95% interval of the pooled estimate `center` of values[] over their units: from 6 units
+** the order statistics of the units' medians, which aim at the median the spec's estimate is
+** (a t interval aims at the mean of logs, and where the units land on a few speeds the two
+** differ by more than the interval: stretched to hold the median, it stopped narrowing with
+** more units); with 5, the t interval (no order-statistic interval exists). Either is
+** stretched to hold center. Returns 0, or -1 when out of memory. */
+static int unit_bounds(double center, const double *values, const uint32_t *units, size_t n,
+                       double *lo, double *hi)
+{
+    if (qsb_unit_median_order_interval(values, units, n, lo, hi) != 0)
+        return -1;
+    if (isfinite(*lo) && isfinite(*hi) && center > 0) {
+        *lo = fmin(*lo, center);
+        *hi = fmax(*hi, center);
+        return 0;
+    }
+    qsb_unit_spread s;
+    if (qsb_unit_spread_of(values, units, n, &s) != 0)
+        return -1;
+    t_bounds(center, &s, lo, hi);
+    return 0;
+}
+
+/* The delta's interval: unit_bounds over the paired ratios cand[i] / base[i]. */
+static int delta_bounds(const qsb_row *base, qsb_row *row, size_t pairs)
+{
+    double *ratios = malloc(pairs * sizeof *ratios);
+    double ratio = 1.0 + row->delta_pct / 100.0, lo = NAN, hi = NAN;
+    if (!ratios)
+        return -1;
+    int status = qsb_paired_ratios(base->samples, row->samples, pairs, ratios) == 0
+                     ? unit_bounds(ratio, ratios, row->units, pairs, &lo, &hi)
+                     : 0;
+    free(ratios);
+    if (status == 0) {
+        row->delta_lo = row->delta_pct + (lo - ratio) * 100.0; /* offsets: the delta stays */
+        row->delta_hi = row->delta_pct + (hi - ratio) * 100.0; /* inside, rounding or not */
+    }
+    return status;
+}
+
 /* Summaries, deltas and their intervals over the runs; noisy against the runs' precision. */
 static int summarize_pooled(qsb_cell *cell, double precision_pct, bool exact)
 {
-    qsb_unit_spread s;
     for (size_t i = 0; i < cell->nrows; i++) {
         qsb_row *row = &cell->rows[i];
         if (qsb_summarize(row->samples, row->nsamples, &row->summary) != 0 ||
-            qsb_unit_spread_of(row->samples, row->units, row->nsamples, &s) != 0)
+            unit_bounds(row->summary.median, row->samples, row->units, row->nsamples,
+                        &row->summary.median_lo, &row->summary.median_hi) != 0)
             return -1;
-        t_bounds(row->summary.median, &s, &row->summary.median_lo, &row->summary.median_hi);
     }
     const qsb_row *base = &cell->rows[0];
     for (size_t i = 1; i < cell->nrows && base->verified; i++) {
@@ -98,12 +138,8 @@ static int summarize_pooled(qsb_cell *cell, double precision_pct, bool exact)
         if (!row->verified || pairs == 0 ||
             qsb_paired_delta(base->samples, row->samples, pairs, &row->delta_pct, &lo, &hi) != 0)
             continue;
-        if (qsb_paired_ratio_spread(base->samples, row->samples, row->units, pairs, &s) != 0)
+        if (delta_bounds(base, row, pairs) != 0)
             return -1;
-        double ratio = 1.0 + row->delta_pct / 100.0;
-        t_bounds(ratio, &s, &lo, &hi);
-        row->delta_lo = row->delta_pct + (lo - ratio) * 100.0; /* offsets: the delta stays */
-        row->delta_hi = row->delta_pct + (hi - ratio) * 100.0; /* inside, rounding or not */
     }
     for (size_t i = 0; i < cell->nrows && !exact; i++)
         cell->rows[i].noisy =

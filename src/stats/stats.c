@@ -366,6 +366,29 @@ int qsb_unit_spread_of(const double *values, const uint32_t *units, size_t n,
     return 0;
 }
 
+int qsb_unit_median_order_interval(const double *values, const uint32_t *units, size_t n,
+                                   double *lo, double *hi)
+{
+    *lo = *hi = NAN;
+    if (!units || n == 0)
+        return 0;
+    double *logs = malloc(n * sizeof *logs);
+    size_t u;
+    bool positive;
+    if (!logs || !unit_log_medians(values, units, n, logs, &u, &positive)) {
+        free(logs);
+        return -1;
+    }
+    if (positive && u > 0) {
+        qsb_sort_doubles(logs, u);
+        median_interval_of_sorted(logs, u, lo, hi);
+        *lo = exp(*lo); /* NAN stays NAN */
+        *hi = exp(*hi);
+    }
+    free(logs);
+    return 0;
+}
+
 int qsb_drift_add(qsb_drift *d, const double *values, const uint32_t *units, size_t n)
 {
     if (!units || n == 0)

@@ -58,6 +58,14 @@ typedef struct {
 int qsb_unit_spread_of(const double *values, const uint32_t *units, size_t n,
                        qsb_unit_spread *out);
 
+/* The 95% interval of the median of the units' medians by order statistics (as for samples
+** above: [m(l), m(U+1-l)] of the U sorted unit medians), distribution-free, so a few speeds a
+** unit can land on widen it no more than their share does. NANs under 6 units (no such
+** interval), when a median is not positive, or without units. Returns 0, or -1 when out of
+** memory. */
+int qsb_unit_median_order_interval(const double *values, const uint32_t *units, size_t n,
+                                   double *lo, double *hi);
+
 /* Half-width of the 95% interval of the log of the estimate (t * sd / sqrt(U)); NAN below
 ** QSB_MIN_UNITS units. */
 double qsb_unit_half_width(const qsb_unit_spread *s);
