@@ -6,7 +6,7 @@
 ** at another value in the next process (docs/measurement.md, "The process level"). So a run
 ** samples that level: it starts worker processes one after the other (a fresh exec each: new
 ** addresses for everything), each visiting every cell once, and pools them with every
-** process one unit (pool.h): the intervals are then t intervals over independent processes.
+** process one unit (pool.h): the intervals are then taken over independent processes.
 **
 ** A worker is this executable run as `run --worker SLICE` with the run's measuring options,
 ** writing its results to a private temporary directory; its stdout is discarded and its stderr

@@ -7,9 +7,10 @@
 ** - samples: every run's rounds in which all its verified rows sorted, concatenated, each
 **   sample's unit = the index of its run (0, 1, ...);
 ** - a median and a delta: as in a run (the pooled median, the spec's median of paired ratios);
-** - their 95% intervals: t over the runs, exp(m +- t(0.975, R - 1) * s / sqrt(R)), m and s the
-**   mean and sd of the runs' log medians (of the paired ratios for a delta), stretched to hold
-**   the pooled estimate where it lies off m; none under QSB_MIN_UNITS runs;
+** - their 95% intervals: from 6 runs, the order-statistic interval of the runs' medians (of
+**   their paired ratios for a delta: stats.h, qsb_unit_median_order_interval); with 5, t over
+**   the runs, exp(m +- t(0.975, 4) * s / sqrt(5)), m and s the mean and sd of the runs' log
+**   medians; either stretched to hold the pooled estimate; none under QSB_MIN_UNITS runs;
 ** - a row failed in any run is failed; comparisons are the first run's (the counted sorts are
 **   the same input each time); retaken and near_units add up;
 ** - the context is the first run's, incomplete when any was, its drift factors 1 (the runs

@@ -41,7 +41,8 @@ int qsb_paired_delta(const double *base, const double *cand, size_t n, double *p
 /* ---- Units (Kalibera & Jones): the experiment has levels, rounds within a unit and units
 ** within a run. A unit is a placement of the code (placement.h); samples of one unit share it and
 ** are not independent of each other, units are. So intervals are taken over units: the
-** reported ones by a cluster bootstrap of the pooled median (qsb_unit_median_interval), and
+** reported ones by a cluster bootstrap of the pooled median (qsb_unit_median_interval; over
+** worker processes or pooled runs, by order statistics: qsb_unit_median_order_interval), and
 ** the schedule's measure of precision by t over the units' medians,
 ** center * exp(+-t(0.975, U-1) * sd(log unit medians) / sqrt(U)). Below QSB_MIN_UNITS units
 ** no interval is claimed. ---- */
