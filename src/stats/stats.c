@@ -343,19 +343,34 @@ static bool unit_log_medians(const double *values, const uint32_t *units, size_t
     return true;
 }
 
+/* unit_log_medians into a new array *logs (n long, the caller frees it; NULL without units,
+** *count 0 and *positive false then). Returns 0, or -1 when out of memory. */
+static int unit_logs(const double *values, const uint32_t *units, size_t n, double **logs,
+                     size_t *count, bool *positive)
+{
+    *logs = NULL;
+    *count = 0;
+    *positive = false;
+    if (!units || n == 0)
+        return 0;
+    *logs = malloc(n * sizeof **logs);
+    if (!*logs || !unit_log_medians(values, units, n, *logs, count, positive)) {
+        free(*logs);
+        *logs = NULL;
+        return -1;
+    }
+    return 0;
+}
+
 int qsb_unit_spread_of(const double *values, const uint32_t *units, size_t n,
                        qsb_unit_spread *out)
 {
     *out = (qsb_unit_spread){0, NAN, NAN};
-    if (!units || n == 0)
-        return 0;
-    double *logs = malloc(n * sizeof *logs);
+    double *logs;
     size_t u;
     bool positive;
-    if (!logs || !unit_log_medians(values, units, n, logs, &u, &positive)) {
-        free(logs);
+    if (unit_logs(values, units, n, &logs, &u, &positive) != 0)
         return -1;
-    }
     out->units = u;
     if (positive && u > 0) {
         double mean = mean_of(logs, u);
@@ -370,15 +385,11 @@ int qsb_unit_median_order_interval(const double *values, const uint32_t *units, 
                                    double *lo, double *hi)
 {
     *lo = *hi = NAN;
-    if (!units || n == 0)
-        return 0;
-    double *logs = malloc(n * sizeof *logs);
+    double *logs;
     size_t u;
     bool positive;
-    if (!logs || !unit_log_medians(values, units, n, logs, &u, &positive)) {
-        free(logs);
+    if (unit_logs(values, units, n, &logs, &u, &positive) != 0)
         return -1;
-    }
     if (positive && u > 0) {
         qsb_sort_doubles(logs, u);
         median_interval_of_sorted(logs, u, lo, hi);
@@ -391,15 +402,11 @@ int qsb_unit_median_order_interval(const double *values, const uint32_t *units, 
 
 int qsb_drift_add(qsb_drift *d, const double *values, const uint32_t *units, size_t n)
 {
-    if (!units || n == 0)
-        return 0;
-    double *logs = malloc(n * sizeof *logs);
+    double *logs;
     size_t u;
     bool positive;
-    if (!logs || !unit_log_medians(values, units, n, logs, &u, &positive)) {
-        free(logs);
+    if (unit_logs(values, units, n, &logs, &u, &positive) != 0)
         return -1;
-    }
     if (positive && u >= QSB_DRIFT_MIN_UNITS) {
         size_t first = u / 2, second = u - first;
         double m1 = mean_of(logs, first), m2 = mean_of(logs + first, second);
