@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -40,8 +41,14 @@ typedef struct {
     qsb_merge_input *runs;     /* the finished workers' results */
     size_t n;
     char **names;              /* "worker 3", for pool's messages */
+    size_t **where;            /* per finished worker, per cell of the first: the cell's index
+                               ** in that worker's results, or NO_CELL */
+    double *cost_s;            /* per cell of the first worker: seconds of its visits */
+    size_t *visits;            /* ... over this many visits */
     pid_t parent;              /* this process, which its workers outlive only by mistake */
 } workers;
+
+#define NO_CELL SIZE_MAX
 
 static void path_of(const workers *w, size_t k, const char *ext, char *buf, size_t len)
 {
@@ -100,12 +107,16 @@ static void exec_worker(const workers *w, char **argv, const char *err_path)
     _exit(127);
 }
 
-/* "--worker=K:SLICE" (malloc'd). */
-static char *worker_option(const workers *w, size_t k)
+/* "--worker=K:SLICE", or with only some cells "--worker=K:SLICE:3,7,12" (malloc'd). */
+static char *worker_option(const workers *w, size_t k, const size_t *cells, size_t ncells)
 {
-    char *text = malloc(64);
-    if (text)
-        snprintf(text, 64, "--worker=%zu:%.6g", k + 1, w->plan->slice_s);
+    size_t len = 64 + ncells * 21;
+    char *text = malloc(len);
+    if (!text)
+        return NULL;
+    int used = snprintf(text, len, "--worker=%zu:%.6g", k + 1, w->plan->slice_s);
+    for (size_t i = 0; i < ncells && used > 0 && (size_t)used < len; i++)
+        used += snprintf(text + used, len - (size_t)used, "%c%zu", i ? ',' : ':', cells[i]);
     return text;
 }
 
@@ -167,9 +178,76 @@ static void last_line(const char *path, char *buf, size_t len)
         fclose(f);
 }
 
+/* where[c]: the index in run of the first worker's cell c, NO_CELL where run did not visit
+** it (the first worker's own: every cell). A worker that reports a cell the first did not
+** measure is an error: pooling would lose it. */
+static int locate_cells(workers *w, const qsb_results *run, size_t **where)
+{
+    const qsb_results *first = w->n ? &w->runs[0].run : run;
+    *where = malloc((first->ncells ? first->ncells : 1) * sizeof **where);
+    if (!*where)
+        return qsb_out_of_memory("worker results");
+    size_t found = 0;
+    for (size_t c = 0; c < first->ncells; c++) {
+        const qsb_cell *model = &first->cells[c];
+        (*where)[c] = NO_CELL;
+        for (size_t j = 0; j < run->ncells; j++)
+            if (strcmp(run->cells[j].pattern, model->pattern) == 0 &&
+                run->cells[j].nelem == model->nelem && run->cells[j].size == model->size) {
+                (*where)[c] = j;
+                found++;
+                break;
+            }
+    }
+    if (found == run->ncells)
+        return QSB_OK;
+    free(*where);
+    *where = NULL;
+    return qsb_error(QSB_ESYSTEM, "a worker process measured cells its run did not ask for");
+}
+
+/* Seconds inside the timed sorts behind a cell's samples (each sample is one sort of a
+** batch); 0 where the metric is not a time. */
+static double cell_timed_s(const qsb_context *context, const qsb_cell *cell)
+{
+    bool cycles = qsb_same_text(context->metric, "cycles");
+    double per_s = cycles ? context->tsc_hz : 1e9;
+    if (!(per_s > 0) || qsb_same_text(context->metric, "comparisons"))
+        return 0;
+    double total = 0;
+    for (size_t i = 0; i < cell->nrows; i++) {
+        const qsb_row *row = &cell->rows[i];
+        for (size_t k = 0; k < row->nsamples; k++)
+            total += row->samples[k] * (double)(row->batch ? row->batch : 1);
+    }
+    return total / per_s;
+}
+
+/* Worker r's wall time, less its start, shared among its cells as their timed sorts were
+** (the counted sorts, copies and checks of a visit grow with its sorts): what a visit of a
+** cell costs, for choosing the cells of the processes after the minimum. */
+static void add_costs(workers *w, size_t r, double wall_s)
+{
+    const qsb_results *run = &w->runs[r].run;
+    size_t ncells = r ? w->runs[0].run.ncells : run->ncells;
+    if (r == 0) {
+        w->cost_s = calloc(ncells ? ncells : 1, sizeof *w->cost_s);
+        w->visits = calloc(ncells ? ncells : 1, sizeof *w->visits);
+    }
+    double total = qsb_results_timed_s(run), spent = wall_s - w->plan->start_s;
+    if (!w->cost_s || !w->visits || !(total > 0) || !(spent > 0))
+        return;
+    for (size_t c = 0; c < ncells; c++)
+        if (w->where[r][c] != NO_CELL) {
+            w->cost_s[c] += spent * cell_timed_s(&run->context, &run->cells[w->where[r][c]]) /
+                            total;
+            w->visits[c]++;
+        }
+}
+
 /* Keeps worker k's results. Exit 0 and 1 (a finding) wrote them, so did 130 and 143 (a
 ** stop: the finished cells, marked incomplete); anything else is the worker's failure. */
-static int collect(workers *w, size_t k, int wstatus)
+static int collect(workers *w, size_t k, int wstatus, double wall_s)
 {
     char json[PATH_BYTES], err[PATH_BYTES], line[LAST_LINE_BYTES];
     path_of(w, k, "json", json, sizeof json);
@@ -190,31 +268,39 @@ static int collect(workers *w, size_t k, int wstatus)
     char *name = malloc(32);
     qsb_merge_input *grown = realloc(w->runs, (w->n + 1) * sizeof *grown);
     char **names = realloc(w->names, (w->n + 1) * sizeof *names);
+    size_t **where = realloc(w->where, (w->n + 1) * sizeof *where);
     if (grown)
         w->runs = grown;
     if (names)
         w->names = names;
-    if (!name || !grown || !names) {
+    if (where)
+        w->where = where;
+    if (!name || !grown || !names || !where) {
         free(name);
         return qsb_out_of_memory("worker results");
     }
     snprintf(name, 32, "worker %zu", k + 1);
     memset(&w->runs[w->n], 0, sizeof w->runs[w->n]);
     int status = qsb_read_results(json, &w->runs[w->n].run);
+    if (status == QSB_OK)
+        status = locate_cells(w, &w->runs[w->n].run, &w->where[w->n]);
     if (status != QSB_OK) {
+        qsb_results_free(&w->runs[w->n].run);
         free(name);
         return status;
     }
     w->names[w->n] = name;
     w->runs[w->n].file = name;
+    add_costs(w, w->n, wall_s);
     w->n++;
     return code == QSB_FINDING ? QSB_FINDING : QSB_OK;
 }
 
-static int run_one(workers *w, size_t k)
+/* Runs worker k on the given cells of the first worker (all of them when cells is NULL). */
+static int run_one(workers *w, size_t k, const size_t *cells, size_t ncells)
 {
     char json[PATH_BYTES + 8], err[PATH_BYTES];
-    char *option = worker_option(w, k);
+    char *option = worker_option(w, k, cells, cells ? ncells : 0);
     char **argv = option ? worker_argv(w, k, option, json) : NULL;
     if (!argv) {
         free(option);
@@ -222,6 +308,7 @@ static int run_one(workers *w, size_t k)
     }
     path_of(w, k, "err", err, sizeof err);
     fflush(NULL);
+    uint64_t start = qsb_clock_ns();
     pid_t pid = fork();
     if (pid == 0)
         exec_worker(w, argv, err);
@@ -231,58 +318,89 @@ static int run_one(workers *w, size_t k)
         return qsb_error(QSB_ESYSTEM, "cannot start a worker process: %s", strerror(errno));
     int wstatus;
     int status = wait_worker(w, pid, &wstatus);
-    return status == QSB_OK ? collect(w, k, wstatus) : status;
+    double wall_s = (double)(qsb_clock_ns() - start) / 1e9;
+    return status == QSB_OK ? collect(w, k, wstatus, wall_s) : status;
 }
 
-/* The half-width of the t interval over the workers of the values some_of(row of run r), %
-** of the estimate (stats.h); INFINITY when there is none. */
+/* The half-width of the t interval over the workers of row i of the first worker's cell c
+** (its median, or its delta), % of the estimate (stats.h); INFINITY when there is none. */
 static double spread_pct(const workers *w, size_t c, size_t i, bool delta)
 {
     double *values = malloc(w->n * sizeof *values);
     uint32_t *units = malloc(w->n * sizeof *units);
     qsb_unit_spread s = {0, NAN, NAN};
+    size_t n = 0;
     for (size_t r = 0; values && units && r < w->n; r++) {
-        const qsb_row *row = &w->runs[r].run.cells[c].rows[i];
-        values[r] = delta ? 1.0 + row->delta_pct / 100.0 : row->summary.median;
-        units[r] = (uint32_t)r;
+        if (w->where[r][c] == NO_CELL)
+            continue;
+        const qsb_row *row = &w->runs[r].run.cells[w->where[r][c]].rows[i];
+        values[n] = delta ? 1.0 + row->delta_pct / 100.0 : row->summary.median;
+        units[n++] = (uint32_t)r;
     }
     if (values && units)
-        qsb_unit_spread_of(values, units, w->n, &s);
+        qsb_unit_spread_of(values, units, n, &s);
     free(values);
     free(units);
     return qsb_unit_precision_pct(&s);
 }
 
-/* Is every interval of the workers so far within the precision target? (Failed rows have no
-** interval to narrow; a stopped worker has fewer cells, but then no other starts.) */
-static bool precise_enough(const workers *w)
+/* How far cell c of the first worker is from the precision target: its widest interval over
+** the target (> 1: wider); 0 when it needs no more processes: every verified interval within
+** the target, from PRECISE_MIN_PROCESSES visits on (failed rows have nothing to narrow). */
+static double cell_need(const workers *w, size_t c)
 {
-    if (w->n < PRECISE_MIN_PROCESSES)
-        return false;
-    const qsb_results *first = &w->runs[0].run;
-    for (size_t c = 0; c < first->ncells; c++)
-        for (size_t i = 0; i < first->cells[c].nrows; i++) {
-            if (!first->cells[c].rows[i].verified)
-                continue;
-            if (!(spread_pct(w, c, i, false) <= w->plan->precision_pct) ||
-                (i > 0 && !(spread_pct(w, c, i, true) <= w->plan->precision_pct)))
-                return false;
-        }
-    return true;
+    const qsb_cell *cell = &w->runs[0].run.cells[c];
+    size_t visits = 0;
+    for (size_t r = 0; r < w->n; r++)
+        visits += w->where[r][c] != NO_CELL;
+    double widest = 0;
+    for (size_t i = 0; i < cell->nrows; i++) {
+        if (!cell->rows[i].verified)
+            continue;
+        widest = fmax(widest, spread_pct(w, c, i, false));
+        if (i > 0)
+            widest = fmax(widest, spread_pct(w, c, i, true));
+    }
+    double need = widest / w->plan->precision_pct;
+    return need <= 1 && visits >= PRECISE_MIN_PROCESSES ? 0 : fmax(need, DBL_MIN);
 }
 
-/* Another worker? Always below the minimum, never at the maximum or after a stop; else
-** while an interval is wider than the target and the budget holds half of one more of the
-** mean duration so far (so the run ends within half a worker of its budget, either side). */
-static bool start_another(const workers *w, size_t started, double elapsed_s)
+typedef struct {
+    size_t cell;
+    double need;
+} cell_need_entry;
+
+static int by_need_descending(const void *a, const void *b)
 {
-    const qsb_workers_plan *p = w->plan;
-    if (*p->stop || started >= p->max_processes)
-        return false;
-    if (started < p->min_processes)
-        return true;
-    double mean_s = elapsed_s / (double)started; /* started >= min_processes >= 1 */
-    return elapsed_s + mean_s / 2 <= p->budget_s && !precise_enough(w);
+    double x = ((const cell_need_entry *)a)->need, y = ((const cell_need_entry *)b)->need;
+    return (x < y) - (x > y);
+}
+
+/* The cells of the next process after the minimum (the first worker's indexes, in cells[]): the wider half of those that still need processes, widest first, each while the
+** time left holds the process's start and its visits; returns how many (0: no process). */
+static size_t choose_cells(const workers *w, double left_s, size_t *cells)
+{
+    size_t ncells = w->runs[0].run.ncells, open = 0, chosen = 0;
+    cell_need_entry *order = malloc((ncells ? ncells : 1) * sizeof *order);
+    if (!order || !w->cost_s || !w->visits)
+        goto done;
+    for (size_t c = 0; c < ncells; c++) {
+        double need = cell_need(w, c);
+        if (need > 0 && w->visits[c] > 0)
+            order[open++] = (cell_need_entry){c, need};
+    }
+    qsort(order, open, sizeof *order, by_need_descending);
+    double spend = w->plan->start_s;
+    for (size_t k = 0; k < open && chosen < (open + 1) / 2; k++) {
+        double cost = w->cost_s[order[k].cell] / (double)w->visits[order[k].cell];
+        if (spend + cost <= left_s) {
+            cells[chosen++] = order[k].cell;
+            spend += cost;
+        }
+    }
+done:
+    free(order);
+    return chosen;
 }
 
 static int pool_workers(workers *w, qsb_results *out)
@@ -292,9 +410,39 @@ static int pool_workers(workers *w, qsb_results *out)
         memset(&w->runs[0].run, 0, sizeof w->runs[0].run);
         return QSB_OK;
     }
-    int status = qsb_pool_runs(w->runs, w->n, out);
+    int status = qsb_pool_runs(w->runs, w->n, true, out);
     w->n = 0; /* pooled: taken over and freed */
     return status;
+}
+
+/* Before the next worker: the cells it visits after the minimum (*ncells of them in cells;
+** before, all: *ncells 0), and whether it starts at all. */
+static bool next_worker(const workers *w, size_t started, double elapsed_s, size_t *cells,
+                        size_t *ncells)
+{
+    const qsb_workers_plan *p = w->plan;
+    *ncells = 0;
+    if (*p->stop || started >= p->max_processes)
+        return false;
+    if (started < p->min_processes)
+        return true;
+    *ncells = cells && w->n > 0 ? choose_cells(w, p->budget_s - elapsed_s, cells) : 0;
+    return *ncells > 0;
+}
+
+static void free_workers(workers *w, size_t processes)
+{
+    for (size_t r = 0; r < w->n; r++)
+        qsb_results_free(&w->runs[r].run);
+    for (size_t r = 0; r < processes; r++) {
+        free(w->names[r]);
+        free(w->where[r]);
+    }
+    free(w->names);
+    free(w->where);
+    free(w->runs);
+    free(w->cost_s);
+    free(w->visits);
 }
 
 int qsb_run_workers(const qsb_workers_plan *plan, qsb_results *out, size_t *processes)
@@ -306,38 +454,43 @@ int qsb_run_workers(const qsb_workers_plan *plan, qsb_results *out, size_t *proc
     memset(out, 0, sizeof *out);
     *processes = 0;
     int status = make_dir(&w);
-    size_t started = 0, planned = plan->planned;
+    size_t started = 0, planned = plan->planned, ncells = 0, *cells = NULL;
     bool finding = false;
     uint64_t start = qsb_clock_ns();
     qsb_progress_begin(planned, plan->progress);
-    while (status == QSB_OK &&
-           start_another(&w, started, (double)(qsb_clock_ns() - start) / 1e9)) {
-        char label[64];
-        snprintf(label, sizeof label, "worker process %zu", started + 1);
+    while (status == QSB_OK) {
         double elapsed = (double)(qsb_clock_ns() - start) / 1e9;
+        if (w.n > 0 && !cells && !(cells = malloc(w.runs[0].run.ncells * sizeof *cells)))
+            status = qsb_out_of_memory("worker cells");
+        if (status != QSB_OK || !next_worker(&w, started, elapsed, cells, &ncells))
+            break;
+        char label[96];
         double mean = started ? elapsed / (double)started : plan->worker_s;
-        size_t left = planned > started ? planned - started : 1;
-        qsb_progress_update_eta(started, label, mean * (double)left);
-        status = run_one(&w, started++);
+        double left = fmax(plan->budget_s - elapsed,
+                           started < plan->min_processes
+                               ? mean * (double)(plan->min_processes - started) : 0.0);
+        if (ncells)
+            snprintf(label, sizeof label, "worker process %zu (%zu of %zu cells)", started + 1,
+                     ncells, w.runs[0].run.ncells);
+        else
+            snprintf(label, sizeof label, "worker process %zu", started + 1);
+        qsb_progress_update_eta(started, label, left);
+        status = run_one(&w, started++, ncells ? cells : NULL, ncells);
         if (status == QSB_FINDING) {
             finding = true;
             status = QSB_OK;
         }
-        if (started >= planned && start_another(&w, started, elapsed + mean))
+        if (started >= planned)
             planned = started + 1;
     }
     qsb_progress_end();
+    free(cells);
     *processes = w.n;
     if (status == QSB_OK && w.n == 0)
         status = qsb_error(QSB_ESYSTEM, "no worker process finished");
     if (status == QSB_OK)
         status = pool_workers(&w, out);
-    for (size_t r = 0; r < w.n; r++)
-        qsb_results_free(&w.runs[r].run);
-    for (size_t r = 0; r < *processes; r++)
-        free(w.names[r]);
-    free(w.names);
-    free(w.runs);
+    free_workers(&w, *processes);
     if (w.dir[0])
         remove_dir(&w, started);
     return status == QSB_OK && finding ? QSB_FINDING : status;
@@ -345,16 +498,8 @@ int qsb_run_workers(const qsb_workers_plan *plan, qsb_results *out, size_t *proc
 
 double qsb_results_timed_s(const qsb_results *r)
 {
-    bool cycles = qsb_same_text(r->context.metric, "cycles");
-    double per_s = cycles ? r->context.tsc_hz : 1e9;
-    if (!(per_s > 0) || qsb_same_text(r->context.metric, "comparisons"))
-        return 0;
     double total = 0;
     for (size_t c = 0; c < r->ncells; c++)
-        for (size_t i = 0; i < r->cells[c].nrows; i++) {
-            const qsb_row *row = &r->cells[c].rows[i];
-            for (size_t k = 0; k < row->nsamples; k++)
-                total += row->samples[k] * (double)(row->batch ? row->batch : 1);
-        }
-    return total / per_s;
+        total += cell_timed_s(&r->context, &r->cells[c]);
+    return total;
 }

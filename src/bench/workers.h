@@ -5,15 +5,22 @@
 ** units (fresh placements of the sorts) nor its minutes can see: the same cell's delta sits
 ** at another value in the next process (docs/measurement.md, "The process level"). So a run
 ** samples that level: it starts worker processes one after the other (a fresh exec each: new
-** addresses for everything), each visiting every cell once, and pools them with every
+** addresses for everything), each visiting its cells once, and pools them with every
 ** process one unit (pool.h): the intervals are then taken over independent processes.
 **
-** A worker is this executable run as `run --worker SLICE` with the run's measuring options,
-** writing its results to a private temporary directory; its stdout is discarded and its stderr
-** kept in that directory, whose last line is quoted when a worker fails. Workers start while
-** the budget lasts and an interval is wider than --precision (at least min_processes, at most
-** max_processes). A signal to the run stops
-** the current worker (it keeps its finished cells, marked incomplete) and starts no other.
+** The first min_processes workers visit every cell. The budget's rest goes where the intervals
+** are widest against --precision: each further worker visits the wider half of the cells that
+** still need processes (a cell needs none once every interval is within the target and it has
+** 2 x QSB_MIN_UNITS processes), widest first, as many as the time left holds at what their
+** visits cost so far (each worker's wall time, less its start, shared among its cells as
+** their timed sorts were). So the run ends within one visit of a cell of its budget, and a
+** wide cell gets more processes than a narrow one.
+**
+** A worker is this executable run as `run --worker K:SLICE[:CELLS]` with the run's measuring
+** options, writing its results to a private temporary directory; its stdout is discarded and
+** its stderr kept in that directory, whose last line is quoted when a worker fails. A signal
+** to the run stops the current worker (it keeps its finished cells, marked incomplete) and
+** starts no other.
 */
 #ifndef QSB_WORKERS_H
 #define QSB_WORKERS_H
@@ -27,7 +34,8 @@
 typedef struct {
     char *const *argv_head; /* "run" and the measuring options (run_config.h worker_argv) */
     double slice_s;         /* seconds of rounds per visit of a cell */
-    double budget_s;        /* workers start while the next one fits into it */
+    double budget_s;        /* after the minimum, workers start while the next fits into it */
+    double start_s;         /* estimated: a worker's start (exec, calibration, loading) */
     double precision_pct;   /* ... and while an interval is wider than +-this % */
     size_t min_processes;   /* started whatever the budget (at least 1) */
     size_t max_processes;   /* never more */

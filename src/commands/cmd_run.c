@@ -328,7 +328,7 @@ static void announce_plan(const qsb_run_config *cfg, const run_plan *plan)
 static int fill_noise_context(qsb_context *c, const qsb_run_config *cfg, const run_plan *plan,
                               double load_average)
 {
-    char governor[64], turbo[16], repetitions[256], warmup[32];
+    char governor[64], turbo[16], repetitions[384], warmup[32];
     qsb_cpu_governor(governor, sizeof governor);
     qsb_turbo_state(turbo, sizeof turbo);
     c->load_average = load_average >= 0 ? load_average : NAN;
@@ -343,11 +343,16 @@ static int fill_noise_context(qsb_context *c, const qsb_run_config *cfg, const r
     if (cfg->slowed_pct > 0)
         snprintf(slowed, sizeof slowed, "; short sorts over %g%% slower than their row's "
                  "fastest retaken", cfg->slowed_pct);
-    if (plan->processes > 1)
+    if (plan->processes > 1 && cfg->processes)
         snprintf(repetitions, sizeof repetitions,
-                 "processes: worker processes while %.0f s last (%zu at least), each one visit "
-                 "per cell (%.3g s of rounds), every process one unit%s",
-                 plan->budget_s, plan->min_units, plan->slice_s, slowed);
+                 "processes: %zu worker processes, each one visit per cell (%.3g s of rounds), "
+                 "every process one unit%s", plan->min_units, plan->slice_s, slowed);
+    else if (plan->processes > 1)
+        snprintf(repetitions, sizeof repetitions,
+                 "processes: %zu worker processes visiting every cell, then processes visiting "
+                 "the widest cells while %.0f s last; each one visit per cell (%.3g s of "
+                 "rounds), every process one unit%s",
+                 plan->min_units, plan->estimate_s, plan->slice_s, slowed);
     else if (cfg->reps)
         snprintf(repetitions, sizeof repetitions, "fixed: %llu rounds over up to %d units%s",
                  (unsigned long long)cfg->reps, QSB_MIN_UNITS, slowed);
@@ -585,7 +590,8 @@ static int measure(const qsb_run_config *cfg, const run_plan *plan, const qsb_ti
     }
     qsb_workers_plan workers = {cfg->worker_argv,
                                 plan->slice_s,
-                                plan->budget_s,
+                                plan->estimate_s, /* announced: the minimum when larger */
+                                WORKER_START_S,
                                 cfg->precision_pct,
                                 plan->min_units,
                                 cfg->processes ? plan->min_units : QSB_MAX_PROCESSES,

@@ -150,9 +150,10 @@ static const qsb_option run_options[] = {
                        "visiting every cell once; intervals by t over the processes (default "
                        "auto: as many as --budget holds, at least 5); 1: one process, "
                        "intervals over its units (experiments; also with --reps)"},
-    [OPT_WORKER] = {"worker", 0, "K:SLICE",
-                    "(internal) be worker process K of a run: visit every cell once with "
-                    "SLICE seconds of rounds"},
+    [OPT_WORKER] = {"worker", 0, "K:SLICE[:CELLS]",
+                    "(internal) be worker process K of a run: visit every cell (or the "
+                    "CELLS, e.g. 0,4,7: ordinals among the run's cells) once with SLICE "
+                    "seconds of rounds"},
     [OPT_COUNT] = {NULL, 0, NULL, NULL},
 };
 
@@ -511,19 +512,67 @@ static int resolve_export_and_gate(qsb_run_config *cfg, const option_texts *t)
     return status;
 }
 
-/* --worker K:SLICE (workers.h). */
+/* The CELLS of --worker K:SLICE:CELLS: "3,7,12", ordinals (from 0) among the cells the run
+** visits; the worker visits only those (workers.h: the processes after a run's minimum). */
+static int select_worker_cells(qsb_run_config *cfg, const char *list)
+{
+    size_t cells = cfg->n_patterns * cfg->n_sizes * cfg->n_nelem;
+    size_t visited = qsb_run_config_cells(cfg);
+    unsigned char *chosen = calloc(visited ? visited : 1, 1);
+    if (!chosen)
+        return qsb_out_of_memory("--worker");
+    int status = QSB_OK;
+    for (const char *p = list; status == QSB_OK && *p;) {
+        char word[32];
+        size_t len = strcspn(p, ",");
+        uint64_t k = 0;
+        if (len == 0 || len >= sizeof word)
+            status = qsb_usage_error("--worker: '%s' is not a list of cells", qsb_quote(list));
+        else {
+            memcpy(word, p, len);
+            word[len] = '\0';
+            status = qsb_parse_u64(word, "--worker cell", 0, visited ? visited - 1 : 0, 0, &k);
+        }
+        if (status == QSB_OK)
+            chosen[k] = 1;
+        p += len + (p[len] == ',');
+    }
+    if (status == QSB_OK && !*list)
+        status = qsb_usage_error("--worker: the list of cells is empty");
+    if (status == QSB_OK && !cfg->in_shard) { /* no shard: every cell so far */
+        cfg->in_shard = malloc(cells ? cells : 1);
+        if (cfg->in_shard)
+            memset(cfg->in_shard, 1, cells);
+        else
+            status = qsb_out_of_memory("--worker");
+    }
+    for (size_t m = 0, ordinal = 0; status == QSB_OK && m < cells; m++)
+        if (cfg->in_shard[m])
+            cfg->in_shard[m] = chosen[ordinal++];
+    free(chosen);
+    return status;
+}
+
+/* --worker K:SLICE[:CELLS] (workers.h). */
 static int parse_worker(qsb_run_config *cfg, const char *text)
 {
     const char *colon = strchr(text, ':');
-    char index[32];
+    char index[32], slice[64];
     if (!colon || (size_t)(colon - text) >= sizeof index)
         return qsb_usage_error("--worker: '%s' is not K:SLICE", qsb_quote(text));
     memcpy(index, text, (size_t)(colon - text));
     index[colon - text] = '\0';
+    const char *cells = strchr(colon + 1, ':');
+    size_t slice_len = cells ? (size_t)(cells - colon - 1) : strlen(colon + 1);
+    if (slice_len >= sizeof slice)
+        return qsb_usage_error("--worker: '%s' is not K:SLICE", qsb_quote(text));
+    memcpy(slice, colon + 1, slice_len);
+    slice[slice_len] = '\0';
     int status = qsb_parse_u64(index, "--worker K", 1, QSB_MAX_PROCESSES, 0, &cfg->worker_index);
-    return status == QSB_OK ? parse_positive(colon + 1, "--worker SLICE", MAX_WORKER_SLICE_S,
-                                             &cfg->worker_slice_s)
-                            : status;
+    if (status == QSB_OK)
+        status = parse_positive(slice, "--worker SLICE", MAX_WORKER_SLICE_S,
+                                &cfg->worker_slice_s);
+    return status == QSB_OK && cells ? select_worker_cells(cfg, cells + 1) : status;
 }
 
 /* --processes N (workers.h) and --worker K:SLICE. One process where several cannot differ or

@@ -11,8 +11,37 @@
 #include "diag.h"
 #include "stats.h"
 
+/* The cell of run that has model's pattern, count and size, or NULL. */
+static const qsb_cell *find_cell(const qsb_results *run, const qsb_cell *model)
+{
+    for (size_t c = 0; c < run->ncells; c++) {
+        const qsb_cell *cell = &run->cells[c];
+        if (strcmp(cell->pattern, model->pattern) == 0 && cell->nelem == model->nelem &&
+            cell->size == model->size)
+            return cell;
+    }
+    return NULL;
+}
+
+/* Why run b's cells cannot be pooled with run a's, or NULL: the same cells (some of them
+** when subsets) with the same algorithms. */
+static const char *other_cells(const qsb_results *a, const qsb_results *b, bool subsets)
+{
+    if (subsets ? b->ncells > a->ncells : b->ncells != a->ncells)
+        return "other cells";
+    for (size_t c = 0; c < b->ncells; c++) {
+        const qsb_cell *y = &b->cells[c], *x = find_cell(a, y);
+        if (!x || x->nrows != y->nrows)
+            return "other cells";
+        for (size_t i = 0; i < x->nrows; i++)
+            if (strcmp(x->rows[i].algorithm, y->rows[i].algorithm) != 0)
+                return "other algorithms";
+    }
+    return NULL;
+}
+
 /* Why run b cannot be pooled with run a, or NULL. */
-static const char *mismatch(const qsb_results *a, const qsb_results *b)
+static const char *mismatch(const qsb_results *a, const qsb_results *b, bool subsets)
 {
     if (strcmp(qsb_machine_name(&a->context), qsb_machine_name(&b->context)) != 0)
         return "another machine";
@@ -24,18 +53,7 @@ static const char *mismatch(const qsb_results *a, const qsb_results *b)
         return "another baseline";
     if (a->context.shard_k != b->context.shard_k || a->context.shard_n != b->context.shard_n)
         return "another shard";
-    if (a->ncells != b->ncells)
-        return "other cells";
-    for (size_t c = 0; c < a->ncells; c++) {
-        const qsb_cell *x = &a->cells[c], *y = &b->cells[c];
-        if (strcmp(x->pattern, y->pattern) != 0 || x->nelem != y->nelem || x->size != y->size ||
-            x->nrows != y->nrows)
-            return "other cells";
-        for (size_t i = 0; i < x->nrows; i++)
-            if (strcmp(x->rows[i].algorithm, y->rows[i].algorithm) != 0)
-                return "other algorithms";
-    }
-    return NULL;
+    return other_cells(a, b, subsets);
 }
 
 /* The rounds of a run's cell in which every verified row sorted: pairs stay pairs. */
@@ -48,11 +66,15 @@ static size_t common_rounds(const qsb_cell *cell)
     return rounds == SIZE_MAX ? 0 : rounds;
 }
 
-/* Row i of cell c from every run into row, run r's samples in unit r. */
-static int pool_row(const qsb_merge_input *in, size_t n, size_t c, size_t i, qsb_row *row)
+/* Row i of model (a cell of the first run) from every run that has its cell into row, run
+** r's samples in unit r. */
+static int pool_row(const qsb_merge_input *in, size_t n, const qsb_cell *model, size_t i,
+                    qsb_row *row)
 {
     for (size_t r = 0; r < n; r++) {
-        const qsb_cell *cell = &in[r].run.cells[c];
+        const qsb_cell *cell = r == 0 ? model : find_cell(&in[r].run, model);
+        if (!cell)
+            continue; /* a worker that visited only other cells (workers.h) */
         const qsb_row *from = &cell->rows[i];
         if (!from->verified && row->verified && qsb_row_fail(row, from->failure) != 0)
             return -1;
@@ -63,9 +85,8 @@ static int pool_row(const qsb_merge_input *in, size_t n, size_t c, size_t i, qsb
         row->retaken += from->retaken;
         row->near_units += from->near_units;
     }
-    const qsb_row *first = &in[0].run.cells[c].rows[i];
-    row->comparisons = first->comparisons;
-    row->batch = first->batch;
+    row->comparisons = model->rows[i].comparisons;
+    row->batch = model->rows[i].batch;
     return 0;
 }
 
@@ -181,7 +202,7 @@ static int pool_cells(const qsb_merge_input *in, size_t n, qsb_results *out)
         if (!cell)
             return -1;
         for (size_t i = 0; i < cell->nrows; i++)
-            if (pool_row(in, n, c, i, &cell->rows[i]) != 0)
+            if (pool_row(in, n, model, i, &cell->rows[i]) != 0)
                 return -1;
         if (summarize_pooled(cell, precision, exact) != 0)
             return -1;
@@ -189,14 +210,14 @@ static int pool_cells(const qsb_merge_input *in, size_t n, qsb_results *out)
     return 0;
 }
 
-int qsb_pool_runs(qsb_merge_input *in, size_t n, qsb_results *out)
+int qsb_pool_runs(qsb_merge_input *in, size_t n, bool subsets, qsb_results *out)
 {
     memset(out, 0, sizeof *out);
     int status = QSB_OK;
     if (n < 2)
         status = qsb_usage_error("merge --pool needs two runs or more (five for intervals)");
     for (size_t r = 1; r < n && status == QSB_OK; r++) {
-        const char *why = mismatch(&in[0].run, &in[r].run);
+        const char *why = mismatch(&in[0].run, &in[r].run, subsets);
         if (why)
             status = qsb_error(QSB_EUSAGE, "merge --pool: %s is not a run of the same command "
                                "as %s: %s", in[r].file, in[0].file, why);

@@ -23,12 +23,15 @@
 #ifndef QSB_POOL_H
 #define QSB_POOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "merge.h"
 
-/* Pools in[0..n-1] (their results are freed, also on failure) into *out. Returns QSB_OK,
+/* Pools in[0..n-1] (their results are freed, also on failure) into *out. subsets: the runs
+** after the first may have only some of its cells (a run's worker processes after its
+** minimum, workers.h); a cell's units are then the runs that visited it. Returns QSB_OK,
 ** QSB_EUSAGE or QSB_ESYSTEM (reported). */
-int qsb_pool_runs(qsb_merge_input *in, size_t n, qsb_results *out);
+int qsb_pool_runs(qsb_merge_input *in, size_t n, bool subsets, qsb_results *out);
 
 #endif
