@@ -11,6 +11,8 @@
 **   times);
 ** - worker processes (the default): the minimum of 5 runs whatever the budget, each sample's
 **   unit is its process, every row has its intervals; a met precision stops the run at 10;
+**   the processes after the minimum visit the wider half of the cells; --worker K:SLICE:CELLS
+**   visits only those cells, and takes its run's TSC frequency from --tsc-hz;
 ** - the JSON context records the noise-control fields, --pin, the budget and the placement;
 ** - very short sorts are batched (batch > 1 in the JSON), and --batch K fixes the batch;
 ** - each table line shows "± h" and "no significant change" exactly as the JSON's delta and
@@ -36,6 +38,7 @@
 static char dir[256];
 
 #define PATH_LEN 400 /* the directory (< 256) and a name (< 64) */
+#define MAX_PROCESSES_SEEN 4096 /* of a run of tiny cells for 2 s (~10 ms a process) */
 
 static void path_in_dir(char buf[PATH_LEN], const char *prefix, const char *ext)
 {
@@ -192,9 +195,19 @@ static void test_tiny_budget(void)
     run_free(&o);
 }
 
-/* Worker processes (the default): a budget below the minimum still runs its 5 processes,
-** every sample's unit is its process, each process visits every cell once, and the
-** intervals are there (5 units); the context and the last line say so. */
+/* How many worker processes the run's last line says it pooled (0 when it does not say). */
+static size_t processes_said(const char *stderr_text)
+{
+    size_t processes = 0;
+    const char *said = strstr(stderr_text, "qsortbench: ");
+    while (said && sscanf(said, "qsortbench: %zu worker processes, ", &processes) != 1)
+        said = strstr(said + 1, "qsortbench: ");
+    return processes;
+}
+
+/* Worker processes (the default): a budget below the minimum still runs its 5 processes of
+** every cell (and spends the minimum's estimate it announced), every sample's unit is its
+** process, and the intervals are there; the context and the last line say so. */
 static void test_worker_processes(void)
 {
     run_output o;
@@ -204,7 +217,8 @@ static void test_worker_processes(void)
     CHECK_EQ_U64(o.status, 0);
     CHECK(strstr(o.stderr_text, "warning: --budget 0.001s is below this matrix's minimum") &&
           strstr(o.stderr_text, "for 5 processes)"));
-    CHECK(strstr(o.stderr_text, "qsortbench: 5 worker processes, ") != NULL);
+    size_t processes = processes_said(o.stderr_text);
+    CHECK_MSG(processes >= 5, "stderr: %s", o.stderr_text);
     CHECK(strncmp(string(context_of(&o), "repetitions"), "processes: ", 11) == 0);
     const cJSON *row;
     size_t rows = 0;
@@ -214,7 +228,7 @@ static void test_worker_processes(void)
         bool seen[5] = {false};
         cJSON_ArrayForEach(unit, units)
         {
-            CHECK(unit->valuedouble >= 0 && unit->valuedouble <= 4);
+            CHECK(unit->valuedouble >= 0 && unit->valuedouble < (double)processes);
             if (unit->valuedouble >= 0 && unit->valuedouble <= 4)
                 seen[(int)unit->valuedouble] = true;
         }
@@ -237,6 +251,64 @@ static void test_worker_processes(void)
     CHECK_EQ_U64(o.status, 0);
     CHECK_MSG(strstr(o.stderr_text, "qsortbench: 10 worker processes, ") != NULL, "stderr: %s",
               o.stderr_text);
+    run_free(&o);
+
+    /* After the minimum, each process visits the wider half of the cells: of two cells, one.
+    ** So every process from the sixth on is a unit of exactly one cell, and the units add up
+    ** to 5 per cell plus one per further process. */
+    const char *topped[] = {"--nelem", "300", "--sizes", "4", "--patterns", "random,sorted",
+                            "--budget", "2s", "--precision", "0.0001", NULL};
+    run(&o, "workers-topped", topped);
+    CHECK_EQ_U64(o.status, 0);
+    processes = processes_said(o.stderr_text);
+    CHECK_MSG(processes > 5, "stderr: %s", o.stderr_text);
+    size_t cells_of_unit[MAX_PROCESSES_SEEN] = {0}, units_total = 0;
+    cJSON_ArrayForEach(row, results_of(&o))
+    {
+        if (strcmp(string(row, "algorithm"), "msort") != 0)
+            continue;
+        bool seen[MAX_PROCESSES_SEEN] = {false};
+        const cJSON *unit;
+        cJSON_ArrayForEach(unit, cJSON_GetObjectItemCaseSensitive(row, "units"))
+        {
+            int u = (int)unit->valuedouble;
+            CHECK(u >= 0 && (size_t)u < processes && u < MAX_PROCESSES_SEEN);
+            if (u >= 0 && u < MAX_PROCESSES_SEEN && !seen[u]) {
+                seen[u] = true;
+                cells_of_unit[u]++;
+                units_total++;
+            }
+        }
+        for (int u = 0; u < 5; u++)
+            CHECK_MSG(seen[u], "a cell has no sample of process %d", u);
+    }
+    for (size_t u = 5; u < processes && u < MAX_PROCESSES_SEEN; u++)
+        CHECK_MSG(cells_of_unit[u] == 1, "process %zu visited %zu cells", u, cells_of_unit[u]);
+    CHECK_EQ_U64(units_total, 2 * 5 + (processes - 5));
+    run_free(&o);
+
+    /* --worker K:SLICE:CELLS visits only those of the run's cells. */
+    const char *one[] = {"--nelem", "300", "--sizes", "4", "--patterns", "random,sorted",
+                         "--worker", "1:0.001:1", NULL};
+    run(&o, "worker-cells", one);
+    CHECK_EQ_U64(o.status, 0);
+    rows = 0;
+    cJSON_ArrayForEach(row, results_of(&o))
+    {
+        CHECK_MSG(strcmp(string(row, "pattern"), "sorted") == 0, "pattern %s",
+                  string(row, "pattern"));
+        rows++;
+    }
+    CHECK_EQ_U64(rows, 2);
+    run_free(&o);
+
+    /* A worker takes its run's TSC frequency (--tsc-hz) instead of calibrating its own. */
+    const char *tsc[] = {"--nelem", "300", "--sizes", "4", "--patterns", "sorted",
+                         "--worker", "1:0.001", "--tsc-hz", "2345678901", NULL};
+    run(&o, "worker-tsc", tsc);
+    CHECK_EQ_U64(o.status, 0);
+    if (strcmp(string(context_of(&o), "timer"), "rdtscp") == 0)
+        CHECK(number(context_of(&o), "tsc_hz") == 2345678901.0);
     run_free(&o);
 
     /* --reps fixes the rounds of one process. */

@@ -102,6 +102,10 @@ expect_usage_error "give --processes 1 or --budget" --processes 3 --reps 2
 expect_usage_error "is not K:SLICE" --worker 0.5
 expect_usage_error "too small" --worker 0:0.5
 expect_usage_error "must be above 0" --worker 1:0
+expect_usage_error "the list of cells is empty" --worker 1:0.5:
+expect_usage_error "is not a list of cells" --worker 1:0.5:1,,2
+expect_usage_error "too large (at most 44)" --worker 1:0.5:45
+expect_usage_error "must be above 0" --tsc-hz 0
 
 if [ -e results ] || [ -n "$(ls | grep -v -e '^out.txt$' -e '^err.txt$' -e '^bad.csv$')" ]; then
     echo "FAIL: a refused command left files behind:" >&2

@@ -64,14 +64,14 @@ static void init_clock(qsb_timer *timer)
                                : 1;
 }
 
-int qsb_timer_init(qsb_timer *timer, int want_tsc)
+/* The TSC at hz (0: calibrated here) when it is invariant; else -1 and the clock. */
+static int init_tsc(qsb_timer *timer, double hz)
 {
     init_clock(timer);
-    if (!want_tsc)
-        return 0;
 #if QSB_HAVE_TSC
     if (qsb_tsc_invariant()) {
-        double hz = calibrate_tsc_hz();
+        if (!(hz > 0))
+            hz = calibrate_tsc_hz();
         if (hz > 0) {
             timer->kind = QSB_TIMER_TSC;
             timer->name = "rdtscp";
@@ -80,8 +80,24 @@ int qsb_timer_init(qsb_timer *timer, int want_tsc)
             return 0;
         }
     }
+#else
+    (void)hz;
 #endif
     return -1;
+}
+
+int qsb_timer_init(qsb_timer *timer, int want_tsc)
+{
+    if (!want_tsc) {
+        init_clock(timer);
+        return 0;
+    }
+    return init_tsc(timer, 0);
+}
+
+int qsb_timer_init_tsc_hz(qsb_timer *timer, double tsc_hz)
+{
+    return init_tsc(timer, tsc_hz);
 }
 
 double qsb_timer_to_ns(const qsb_timer *timer, uint64_t count)

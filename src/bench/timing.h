@@ -42,6 +42,11 @@ int qsb_tsc_invariant(void);
 ** clock is set up instead). */
 int qsb_timer_init(qsb_timer *timer, int want_tsc);
 
+/* The TSC at a frequency calibrated already (by a worker process's run: its 50 ms
+** calibration was most of a worker's start), when the TSC is invariant. Returns 0, or -1 (the
+** clock is set up instead). */
+int qsb_timer_init_tsc_hz(qsb_timer *timer, double tsc_hz);
+
 static inline uint64_t qsb_clock_ns(void)
 {
     struct timespec ts;

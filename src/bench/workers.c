@@ -8,9 +8,11 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -28,6 +30,7 @@
 #define DIR_BYTES 1024      /* the temporary directory's path */
 #define PATH_BYTES (DIR_BYTES + 64) /* a file in it */
 #define SELF_EXE "/proc/self/exe"   /* what a worker runs: the run's own executable */
+#define TSC_OPTION_BYTES 48         /* "--tsc-hz=" and a double */
 /* No stop for precision before this many workers: stopping at the first interval under the
 ** target picks the runs whose spread happened to come out small, and with 5 processes (4 df)
 ** that costs coverage (simulated: 92-93% of t intervals held the truth when stopped so from 5
@@ -120,13 +123,15 @@ static char *worker_option(const workers *w, size_t k, const size_t *cells, size
     return text;
 }
 
-/* Worker k's command line: this executable, the run's measuring options, its own. */
-static char **worker_argv(const workers *w, size_t k, char *option, char *json)
+/* Worker k's command line: this executable, the run's measuring options, its own (the TSC
+** frequency into tsc: a worker need not spend 50 ms calibrating it again). */
+static char **worker_argv(const workers *w, size_t k, char *option, char *json,
+                          char tsc[TSC_OPTION_BYTES])
 {
     size_t head = 0;
     while (w->plan->argv_head[head])
         head++;
-    char **argv = calloc(head + 6, sizeof *argv);
+    char **argv = calloc(head + 7, sizeof *argv);
     if (!argv)
         return NULL;
     size_t n = 0;
@@ -134,6 +139,10 @@ static char **worker_argv(const workers *w, size_t k, char *option, char *json)
     for (size_t i = 0; i < head; i++)
         argv[n++] = w->plan->argv_head[i];
     argv[n++] = option;
+    if (w->plan->tsc_hz > 0) {
+        snprintf(tsc, TSC_OPTION_BYTES, "--tsc-hz=%.17g", w->plan->tsc_hz);
+        argv[n++] = tsc;
+    }
     argv[n++] = "--quiet";
     argv[n++] = "--csv=-";
     memcpy(json, "--json=", 7);
@@ -142,25 +151,39 @@ static char **worker_argv(const workers *w, size_t k, char *option, char *json)
     return argv;
 }
 
-/* Waits for pid, forwarding a stop request once; redraws the progress line meanwhile. */
+/* Waits for pid, forwarding a stop request once; redraws the progress line meanwhile. The
+** wait wakes when the worker exits (poll on a pidfd), not at the next tick: a run of a small
+** matrix starts hundreds of short workers, and a sleep of half a tick after each was a
+** tenth of their time. Without pidfds (Linux before 5.3) it looks every tick. */
 static int wait_worker(const workers *w, pid_t pid, int *wstatus)
 {
     bool forwarded = false;
+    int pidfd = pidfd_open(pid, 0);
+    int status = QSB_OK;
     for (;;) {
         pid_t got = waitpid(pid, wstatus, WNOHANG);
         if (got == pid)
-            return QSB_OK;
-        if (got < 0 && errno != EINTR)
-            return qsb_error(QSB_ESYSTEM, "cannot wait for a worker process: %s",
-                             strerror(errno));
+            break;
+        if (got < 0 && errno != EINTR) {
+            status = qsb_error(QSB_ESYSTEM, "cannot wait for a worker process: %s",
+                               strerror(errno));
+            break;
+        }
         if (*w->plan->stop && !forwarded) {
             kill(pid, *w->plan->stop);
             forwarded = true;
         }
         qsb_progress_tick();
+        struct pollfd exited = {pidfd, POLLIN, 0};
         struct timespec pause = {0, POLL_NS};
-        nanosleep(&pause, NULL);
+        if (pidfd >= 0)
+            poll(&exited, 1, POLL_NS / 1000000); /* a signal (EINTR) just looks again */
+        else
+            nanosleep(&pause, NULL);
     }
+    if (pidfd >= 0)
+        close(pidfd);
+    return status;
 }
 
 /* The last non-empty line of a failed worker's stderr, for the error message. */
@@ -299,9 +322,9 @@ static int collect(workers *w, size_t k, int wstatus, double wall_s)
 /* Runs worker k on the given cells of the first worker (all of them when cells is NULL). */
 static int run_one(workers *w, size_t k, const size_t *cells, size_t ncells)
 {
-    char json[PATH_BYTES + 8], err[PATH_BYTES];
+    char json[PATH_BYTES + 8], err[PATH_BYTES], tsc[TSC_OPTION_BYTES];
     char *option = worker_option(w, k, cells, cells ? ncells : 0);
-    char **argv = option ? worker_argv(w, k, option, json) : NULL;
+    char **argv = option ? worker_argv(w, k, option, json, tsc) : NULL;
     if (!argv) {
         free(option);
         return qsb_out_of_memory("worker command line");
@@ -322,13 +345,16 @@ static int run_one(workers *w, size_t k, const size_t *cells, size_t ncells)
     return status == QSB_OK ? collect(w, k, wstatus, wall_s) : status;
 }
 
-/* The half-width of the t interval over the workers of row i of the first worker's cell c
-** (its median, or its delta), % of the estimate (stats.h); INFINITY when there is none. */
+/* The half-width, % of the middle value, of the interval the pooled row will have (pool.h:
+** from 6 processes the order-statistic interval of the processes' medians, with 5 the t
+** interval) over the workers that visited the first worker's cell c: row i's median, or its
+** delta; INFINITY when there is none. The same interval as the files', so that the run stops
+** narrowing a cell when what it reports meets --precision. */
 static double spread_pct(const workers *w, size_t c, size_t i, bool delta)
 {
     double *values = malloc(w->n * sizeof *values);
     uint32_t *units = malloc(w->n * sizeof *units);
-    qsb_unit_spread s = {0, NAN, NAN};
+    double pct = INFINITY, lo = NAN, hi = NAN;
     size_t n = 0;
     for (size_t r = 0; values && units && r < w->n; r++) {
         if (w->where[r][c] == NO_CELL)
@@ -337,11 +363,19 @@ static double spread_pct(const workers *w, size_t c, size_t i, bool delta)
         values[n] = delta ? 1.0 + row->delta_pct / 100.0 : row->summary.median;
         units[n++] = (uint32_t)r;
     }
-    if (values && units)
-        qsb_unit_spread_of(values, units, n, &s);
+    if (values && units && qsb_unit_median_order_interval(values, units, n, &lo, &hi) == 0 &&
+        isfinite(lo) && isfinite(hi)) {
+        qsb_sort_doubles(values, n); /* one value per process: their median */
+        double middle = qsb_median_of_sorted(values, n);
+        pct = fmax(middle - lo, hi - middle) / middle * 100.0;
+    } else if (values && units) {
+        qsb_unit_spread s = {0, NAN, NAN};
+        if (qsb_unit_spread_of(values, units, n, &s) == 0)
+            pct = qsb_unit_precision_pct(&s);
+    }
     free(values);
     free(units);
-    return qsb_unit_precision_pct(&s);
+    return isfinite(pct) && pct >= 0 ? pct : INFINITY;
 }
 
 /* How far cell c of the first worker is from the precision target: its widest interval over
@@ -354,42 +388,52 @@ static double cell_need(const workers *w, size_t c)
     for (size_t r = 0; r < w->n; r++)
         visits += w->where[r][c] != NO_CELL;
     double widest = 0;
+    bool verified = false;
     for (size_t i = 0; i < cell->nrows; i++) {
         if (!cell->rows[i].verified)
             continue;
+        verified = true;
         widest = fmax(widest, spread_pct(w, c, i, false));
         if (i > 0)
             widest = fmax(widest, spread_pct(w, c, i, true));
     }
+    if (!verified)
+        return 0;
     double need = widest / w->plan->precision_pct;
     return need <= 1 && visits >= PRECISE_MIN_PROCESSES ? 0 : fmax(need, DBL_MIN);
 }
 
 typedef struct {
     size_t cell;
-    double need;
-} cell_need_entry;
+    double gain; /* how much one more visit narrows its intervals, per second of the visit */
+} cell_gain;
 
-static int by_need_descending(const void *a, const void *b)
+static int by_gain_descending(const void *a, const void *b)
 {
-    double x = ((const cell_need_entry *)a)->need, y = ((const cell_need_entry *)b)->need;
+    double x = ((const cell_gain *)a)->gain, y = ((const cell_gain *)b)->gain;
     return (x < y) - (x > y);
 }
 
-/* The cells of the next process after the minimum (the first worker's indexes, in cells[]): the wider half of those that still need processes, widest first, each while the
-** time left holds the process's start and its visits; returns how many (0: no process). */
+/* The cells of the next process after the minimum (the first worker's indexes, in cells[]):
+** the half of those that still need processes where a visit narrows the intervals most for
+** its time, best first, each while the time left holds the process's start and its visits;
+** returns how many (0: no process). A half-width w over n processes narrows by about w / 2n
+** with one more (it goes as 1 / sqrt(n)), so the gain of a visit costing c seconds is taken
+** as w / (n c): wide cells first, but not the whole budget into the cells whose intervals
+** narrow slowly (msort's 8-byte cells, which run at a few discrete speeds). */
 static size_t choose_cells(const workers *w, double left_s, size_t *cells)
 {
     size_t ncells = w->runs[0].run.ncells, open = 0, chosen = 0;
-    cell_need_entry *order = malloc((ncells ? ncells : 1) * sizeof *order);
+    cell_gain *order = malloc((ncells ? ncells : 1) * sizeof *order);
     if (!order || !w->cost_s || !w->visits)
         goto done;
     for (size_t c = 0; c < ncells; c++) {
         double need = cell_need(w, c);
-        if (need > 0 && w->visits[c] > 0)
-            order[open++] = (cell_need_entry){c, need};
+        double cost = w->visits[c] ? w->cost_s[c] / (double)w->visits[c] : 0;
+        if (need > 0 && cost > 0)
+            order[open++] = (cell_gain){c, need / ((double)w->visits[c] * cost)};
     }
-    qsort(order, open, sizeof *order, by_need_descending);
+    qsort(order, open, sizeof *order, by_gain_descending);
     double spend = w->plan->start_s;
     for (size_t k = 0; k < open && chosen < (open + 1) / 2; k++) {
         double cost = w->cost_s[order[k].cell] / (double)w->visits[order[k].cell];

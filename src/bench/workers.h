@@ -41,6 +41,7 @@ typedef struct {
     size_t max_processes;   /* never more */
     size_t planned;         /* the estimate of how many (for the progress line) */
     double worker_s;        /* the estimate of one worker, until the first has finished */
+    double tsc_hz;          /* the run's TSC frequency, given to its workers; 0: none */
     volatile sig_atomic_t *stop; /* set from a signal handler */
     bool progress;          /* draw the progress line */
 } qsb_workers_plan;

@@ -53,8 +53,9 @@
 #define SLICE_MAX_S 1.0
 #define PROBE_NELEM 65536       /* the speed probe's input, before the first sort */
 #define DRIFT_WARN_FACTOR 1.5   /* intervals widened this much or more: one warning line */
-#define WORKER_START_S 0.1      /* a worker process's start: exec, TSC calibration, probe,
-                                ** loading the sorts (about 0.08 s measured here) */
+#define WORKER_START_S 0.02     /* a worker process's start: exec, loading and placing the
+                                ** sorts (9 ms for one cell, 28 ms for 15, measured here; the
+                                ** run's TSC frequency is given to it, not calibrated again) */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -200,9 +201,10 @@ static void plan_worker(const qsb_run_config *cfg, run_plan *plan)
     plan->slice_s = cfg->worker_slice_s;
 }
 
-/* Worker processes: the budget buys processes, each one visit of every cell with a short
+/* Worker processes: the budget buys processes, each one visit of its cells with a short
 ** slice of rounds (the process level is the wide one: one round more in a process narrows
-** little); at least QSB_MIN_UNITS of them (or exactly --processes N). The slices of a small
+** little); at least QSB_MIN_UNITS of every cell (or exactly --processes N), then processes of
+** the widest cells until the estimate is spent (workers.h). The slices of a small
 ** matrix are stretched until a process's rounds last as long as its start: with one cell, 64
 ** processes of one round each spent 90% of the run starting processes, and a process's round
 ** noise (about 5% a round) then outweighed what varies between processes (about 1%). */
@@ -597,6 +599,7 @@ static int measure(const qsb_run_config *cfg, const run_plan *plan, const qsb_ti
                                 cfg->processes ? plan->min_units : QSB_MAX_PROCESSES,
                                 plan->processes,
                                 plan->worker_s,
+                                timer->tsc_hz,
                                 &stop_signal,
                                 !cfg->quiet};
     qsb_results pooled;
@@ -718,8 +721,10 @@ int qsb_run_execute(const qsb_run_config *cfg)
         warn_about_load(load_average);
     if (cfg->pin_cpu >= 0)
         status = pin_process(cfg->pin_cpu);
+    bool cycles = cfg->metric == QSB_METRIC_CYCLES;
     if (status == QSB_OK && timed &&
-        qsb_timer_init(&timer, cfg->metric == QSB_METRIC_CYCLES) != 0)
+        (cycles && cfg->tsc_hz > 0 ? qsb_timer_init_tsc_hz(&timer, cfg->tsc_hz)
+                                   : qsb_timer_init(&timer, cycles)) != 0)
         status = qsb_error(QSB_ESYSTEM, "the invariant TSC could not be calibrated; use "
                                         "--metric ns");
     /* A sanitized build keeps one placement: ASan reports a second copy of an object's

@@ -35,6 +35,7 @@
 #define MAX_BATCH UINT64_C(1000000)
 #define MAX_SLOWED_PCT 1000.0
 #define MAX_WORKER_SLICE_S 60.0
+#define MAX_TSC_HZ 1e11 /* 100 GHz */
 
 enum {
     OPT_NELEM,
@@ -66,6 +67,7 @@ enum {
     OPT_MACHINE,
     OPT_PROCESSES,
     OPT_WORKER,
+    OPT_TSC_HZ,
     OPT_COUNT
 };
 
@@ -154,6 +156,8 @@ static const qsb_option run_options[] = {
                     "(internal) be worker process K of a run: visit every cell (or the "
                     "CELLS, e.g. 0,4,7: ordinals among the run's cells) once with SLICE "
                     "seconds of rounds"},
+    [OPT_TSC_HZ] = {"tsc-hz", 0, "HZ",
+                    "(internal) a worker process's TSC frequency, calibrated by its run"},
     [OPT_COUNT] = {NULL, 0, NULL, NULL},
 };
 
@@ -588,6 +592,8 @@ static int resolve_processes(qsb_run_config *cfg, const option_texts *t)
                                  "or --budget");
     if (status == QSB_OK && t->text[OPT_WORKER])
         status = parse_worker(cfg, t->text[OPT_WORKER]);
+    if (status == QSB_OK && t->text[OPT_TSC_HZ])
+        status = parse_positive(t->text[OPT_TSC_HZ], "--tsc-hz", MAX_TSC_HZ, &cfg->tsc_hz);
     if (cfg->reps || cfg->metric == QSB_METRIC_COMPARISONS || cfg->worker_slice_s > 0)
         cfg->processes = 1;
     return status;
