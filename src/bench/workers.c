@@ -415,27 +415,38 @@ static int by_gain_descending(const void *a, const void *b)
 }
 
 /* The cells of the next process after the minimum (the first worker's indexes, in cells[]):
-** the half of those that still need processes where a visit narrows the intervals most for
-** its time, best first, each while the time left holds the process's start and its visits;
-** returns how many (0: no process). A half-width w over n processes narrows by about w / 2n
-** with one more (it goes as 1 / sqrt(n)), so the gain of a visit costing c seconds is taken
-** as w / (n c): wide cells first, but not the whole budget into the cells whose intervals
-** narrow slowly (msort's 8-byte cells, which run at a few discrete speeds). */
+** every cell that still needs processes while the time left holds them all and the process's
+** start; else, for the run's last processes, those that fit, where a visit narrows the
+** intervals most for its time first. Returns how many (0: no process).
+**
+** Why every open cell and not only the widest: what a process sees is not independent of when
+** it ran. msort's large cells switch between speeds (bitonic 786,432 x 32: 95 or 205M cycles)
+** with a state of the machine that holds for tens of seconds, so processes close in time
+** agree. Sending the later processes to the widest cells alone (or to the cells where a visit
+** narrowed most) gave them tens of processes from one stretch of the run, too narrow an
+** interval for the next run: 142 of 180 rows agreed over six pairs of runs, against 157 with
+** a cell's processes spread over the run (docs/measurement.md, "The budget"). The gain of a
+** visit of a cell is taken as w / (n c): its widest interval against the target over its
+** processes so far and the visit's cost (a half-width narrows about w / 2n per process). */
 static size_t choose_cells(const workers *w, double left_s, size_t *cells)
 {
     size_t ncells = w->runs[0].run.ncells, open = 0, chosen = 0;
     cell_gain *order = malloc((ncells ? ncells : 1) * sizeof *order);
     if (!order || !w->cost_s || !w->visits)
         goto done;
+    double all_s = w->plan->start_s;
     for (size_t c = 0; c < ncells; c++) {
         double need = cell_need(w, c);
         double cost = w->visits[c] ? w->cost_s[c] / (double)w->visits[c] : 0;
-        if (need > 0 && cost > 0)
+        if (need > 0 && cost > 0) {
             order[open++] = (cell_gain){c, need / ((double)w->visits[c] * cost)};
+            all_s += cost;
+        }
     }
-    qsort(order, open, sizeof *order, by_gain_descending);
+    if (all_s > left_s) /* the last processes: the cells that fit, best first */
+        qsort(order, open, sizeof *order, by_gain_descending);
     double spend = w->plan->start_s;
-    for (size_t k = 0; k < open && chosen < (open + 1) / 2; k++) {
+    for (size_t k = 0; k < open; k++) {
         double cost = w->cost_s[order[k].cell] / (double)w->visits[order[k].cell];
         if (spend + cost <= left_s) {
             cells[chosen++] = order[k].cell;

@@ -10,6 +10,7 @@
 
 #include "diag.h"
 #include "stats.h"
+#include "time_level.h"
 
 /* The cell of run that has model's pattern, count and size, or NULL. */
 static const qsb_cell *find_cell(const qsb_results *run, const qsb_cell *model)
@@ -141,8 +142,8 @@ static int delta_bounds(const qsb_row *base, qsb_row *row, size_t pairs)
     return status;
 }
 
-/* Summaries, deltas and their intervals over the runs; noisy against the runs' precision. */
-static int summarize_pooled(qsb_cell *cell, double precision_pct, bool exact)
+/* Summaries, deltas and their intervals over the runs. */
+static int summarize_pooled(qsb_cell *cell)
 {
     for (size_t i = 0; i < cell->nrows; i++) {
         qsb_row *row = &cell->rows[i];
@@ -162,10 +163,14 @@ static int summarize_pooled(qsb_cell *cell, double precision_pct, bool exact)
         if (delta_bounds(base, row, pairs) != 0)
             return -1;
     }
+    return 0;
+}
+
+static void flag_noisy(qsb_cell *cell, double precision_pct, bool exact)
+{
     for (size_t i = 0; i < cell->nrows && !exact; i++)
         cell->rows[i].noisy =
             cell->rows[i].verified && !(qsb_row_interval_pct(cell, i) <= precision_pct);
-    return 0;
 }
 
 static int pool_context(const qsb_merge_input *in, size_t n, qsb_results *out)
@@ -174,7 +179,7 @@ static int pool_context(const qsb_merge_input *in, size_t n, qsb_results *out)
         qsb_set_string(&out->baseline, in[0].run.baseline) != 0)
         return -1;
     qsb_context *c = &out->context;
-    c->drift_ratios = c->drift_medians = 1.0; /* the runs are the level above time */
+    c->drift_ratios = c->drift_medians = 1.0; /* runs: the level above time; workers: below */
     for (size_t r = 0; r < n; r++)
         c->incomplete |= in[r].run.context.incomplete;
     char text[512];
@@ -183,7 +188,7 @@ static int pool_context(const qsb_merge_input *in, size_t n, qsb_results *out)
     return qsb_set_string(&c->repetitions, text);
 }
 
-static int pool_cells(const qsb_merge_input *in, size_t n, qsb_results *out)
+static int pool_cells(const qsb_merge_input *in, size_t n, bool workers, qsb_results *out)
 {
     const qsb_results *first = &in[0].run;
     bool exact = qsb_same_text(first->context.metric, "comparisons");
@@ -204,25 +209,29 @@ static int pool_cells(const qsb_merge_input *in, size_t n, qsb_results *out)
         for (size_t i = 0; i < cell->nrows; i++)
             if (pool_row(in, n, model, i, &cell->rows[i]) != 0)
                 return -1;
-        if (summarize_pooled(cell, precision, exact) != 0)
+        if (summarize_pooled(cell) != 0)
             return -1;
     }
+    if (workers && !exact && qsb_widen_for_time(out) != 0)
+        return -1;
+    for (size_t c = 0; c < out->ncells; c++)
+        flag_noisy(&out->cells[c], precision, exact);
     return 0;
 }
 
-int qsb_pool_runs(qsb_merge_input *in, size_t n, bool subsets, qsb_results *out)
+int qsb_pool_runs(qsb_merge_input *in, size_t n, bool workers, qsb_results *out)
 {
     memset(out, 0, sizeof *out);
     int status = QSB_OK;
     if (n < 2)
         status = qsb_usage_error("merge --pool needs two runs or more (five for intervals)");
     for (size_t r = 1; r < n && status == QSB_OK; r++) {
-        const char *why = mismatch(&in[0].run, &in[r].run, subsets);
+        const char *why = mismatch(&in[0].run, &in[r].run, workers);
         if (why)
             status = qsb_error(QSB_EUSAGE, "merge --pool: %s is not a run of the same command "
                                "as %s: %s", in[r].file, in[0].file, why);
     }
-    if (status == QSB_OK && (pool_context(in, n, out) != 0 || pool_cells(in, n, out) != 0))
+    if (status == QSB_OK && (pool_context(in, n, out) != 0 || pool_cells(in, n, workers, out) != 0))
         status = qsb_out_of_memory("merge --pool");
     if (status != QSB_OK)
         qsb_results_free(out);

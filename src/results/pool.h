@@ -28,10 +28,11 @@
 
 #include "merge.h"
 
-/* Pools in[0..n-1] (their results are freed, also on failure) into *out. subsets: the runs
-** after the first may have only some of its cells (a run's worker processes after its
-** minimum, workers.h); a cell's units are then the runs that visited it. Returns QSB_OK,
-** QSB_EUSAGE or QSB_ESYSTEM (reported). */
-int qsb_pool_runs(qsb_merge_input *in, size_t n, bool subsets, qsb_results *out);
+/* Pools in[0..n-1] (their results are freed, also on failure) into *out. workers: the runs
+** are a run's worker processes in time order (workers.h): those after the first may have only
+** some of its cells (a cell's units are then the processes that visited it), and the time
+** level is measured over them and widens the intervals (time_level.h; merge's runs keep
+** drift factors 1). Returns QSB_OK, QSB_EUSAGE or QSB_ESYSTEM (reported). */
+int qsb_pool_runs(qsb_merge_input *in, size_t n, bool workers, qsb_results *out);
 
 #endif
