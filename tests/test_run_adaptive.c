@@ -205,6 +205,80 @@ static size_t processes_said(const char *stderr_text)
     return processes;
 }
 
+/* After the minimum, processes visit every cell that still needs them while the time left
+** holds both cells, and the last ones the cells that fit: every process from the sixth on is
+** a unit of one or both cells, and some of both. */
+static void test_worker_topups(void)
+{
+    const char *topped[] = {"--nelem", "300", "--sizes", "4", "--patterns", "random,sorted",
+                            "--budget", "2s", "--precision", "0.0001", NULL};
+    run_output o;
+    run(&o, "workers-topped", topped);
+    CHECK_EQ_U64(o.status, 0);
+    size_t processes = processes_said(o.stderr_text);
+    CHECK_MSG(processes > 5, "stderr: %s", o.stderr_text);
+    size_t cells_of_unit[MAX_PROCESSES_SEEN] = {0}, units_total = 0;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, results_of(&o))
+    {
+        if (strcmp(string(row, "algorithm"), "msort") != 0)
+            continue;
+        bool seen[MAX_PROCESSES_SEEN] = {false};
+        const cJSON *unit;
+        cJSON_ArrayForEach(unit, cJSON_GetObjectItemCaseSensitive(row, "units"))
+        {
+            int u = (int)unit->valuedouble;
+            CHECK(u >= 0 && (size_t)u < processes && u < MAX_PROCESSES_SEEN);
+            if (u >= 0 && u < MAX_PROCESSES_SEEN && !seen[u]) {
+                seen[u] = true;
+                cells_of_unit[u]++;
+                units_total++;
+            }
+        }
+        for (int u = 0; u < 5; u++)
+            CHECK_MSG(seen[u], "a cell has no sample of process %d", u);
+    }
+    size_t of_both = 0, visits = 0;
+    for (size_t u = 5; u < processes && u < MAX_PROCESSES_SEEN; u++) {
+        CHECK_MSG(cells_of_unit[u] == 1 || cells_of_unit[u] == 2, "process %zu visited %zu cells",
+                  u, cells_of_unit[u]);
+        of_both += cells_of_unit[u] == 2;
+        visits += cells_of_unit[u];
+    }
+    CHECK(of_both > 0);
+    CHECK_EQ_U64(units_total, 2 * 5 + visits);
+    run_free(&o);
+}
+
+/* A worker visits only the cells of --worker K:SLICE:CELLS, and takes its run's TSC
+** frequency from --tsc-hz instead of calibrating its own. */
+static void test_worker_options(void)
+{
+    const char *one[] = {"--nelem", "300", "--sizes", "4", "--patterns", "random,sorted",
+                         "--worker", "1:0.001:1", NULL};
+    run_output o;
+    run(&o, "worker-cells", one);
+    CHECK_EQ_U64(o.status, 0);
+    size_t rows = 0;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, results_of(&o))
+    {
+        CHECK_MSG(strcmp(string(row, "pattern"), "sorted") == 0, "pattern %s",
+                  string(row, "pattern"));
+        rows++;
+    }
+    CHECK_EQ_U64(rows, 2);
+    run_free(&o);
+
+    const char *tsc[] = {"--nelem", "300", "--sizes", "4", "--patterns", "sorted",
+                         "--worker", "1:0.001", "--tsc-hz", "2345678901", NULL};
+    run(&o, "worker-tsc", tsc);
+    CHECK_EQ_U64(o.status, 0);
+    if (strcmp(string(context_of(&o), "timer"), "rdtscp") == 0)
+        CHECK(number(context_of(&o), "tsc_hz") == 2345678901.0);
+    run_free(&o);
+}
+
 /* Worker processes (the default): a budget below the minimum still runs its 5 processes of
 ** every cell (and spends the minimum's estimate it announced), every sample's unit is its
 ** process, and the intervals are there; the context and the last line say so. */
@@ -251,70 +325,6 @@ static void test_worker_processes(void)
     CHECK_EQ_U64(o.status, 0);
     CHECK_MSG(strstr(o.stderr_text, "qsortbench: 10 worker processes, ") != NULL, "stderr: %s",
               o.stderr_text);
-    run_free(&o);
-
-    /* After the minimum, processes visit every cell that still needs them while the time left
-    ** holds both cells, and the last ones the cells that fit: every process from the sixth on
-    ** is a unit of one or both cells, and some of both. */
-    const char *topped[] = {"--nelem", "300", "--sizes", "4", "--patterns", "random,sorted",
-                            "--budget", "2s", "--precision", "0.0001", NULL};
-    run(&o, "workers-topped", topped);
-    CHECK_EQ_U64(o.status, 0);
-    processes = processes_said(o.stderr_text);
-    CHECK_MSG(processes > 5, "stderr: %s", o.stderr_text);
-    size_t cells_of_unit[MAX_PROCESSES_SEEN] = {0}, units_total = 0;
-    cJSON_ArrayForEach(row, results_of(&o))
-    {
-        if (strcmp(string(row, "algorithm"), "msort") != 0)
-            continue;
-        bool seen[MAX_PROCESSES_SEEN] = {false};
-        const cJSON *unit;
-        cJSON_ArrayForEach(unit, cJSON_GetObjectItemCaseSensitive(row, "units"))
-        {
-            int u = (int)unit->valuedouble;
-            CHECK(u >= 0 && (size_t)u < processes && u < MAX_PROCESSES_SEEN);
-            if (u >= 0 && u < MAX_PROCESSES_SEEN && !seen[u]) {
-                seen[u] = true;
-                cells_of_unit[u]++;
-                units_total++;
-            }
-        }
-        for (int u = 0; u < 5; u++)
-            CHECK_MSG(seen[u], "a cell has no sample of process %d", u);
-    }
-    size_t of_both = 0, visits = 0;
-    for (size_t u = 5; u < processes && u < MAX_PROCESSES_SEEN; u++) {
-        CHECK_MSG(cells_of_unit[u] == 1 || cells_of_unit[u] == 2, "process %zu visited %zu cells",
-                  u, cells_of_unit[u]);
-        of_both += cells_of_unit[u] == 2;
-        visits += cells_of_unit[u];
-    }
-    CHECK(of_both > 0);
-    CHECK_EQ_U64(units_total, 2 * 5 + visits);
-    run_free(&o);
-
-    /* --worker K:SLICE:CELLS visits only those of the run's cells. */
-    const char *one[] = {"--nelem", "300", "--sizes", "4", "--patterns", "random,sorted",
-                         "--worker", "1:0.001:1", NULL};
-    run(&o, "worker-cells", one);
-    CHECK_EQ_U64(o.status, 0);
-    rows = 0;
-    cJSON_ArrayForEach(row, results_of(&o))
-    {
-        CHECK_MSG(strcmp(string(row, "pattern"), "sorted") == 0, "pattern %s",
-                  string(row, "pattern"));
-        rows++;
-    }
-    CHECK_EQ_U64(rows, 2);
-    run_free(&o);
-
-    /* A worker takes its run's TSC frequency (--tsc-hz) instead of calibrating its own. */
-    const char *tsc[] = {"--nelem", "300", "--sizes", "4", "--patterns", "sorted",
-                         "--worker", "1:0.001", "--tsc-hz", "2345678901", NULL};
-    run(&o, "worker-tsc", tsc);
-    CHECK_EQ_U64(o.status, 0);
-    if (strcmp(string(context_of(&o), "timer"), "rdtscp") == 0)
-        CHECK(number(context_of(&o), "tsc_hz") == 2345678901.0);
     run_free(&o);
 
     /* --reps fixes the rounds of one process. */
@@ -492,6 +502,8 @@ int main(void)
     test_fixed_reps();
     test_tiny_budget();
     test_worker_processes();
+    test_worker_topups();
+    test_worker_options();
     test_context_and_pin();
     test_batching();
     test_table_matches_json();

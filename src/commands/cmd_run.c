@@ -352,8 +352,8 @@ static int fill_noise_context(qsb_context *c, const qsb_run_config *cfg, const r
     else if (plan->processes > 1)
         snprintf(repetitions, sizeof repetitions,
                  "processes: %zu worker processes visiting every cell, then processes visiting "
-                 "the widest cells while %.0f s last; each one visit per cell (%.3g s of "
-                 "rounds), every process one unit%s",
+                 "the cells wider than the precision while %.0f s last; each one visit per cell "
+                 "(%.3g s of rounds), every process one unit%s",
                  plan->min_units, plan->estimate_s, plan->slice_s, slowed);
     else if (cfg->reps)
         snprintf(repetitions, sizeof repetitions, "fixed: %llu rounds over up to %d units%s",

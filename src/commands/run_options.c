@@ -93,7 +93,7 @@ static const qsb_option run_options[] = {
     [OPT_BUDGET] = {"budget", 0, "TIME",
                     "the whole run's time, e.g. 90s, 10m (default auto: three times the "
                     "matrix's minimum of 5 units per cell, at least 10s and at most 8m); the "
-                    "estimate is printed before the first sort"},
+                    "estimate is printed before the first sort, and the run spends it"},
     [OPT_PLACEMENT] = {"placement", 0, "REGIME",
                        "far: the comparator in its own shared object, never in a sort's 16 MiB "
                        "region, as every libc qsort is called (default); near: a comparator "
@@ -149,9 +149,10 @@ static const qsb_option run_options[] = {
                      "every shard of one machine kind the same NAME"},
     [OPT_PROCESSES] = {"processes", 0, "N",
                        "run the matrix in N worker processes, one after the other, each "
-                       "visiting every cell once; intervals by t over the processes (default "
-                       "auto: as many as --budget holds, at least 5); 1: one process, "
-                       "intervals over its units (experiments; also with --reps)"},
+                       "visiting every cell once; intervals over the processes (default auto: "
+                       "5 of every cell, then processes of the cells wider than --precision "
+                       "while --budget lasts); 1: one process, intervals over its units "
+                       "(experiments; also with --reps)"},
     [OPT_WORKER] = {"worker", 0, "K:SLICE[:CELLS]",
                     "(internal) be worker process K of a run: visit every cell (or the "
                     "CELLS, e.g. 0,4,7: ordinals among the run's cells) once with SLICE "
