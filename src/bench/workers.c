@@ -212,15 +212,9 @@ static int locate_cells(workers *w, const qsb_results *run, size_t **where)
         return qsb_out_of_memory("worker results");
     size_t found = 0;
     for (size_t c = 0; c < first->ncells; c++) {
-        const qsb_cell *model = &first->cells[c];
-        (*where)[c] = NO_CELL;
-        for (size_t j = 0; j < run->ncells; j++)
-            if (strcmp(run->cells[j].pattern, model->pattern) == 0 &&
-                run->cells[j].nelem == model->nelem && run->cells[j].size == model->size) {
-                (*where)[c] = j;
-                found++;
-                break;
-            }
+        const qsb_cell *cell = qsb_results_find_cell(run, &first->cells[c]);
+        (*where)[c] = cell ? (size_t)(cell - run->cells) : NO_CELL;
+        found += cell != NULL;
     }
     if (found == run->ncells)
         return QSB_OK;

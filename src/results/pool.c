@@ -12,18 +12,6 @@
 #include "stats.h"
 #include "time_level.h"
 
-/* The cell of run that has model's pattern, count and size, or NULL. */
-static const qsb_cell *find_cell(const qsb_results *run, const qsb_cell *model)
-{
-    for (size_t c = 0; c < run->ncells; c++) {
-        const qsb_cell *cell = &run->cells[c];
-        if (strcmp(cell->pattern, model->pattern) == 0 && cell->nelem == model->nelem &&
-            cell->size == model->size)
-            return cell;
-    }
-    return NULL;
-}
-
 /* Why run b's cells cannot be pooled with run a's, or NULL: the same cells (some of them
 ** when subsets) with the same algorithms. */
 static const char *other_cells(const qsb_results *a, const qsb_results *b, bool subsets)
@@ -31,7 +19,7 @@ static const char *other_cells(const qsb_results *a, const qsb_results *b, bool 
     if (subsets ? b->ncells > a->ncells : b->ncells != a->ncells)
         return "other cells";
     for (size_t c = 0; c < b->ncells; c++) {
-        const qsb_cell *y = &b->cells[c], *x = find_cell(a, y);
+        const qsb_cell *y = &b->cells[c], *x = qsb_results_find_cell(a, y);
         if (!x || x->nrows != y->nrows)
             return "other cells";
         for (size_t i = 0; i < x->nrows; i++)
@@ -73,7 +61,7 @@ static int pool_row(const qsb_merge_input *in, size_t n, const qsb_cell *model, 
                     qsb_row *row)
 {
     for (size_t r = 0; r < n; r++) {
-        const qsb_cell *cell = r == 0 ? model : find_cell(&in[r].run, model);
+        const qsb_cell *cell = r == 0 ? model : qsb_results_find_cell(&in[r].run, model);
         if (!cell)
             continue; /* a worker that visited only other cells (workers.h) */
         const qsb_row *from = &cell->rows[i];

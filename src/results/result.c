@@ -227,3 +227,14 @@ bool qsb_same_text(const char *a, const char *b)
 {
     return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
+
+const qsb_cell *qsb_results_find_cell(const qsb_results *r, const qsb_cell *like)
+{
+    for (size_t c = 0; c < r->ncells; c++) {
+        const qsb_cell *cell = &r->cells[c];
+        if (strcmp(cell->pattern, like->pattern) == 0 && cell->nelem == like->nelem &&
+            cell->size == like->size)
+            return cell;
+    }
+    return NULL;
+}

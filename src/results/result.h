@@ -136,6 +136,9 @@ int qsb_set_string(char **field, const char *value);
 /* Both NULL, or both the same text. */
 bool qsb_same_text(const char *a, const char *b);
 
+/* The cell of r with like's pattern, element count and size, or NULL. */
+const qsb_cell *qsb_results_find_cell(const qsb_results *r, const qsb_cell *like);
+
 /* Appends a cell with nrows rows, each initialised by qsb_row_init(algorithms[i]); returns
 ** it, or NULL when out of memory (r is unchanged then). Pointers to earlier cells may move. */
 qsb_cell *qsb_results_add_cell(qsb_results *r, const char *pattern, uint64_t nelem,
