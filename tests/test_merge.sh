@@ -45,6 +45,12 @@ bad_merge() {
     fi
 }
 
+# A results file without what is each run's own: its values of those fields blanked.
+own_fields() {
+    grep -v '"date"\|"command_line"\|"load_average"' "$1" |
+        sed 's/^\([[:space:]]*"\(wall\|timed\|counted\|warmups\|retaken\|inputs\|copies\|checks\)":\).*/\1 -/'
+}
+
 run --json whole.json --csv whole.csv
 for k in 1 2 3; do run --shard $k/3 --json s$k.json --csv s$k.csv; done
 
@@ -65,10 +71,10 @@ for order in "s1 s2 s3" "s1 s3 s2" "s2 s1 s3" "s2 s3 s1" "s3 s1 s2" "s3 s2 s1"; 
     if "$bin" merge $1.json $2.json $3.json -o m.json --csv m.csv 2>err; then ok; else
         fail "merge $order: $(cat err)"; fi
     cmp -s m.csv whole.csv && ok || fail "merge $order: CSV differs from the unsharded run's"
-    # the date, the command and the load average are each run's own (the load average moves
-    # every 5 s: whole.json and shard 1 may straddle a change)
-    grep -v '"date"\|"command_line"\|"load_average"' m.json >m.cut
-    grep -v '"date"\|"command_line"\|"load_average"' whole.json >whole.cut
+    # the date, the command, the load average and where the time went are each run's own (the
+    # load average moves every 5 s: whole.json and shard 1 may straddle a change)
+    own_fields m.json >m.cut
+    own_fields whole.json >whole.cut
     cmp -s m.cut whole.cut && ok || fail "merge $order: JSON differs from the unsharded run's"
     if [ -f first.json ]; then
         cmp -s m.json first.json && ok || fail "merge $order: not byte-identical to the first"
@@ -175,6 +181,12 @@ done
 grep -q '"drift_ratios":	1,' pooled.json && grep -q '"drift_medians":	1,' pooled.json &&
     grep -q '"repetitions":	"pooled: 5 runs, each one unit' pooled.json &&
     ok || fail "pooled context: $(grep 'drift\|repetitions' pooled.json)"
+# Where the time went: the pool's is the sum of its runs'.
+walls() { sed -n 's/^[[:space:]]*"wall":[[:space:]]*\([0-9.e+-]*\),*$/\1/p' "$@"; }
+pooled_wall=$(walls pooled.json)
+walls p1.json p2.json p3.json p4.json p5.json | awk -v pooled="$pooled_wall" \
+    '{ s += $1; n++ } END { d = s - pooled; exit !(n == 5 && pooled > 0 && d * d < 1e-18 * s * s) }' &&
+    ok || fail "pooled time_s.wall ($pooled_wall) is not the sum of the runs'"
 "$bin" merge --pool p1.json p2.json p3.json p4.json --csv four.csv 2>err && ok || fail "4 runs"
 [ -z "$(col median_lo 1 four.csv)" ] && [ -z "$(col delta_lo 2 four.csv)" ] &&
     ok || fail "four runs must give no interval"

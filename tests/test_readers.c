@@ -116,6 +116,7 @@ static void fill_context(qsb_results *r)
     c->budget_s = NAN;
     c->drift_ratios = 1.75;
     c->drift_medians = NAN;
+    c->time = (qsb_time_split){12.5, 5.25, 6.0, 0.25, 0.0625, 0.125, 0.25, 0.375};
 }
 
 static void fill_row(qsb_row *row, size_t index, unsigned salt)
@@ -224,6 +225,7 @@ static void check_context_equal(const qsb_context *a, const qsb_context *b)
     CHECK(same_double(a->budget_s, b->budget_s));
     CHECK(same_double(a->drift_ratios, b->drift_ratios));
     CHECK(same_double(a->drift_medians, b->drift_medians));
+    CHECK(memcmp(&a->time, &b->time, sizeof a->time) == 0);
     CHECK(a->pinned_cpu == b->pinned_cpu);
     CHECK(a->release_build == b->release_build && a->sanitized == b->sanitized);
 }
@@ -254,6 +256,7 @@ static void test_round_trip(void)
     CHECK(same_string(csv.context.metric, "cycles") && same_string(csv.context.mode, "default"));
     CHECK_EQ_U64(csv.context.seed, written.context.seed);
     CHECK(csv.context.host == NULL); /* a CSV cannot carry it */
+    CHECK(!(csv.context.time.wall_s > 0));
 
     CHECK(qsb_read_results(json_path, &json) == QSB_OK);
     check_cells_equal(&written, &json, 1);
@@ -468,6 +471,18 @@ static void test_bad_json(void)
     rejected_edit("cache-bytes.json", replace_once(good, "[65536, 1048576, 33554432]",
                                                    "[65536, -1, 33554432]"),
                   "field 'context.cache_bytes'");
+    rejected_edit("time-split.json",
+                  replace_once(good, "\"metric\": \"cycles\",\n    \"seed",
+                               "\"time_s\": {\"wall\": 2, \"timed\": 1, \"counted\": 0, "
+                               "\"warmups\": 0, \"retaken\": 0, \"inputs\": 0, "
+                               "\"copies\": -1, \"checks\": 0},\n"
+                               "    \"metric\": \"cycles\",\n    \"seed"),
+                  "field 'context.time_s.copies': negative");
+    rejected_edit("time-split-part.json",
+                  replace_once(good, "\"metric\": \"cycles\",\n    \"seed",
+                               "\"time_s\": {\"wall\": 2},\n"
+                               "    \"metric\": \"cycles\",\n    \"seed"),
+                  "field 'context.time_s.timed': missing");
     rejected_edit("results.json", replace_once(good, "\"results\": [", "\"results\": {\"a\": ["),
                   "malformed JSON"); /* the brackets no longer match */
     rejected_edit("results-type.json", replace_once(good, "\"baseline\": \"msort\",\n  \"results\"",

@@ -165,6 +165,23 @@ static void check_all_noisy(const run_output *o, size_t cells)
     CHECK(strstr(o->stderr_text, "random n=2000 size=8") == NULL); /* no line per cell */
 }
 
+/* The context's time_s: every part of the wall time a number, the parts within the whole. */
+static void check_time_split(const run_output *o)
+{
+    const cJSON *split = cJSON_GetObjectItemCaseSensitive(context_of(o), "time_s");
+    CHECK_MSG(cJSON_IsObject(split), "no time_s in the context");
+    const char *parts[] = {"timed", "counted", "warmups", "retaken", "inputs", "copies",
+                           "checks"};
+    double wall = number(split, "wall"), sum = 0;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        double part = number(split, parts[i]);
+        CHECK_MSG(part >= 0, "time_s.%s = %g", parts[i], part);
+        sum += part;
+    }
+    CHECK_MSG(wall > 0 && sum <= wall * 1.001 && number(split, "timed") > 0,
+              "time_s: wall %g, parts %g", wall, sum);
+}
+
 /* A budget too small for the minimum: warned up front, the minimum runs anyway, and a
 ** precision nobody can reach leaves every row noisy. */
 static void test_tiny_budget(void)
@@ -189,9 +206,10 @@ static void test_tiny_budget(void)
         if (p[0] == '\n' && p[1])
             last = p + 1;
     CHECK_MSG(strstr(last, "s inside timed sorts, ") && strstr(last, "overhead ") &&
-                  strstr(last, "(counted sorts ") && strstr(last, "checks ") &&
-                  strstr(last, "peak memory"),
+                  strstr(last, "(counted sorts ") && strstr(last, "outside any sort ") &&
+                  strstr(last, "checks ") && strstr(last, "peak memory"),
               "last line: %s", last);
+    check_time_split(&o);
     run_free(&o);
 }
 
@@ -294,6 +312,10 @@ static void test_worker_processes(void)
     size_t processes = processes_said(o.stderr_text);
     CHECK_MSG(processes >= 5, "stderr: %s", o.stderr_text);
     CHECK(strncmp(string(context_of(&o), "repetitions"), "processes: ", 11) == 0);
+    check_time_split(&o); /* the workers' parts, added up */
+    CHECK(strstr(o.stderr_text, "outside any sort ") &&
+          strstr(o.stderr_text, "starting the processes and other ") &&
+          strstr(o.stderr_text, "MiB of shared inputs"));
     const cJSON *row;
     size_t rows = 0;
     cJSON_ArrayForEach(row, results_of(&o))

@@ -18,6 +18,7 @@
 #include "schedule.h"
 #include "result.h"
 #include "run_config.h"
+#include "shared_inputs.h"
 #include "timing.h"
 
 /* Batches make a sample last at least this long (and 1000 timer ticks): the timer's own
@@ -41,6 +42,8 @@ typedef struct {
     size_t round_offset;             /* added to a cell's round number for the order of its
                                      ** sorts: a worker process's index, so that the order
                                      ** alternates across processes as across rounds */
+    qsb_shared_inputs *inputs;       /* a worker's inputs from its run (shared_inputs.h),
+                                     ** mapped as it visits their cells; NULL: generated */
 } qsb_run_setup;
 
 /* Where the run's time went (nanoseconds of CLOCK_MONOTONIC_RAW, the timed sorts in the
@@ -61,6 +64,8 @@ typedef struct {
     size_t kept_preempted;    /* samples kept although preempted (long sorts, last attempts) */
     size_t kept_slowed;       /* samples kept although slowed (last attempts) */
     size_t noisy_cells; /* cells with a row flagged noisy */
+    bool split_known;   /* the buckets above are whole (a run of workers: their files said) */
+    uint64_t shared_bytes; /* the inputs a run shares with its workers (shared_inputs.h) */
     size_t cells_done;  /* cells finished */
 } qsb_run_totals;
 

@@ -85,6 +85,8 @@ typedef struct {
     uint64_t worker_index;  /* --worker K:SLICE: this process is worker K (from 1) of a run, */
     double worker_slice_s;  /* one visit per cell with SLICE seconds of rounds; 0, 0 otherwise */
     double tsc_hz;          /* --tsc-hz: a worker's TSC frequency from its run; 0: calibrate */
+    int inputs_fd;          /* --inputs-fd: a worker's inputs from its run (shared_inputs.h);
+                            ** 0: none (the run's file is never a standard stream) */
     char **worker_argv;     /* a worker's command line up to its own options: "run" and the
                             ** options that decide what is measured (malloc'd, as are its
                             ** strings; NULL-terminated) */

@@ -31,6 +31,7 @@
 #define PATH_BYTES (DIR_BYTES + 64) /* a file in it */
 #define SELF_EXE "/proc/self/exe"   /* what a worker runs: the run's own executable */
 #define TSC_OPTION_BYTES 48         /* "--tsc-hz=" and a double */
+#define FD_OPTION_BYTES 32          /* "--inputs-fd=" and an int */
 /* No stop for precision before this many workers: stopping at the first interval under the
 ** target picks the runs whose spread happened to come out small, and with 5 processes (4 df)
 ** that costs coverage (simulated: 92-93% of t intervals held the truth when stopped so from 5
@@ -91,14 +92,16 @@ static void remove_dir(const workers *w, size_t started)
     rmdir(w->dir);
 }
 
-/* In the child: stdout discarded, stderr into its file, its own process group (a Ctrl-C
-** reaches the run, which stops the worker once), a SIGTERM when the run dies; then exec. */
+/* In the child: stdout discarded, stderr into its file, the run's inputs kept open across the
+** exec, its own process group (a Ctrl-C reaches the run, which stops the worker once), a
+** SIGTERM when the run dies; then exec. */
 static void exec_worker(const workers *w, char **argv, const char *err_path)
 {
     int null_fd = open("/dev/null", O_WRONLY);
     int err_fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (null_fd < 0 || err_fd < 0 || dup2(null_fd, STDOUT_FILENO) < 0 ||
-        dup2(err_fd, STDERR_FILENO) < 0)
+        dup2(err_fd, STDERR_FILENO) < 0 ||
+        (w->plan->inputs_fd >= 0 && fcntl(w->plan->inputs_fd, F_SETFD, 0) != 0))
         _exit(127);
     close(null_fd);
     close(err_fd);
@@ -124,14 +127,15 @@ static char *worker_option(const workers *w, size_t k, const size_t *cells, size
 }
 
 /* Worker k's command line: this executable, the run's measuring options, its own (the TSC
-** frequency into tsc: a worker need not spend 50 ms calibrating it again). */
+** frequency into tsc: a worker need not spend 50 ms calibrating it again; the shared inputs'
+** descriptor into fd). */
 static char **worker_argv(const workers *w, size_t k, char *option, char *json,
-                          char tsc[TSC_OPTION_BYTES])
+                          char tsc[TSC_OPTION_BYTES], char fd[FD_OPTION_BYTES])
 {
     size_t head = 0;
     while (w->plan->argv_head[head])
         head++;
-    char **argv = calloc(head + 7, sizeof *argv);
+    char **argv = calloc(head + 8, sizeof *argv);
     if (!argv)
         return NULL;
     size_t n = 0;
@@ -142,6 +146,10 @@ static char **worker_argv(const workers *w, size_t k, char *option, char *json,
     if (w->plan->tsc_hz > 0) {
         snprintf(tsc, TSC_OPTION_BYTES, "--tsc-hz=%.17g", w->plan->tsc_hz);
         argv[n++] = tsc;
+    }
+    if (w->plan->inputs_fd >= 0) {
+        snprintf(fd, FD_OPTION_BYTES, "--inputs-fd=%d", w->plan->inputs_fd);
+        argv[n++] = fd;
     }
     argv[n++] = "--quiet";
     argv[n++] = "--csv=-";
@@ -316,9 +324,9 @@ static int collect(workers *w, size_t k, int wstatus, double wall_s)
 /* Runs worker k on the given cells of the first worker (all of them when cells is NULL). */
 static int run_one(workers *w, size_t k, const size_t *cells, size_t ncells)
 {
-    char json[PATH_BYTES + 8], err[PATH_BYTES], tsc[TSC_OPTION_BYTES];
+    char json[PATH_BYTES + 8], err[PATH_BYTES], tsc[TSC_OPTION_BYTES], fd[FD_OPTION_BYTES];
     char *option = worker_option(w, k, cells, cells ? ncells : 0);
-    char **argv = option ? worker_argv(w, k, option, json, tsc) : NULL;
+    char **argv = option ? worker_argv(w, k, option, json, tsc, fd) : NULL;
     if (!argv) {
         free(option);
         return qsb_out_of_memory("worker command line");

@@ -17,7 +17,8 @@
 ** every cell's processes are spread over the run's time (processes close in time agree).
 **
 ** A worker is this executable run as `run --worker K:SLICE[:CELLS]` with the run's measuring
-** options, writing its results to a private temporary directory; its stdout is discarded and
+** options (and `--inputs-fd FD`: the inputs the run generated once, shared_inputs.h), writing
+** its results to a private temporary directory; its stdout is discarded and
 ** its stderr kept in that directory, whose last line is quoted when a worker fails. A signal
 ** to the run stops the current worker (it keeps its finished cells, marked incomplete) and
 ** starts no other.
@@ -42,6 +43,8 @@ typedef struct {
     size_t planned;         /* the estimate of how many (for the progress line) */
     double worker_s;        /* the estimate of one worker, until the first has finished */
     double tsc_hz;          /* the run's TSC frequency, given to its workers; 0: none */
+    int inputs_fd;          /* the run's shared inputs (shared_inputs.h), handed to every
+                            ** worker; -1: none, the workers generate them */
     volatile sig_atomic_t *stop; /* set from a signal handler */
     bool progress;          /* draw the progress line */
 } qsb_workers_plan;

@@ -498,32 +498,54 @@ static const char *file_name(const char *given, const char *dflt)
     return strcmp(given, "-") == 0 ? "standard output" : given;
 }
 
-/* The last line: where the wall time went. Overhead is everything outside the timed sorts,
-** broken down into the counted sorts (the comparisons column), warm-ups and batch probes,
-** timed sorts thrown away because the process was preempted during them, input generation,
-** copies into the work buffer, result checks, and the rest (statistics, policy, progress
-** line, allocation). */
-static void print_totals(const qsb_run_totals *t, double wall_ns, bool timed)
+/* The last line: where the wall time went. Overhead is everything outside the timed sorts:
+** the counted sorts (the comparisons column), warm-ups and batch probes, timed sorts thrown
+** away because the process was preempted or slowed during them, and outside any sort: input
+** generation, copies into the work buffer, result checks, and the rest (statistics, policy,
+** progress line, allocation; with worker processes, starting them and reading their files).
+** A run of worker processes sums its workers' parts (their own last lines are not shown). */
+static void print_totals(const qsb_run_totals *t, double wall_ns, bool timed, size_t processes)
 {
     struct rusage usage;
-    double peak_mib = getrusage(RUSAGE_SELF, &usage) == 0 ? (double)usage.ru_maxrss / 1024 : 0;
+    bool workers = processes > 1;
+    double peak_mib = getrusage(workers ? RUSAGE_CHILDREN : RUSAGE_SELF, &usage) == 0
+                          ? (double)usage.ru_maxrss / 1024 : 0;
+    char shared[64] = ""; /* the largest worker's peak does not hold all of them */
+    if (t->shared_bytes)
+        snprintf(shared, sizeof shared, " and %.1f MiB of shared inputs",
+                 (double)t->shared_bytes / (1024 * 1024));
     double pct = wall_ns > 0 ? 100 / wall_ns : 0;
-    double rest = wall_ns - t->timed_ns - t->counted_ns - t->warmup_ns - t->generate_ns -
-                  t->copy_ns - t->verify_ns - t->retake_ns;
+    double in_sorts = t->timed_ns + t->counted_ns + t->warmup_ns + t->retake_ns;
+    double rest = wall_ns - in_sorts - t->generate_ns - t->copy_ns - t->verify_ns;
+    char who[64] = "";
+    if (workers)
+        snprintf(who, sizeof who, "%zu worker processes, ", processes);
     if (!timed) {
-        qsb_note("no timed sorts (comparisons are counted), %.2f s wall time; peak memory "
+        qsb_note("%sno timed sorts (comparisons are counted), %.2f s wall time; peak memory "
                  "%.1f MiB",
-                 wall_ns / 1e9, peak_mib);
+                 who, wall_ns / 1e9, peak_mib);
         return;
     }
-    qsb_note("%.2f s inside timed sorts, %.2f s wall time: overhead %.1f%% (counted sorts "
-             "%.1f%%, warm-ups %.1f%%, %zu preempted and %zu slowed sorts retaken %.1f%%, "
-             "inputs %.1f%%, copies %.1f%%, checks %.1f%%, other %.1f%%); samples kept "
-             "preempted %zu, slowed %zu; peak memory %.1f MiB",
-             t->timed_ns / 1e9, wall_ns / 1e9, (wall_ns - t->timed_ns) * pct,
+    qsb_note("%s%.2f s inside timed sorts, %.2f s wall time: overhead %.1f%% (counted sorts "
+             "%.1f%%, warm-ups %.1f%%, %zu preempted and %zu slowed sorts retaken %.1f%%; "
+             "outside any sort %.1f%%: inputs %.1f%%, copies %.1f%%, checks %.1f%%, %s "
+             "%.1f%%); samples kept preempted %zu, slowed %zu; peak memory %.1f MiB%s",
+             who, t->timed_ns / 1e9, wall_ns / 1e9, (wall_ns - t->timed_ns) * pct,
              t->counted_ns * pct, t->warmup_ns * pct, t->retaken_preempted, t->retaken_slowed,
-             t->retake_ns * pct, t->generate_ns * pct, t->copy_ns * pct, t->verify_ns * pct,
-             (rest > 0 ? rest : 0) * pct, t->kept_preempted, t->kept_slowed, peak_mib);
+             t->retake_ns * pct, (wall_ns - in_sorts) * pct, t->generate_ns * pct,
+             t->copy_ns * pct, t->verify_ns * pct,
+             workers ? "starting the processes and other" : "other",
+             (rest > 0 ? rest : 0) * pct, t->kept_preempted, t->kept_slowed, peak_mib, shared);
+}
+
+/* Where the wall time went, into the results' context (result.h qsb_time_split). */
+static void record_time_split(qsb_context *c, const qsb_run_totals *t, double wall_ns)
+{
+    c->time = (qsb_time_split){wall_ns / 1e9,       t->timed_ns / 1e9,  t->counted_ns / 1e9,
+                               t->warmup_ns / 1e9,  t->retake_ns / 1e9, t->generate_ns / 1e9,
+                               t->copy_ns / 1e9,    t->verify_ns / 1e9};
+    if (!t->split_known)
+        c->time.wall_s = 0;
 }
 
 /* One line for all the noisy cells (they are marked in the table and the files). */
@@ -548,6 +570,26 @@ static void warn_drift(const qsb_context *c)
                 c->drift_ratios, c->drift_medians);
 }
 
+/* What the workers' files say they spent (their sum, pool.c), into the run's totals beside
+** its own generation of the inputs; without it (a file that does not say), only the time
+** inside timed sorts, from the samples. */
+static void add_workers_time(qsb_run_totals *totals, const qsb_results *pooled)
+{
+    const qsb_time_split *w = &pooled->context.time;
+    totals->split_known = w->wall_s > 0;
+    if (!totals->split_known) {
+        totals->timed_ns = qsb_results_timed_s(pooled) * 1e9;
+        return;
+    }
+    totals->timed_ns = w->timed_s * 1e9;
+    totals->counted_ns = w->counted_s * 1e9;
+    totals->warmup_ns = w->warmup_s * 1e9;
+    totals->retake_ns = w->retaken_s * 1e9;
+    totals->generate_ns += w->inputs_s * 1e9;
+    totals->copy_ns = w->copies_s * 1e9;
+    totals->verify_ns = w->checks_s * 1e9;
+}
+
 /* The workers' pooled cells into the run's results (the context stays the run's) and what
 ** the run's last lines count. */
 static void adopt_cells(qsb_results *results, qsb_results *pooled, qsb_run_totals *totals)
@@ -562,7 +604,7 @@ static void adopt_cells(qsb_results *results, qsb_results *pooled, qsb_run_total
     results->context.drift_ratios = pooled->context.drift_ratios;
     results->context.drift_medians = pooled->context.drift_medians;
     totals->cells_done = results->ncells;
-    totals->timed_ns = qsb_results_timed_s(results) * 1e9;
+    add_workers_time(totals, pooled);
     for (size_t c = 0; c < results->ncells; c++) {
         bool noisy = false;
         for (size_t i = 0; i < results->cells[c].nrows; i++) {
@@ -573,23 +615,49 @@ static void adopt_cells(qsb_results *results, qsb_results *pooled, qsb_run_total
     }
 }
 
-/* The cells, measured in this process (its units) or by worker processes (workers.h). */
+/* The cells in this process (its units; a worker's, one visit of each), with the inputs its
+** run shared when it is a worker. */
+static int measure_here(const qsb_run_config *cfg, const run_plan *plan, const qsb_timer *timer,
+                        qsb_results *results, qsb_run_totals *totals)
+{
+    qsb_shared_inputs *inputs = NULL;
+    if (cfg->inputs_fd > 0 && !(inputs = qsb_shared_inputs_open(cfg->inputs_fd)))
+        return QSB_EUSAGE;
+    qsb_schedule_policy schedule = {plan->min_units, QSB_MAX_UNITS, cfg->precision_pct,
+                                    plan->budget_s};
+    qsb_run_setup setup = {cfg,
+                           timer,
+                           schedule,
+                           &stop_signal,
+                           !cfg->quiet,
+                           plan->slice_s,
+                           plan->placement,
+                           cfg->worker_index ? (size_t)cfg->worker_index - 1 : 0,
+                           inputs};
+    int status = qsb_run_matrix(&setup, results, totals);
+    qsb_shared_inputs_close(inputs);
+    return status;
+}
+
+/* What the run's shared inputs may take: a quarter of the memory available (each worker
+** needs its buffers beside them), or 1 GiB where that is unknown. */
+static uint64_t shared_inputs_cap(void)
+{
+    uint64_t available = qsb_available_memory();
+    return available ? available / 4 : (uint64_t)1 << 30;
+}
+
+/* The cells, measured in this process (its units) or by worker processes (workers.h), which
+** share the inputs the run generates once (shared_inputs.h). */
 static int measure(const qsb_run_config *cfg, const run_plan *plan, const qsb_timer *timer,
                    qsb_results *results, qsb_run_totals *totals, size_t *processes)
 {
-    if (plan->processes <= 1) {
-        qsb_schedule_policy schedule = {plan->min_units, QSB_MAX_UNITS, cfg->precision_pct,
-                                        plan->budget_s};
-        qsb_run_setup setup = {cfg,
-                               timer,
-                               schedule,
-                               &stop_signal,
-                               !cfg->quiet,
-                               plan->slice_s,
-                               plan->placement,
-                               cfg->worker_index ? (size_t)cfg->worker_index - 1 : 0};
-        return qsb_run_matrix(&setup, results, totals);
-    }
+    if (plan->processes <= 1)
+        return measure_here(cfg, plan, timer, results, totals);
+    double generate_s = 0;
+    qsb_shared_inputs *inputs = qsb_shared_inputs_create(cfg, shared_inputs_cap(), &generate_s);
+    totals->generate_ns = generate_s * 1e9;
+    totals->shared_bytes = inputs ? qsb_shared_inputs_bytes(inputs) : 0;
     qsb_workers_plan workers = {cfg->worker_argv,
                                 plan->slice_s,
                                 plan->estimate_s, /* announced: the minimum when larger */
@@ -600,28 +668,16 @@ static int measure(const qsb_run_config *cfg, const run_plan *plan, const qsb_ti
                                 plan->processes,
                                 plan->worker_s,
                                 timer->tsc_hz,
+                                inputs ? qsb_shared_inputs_fd(inputs) : -1,
                                 &stop_signal,
                                 !cfg->quiet};
     qsb_results pooled;
     int status = qsb_run_workers(&workers, &pooled, processes);
+    qsb_shared_inputs_close(inputs);
     if (status == QSB_OK || status == QSB_FINDING)
         adopt_cells(results, &pooled, totals);
     qsb_results_free(&pooled);
     return status;
-}
-
-/* The last line of a run in worker processes: their breakdown is each worker's own (a run
-** with --processes 1 prints it). */
-static void print_process_totals(const qsb_run_totals *t, double wall_ns, size_t processes)
-{
-    struct rusage usage;
-    double peak_mib = getrusage(RUSAGE_CHILDREN, &usage) == 0 ? (double)usage.ru_maxrss / 1024
-                                                              : 0;
-    qsb_note("%zu worker process%s, %.2f s wall time: %.2f s inside timed sorts (%.1f%%); the "
-             "rest is starting the processes and, in each, inputs, counted sorts, warm-ups, "
-             "copies and checks (--processes 1 itemises them); peak memory %.1f MiB",
-             processes, processes == 1 ? "" : "es", wall_ns / 1e9, t->timed_ns / 1e9,
-             wall_ns > 0 ? 100.0 * t->timed_ns / wall_ns : 0.0, peak_mib);
 }
 
 /* run --plot: the charts beside the CSV file (beside the JSON one when the CSV went to
@@ -642,10 +698,12 @@ static int run_and_report(const qsb_run_config *cfg, const run_plan *plan,
 {
     qsb_run_totals totals;
     memset(&totals, 0, sizeof totals);
+    totals.split_known = true; /* until workers' files do not say */
     size_t processes = 1;
     uint64_t start = qsb_clock_ns();
     int status = measure(cfg, plan, timer, results, &totals, &processes);
     double wall_ns = (double)(qsb_clock_ns() - start);
+    record_time_split(&results->context, &totals, wall_ns);
     warn_noisy_total(cfg, &totals);
     warn_drift(&results->context);
     if (status != QSB_OK && status != QSB_FINDING)
@@ -678,10 +736,7 @@ static int run_and_report(const qsb_run_config *cfg, const run_plan *plan,
         if (status == QSB_OK)
             status = plot_status;
     }
-    if (plan->processes > 1)
-        print_process_totals(&totals, wall_ns, processes);
-    else
-        print_totals(&totals, wall_ns, timer != NULL);
+    print_totals(&totals, wall_ns, timer != NULL, plan->processes > 1 ? processes : 1);
     return status;
 }
 

@@ -7,10 +7,12 @@
 #include "shard.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -68,6 +70,7 @@ enum {
     OPT_PROCESSES,
     OPT_WORKER,
     OPT_TSC_HZ,
+    OPT_INPUTS_FD,
     OPT_COUNT
 };
 
@@ -159,6 +162,8 @@ static const qsb_option run_options[] = {
                     "seconds of rounds"},
     [OPT_TSC_HZ] = {"tsc-hz", 0, "HZ",
                     "(internal) a worker process's TSC frequency, calibrated by its run"},
+    [OPT_INPUTS_FD] = {"inputs-fd", 0, "FD",
+                       "(internal) a worker process's inputs, generated once by its run"},
     [OPT_COUNT] = {NULL, 0, NULL, NULL},
 };
 
@@ -580,6 +585,17 @@ static int parse_worker(qsb_run_config *cfg, const char *text)
     return status == QSB_OK && cells ? select_worker_cells(cfg, cells + 1) : status;
 }
 
+/* --inputs-fd FD: a worker's, after --worker (shared_inputs.h). */
+static int parse_inputs_fd(qsb_run_config *cfg, const char *text)
+{
+    uint64_t fd;
+    if (cfg->worker_slice_s <= 0)
+        return qsb_usage_error("--inputs-fd is for worker processes (--worker)");
+    int status = qsb_parse_u64(text, "--inputs-fd", STDERR_FILENO + 1, INT_MAX, 0, &fd);
+    cfg->inputs_fd = (int)fd;
+    return status;
+}
+
 /* --processes N (workers.h) and --worker K:SLICE. One process where several cannot differ or
 ** cannot be pooled: exact counts, and --reps, which fixes the rounds of one process. */
 static int resolve_processes(qsb_run_config *cfg, const option_texts *t)
@@ -595,6 +611,8 @@ static int resolve_processes(qsb_run_config *cfg, const option_texts *t)
         status = parse_worker(cfg, t->text[OPT_WORKER]);
     if (status == QSB_OK && t->text[OPT_TSC_HZ])
         status = parse_positive(t->text[OPT_TSC_HZ], "--tsc-hz", MAX_TSC_HZ, &cfg->tsc_hz);
+    if (status == QSB_OK && t->text[OPT_INPUTS_FD])
+        status = parse_inputs_fd(cfg, t->text[OPT_INPUTS_FD]);
     if (cfg->reps || cfg->metric == QSB_METRIC_COMPARISONS || cfg->worker_slice_s > 0)
         cfg->processes = 1;
     return status;

@@ -184,9 +184,11 @@ static int join_machine(qsb_merge_input *in, size_t n, qsb_results *out)
         status = qsb_out_of_memory("merge");
     if (status == QSB_OK) {
         out->context.shard_k = out->context.shard_n = 0;
+        memset(&out->context.time, 0, sizeof out->context.time);
         for (size_t i = 0; i < n; i++) {
             const qsb_context *c = &in[i].run.context;
             out->context.incomplete |= c->incomplete;
+            qsb_time_split_add(&out->context.time, &c->time);
             /* each shard widened its own rows; tests over the whole take the widest */
             out->context.drift_ratios = fmax(out->context.drift_ratios, c->drift_ratios);
             out->context.drift_medians = fmax(out->context.drift_medians, c->drift_medians);

@@ -168,8 +168,11 @@ static int pool_context(const qsb_merge_input *in, size_t n, qsb_results *out)
         return -1;
     qsb_context *c = &out->context;
     c->drift_ratios = c->drift_medians = 1.0; /* runs: the level above time; workers: below */
-    for (size_t r = 0; r < n; r++)
+    memset(&c->time, 0, sizeof c->time);
+    for (size_t r = 0; r < n; r++) {
         c->incomplete |= in[r].run.context.incomplete;
+        qsb_time_split_add(&c->time, &in[r].run.context.time);
+    }
     char text[512];
     snprintf(text, sizeof text, "pooled: %zu runs, each one unit (merge --pool); each run: %s",
              n, c->repetitions ? c->repetitions : "unknown");

@@ -184,6 +184,32 @@ static int get_cache_bytes(const json_place *at, const cJSON *ctx, uint64_t byte
     return QSB_OK;
 }
 
+/* The optional "time_s" (result.h qsb_time_split): every member a number of seconds, none
+** negative; absent, all 0 (unknown). */
+static int read_time_split(const json_place *at, const cJSON *ctx, qsb_time_split *t)
+{
+    memset(t, 0, sizeof *t);
+    const cJSON *o = member(ctx, "time_s");
+    if (!o)
+        return QSB_OK;
+    if (!cJSON_IsObject(o))
+        return field_error(at, "time_s", "not an object");
+    json_place in = {at->name, "context.time_s"};
+    const char *names[] = {"wall", "timed", "counted", "warmups", "retaken", "inputs",
+                           "copies", "checks"};
+    double *fields[] = {&t->wall_s, &t->timed_s, &t->counted_s, &t->warmup_s,
+                        &t->retaken_s, &t->inputs_s, &t->copies_s, &t->checks_s};
+    int status = QSB_OK;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && status == QSB_OK; i++) {
+        status = get_double(&in, o, names[i], 1, fields[i]);
+        if (status == QSB_OK && *fields[i] < 0)
+            status = field_error(&in, names[i], "negative");
+    }
+    if (status != QSB_OK)
+        memset(t, 0, sizeof *t);
+    return status;
+}
+
 /* The run's optional record of the machine's state and its repetition rules. */
 static int read_noise_control(const json_place *at, const cJSON *ctx, qsb_context *c)
 {
@@ -348,6 +374,8 @@ static int read_context(const char *name, const cJSON *root, qsb_context *c)
         status = read_noise_control(&at, ctx, c);
     if (status == QSB_OK)
         status = read_fleet_fields(&at, ctx, c);
+    if (status == QSB_OK)
+        status = read_time_split(&at, ctx, &c->time);
     return status;
 }
 

@@ -90,6 +90,25 @@ static void add_noise_control(builder *b, cJSON *o, const qsb_context *c)
     add(b, o, "drift_medians", number_or_null(c->drift_medians));
 }
 
+/* "time_s": where the wall time went, when known (result.h qsb_time_split). */
+static void add_time_split(builder *b, cJSON *o, const qsb_time_split *t)
+{
+    if (!(t->wall_s > 0))
+        return;
+    cJSON *split = cJSON_CreateObject();
+    add(b, o, "time_s", split);
+    if (!split)
+        return;
+    add(b, split, "wall", number_or_null(t->wall_s));
+    add(b, split, "timed", number_or_null(t->timed_s));
+    add(b, split, "counted", number_or_null(t->counted_s));
+    add(b, split, "warmups", number_or_null(t->warmup_s));
+    add(b, split, "retaken", number_or_null(t->retaken_s));
+    add(b, split, "inputs", number_or_null(t->inputs_s));
+    add(b, split, "copies", number_or_null(t->copies_s));
+    add(b, split, "checks", number_or_null(t->checks_s));
+}
+
 static cJSON *string_array(builder *b, char *const *words, size_t n)
 {
     cJSON *array = cJSON_CreateArray();
@@ -173,6 +192,7 @@ static cJSON *context_object(builder *b, const qsb_context *c)
     if (c->repetitions) /* recorded by a run (a context read back from a file has none) */
         add_noise_control(b, o, c);
     add_fleet(b, o, c);
+    add_time_split(b, o, &c->time);
     return o;
 }
 

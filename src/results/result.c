@@ -164,6 +164,20 @@ int qsb_matrix_copy(qsb_matrix *dst, const qsb_matrix *src)
         &(c)->mode, &(c)->command_line, &(c)->governor, &(c)->turbo, &(c)->repetitions,      \
         &(c)->warmup, &(c)->nelem_source, &(c)->placement, &(c)->machine
 
+void qsb_time_split_add(qsb_time_split *sum, const qsb_time_split *part)
+{
+    if (!(part->wall_s > 0)) {
+        sum->wall_s = NAN; /* and stays unknown: NAN + x is NAN */
+        return;
+    }
+    double *to[] = {&sum->wall_s, &sum->timed_s, &sum->counted_s, &sum->warmup_s,
+                    &sum->retaken_s, &sum->inputs_s, &sum->copies_s, &sum->checks_s};
+    const double from[] = {part->wall_s, part->timed_s, part->counted_s, part->warmup_s,
+                           part->retaken_s, part->inputs_s, part->copies_s, part->checks_s};
+    for (size_t i = 0; i < sizeof to / sizeof to[0]; i++)
+        *to[i] += from[i];
+}
+
 int qsb_context_copy(qsb_context *dst, const qsb_context *src)
 {
     *dst = *src;

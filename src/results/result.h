@@ -34,6 +34,20 @@ typedef struct {
     size_t n_algos;
 } qsb_matrix;
 
+/* Where a run's wall time went, in seconds: inside the sorts (timed, counted, warm-ups and
+** batch probes, retaken) and outside them (inputs, copies into the work buffer, checks); the
+** rest of wall_s is the harness's (starting worker processes, statistics, files). A run with
+** worker processes sums its workers' sorts, copies and checks, and their inputs with its own.
+** wall_s 0 or NAN: unknown (JSON only, optional; a pooled or merged file sums its parts). */
+typedef struct {
+    double wall_s;
+    double timed_s, counted_s, warmup_s, retaken_s;
+    double inputs_s, copies_s, checks_s;
+} qsb_time_split;
+
+/* part added into *sum; an unknown part makes the sum unknown. */
+void qsb_time_split_add(qsb_time_split *sum, const qsb_time_split *part);
+
 typedef struct {
     char *tool_version;
     char *date;           /* UTC, ISO 8601 */
@@ -73,6 +87,7 @@ typedef struct {
     char *machine;        /* the machine's name in merged files; NULL: unknown (use host) */
     uint32_t shard_k, shard_n; /* this run is shard K of N (1-based); 0/0: the whole matrix */
     qsb_matrix matrix;    /* the whole matrix; unknown when n_nelem is 0 */
+    qsb_time_split time;  /* where the wall time went (issue 14; JSON only, optional) */
 } qsb_context;
 
 typedef struct {

@@ -28,7 +28,9 @@
 **   when unknown); and (issue 18, optional for readers) machine (the name merged
 **   files keep machines apart by; the host when not given), shard ("K/N", absent or null for
 **   a whole run) and matrix {nelem, sizes, patterns, algos, seed, mode}: the whole matrix a
-**   shard belongs to (the lists in the run's order).
+**   shard belongs to (the lists in the run's order); and (issue 14, optional) time_s {wall,
+**   timed, counted, warmups, retaken, inputs, copies, checks}: where the wall time went
+**   (result.h qsb_time_split).
 */
 #ifndef QSB_SCHEMA_H
 #define QSB_SCHEMA_H
