@@ -160,7 +160,8 @@ static void test_not_an_inputs_file(void)
     char *argv[] = {QSB_BINARY, "run", "--nelem", "100", "--inputs-fd", "3", NULL};
     CHECK(run_binary(argv, NULL, err) == 2);
     char *text = slurp(err, NULL);
-    CHECK(text && strstr(text, "qsortbench: error: --inputs-fd is for worker processes") != NULL);
+    CHECK(text &&
+          strstr(text, "qsortbench: error: --inputs-fd is for worker processes") != NULL);
     free(text);
 }
 

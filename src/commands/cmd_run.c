@@ -26,6 +26,7 @@
 #include "compare.h"
 #include "cover_letter.h"
 #include "diag.h"
+#include "estimate.h"
 #include "export_gbench.h"
 #include "machine.h"
 #include "memory.h"
@@ -51,7 +52,6 @@
 #define SLICE_SHARE 0.25        /* of the budget, spread over the minimum's visits */
 #define SLICE_MIN_S 0.005
 #define SLICE_MAX_S 1.0
-#define PROBE_NELEM 65536       /* the speed probe's input, before the first sort */
 #define DRIFT_WARN_FACTOR 1.5   /* intervals widened this much or more: one warning line */
 #define WORKER_START_S 0.02     /* a worker process's start: exec, loading and placing the
                                 ** sorts (9 ms for one cell, 28 ms for 15, measured here; the
@@ -148,50 +148,6 @@ typedef struct {
     qsb_placement *placement;
 } run_plan;
 
-/* Seconds per unit of work (n log2 n) of this machine: the best of three sorts of a random
-** 4-byte input by libc's qsort_r (not an algorithm under test: this sort is not verified, and
-** the estimate must come before the matrix's first sort). */
-static double probe_seconds_per_work(const qsb_run_config *cfg)
-{
-    const qsb_pattern *random = qsb_pattern_find("random");
-    unsigned char *input = malloc(PROBE_NELEM * 4), *work = malloc(PROBE_NELEM * 4);
-    double best = INFINITY;
-    if (input && work && random) {
-        qsb_generate(random, input, PROBE_NELEM, 4, cfg->seed, cfg->mode);
-        for (int i = 0; i < 3; i++) {
-            memcpy(work, input, PROBE_NELEM * 4);
-            uint64_t t0 = qsb_clock_ns();
-            qsort_r(work, PROBE_NELEM, 4, qsb_comparator(4), NULL);
-            best = fmin(best, (double)(qsb_clock_ns() - t0) / 1e9);
-        }
-    }
-    free(input);
-    free(work);
-    return isfinite(best) ? best / (PROBE_NELEM * log2(PROBE_NELEM)) : 1e-8;
-}
-
-/* Estimated seconds of one round of each cell, and of its first visit's extra work (the
-** counted sorts, about one round: measured 39.1 s of counted against 39.1 s of timed sorts in
-** a one-round run of the seed matrix; generation and checks): the sorts' work n log2 n, wider
-** elements costing more to move. Rough by nature (a factor of two between patterns); the
-** budget, not this, decides how long the run takes. */
-static void estimate_cells(const qsb_run_config *cfg, double per_work, double *round_s,
-                           double *first_s)
-{
-    size_t c = 0, m = 0;
-    for (size_t p = 0; p < cfg->n_patterns; p++)
-        for (size_t z = 0; z < cfg->n_sizes; z++)
-            for (size_t e = 0; e < cfg->n_nelem; e++, m++) {
-                if (cfg->in_shard && !cfg->in_shard[m])
-                    continue; /* another shard's (shard.h) */
-                double n = (double)cfg->nelem[e], size = (double)cfg->sizes[z];
-                double work = n * log2(n > 2 ? n : 2) * (1.0 + size / 32.0);
-                round_s[c] = per_work * work * (double)cfg->n_algos;
-                first_s[c] = round_s[c] + n * size * 2e-9;
-                c++;
-            }
-}
-
 /* --worker K:SLICE: one visit of every cell, no budget (workers.h). */
 static void plan_worker(const qsb_run_config *cfg, run_plan *plan)
 {
@@ -272,7 +228,7 @@ static int plan_run(const qsb_run_config *cfg, run_plan *plan)
     double *first_s = malloc((cells ? cells : 1) * sizeof *first_s);
     int status = round_s && first_s ? QSB_OK : qsb_out_of_memory("estimate");
     if (status == QSB_OK)
-        estimate_cells(cfg, probe_seconds_per_work(cfg), round_s, first_s);
+        status = qsb_estimate_cells(cfg, round_s, first_s);
     if (status == QSB_OK && cfg->processes == 1)
         plan_units(cfg, plan, round_s, first_s, cells);
     else if (status == QSB_OK)
@@ -535,7 +491,8 @@ static void print_totals(const qsb_run_totals *t, double wall_ns, bool timed, si
              t->retake_ns * pct, (wall_ns - in_sorts) * pct, t->generate_ns * pct,
              t->copy_ns * pct, t->verify_ns * pct,
              workers ? "starting the processes and other" : "other",
-             (rest > 0 ? rest : 0) * pct, t->kept_preempted, t->kept_slowed, peak_mib, shared);
+             (rest > 0 ? rest : 0) * pct, t->kept_preempted, t->kept_slowed, peak_mib,
+             shared);
 }
 
 /* Where the wall time went, into the results' context (result.h qsb_time_split). */

@@ -95,8 +95,10 @@ static const qsb_option run_options[] = {
                        "+-P % (default 1); cells left wider are flagged noisy"},
     [OPT_BUDGET] = {"budget", 0, "TIME",
                     "the whole run's time, e.g. 90s, 10m (default auto: three times the "
-                    "matrix's minimum of 5 units per cell, at least 10s and at most 8m); the "
-                    "estimate is printed before the first sort, and the run spends it"},
+                    "matrix's minimum of 5 worker processes, or with --processes 1 of 5 units "
+                    "per cell; at least 10s and at most 8m); the estimate is printed before "
+                    "the first sort, and the run spends it unless every interval meets "
+                    "--precision first"},
     [OPT_PLACEMENT] = {"placement", 0, "REGIME",
                        "far: the comparator in its own shared object, never in a sort's 16 MiB "
                        "region, as every libc qsort is called (default); near: a comparator "
