@@ -72,8 +72,10 @@ typedef struct {
     size_t stride;               /* bytes from one batch slot to the next */
     qsb_compare cmp;
     qsb_multiset_hash input_hash;
-    unsigned char *reference;    /* the visit's first verified result (NULL: none kept) */
+    unsigned char *spare;        /* a second work buffer, or NULL: every result is hashed */
+    const unsigned char *reference; /* the visit's first verified result, in a work buffer */
     bool reference_valid;
+    bool swap_pending;           /* the reference is in `work`: swap it with `spare` */
     qsb_run_totals *totals;
     uint64_t run_start;          /* for the progress line's estimate */
 } run_state;
@@ -118,12 +120,12 @@ static void copy_input(run_state *s, size_t k)
 
 /* Is the result in slot i right? The full check (verify.h) orders by the executable's own
 ** comparator (the same source as the unit's copy), which verify.c recognises and replaces by
-** inline key comparisons. The visit's first result to pass it is kept: a result with the same
-** bytes as a verified one is verified, and a memcmp costs much less than the hashing pass.
-** Most right results have those bytes: all where elements of equal keys are equal bytes, and
-** every stable sort's; an unstable sort's differ where equal keys carry other bytes (the
-** random patterns' 32-byte elements), and such a result, like a wrong one, gets the full
-** check, which also names what is wrong. */
+** inline key comparisons. The visit's first result to pass it is kept where it is (the work
+** buffers then swap: no copy): a result with the same bytes as a verified one is verified,
+** and a memcmp costs much less than the hashing pass. Most right results have those bytes:
+** all where elements of equal keys are equal bytes, and every stable sort's; an unstable
+** sort's differ where equal keys carry other bytes (the random patterns' 32-byte elements),
+** and such a result, like a wrong one, gets the full check, which also names what is wrong. */
 static bool slot_right(run_state *s, size_t i, char *reason, size_t reason_len)
 {
     const unsigned char *result = slot(s, i);
@@ -132,11 +134,22 @@ static bool slot_right(run_state *s, size_t i, char *reason, size_t reason_len)
     if (!qsb_verify_sorted_permutation(result, s->n, s->size, qsb_comparator(s->size), NULL,
                                        &s->input_hash, reason, reason_len))
         return false;
-    if (s->reference && !s->reference_valid) {
-        memcpy(s->reference, result, s->bytes);
-        s->reference_valid = true;
+    if (s->spare && !s->reference_valid) {
+        s->reference = result;
+        s->reference_valid = s->swap_pending = true;
     }
     return true;
+}
+
+/* The buffer holding the new reference leaves the sorts' use: the next copies go to the
+** other one (both page-aligned, like every work buffer: where the data sits made no
+** difference here, docs/measurement.md). */
+static void keep_reference(run_state *s)
+{
+    unsigned char *kept = s->work;
+    s->work = s->spare;
+    s->spare = kept;
+    s->swap_pending = false;
 }
 
 /* Verifies the first k slots after row's sorts; marks the row failed when one is wrong. */
@@ -147,6 +160,8 @@ static int check_slots(run_state *s, qsb_row *row, size_t k)
     bool ok = true;
     for (size_t i = 0; i < k && ok; i++)
         ok = slot_right(s, i, reason, sizeof reason);
+    if (s->swap_pending)
+        keep_reference(s);
     charge(&s->totals->verify_ns, t0);
     if (ok)
         return QSB_OK;
@@ -691,9 +706,9 @@ static size_t largest_input(const qsb_run_config *cfg)
 }
 
 
-/* A copy of the verified result beside the buffers that must fit (cmd_run.c checks three of
-** the largest input): while four fit in the memory available. */
-static bool reference_fits(size_t bytes)
+/* A second work buffer, for the verified result, beside the buffers that must fit (cmd_run.c
+** checks three of the largest input): while four fit in the memory available. */
+static bool spare_fits(size_t bytes)
 {
     uint64_t available = qsb_available_memory();
     return available == 0 || bytes <= available / 4;
@@ -752,8 +767,8 @@ int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_tot
     algo_plan *algos = malloc((slots ? slots : 1) * sizeof *algos);
     s.input = alloc_work(s.input_bytes);
     s.work = alloc_work(s.work_bytes);
-    if (reference_fits(s.input_bytes))
-        s.reference = alloc_work(s.input_bytes); /* without it, every result is hashed */
+    if (spare_fits(s.work_bytes))
+        s.spare = alloc_work(s.work_bytes); /* without it, every result is hashed */
     int status = QSB_OK;
     if (!names || !s.plans || !algos || !s.input || !s.work) {
         status = qsb_out_of_memory("input buffers");
@@ -782,6 +797,6 @@ done:
     free(algos);
     free(s.input);
     free(s.work);
-    free(s.reference);
+    free(s.spare);
     return status;
 }
