@@ -14,6 +14,8 @@
 
 #include <csv.h>
 
+#include "run_options.h"
+
 extern char **environ;
 
 int make_temp_dir(char *buf, size_t len, const char *prefix)
@@ -229,4 +231,13 @@ void csv_table_free(csv_table *t)
     free(t->rows);
     free(t->nfields);
     memset(t, 0, sizeof *t);
+}
+
+int parse_run_config(qsb_run_config *cfg, const char *const *options)
+{
+    char *argv[32] = {"run"};
+    int argc = 1;
+    for (size_t i = 0; options[i] && argc < 31; i++)
+        argv[argc++] = (char *)options[i];
+    return qsb_run_config_parse(cfg, argc, argv);
 }

@@ -1,13 +1,19 @@
 /*
 ** Helpers for the tests that run the real qsortbench binary (test_run_*): start it with its
 ** output in files, wait for it, read files back, and read a CSV file (with libcsv) into rows
-** of fields.
+** of fields; and a run's configuration parsed from its options, as the binary parses them.
 */
 #ifndef QSB_TEST_RUN_HELPERS_H
 #define QSB_TEST_RUN_HELPERS_H
 
 #include <stddef.h>
 #include <sys/types.h>
+
+#include "run_config.h"
+
+/* *cfg as `qsortbench run OPTIONS...` parses it (options NULL-terminated, at most 30); the
+** parser's status (0: parsed). */
+int parse_run_config(qsb_run_config *cfg, const char *const *options);
 
 /* A fresh directory under $TMPDIR (or /tmp) into buf; 0 or -1. */
 int make_temp_dir(char *buf, size_t len, const char *prefix);

@@ -12,17 +12,8 @@
 #include "check.h"
 #include "estimate.h"
 #include "registry.h"
-#include "run_options.h"
+#include "run_helpers.h"
 #include "shard.h"
-
-static void parse(qsb_run_config *cfg, const char *const *options)
-{
-    char *argv[32] = {"run"};
-    int argc = 1;
-    for (size_t i = 0; options[i] && argc < 31; i++)
-        argv[argc++] = (char *)options[i];
-    CHECK(qsb_run_config_parse(cfg, argc, argv) == 0);
-}
 
 /* Not a registry entry: the estimate must not run it (estimate.c, built_in). */
 static void outside_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
@@ -34,8 +25,9 @@ static void outside_sort(void *base, size_t n, size_t size, qsb_compare cmp, voi
 static void test_cells(void)
 {
     qsb_run_config cfg;
-    parse(&cfg, (const char *const[]){"--nelem", "1000:100000", "--sizes", "4,32", "--patterns",
-                                      "sorted,random", NULL});
+    const char *const options[] = {
+        "--nelem", "1000:100000", "--sizes", "4,32", "--patterns", "sorted,random", NULL};
+    CHECK(parse_run_config(&cfg, options) == 0);
     size_t cells = qsb_run_config_cells(&cfg);
     CHECK_EQ_U64(cells, 8);
     double round_s[8], first_s[8];
@@ -58,8 +50,9 @@ static void test_cells(void)
 static void test_plugin_and_shard(void)
 {
     qsb_run_config cfg;
-    parse(&cfg, (const char *const[]){"--nelem", "1000:2000", "--sizes", "4", "--patterns",
-                                      "random", "--shard", "2/2", NULL});
+    const char *const options[] = {
+        "--nelem", "1000:2000", "--sizes", "4", "--patterns", "random", "--shard", "2/2", NULL};
+    CHECK(parse_run_config(&cfg, options) == 0);
     size_t cells = qsb_run_config_cells(&cfg);
     CHECK(cells >= 1 && cells < 2);
     qsb_algorithm *algos = cfg.algos; /* the candidate becomes a plug-in */

@@ -1,8 +1,8 @@
 /*
 ** `qsortbench info`, run as a program: the text and the JSON agree with what machine.c reads
-** from this machine's sysfs (the --nelem auto counts, or the seed's when sysfs has no cache),
-** the JSON file is written atomically (nothing else left beside it), and bad use is one
-** error line with exit status 2.
+** from a sysfs fixture the tool is pointed at (QSB_SYSFS_CPU_ROOT; the --nelem auto counts,
+** or the seed's when sysfs has no cache), never the host's own, the JSON file is written
+** atomically (nothing else left beside it), and bad use is one error line with exit status 2.
 */
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -14,6 +14,10 @@
 
 #include "check.h"
 #include "machine.h"
+
+#define FIXTURES QSB_SOURCE_DIR "/tests/fixtures/sysfs/"
+
+static const char *sysfs_root; /* the fixture the tool reads, in the environment */
 
 /* Runs `qsortbench <args>` through the shell; returns the exit status and its stdout. */
 static int run_tool(const char *args, char *out, size_t len)
@@ -32,7 +36,7 @@ static int run_tool(const char *args, char *out, size_t len)
 static void expected_nelem(uint64_t counts[3], size_t *n)
 {
     qsb_caches caches;
-    qsb_read_caches("/sys/devices/system/cpu", &caches);
+    qsb_read_caches(sysfs_root, &caches);
     *n = qsb_auto_nelem(&caches, counts);
     if (*n == 0) {
         memcpy(counts, qsb_seed_nelem, 3 * sizeof *counts);
@@ -73,7 +77,7 @@ static void check_json(const char *text)
         CHECK_EQ_U64(cJSON_GetArrayItem(nelem, (int)i)->valuedouble, counts[i]);
 
     qsb_caches caches;
-    qsb_read_caches("/sys/devices/system/cpu", &caches);
+    qsb_read_caches(sysfs_root, &caches);
     cJSON *bytes = cJSON_GetObjectItemCaseSensitive(root, "cache_bytes");
     CHECK(cJSON_IsArray(bytes) && cJSON_GetArraySize(bytes) == 3);
     for (int i = 0; cJSON_IsArray(bytes) && i < 3; i++)
@@ -142,9 +146,15 @@ static void test_bad_use(void)
 
 int main(void)
 {
-    test_text();
-    test_json_stdout();
-    test_json_file();
+    /* A machine with caches (the seed's Ryzen 9), and one whose sysfs has none. */
+    static const char *const roots[] = {FIXTURES "ryzen9-3900x", FIXTURES "empty"};
+    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+        sysfs_root = roots[i];
+        setenv("QSB_SYSFS_CPU_ROOT", sysfs_root, 1);
+        test_text();
+        test_json_stdout();
+        test_json_file();
+    }
     test_bad_use();
     return check_done();
 }

@@ -22,21 +22,10 @@
 #include "check.h"
 #include "patterns.h"
 #include "run_helpers.h"
-#include "run_options.h"
 #include "shared_inputs.h"
 #include "verify.h"
 
 static char dir[256];
-
-/* A config as `qsortbench run` parses it from these options (NULL-terminated). */
-static void parse(qsb_run_config *cfg, const char *const *options)
-{
-    char *argv[32] = {"run"};
-    int argc = 1;
-    for (size_t i = 0; options[i] && argc < 31; i++)
-        argv[argc++] = (char *)options[i];
-    CHECK(qsb_run_config_parse(cfg, argc, argv) == 0);
-}
 
 /* Does the file hold the cell, byte for byte as generated, with the right hash? */
 static bool holds_generated(qsb_shared_inputs *si, const char *pattern, size_t n, size_t size,
@@ -68,8 +57,9 @@ static qsb_shared_inputs *reopen(const qsb_shared_inputs *made)
 static void test_every_cell_as_generated(void)
 {
     qsb_run_config cfg;
-    parse(&cfg, (const char *const[]){"--nelem", "100:1000", "--sizes", "4,32", "--patterns",
-                                      "random,sorted,repeated", NULL});
+    const char *const options[] = {
+        "--nelem", "100:1000", "--sizes", "4,32", "--patterns", "random,sorted,repeated", NULL};
+    CHECK(parse_run_config(&cfg, options) == 0);
     double seconds = -1;
     qsb_shared_inputs *made = qsb_shared_inputs_create(&cfg, UINT64_MAX, &seconds);
     CHECK(made != NULL && seconds >= 0);
@@ -107,8 +97,9 @@ static void test_every_cell_as_generated(void)
 static void test_cap_and_shard(void)
 {
     qsb_run_config cfg;
-    parse(&cfg, (const char *const[]){"--nelem", "1000", "--sizes", "4,32", "--patterns",
-                                      "random", NULL});
+    const char *const options[] = {
+        "--nelem", "1000", "--sizes", "4,32", "--patterns", "random", NULL};
+    CHECK(parse_run_config(&cfg, options) == 0);
     double seconds;
     uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
     qsb_shared_inputs *made = qsb_shared_inputs_create(&cfg, 4000 < page ? page : 2 * page,
@@ -128,8 +119,10 @@ static void test_cap_and_shard(void)
     CHECK(qsb_shared_inputs_create(&cfg, 0, &seconds) == NULL); /* nothing fits */
     qsb_run_config_free(&cfg);
 
-    parse(&cfg, (const char *const[]){"--nelem", "1000", "--sizes", "4,32", "--patterns",
-                                      "random,sorted", "--shard", "1/2", NULL});
+    const char *const sharded[] = {
+        "--nelem", "1000", "--sizes", "4,32", "--patterns", "random,sorted", "--shard",
+        "1/2", NULL};
+    CHECK(parse_run_config(&cfg, sharded) == 0);
     made = qsb_shared_inputs_create(&cfg, UINT64_MAX, &seconds);
     CHECK(made != NULL);
     if (made)
@@ -183,8 +176,9 @@ static int run_worker(int fd, const char *name, csv_table *table)
 static void test_worker_sorts_the_shared_inputs(void)
 {
     qsb_run_config cfg;
-    parse(&cfg, (const char *const[]){"--nelem", "200:300", "--sizes", "4", "--patterns",
-                                      "random", NULL});
+    const char *const options[] = {
+        "--nelem", "200:300", "--sizes", "4", "--patterns", "random", NULL};
+    CHECK(parse_run_config(&cfg, options) == 0);
     double seconds;
     qsb_shared_inputs *made = qsb_shared_inputs_create(&cfg, UINT64_MAX, &seconds);
     CHECK(made != NULL);
