@@ -349,6 +349,15 @@ static void test_worker_processes(void)
               o.stderr_text);
     run_free(&o);
 
+    /* A gating run does not end at a met precision: it spends its budget on its power. */
+    const char *gate[] = {"--nelem", "300", "--sizes", "4", "--patterns", "random",
+                          "--budget", "2s", "--precision", "100", "--fail-above", "50", NULL};
+    run(&o, "workers-gate", gate);
+    CHECK_EQ_U64(o.status, 0);
+    CHECK_MSG(processes_said(o.stderr_text) > 10, "stderr: %s", o.stderr_text);
+    CHECK(strstr(string(context_of(&o), "repetitions"), "a gate spends its budget") != NULL);
+    run_free(&o);
+
     /* --reps fixes the rounds of one process. */
     const char *both[] = {"--nelem", "300", "--processes", "3", "--reps", "2", NULL};
     run_output bad;

@@ -641,7 +641,7 @@ static void flag_noisy_rows(const run_state *s, qsb_cell *cell)
         qsb_row *row = &cell->rows[i];
         double pct = qsb_row_interval_pct(cell, i);
         if (row->verified && !exact)
-            row->noisy = !(pct <= s->setup->schedule.precision_pct) ||
+            row->noisy = !(pct <= s->cfg->precision_pct) || /* the schedule's: 0 for a gate */
                          mostly_slowed(s, row, &factor);
     }
 }

@@ -382,7 +382,8 @@ static double spread_pct(const workers *w, size_t c, size_t i, bool delta)
 
 /* How far cell c of the first worker is from the precision target: its widest interval over
 ** the target (> 1: wider); 0 when it needs no more processes: every verified interval within
-** the target, from PRECISE_MIN_PROCESSES visits on (failed rows have nothing to narrow). */
+** the target, from PRECISE_MIN_PROCESSES visits on (failed rows have nothing to narrow).
+** Without a target (0: a gate spends its budget), its widest interval. */
 static double cell_need(const workers *w, size_t c)
 {
     const qsb_cell *cell = &w->runs[0].run.cells[c];
@@ -401,6 +402,8 @@ static double cell_need(const workers *w, size_t c)
     }
     if (!verified)
         return 0;
+    if (!(w->plan->precision_pct > 0))
+        return fmax(widest, DBL_MIN);
     double need = widest / w->plan->precision_pct;
     return need <= 1 && visits >= PRECISE_MIN_PROCESSES ? 0 : fmax(need, DBL_MIN);
 }

@@ -37,7 +37,8 @@ typedef struct {
     double slice_s;         /* seconds of rounds per visit of a cell */
     double budget_s;        /* after the minimum, workers start while the next fits into it */
     double start_s;         /* estimated: a worker's start (exec, calibration, loading) */
-    double precision_pct;   /* ... and while an interval is wider than +-this % */
+    double precision_pct;   /* ... and while an interval is wider than +-this % (0: while
+                            ** the budget lasts, whatever the intervals) */
     size_t min_processes;   /* started whatever the budget (at least 1) */
     size_t max_processes;   /* never more */
     size_t planned;         /* the estimate of how many (for the progress line) */

@@ -137,7 +137,8 @@ static const qsb_option run_options[] = {
     [OPT_FAIL_ABOVE] = {"fail-above", 0, "PCT",
                         "exit 1 when a candidate is slower than PCT %: its paired ratio "
                         "above 1 + PCT/100 by a one-sided t test over its units, p corrected "
-                        "over all candidate rows below --alpha"},
+                        "over all candidate rows below --alpha; a gating run spends its whole "
+                        "--budget (no early end at --precision)"},
     [OPT_ALPHA] = {"alpha", 0, "A", "--fail-above's level after the correction (default 0.01)"},
     [OPT_CORRECTION] = {"correction", 0, "C",
                         "--fail-above's correction: holm (default: the chance of any false "
