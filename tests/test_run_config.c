@@ -1,7 +1,8 @@
 /*
 ** The run's option parsing (src/commands/run_options.c): the defaults of the spec, every option
 ** read into the config, the command line recorded as a shell would need it, every bad value refused
-** with QSB_EUSAGE (each prints its one error line), and the default repetitions.
+** with QSB_EUSAGE (each prints its one error line), and the default repetitions; and the walk
+** over the cells a run visits (all of them in matrix order, or exactly its shard's).
 */
 #include <string.h>
 
@@ -113,10 +114,45 @@ static void test_rejections(void)
     qsb_run_config_free(&cfg);
 }
 
+/* The cursor visits exactly the cells whose ordinal the shard holds (all without a shard), in
+** matrix order: pattern, then size, then count. */
+static void check_walk(const qsb_run_config *cfg)
+{
+    size_t visited = 0, expected_next = 0;
+    for (qsb_cell_cursor at = {0}; qsb_run_config_next_cell(cfg, &at); visited++) {
+        size_t ordinal = (at.pattern * cfg->n_sizes + at.size) * cfg->n_nelem + at.nelem;
+        CHECK_EQ_U64(at.next, ordinal + 1);
+        CHECK(ordinal >= expected_next);
+        for (size_t m = expected_next; cfg->in_shard && m < ordinal; m++)
+            CHECK(!cfg->in_shard[m]); /* a skipped cell is another shard's */
+        CHECK(!cfg->in_shard || cfg->in_shard[ordinal]);
+        expected_next = ordinal + 1;
+    }
+    CHECK_EQ_U64(visited, qsb_run_config_cells(cfg));
+}
+
+static void test_cell_walk(void)
+{
+    char *whole[] = {"qsortbench", "--nelem", "10:20:30", "--sizes", "4,8", "--patterns",
+                     "sorted,random"};
+    char *shard[] = {"qsortbench", "--nelem", "10:20:30", "--sizes", "4,8", "--patterns",
+                     "sorted,random", "--shard", "2/3"};
+    qsb_run_config cfg;
+    CHECK_EQ_U64(qsb_run_config_parse(&cfg, ARGC(whole), whole), QSB_OK);
+    check_walk(&cfg);
+    CHECK_EQ_U64(qsb_run_config_cells(&cfg), 12);
+    qsb_run_config_free(&cfg);
+    CHECK_EQ_U64(qsb_run_config_parse(&cfg, ARGC(shard), shard), QSB_OK);
+    CHECK(cfg.in_shard != NULL && qsb_run_config_cells(&cfg) < 12);
+    check_walk(&cfg);
+    qsb_run_config_free(&cfg);
+}
+
 int main(void)
 {
     test_defaults();
     test_every_option();
     test_rejections();
+    test_cell_walk();
     return check_done();
 }

@@ -68,24 +68,23 @@ int qsb_estimate_cells(const qsb_run_config *cfg, double *round_s, double *first
     unsigned char *input = malloc(PROBE_NELEM * 4), *work = malloc(PROBE_NELEM * 4);
     double *per_work = malloc((cfg->n_algos ? cfg->n_algos : 1) * sizeof *per_work);
     int status = input && work && per_work ? QSB_OK : qsb_out_of_memory("estimate");
-    size_t c = 0, m = 0;
-    for (size_t p = 0; p < cfg->n_patterns && status == QSB_OK; p++) {
-        probe_pattern(cfg, cfg->patterns[p], input, work, per_work);
-        double round_per_work = 0;
-        for (size_t a = 0; a < cfg->n_algos; a++)
-            round_per_work += per_work[a];
-        for (size_t z = 0; z < cfg->n_sizes; z++)
-            for (size_t e = 0; e < cfg->n_nelem; e++, m++) {
-                if (cfg->in_shard && !cfg->in_shard[m])
-                    continue; /* another shard's (shard.h) */
-                round_s[c] =
-                    round_per_work * qsb_shard_cell_cost(cfg->nelem[e], cfg->sizes[z], 1);
-                /* The counted sorts are about one round (measured 39.1 s of counted against
-                ** 39.1 s of timed sorts in a one-round run of the seed matrix); the input's
-                ** copies and checks about 2 ns a byte. */
-                first_s[c] = round_s[c] + (double)cfg->nelem[e] * (double)cfg->sizes[z] * 2e-9;
-                c++;
-            }
+    double round_per_work = 0;
+    size_t c = 0, probed = SIZE_MAX; /* the last pattern probed: cells come by pattern */
+    for (qsb_cell_cursor at = {0}; status == QSB_OK && qsb_run_config_next_cell(cfg, &at);
+         c++) {
+        if (at.pattern != probed) {
+            probe_pattern(cfg, cfg->patterns[at.pattern], input, work, per_work);
+            probed = at.pattern;
+            round_per_work = 0;
+            for (size_t a = 0; a < cfg->n_algos; a++)
+                round_per_work += per_work[a];
+        }
+        uint64_t nelem = cfg->nelem[at.nelem], size = cfg->sizes[at.size];
+        round_s[c] = round_per_work * qsb_shard_cell_cost(nelem, size, 1);
+        /* The counted sorts are about one round (measured 39.1 s of counted against 39.1 s of
+        ** timed sorts in a one-round run of the seed matrix); the input's copies and checks
+        ** about 2 ns a byte. */
+        first_s[c] = round_s[c] + (double)nelem * (double)size * 2e-9;
     }
     free(input);
     free(work);

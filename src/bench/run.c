@@ -719,22 +719,17 @@ static bool spare_fits(size_t bytes)
 static void plan_cells(run_state *s, algo_plan *algos)
 {
     const qsb_run_config *cfg = s->cfg;
-    size_t c = 0, m = 0;
-    for (size_t p = 0; p < cfg->n_patterns; p++)
-        for (size_t z = 0; z < cfg->n_sizes; z++)
-            for (size_t e = 0; e < cfg->n_nelem; e++, m++) {
-                if (cfg->in_shard && !cfg->in_shard[m])
-                    continue; /* another shard's cell (shard.h) */
-                cell_plan *plan = &s->plans[c];
-                memset(plan, 0, sizeof *plan);
-                plan->pattern = cfg->patterns[p];
-                plan->nelem = cfg->nelem[e];
-                plan->size = cfg->sizes[z];
-                plan->algos = algos + c * cfg->n_algos;
-                for (size_t i = 0; i < cfg->n_algos; i++)
-                    plan->algos[i] = (algo_plan){0.0, 0, INFINITY};
-                c++;
-            }
+    size_t c = 0;
+    for (qsb_cell_cursor at = {0}; qsb_run_config_next_cell(cfg, &at); c++) {
+        cell_plan *plan = &s->plans[c];
+        memset(plan, 0, sizeof *plan);
+        plan->pattern = cfg->patterns[at.pattern];
+        plan->nelem = cfg->nelem[at.nelem];
+        plan->size = cfg->sizes[at.size];
+        plan->algos = algos + c * cfg->n_algos;
+        for (size_t i = 0; i < cfg->n_algos; i++)
+            plan->algos[i] = (algo_plan){0.0, 0, INFINITY};
+    }
     s->nplans = c;
 }
 

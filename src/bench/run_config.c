@@ -39,6 +39,20 @@ size_t qsb_run_config_cells(const qsb_run_config *cfg)
     return count;
 }
 
+bool qsb_run_config_next_cell(const qsb_run_config *cfg, qsb_cell_cursor *at)
+{
+    size_t cells = cfg->n_patterns * cfg->n_sizes * cfg->n_nelem;
+    while (at->next < cells && cfg->in_shard && !cfg->in_shard[at->next])
+        at->next++;
+    if (at->next >= cells)
+        return false;
+    at->nelem = at->next % cfg->n_nelem;
+    at->size = at->next / cfg->n_nelem % cfg->n_sizes;
+    at->pattern = at->next / (cfg->n_nelem * cfg->n_sizes);
+    at->next++;
+    return true;
+}
+
 void qsb_run_config_free(qsb_run_config *cfg)
 {
     free(cfg->nelem);

@@ -95,6 +95,17 @@ typedef struct {
 /* The cells this run visits: the matrix's, or its shard's. */
 size_t qsb_run_config_cells(const qsb_run_config *cfg);
 
+/* Walks those cells in the cover letter's order (pattern, then element size, then count):
+**     qsb_cell_cursor at = {0};
+**     while (qsb_run_config_next_cell(cfg, &at))
+**         ... cfg->patterns[at.pattern], cfg->sizes[at.size], cfg->nelem[at.nelem] ...
+** skipping another shard's cells (shard.h). */
+typedef struct {
+    size_t next;                 /* the next cell's ordinal in the whole matrix */
+    size_t pattern, size, nelem; /* the current cell's indexes into the lists */
+} qsb_cell_cursor;
+bool qsb_run_config_next_cell(const qsb_run_config *cfg, qsb_cell_cursor *at);
+
 /* The default warm-up: one untimed sort per algorithm at each visit of a cell whose
 ** sorts take less than QSB_WARMUP_AUTO_LIMIT_S, where the code and data are cold after the
 ** other cells and a sort costs little; none where sorts take longer: a cold start is a

@@ -58,28 +58,25 @@ static uint64_t page_round(uint64_t bytes)
 static size_t plan_entries(const qsb_run_config *cfg, uint64_t cap_bytes, file_entry *entries,
                            uint64_t *file_bytes)
 {
-    size_t cells = qsb_run_config_cells(cfg), count = 0, m = 0;
-    uint64_t at = page_round(sizeof(file_head) + cells * sizeof(file_entry)), data = 0;
-    for (size_t p = 0; p < cfg->n_patterns; p++)
-        for (size_t z = 0; z < cfg->n_sizes; z++)
-            for (size_t e = 0; e < cfg->n_nelem; e++, m++) {
-                if (cfg->in_shard && !cfg->in_shard[m])
-                    continue;
-                uint64_t bytes = cfg->nelem[e] * cfg->sizes[z];
-                if (bytes == 0 || strlen(cfg->patterns[p]->name) >= PATTERN_BYTES ||
-                    data + page_round(bytes) > cap_bytes)
-                    continue; /* its workers generate it */
-                file_entry *entry = &entries[count++];
-                memset(entry, 0, sizeof *entry);
-                strcpy(entry->pattern, cfg->patterns[p]->name);
-                entry->nelem = cfg->nelem[e];
-                entry->size = cfg->sizes[z];
-                entry->offset = at;
-                entry->bytes = bytes;
-                at += page_round(bytes);
-                data += page_round(bytes);
-            }
-    *file_bytes = at;
+    size_t count = 0;
+    size_t cells = qsb_run_config_cells(cfg);
+    uint64_t head = page_round(sizeof(file_head) + cells * sizeof(file_entry)), end = head;
+    for (qsb_cell_cursor at = {0}; qsb_run_config_next_cell(cfg, &at);) {
+        const char *pattern = cfg->patterns[at.pattern]->name;
+        uint64_t nelem = cfg->nelem[at.nelem], size = cfg->sizes[at.size], bytes = nelem * size;
+        if (bytes == 0 || strlen(pattern) >= PATTERN_BYTES ||
+            end - head + page_round(bytes) > cap_bytes)
+            continue; /* its workers generate it */
+        file_entry *entry = &entries[count++];
+        memset(entry, 0, sizeof *entry);
+        strcpy(entry->pattern, pattern);
+        entry->nelem = nelem;
+        entry->size = size;
+        entry->offset = end;
+        entry->bytes = bytes;
+        end += page_round(bytes);
+    }
+    *file_bytes = end;
     return count;
 }
 
