@@ -128,7 +128,7 @@ std::string verify(const unsigned char *out, const cell &c, qsb_compare cmp)
 
 // The counter call_s is the wall time of the whole call (copies, sorts, verifications): the
 // script sizes the repetitions of a run from it.
-void time_sort(benchmark::State &state, const cell *c, sort_function sort)
+void time_sort(benchmark::State &state, const cell *c, const algorithm *alg)
 {
     auto call_start = std::chrono::steady_clock::now();
     qsb_compare cmp = comparator_for(c->size);
@@ -136,13 +136,15 @@ void time_sort(benchmark::State &state, const cell *c, sort_function sort)
     for (auto _ : state) {
         std::memcpy(work.data(), c->input.data(), work.size());
         auto start = std::chrono::steady_clock::now();
-        sort(work.data(), c->nelem, c->size, cmp, nullptr);
+        alg->sort(work.data(), c->nelem, c->size, cmp, nullptr);
         auto stop = std::chrono::steady_clock::now();
         benchmark::DoNotOptimize(work.data());
         state.SetIterationTime(std::chrono::duration<double>(stop - start).count());
         std::string why = verify(work.data(), *c, cmp);
         if (!why.empty()) {
             wrong_results++;
+            std::fprintf(stderr, "peer-gbench-harness: error: %s on %s %zux%zu: %s\n", alg->name,
+                         c->pattern.c_str(), c->nelem, c->size, why.c_str());
             state.SkipWithError(why.c_str());
             break;
         }
@@ -204,19 +206,18 @@ int main(int argc, char **argv)
                              "PATTERN:NELEM:SIZE:FILE ...\n");
         return 2;
     }
-    // Cells live until exit: the registered benchmarks point at them.
-    std::vector<cell> *cells = new std::vector<cell>(static_cast<size_t>(argc - 1));
+    // The registered benchmarks point at the cells: they live until main returns.
+    std::vector<cell> cells(static_cast<size_t>(argc - 1));
     for (int i = 1; i < argc; i++)
-        if (!read_cell(argv[i], &(*cells)[static_cast<size_t>(i - 1)]))
+        if (!read_cell(argv[i], &cells[static_cast<size_t>(i - 1)]))
             return 2;
-    for (const cell &c : *cells)
+    for (const cell &c : cells)
         for (const algorithm &alg : algorithms) {
             std::string name = std::string(alg.name) + "/" + c.pattern + "/" +
                                std::to_string(c.nelem) + "/" + std::to_string(c.size);
-            benchmark::RegisterBenchmark(name.c_str(), time_sort, &c, alg.sort)->UseManualTime();
+            benchmark::RegisterBenchmark(name.c_str(), time_sort, &c, &alg)->UseManualTime();
         }
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
-    delete cells;
     return wrong_results ? 1 : 0;
 }
