@@ -64,7 +64,7 @@ static ALWAYS_INLINE void merge_loop(qsb_compare cmp, void *arg, merge_cursor *c
             ** loop's form decides its speed: gcc 12 -O2 makes it one movsq per word, as in
             ** Debian's libc.so, and -O3 vectorizes it. Written with memcpy it became plain
             ** moves at -O2, and msort's 32-byte sorts ran 30-45% faster than the real code
-            ** (bench_msort): no longer like for like. */
+            ** (run --algos msort,system): no longer like for like. */
             long_word *to = (long_word *)(void *)out;
             out += size;
             const long_word *from;

@@ -3,7 +3,8 @@
 ** cover letter's layout (the spec's own example line), FAILED rows and published deltas are
 ** shown as documented; the CSV leaves the baseline's delta and unknown values empty, quotes
 ** a field that needs it and joins the samples with ';'; the JSON has the documented shape,
-** with null for unknown values.
+** with null for unknown values, and its context the keys of the one table (schema.h), each
+** named in docs/formats.md.
 */
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "cover_letter.h"
 #include "report.h"
 #include "result.h"
+#include "schema.h"
 
 static void build(qsb_results *r)
 {
@@ -168,8 +170,60 @@ static void test_table_escapes(void)
     qsb_results_free(&r);
 }
 
+/* The context's keys have one table (schema.h): the JSON written from a full context has
+** exactly its keys, in its order, and docs/formats.md names every one of them. */
+static void test_context_keys(void)
+{
+    qsb_results r;
+    memset(&r, 0, sizeof r);
+    qsb_context *c = &r.context;
+    uint64_t nelem[1] = {100}, sizes[1] = {4};
+    char *words[1] = {"random"};
+    qsb_matrix m = {nelem, 1, sizes, 1, words, 1, words, 1};
+    CHECK(qsb_matrix_copy(&c->matrix, &m) == 0);
+    CHECK(qsb_set_string(&c->repetitions, "fixed: 1 rounds") == 0);
+    CHECK(qsb_set_string(&c->machine, "box") == 0);
+    CHECK(qsb_set_string(&c->metric, "ns") == 0);
+    c->shard_k = 1;
+    c->shard_n = 2;
+    c->time.wall_s = 1.0;
+    c->pinned_cpu = -1;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    CHECK(out && qsb_report_json(out, &r) == 0);
+    if (out)
+        fclose(out);
+    cJSON *root = text ? cJSON_Parse(text) : NULL;
+    const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(root, "context"), *item;
+    size_t i = 0;
+    cJSON_ArrayForEach(item, ctx)
+    {
+        CHECK_MSG(i < QSB_CONTEXT_KEY_COUNT && strcmp(item->string, qsb_context_keys[i].key) == 0,
+                  "context member %zu is %s", i, item->string);
+        i++;
+    }
+    CHECK_EQ_U64(i, QSB_CONTEXT_KEY_COUNT);
+    cJSON_Delete(root);
+    free(text);
+    qsb_results_free(&r);
+
+    FILE *doc = fopen(QSB_SOURCE_DIR "/docs/formats.md", "r");
+    char page[65536];
+    size_t n = doc ? fread(page, 1, sizeof page - 1, doc) : 0;
+    page[n] = '\0';
+    if (doc)
+        fclose(doc);
+    for (size_t k = 0; k < QSB_CONTEXT_KEY_COUNT; k++) {
+        char quoted[64];
+        snprintf(quoted, sizeof quoted, "`%s`", qsb_context_keys[k].key);
+        CHECK_MSG(strstr(page, quoted) != NULL, "docs/formats.md does not name %s", quoted);
+    }
+}
+
 int main(void)
 {
+    test_context_keys();
     qsb_results r;
     build(&r);
     test_table(&r);

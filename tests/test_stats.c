@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "intervals.h"
 #include "stats.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -440,6 +441,50 @@ static void test_drift(void)
     CHECK(isnan(lo) && hi == 110.0); /* unknown bounds stay as they are */
 }
 
+/* Pooled intervals (intervals.h): six units or more, the order statistics of the units'
+** medians, stretched to hold the estimate; five, the t interval; fewer, none. A delta's bounds
+** are offsets from it; the time level widens them on the ratio's log scale. */
+static void test_pooled_intervals(void)
+{
+    double values[6] = {100, 102, 98, 101, 99, 103};
+    uint32_t units[6] = {0, 1, 2, 3, 4, 5};
+    double lo, hi;
+    CHECK(qsb_pooled_interval(100.5, values, units, 6, &lo, &hi) == 0);
+    CHECK_MSG(lo <= 100.5 && hi >= 100.5 && lo >= 98 - 1e-9 && hi <= 103 + 1e-9, "%g %g", lo, hi);
+    CHECK(qsb_pooled_interval(200, values, units, 6, &lo, &hi) == 0);
+    CHECK(hi == 200); /* stretched to hold the estimate */
+    CHECK(qsb_pooled_interval(100, values, units, 5, &lo, &hi) == 0);
+    CHECK(isfinite(lo) && isfinite(hi) && lo < 100 && hi > 100);
+    CHECK(qsb_pooled_interval(100, values, units, 4, &lo, &hi) == 0);
+    CHECK(isnan(lo) && isnan(hi));
+
+    double base[6] = {100, 100, 100, 100, 100, 100}, lo_pct = 0, hi_pct = 0;
+    CHECK(qsb_pooled_delta_interval(base, values, units, 6, 0.5, &lo_pct, &hi_pct) == 0);
+    CHECK(lo_pct <= 0.5 && hi_pct >= 0.5 && lo_pct >= -2.0 - 1e-9 && hi_pct <= 3.0 + 1e-9);
+
+    lo_pct = -1.0;
+    hi_pct = 3.0;
+    qsb_widen_delta(1.0, &lo_pct, &hi_pct, 1.0);
+    CHECK(lo_pct == -1.0 && hi_pct == 3.0);
+    qsb_widen_delta(0.0, &lo_pct, &hi_pct, 2.0); /* ratio bounds squared around 1 */
+    CHECK(fabs(lo_pct - (0.99 * 0.99 - 1) * 100) < 1e-9);
+    CHECK(fabs(hi_pct - (1.03 * 1.03 - 1) * 100) < 1e-9);
+    lo_pct = hi_pct = NAN;
+    qsb_widen_delta(0.0, &lo_pct, &hi_pct, 2.0);
+    CHECK(isnan(lo_pct) && isnan(hi_pct));
+
+    /* The time level: units that moved halfway give a factor above 1; steady ones, 1. */
+    qsb_time_level moved = {{0, 0, 0}, {0, 0, 0}}, steady = {{0, 0, 0}, {0, 0, 0}};
+    double shifted[8] = {100, 101, 100, 101, 130, 131, 130, 131};
+    double flat[8] = {100, 101, 100, 101, 100, 101, 100, 101};
+    uint32_t in_time[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    CHECK(qsb_time_level_add_row(&moved, shifted, in_time, 8) == 0);
+    CHECK(qsb_time_level_add_pair(&moved, flat, 8, shifted, in_time, 8) == 0);
+    CHECK(qsb_time_level_add_row(&steady, flat, in_time, 8) == 0);
+    CHECK(qsb_drift_factor(&moved.medians) > 2 && qsb_drift_factor(&moved.ratios) > 2);
+    CHECK(qsb_drift_factor(&steady.medians) == 1.0 && qsb_drift_factor(&steady.ratios) == 1.0);
+}
+
 int main(void)
 {
     test_empty_and_tiny();
@@ -456,5 +501,6 @@ int main(void)
     test_unit_order_interval();
     test_welch_and_corrections();
     test_drift();
+    test_pooled_intervals();
     return check_done();
 }

@@ -1,6 +1,6 @@
 /*
 ** How long a run's cells take, estimated before the first sort (the run announces it, and
-** plans its budget and its worker processes by it; cmd_run.c).
+** plans its budget and its worker processes by it; plan.h).
 **
 ** A round of a cell costs about its sorts' work n log2 n, wider elements costing more to move
 ** (shard.h qsb_shard_cell_cost: the same model splits shards); what a unit of work costs is

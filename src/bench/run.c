@@ -20,7 +20,6 @@
 #include "placement.h"
 #include "shared_inputs.h"
 #include "stats.h"
-#include "time_level.h"
 #include "verify.h"
 
 #define WORK_ALIGN 4096           /* page-aligned work buffers: no cache-line straddling */

@@ -67,7 +67,7 @@ typedef struct {
     qsb_correction fail_above_correction; /* --correction (default holm) */
     double precision_pct;   /* --precision: target half-width of every 95% interval, % of its
                             ** estimate (where the budget goes; the noisy flag) */
-    double budget_s;        /* --budget: seconds for the whole run; 0 = auto (cmd_run.c) */
+    double budget_s;        /* --budget: seconds for the whole run; 0 = auto (plan.h) */
     int placement;          /* --placement: qsb_placement_regime (placement.h) */
     bool reload;            /* a fresh placement of the sorts per unit (not --no-reload) */
     uint64_t warmup;        /* --warmup: untimed sorts per cell and algorithm, or

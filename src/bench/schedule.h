@@ -22,7 +22,7 @@ typedef struct {
     size_t min_units;     /* units every cell gets (QSB_MIN_UNITS) */
     size_t max_units;     /* no cell gets more */
     double precision_pct; /* target half-width of every interval, % of its estimate (0: none,
-                          ** every cell while the budget lasts: a gate, cmd_run.c) */
+                          ** every cell while the budget lasts: a gate, plan.h) */
     double budget_s;      /* seconds for the whole run; 0 = no budget (--reps) */
 } qsb_schedule_policy;
 

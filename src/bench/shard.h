@@ -4,7 +4,7 @@
 **
 ** The split is deterministic, from the matrix alone: each cell's estimated cost
 **   n log2 n * (1 + size/32) * algorithms
-** (the run's own estimate, cmd_run.c), then longest processing time first: cells by cost,
+** (the run's own estimate, estimate.h), then longest processing time first: cells by cost,
 ** largest first (ties: the lower matrix index first), each to the shard with the least cost
 ** so far (ties: the lowest shard). The largest shard is then at most 4/3 of the optimum.
 ** Cells are indexed in matrix order: pattern, then element size, then element count.

@@ -25,6 +25,7 @@
 #include "run_context.h"
 #include "schedule.h"
 #include "timing.h"
+#include "worker_args.h"
 
 #define DEFAULT_SIZES "4,8,32"
 #define DEFAULT_ALGOS "msort,introsort"
@@ -656,52 +657,15 @@ static int resolve_shard(qsb_run_config *cfg, const char *text)
     return QSB_OK;
 }
 
-/* The options a worker process gets from its run: those that decide what is measured and
-** how (workers.h). The rest (outputs, the budget, gates, reports) stay with the run. */
-static const int worker_options[] = {OPT_SIZES,  OPT_PATTERNS, OPT_ALGOS,  OPT_SEED,
-                                     OPT_PRECISION, OPT_PLACEMENT, OPT_WARMUP, OPT_PIN,
-                                     OPT_BATCH,  OPT_SLOWED,   OPT_METRIC, OPT_COMPAT,
-                                     OPT_SHARD,  OPT_MACHINE};
-#define N_WORKER_OPTIONS (sizeof worker_options / sizeof worker_options[0])
-
-/* "--name=value", malloc'd. */
-static char *option_word(const char *name, const char *value)
-{
-    size_t len = strlen(name) + strlen(value) + 4;
-    char *word = malloc(len);
-    if (word)
-        snprintf(word, len, "--%s=%s", name, value);
-    return word;
-}
-
-/* "49152:786432": the resolved counts, so that a worker measures the run's cells even where
-** --nelem auto would read another sysfs. */
-static char *nelem_list(const qsb_run_config *cfg)
-{
-    size_t len = cfg->n_nelem * 21 + 1, used = 0;
-    char *text = malloc(len);
-    for (size_t i = 0; text && i < cfg->n_nelem; i++)
-        used += (size_t)snprintf(text + used, len - used, "%s%llu", i ? ":" : "",
-                                 (unsigned long long)cfg->nelem[i]);
-    return text;
-}
-
+/* The worker's head of the command line (worker_args.h), from the options as given. */
 static int build_worker_argv(qsb_run_config *cfg, const option_texts *t)
 {
-    char **argv = calloc(N_WORKER_OPTIONS + 4, sizeof *argv);
-    char *nelem = nelem_list(cfg);
-    size_t n = 0;
-    bool ok = argv && nelem && (argv[n++] = strdup("run")) &&
-              (argv[n++] = option_word("nelem", nelem));
-    for (size_t i = 0; ok && i < N_WORKER_OPTIONS; i++)
-        if (t->text[worker_options[i]])
-            ok = (argv[n++] = option_word(run_options[worker_options[i]].name,
-                                          t->text[worker_options[i]])) != NULL;
-    if (ok && t->no_reload)
-        ok = (argv[n++] = strdup("--no-reload")) != NULL;
-    free(nelem);
-    cfg->worker_argv = argv;
-    return ok ? QSB_OK : qsb_out_of_memory("worker command line");
+    const char *texts[OPT_COUNT] = {0};
+    for (size_t i = 0; i < qsb_worker_option_count; i++)
+        for (int o = 0; o < OPT_COUNT; o++)
+            if (strcmp(run_options[o].name, qsb_worker_options[i]) == 0)
+                texts[i] = t->text[o];
+    return qsb_worker_argv_build(cfg, texts, t->no_reload);
 }
 
 static int resolve_all(qsb_run_config *cfg, const option_texts *t)

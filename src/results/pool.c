@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "diag.h"
+#include "intervals.h"
 #include "stats.h"
-#include "time_level.h"
 
 /* Why run b's cells cannot be pooled with run a's, or NULL: the same cells (some of them
 ** when subsets) with the same algorithms. */
@@ -79,65 +79,14 @@ static int pool_row(const qsb_merge_input *in, size_t n, const qsb_cell *model, 
     return 0;
 }
 
-/* The t interval over the units (stats.h), exp(mean log +- h), stretched to hold the pooled
-** estimate `center` where a bimodal cell puts it off that mean; NAN under QSB_MIN_UNITS. */
-static void t_bounds(double center, const qsb_unit_spread *s, double *lo, double *hi)
-{
-    double h = qsb_unit_half_width(s);
-    bool known = isfinite(h) && isfinite(s->log_mean) && center > 0;
-    *lo = known ? fmin(center, exp(s->log_mean)) * exp(-h) : NAN;
-    *hi = known ? fmax(center, exp(s->log_mean)) * exp(h) : NAN;
-}
-
-/* The 95% interval of the pooled estimate `center` of values[] over their units: from 6 units
-** the order statistics of the units' medians, which aim at the median the spec's estimate is
-** (a t interval aims at the mean of logs, and where the units land on a few speeds the two
-** differ by more than the interval: stretched to hold the median, it stopped narrowing with
-** more units); with 5, the t interval (no order-statistic interval exists). Either is
-** stretched to hold center. Returns 0, or -1 when out of memory. */
-static int unit_bounds(double center, const double *values, const uint32_t *units, size_t n,
-                       double *lo, double *hi)
-{
-    if (qsb_unit_median_order_interval(values, units, n, lo, hi) != 0)
-        return -1;
-    if (isfinite(*lo) && isfinite(*hi) && center > 0) {
-        *lo = fmin(*lo, center);
-        *hi = fmax(*hi, center);
-        return 0;
-    }
-    qsb_unit_spread s;
-    if (qsb_unit_spread_of(values, units, n, &s) != 0)
-        return -1;
-    t_bounds(center, &s, lo, hi);
-    return 0;
-}
-
-/* The delta's interval: unit_bounds over the paired ratios cand[i] / base[i]. */
-static int delta_bounds(const qsb_row *base, qsb_row *row, size_t pairs)
-{
-    double *ratios = malloc(pairs * sizeof *ratios);
-    double ratio = 1.0 + row->delta_pct / 100.0, lo = NAN, hi = NAN;
-    if (!ratios)
-        return -1;
-    int status = qsb_paired_ratios(base->samples, row->samples, pairs, ratios) == 0
-                     ? unit_bounds(ratio, ratios, row->units, pairs, &lo, &hi)
-                     : 0;
-    free(ratios);
-    if (status == 0) {
-        row->delta_lo = row->delta_pct + (lo - ratio) * 100.0; /* offsets: the delta stays */
-        row->delta_hi = row->delta_pct + (hi - ratio) * 100.0; /* inside, rounding or not */
-    }
-    return status;
-}
-
 /* Summaries, deltas and their intervals over the runs. */
 static int summarize_pooled(qsb_cell *cell)
 {
     for (size_t i = 0; i < cell->nrows; i++) {
         qsb_row *row = &cell->rows[i];
         if (qsb_summarize(row->samples, row->nsamples, &row->summary) != 0 ||
-            unit_bounds(row->summary.median, row->samples, row->units, row->nsamples,
-                        &row->summary.median_lo, &row->summary.median_hi) != 0)
+            qsb_pooled_interval(row->summary.median, row->samples, row->units, row->nsamples,
+                                &row->summary.median_lo, &row->summary.median_hi) != 0)
             return -1;
     }
     const qsb_row *base = &cell->rows[0];
@@ -148,7 +97,8 @@ static int summarize_pooled(qsb_cell *cell)
         if (!row->verified || pairs == 0 ||
             qsb_paired_delta(base->samples, row->samples, pairs, &row->delta_pct, &lo, &hi) != 0)
             continue;
-        if (delta_bounds(base, row, pairs) != 0)
+        if (qsb_pooled_delta_interval(base->samples, row->samples, row->units, pairs,
+                                      row->delta_pct, &row->delta_lo, &row->delta_hi) != 0)
             return -1;
     }
     return 0;

@@ -7,8 +7,8 @@
 ** - samples: every run's rounds in which all its verified rows sorted, concatenated, each
 **   sample's unit = the index of its run (0, 1, ...);
 ** - a median and a delta: as in a run (the pooled median, the spec's median of paired ratios);
-** - their 95% intervals: from 6 runs, the order-statistic interval of the runs' medians (of
-**   their paired ratios for a delta: stats.h, qsb_unit_median_order_interval); with 5, t over
+** - their 95% intervals (stats intervals.h, qsb_pooled_interval): from 6 runs, the
+**   order-statistic interval of the runs' medians (of their paired ratios for a delta); with 5, t over
 **   the runs, exp(m +- t(0.975, 4) * s / sqrt(5)), m and s the mean and sd of the runs' log
 **   medians; either stretched to hold the pooled estimate; none under QSB_MIN_UNITS runs;
 ** - a row failed in any run is failed; comparisons are the first run's (the counted sorts are
@@ -31,8 +31,8 @@
 /* Pools in[0..n-1] (their results are freed, also on failure) into *out. workers: the runs
 ** are a run's worker processes in time order (workers.h): those after the first may have only
 ** some of its cells (a cell's units are then the processes that visited it), and the time
-** level is measured over them and widens the intervals (time_level.h; merge's runs keep
-** drift factors 1). Returns QSB_OK, QSB_EUSAGE or QSB_ESYSTEM (reported). */
+** level is measured over them and widens the intervals (result.h qsb_widen_for_time; merge's
+** runs keep drift factors 1). Returns QSB_OK, QSB_EUSAGE or QSB_ESYSTEM (reported). */
 int qsb_pool_runs(qsb_merge_input *in, size_t n, bool workers, qsb_results *out);
 
 #endif

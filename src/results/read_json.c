@@ -184,7 +184,7 @@ static int get_cache_bytes(const json_place *at, const cJSON *ctx, uint64_t byte
     return QSB_OK;
 }
 
-/* The optional "time_s" (result.h qsb_time_split): every member a number of seconds, none
+/* The optional "time_s" (schema.h QSB_TIME_PARTS): every member a number of seconds, none
 ** negative; absent, all 0 (unknown). */
 static int read_time_split(const json_place *at, const cJSON *ctx, qsb_time_split *t)
 {
@@ -195,45 +195,15 @@ static int read_time_split(const json_place *at, const cJSON *ctx, qsb_time_spli
     if (!cJSON_IsObject(o))
         return field_error(at, "time_s", "not an object");
     json_place in = {at->name, "context.time_s"};
-    const char *names[] = {"wall", "timed", "counted", "warmups", "retaken", "inputs",
-                           "copies", "checks"};
-    double *fields[] = {&t->wall_s, &t->timed_s, &t->counted_s, &t->warmup_s,
-                        &t->retaken_s, &t->inputs_s, &t->copies_s, &t->checks_s};
     int status = QSB_OK;
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && status == QSB_OK; i++) {
-        status = get_double(&in, o, names[i], 1, fields[i]);
-        if (status == QSB_OK && *fields[i] < 0)
-            status = field_error(&in, names[i], "negative");
+    for (size_t i = 0; i < QSB_TIME_PART_COUNT && status == QSB_OK; i++) {
+        double *part = (double *)((char *)t + qsb_time_parts[i].offset);
+        status = get_double(&in, o, qsb_time_parts[i].key, 1, part);
+        if (status == QSB_OK && *part < 0)
+            status = field_error(&in, qsb_time_parts[i].key, "negative");
     }
     if (status != QSB_OK)
         memset(t, 0, sizeof *t);
-    return status;
-}
-
-/* The run's optional record of the machine's state and its repetition rules. */
-static int read_noise_control(const json_place *at, const cJSON *ctx, qsb_context *c)
-{
-    uint64_t cpu = 0;
-    c->pinned_cpu = -1;
-    int status = get_double(at, ctx, "load_average", 0, &c->load_average);
-    if (status == QSB_OK)
-        status = get_double(at, ctx, "precision_pct", 0, &c->precision_pct);
-    if (status == QSB_OK)
-        status = get_double(at, ctx, "budget_s", 0, &c->budget_s);
-    if (status == QSB_OK)
-        status = get_double(at, ctx, "drift_ratios", 0, &c->drift_ratios);
-    if (status == QSB_OK)
-        status = get_double(at, ctx, "drift_medians", 0, &c->drift_medians);
-    if (status == QSB_OK)
-        status = get_bool(at, ctx, "release_build", 0, &c->release_build);
-    if (status == QSB_OK)
-        status = get_bool(at, ctx, "sanitized", 0, &c->sanitized);
-    if (status == QSB_OK && member(ctx, "pinned_cpu")) {
-        status = get_u64(at, ctx, "pinned_cpu", 0, &cpu);
-        if (status == QSB_OK && cpu > 65535)
-            status = field_error(at, "pinned_cpu", "not a CPU number");
-        c->pinned_cpu = status == QSB_OK ? (int)cpu : -1;
-    }
     return status;
 }
 
@@ -277,14 +247,11 @@ static int get_word_array(const json_place *at, const cJSON *obj, const char *ke
     return QSB_OK;
 }
 
-/* Issue 18: machine, shard "K/N" (1 <= K <= N), matrix {nelem, sizes, patterns, algos, seed,
-** mode}: all optional; the matrix's seed and mode must be the context's. */
-static int read_fleet_fields(const json_place *at, const cJSON *ctx, qsb_context *c)
+/* "shard": "K/N" with 1 <= K <= N (absent: the whole run). */
+static int read_shard(const json_place *at, const cJSON *ctx, qsb_context *c)
 {
-    int status = get_string(at, ctx, "machine", 0, &c->machine);
     char *shard = NULL;
-    if (status == QSB_OK)
-        status = get_string(at, ctx, "shard", 0, &shard);
+    int status = get_string(at, ctx, "shard", 0, &shard);
     if (status == QSB_OK && shard) {
         unsigned k = 0, n = 0;
         int end = 0;
@@ -296,14 +263,21 @@ static int read_fleet_fields(const json_place *at, const cJSON *ctx, qsb_context
         c->shard_n = n;
     }
     free(shard);
+    return status;
+}
+
+/* "matrix" {nelem, sizes, patterns, algos, seed, mode} (schema.h QSB_CTX_MATRIX), optional;
+** its seed and mode must be the context's, so it is read after them. */
+static int read_matrix(const json_place *at, const cJSON *ctx, qsb_context *c)
+{
     const cJSON *m = member(ctx, "matrix");
-    if (status != QSB_OK || !m)
-        return status;
+    if (!m)
+        return QSB_OK;
     if (!cJSON_IsObject(m))
         return field_error(at, "matrix", "not an object");
-    json_place mat = {at->name, "context.matrix"}; /* the context's only object */
+    json_place mat = {at->name, "context.matrix"};
     qsb_matrix *x = &c->matrix;
-    status = get_u64_array(&mat, m, "nelem", &x->nelem, &x->n_nelem);
+    int status = get_u64_array(&mat, m, "nelem", &x->nelem, &x->n_nelem);
     if (status == QSB_OK)
         status = get_u64_array(&mat, m, "sizes", &x->sizes, &x->n_sizes);
     if (status == QSB_OK)
@@ -325,6 +299,54 @@ static int read_fleet_fields(const json_place *at, const cJSON *ctx, qsb_context
     return status;
 }
 
+/* A double never negative, 0 when unknown (schema.h QSB_CTX_MEASURE). */
+static int get_measure(const json_place *at, const cJSON *ctx, const char *key, double *out)
+{
+    int status = get_double(at, ctx, key, 0, out);
+    if (isnan(*out))
+        *out = 0;
+    if (status == QSB_OK && *out < 0)
+        status = field_error(at, key, "negative");
+    return status;
+}
+
+/* A CPU number or null (schema.h QSB_CTX_CPU). */
+static int get_cpu(const json_place *at, const cJSON *ctx, const char *key, int *out)
+{
+    uint64_t cpu = 0;
+    *out = -1;
+    if (!member(ctx, key))
+        return QSB_OK;
+    int status = get_u64(at, ctx, key, 0, &cpu);
+    if (status == QSB_OK && cpu > 65535)
+        status = field_error(at, key, "not a CPU number");
+    *out = status == QSB_OK ? (int)cpu : -1;
+    return status;
+}
+
+/* Key k of the context object into c. */
+static int read_context_key(const json_place *at, const cJSON *ctx, const qsb_context_key *k,
+                            qsb_context *c)
+{
+    void *field = qsb_context_field(k, c);
+    int found;
+    switch (k->type) {
+    case QSB_CTX_TEXT:
+    case QSB_CTX_NAME: return get_string(at, ctx, k->key, k->required, field);
+    case QSB_CTX_NUMBER: return get_double(at, ctx, k->key, k->required, field);
+    case QSB_CTX_MEASURE: return get_measure(at, ctx, k->key, field);
+    case QSB_CTX_BOOL: return get_bool(at, ctx, k->key, k->required, field);
+    case QSB_CTX_SEED: return get_seed(at, ctx, field, &found);
+    case QSB_CTX_CPU: return get_cpu(at, ctx, k->key, field);
+    case QSB_CTX_CACHES: return get_cache_bytes(at, ctx, field);
+    case QSB_CTX_SHARD: return read_shard(at, ctx, c);
+    case QSB_CTX_MATRIX: return read_matrix(at, ctx, c);
+    case QSB_CTX_TIME: return read_time_split(at, ctx, field);
+    }
+    return QSB_OK;
+}
+
+/* The context's keys, in the table's order (schema.h QSB_CONTEXT_KEYS). */
 static int read_context(const char *name, const cJSON *root, qsb_context *c)
 {
     json_place at = {name, ""};
@@ -332,50 +354,9 @@ static int read_context(const char *name, const cJSON *root, qsb_context *c)
     if (!ctx || !cJSON_IsObject(ctx))
         return field_error(&at, "context", ctx ? "not an object" : "missing");
     snprintf(at.where, sizeof at.where, "context");
-    struct {
-        const char *key;
-        char **dest;
-        int required;
-    } strings[] = {
-        {"tool_version", &c->tool_version, 0}, {"date", &c->date, 0},
-        {"host", &c->host, 0},                 {"cpu_model", &c->cpu_model, 0},
-        {"caches", &c->caches, 0},             {"libc", &c->libc, 0},
-        {"compiler", &c->compiler, 0},         {"build_flags", &c->build_flags, 0},
-        {"build_type", &c->build_type, 0},     {"timer", &c->timer, 0},
-        {"metric", &c->metric, 1},             {"mode", &c->mode, 0},
-        {"command_line", &c->command_line, 0}, {"governor", &c->governor, 0},
-        {"turbo", &c->turbo, 0},               {"repetitions", &c->repetitions, 0},
-        {"warmup", &c->warmup, 0},             {"nelem_source", &c->nelem_source, 0},
-        {"placement", &c->placement, 0},
-    };
     int status = QSB_OK;
-    for (size_t i = 0; i < sizeof strings / sizeof strings[0] && status == QSB_OK; i++)
-        status = get_string(&at, ctx, strings[i].key, strings[i].required, strings[i].dest);
-    int found_seed;
-    if (status == QSB_OK)
-        status = get_cache_bytes(&at, ctx, c->cache_bytes);
-    if (status == QSB_OK)
-        status = get_double(&at, ctx, "tsc_hz", 0, &c->tsc_hz);
-    if (isnan(c->tsc_hz))
-        c->tsc_hz = 0; /* unknown, as for a metric other than cycles */
-    if (status == QSB_OK && c->tsc_hz < 0)
-        status = field_error(&at, "tsc_hz", "negative");
-    if (status == QSB_OK)
-        status = get_double(&at, ctx, "timer_resolution_ns", 0, &c->timer_resolution_ns);
-    if (isnan(c->timer_resolution_ns))
-        c->timer_resolution_ns = 0;
-    if (status == QSB_OK && c->timer_resolution_ns < 0)
-        status = field_error(&at, "timer_resolution_ns", "negative");
-    if (status == QSB_OK)
-        status = get_seed(&at, ctx, &c->seed, &found_seed);
-    if (status == QSB_OK)
-        status = get_bool(&at, ctx, "incomplete", 0, &c->incomplete);
-    if (status == QSB_OK)
-        status = read_noise_control(&at, ctx, c);
-    if (status == QSB_OK)
-        status = read_fleet_fields(&at, ctx, c);
-    if (status == QSB_OK)
-        status = read_time_split(&at, ctx, &c->time);
+    for (size_t i = 0; i < QSB_CONTEXT_KEY_COUNT && status == QSB_OK; i++)
+        status = read_context_key(&at, ctx, &qsb_context_keys[i], c);
     return status;
 }
 

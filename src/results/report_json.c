@@ -70,45 +70,6 @@ static cJSON *count(uint64_t value)
     return number_or_null((double)value);
 }
 
-/* What the measurement depended on: the machine's state and the run's repetition rules. */
-static void add_noise_control(builder *b, cJSON *o, const qsb_context *c)
-{
-    add(b, o, "governor", string_or_null(c->governor));
-    add(b, o, "turbo", string_or_null(c->turbo));
-    add(b, o, "load_average", number_or_null(c->load_average));
-    add(b, o, "pinned_cpu", c->pinned_cpu >= 0 ? count((uint64_t)c->pinned_cpu)
-                                               : cJSON_CreateNull());
-    add(b, o, "release_build", cJSON_CreateBool(c->release_build));
-    add(b, o, "sanitized", cJSON_CreateBool(c->sanitized));
-    add(b, o, "repetitions", string_or_null(c->repetitions));
-    add(b, o, "precision_pct", number_or_null(c->precision_pct));
-    add(b, o, "budget_s", number_or_null(c->budget_s));
-    add(b, o, "warmup", string_or_null(c->warmup));
-    add(b, o, "nelem_source", string_or_null(c->nelem_source));
-    add(b, o, "placement", string_or_null(c->placement));
-    add(b, o, "drift_ratios", number_or_null(c->drift_ratios));
-    add(b, o, "drift_medians", number_or_null(c->drift_medians));
-}
-
-/* "time_s": where the wall time went, when known (result.h qsb_time_split). */
-static void add_time_split(builder *b, cJSON *o, const qsb_time_split *t)
-{
-    if (!(t->wall_s > 0))
-        return;
-    cJSON *split = cJSON_CreateObject();
-    add(b, o, "time_s", split);
-    if (!split)
-        return;
-    add(b, split, "wall", number_or_null(t->wall_s));
-    add(b, split, "timed", number_or_null(t->timed_s));
-    add(b, split, "counted", number_or_null(t->counted_s));
-    add(b, split, "warmups", number_or_null(t->warmup_s));
-    add(b, split, "retaken", number_or_null(t->retaken_s));
-    add(b, split, "inputs", number_or_null(t->inputs_s));
-    add(b, split, "copies", number_or_null(t->copies_s));
-    add(b, split, "checks", number_or_null(t->checks_s));
-}
-
 static cJSON *string_array(builder *b, char *const *words, size_t n)
 {
     cJSON *array = cJSON_CreateArray();
@@ -135,23 +96,14 @@ static cJSON *count_array(builder *b, const uint64_t *values, size_t n)
     return array;
 }
 
-/* Issue 18: the machine's name, the shard, and the whole matrix the shard belongs to. */
-static void add_fleet(builder *b, cJSON *o, const qsb_context *c)
+/* "matrix": the whole matrix a shard belongs to (schema.h QSB_CTX_MATRIX). */
+static cJSON *matrix_object(builder *b, const qsb_context *c)
 {
-    if (c->machine)
-        add(b, o, "machine", cJSON_CreateString(c->machine));
-    if (c->shard_n) {
-        char shard[32];
-        snprintf(shard, sizeof shard, "%u/%u", (unsigned)c->shard_k, (unsigned)c->shard_n);
-        add(b, o, "shard", cJSON_CreateString(shard));
-    }
     const qsb_matrix *m = &c->matrix;
-    if (m->n_nelem == 0)
-        return;
     cJSON *mo = cJSON_CreateObject();
     if (!mo) {
         b->failed = true;
-        return;
+        return NULL;
     }
     add(b, mo, "nelem", count_array(b, m->nelem, m->n_nelem));
     add(b, mo, "sizes", count_array(b, m->sizes, m->n_sizes));
@@ -159,9 +111,74 @@ static void add_fleet(builder *b, cJSON *o, const qsb_context *c)
     add(b, mo, "algos", string_array(b, m->algos, m->n_algos));
     add(b, mo, "seed", count(c->seed));
     add(b, mo, "mode", string_or_null(c->mode));
-    add(b, o, "matrix", mo);
+    return mo;
 }
 
+/* "time_s" (schema.h QSB_TIME_PARTS). */
+static cJSON *time_object(builder *b, const qsb_time_split *t)
+{
+    cJSON *split = cJSON_CreateObject();
+    if (!split) {
+        b->failed = true;
+        return NULL;
+    }
+    for (size_t i = 0; i < QSB_TIME_PART_COUNT; i++)
+        add(b, split, qsb_time_parts[i].key,
+            number_or_null(*(const double *)((const char *)t + qsb_time_parts[i].offset)));
+    return split;
+}
+
+static cJSON *shard_text(const qsb_context *c)
+{
+    char shard[32];
+    snprintf(shard, sizeof shard, "%u/%u", (unsigned)c->shard_k, (unsigned)c->shard_n);
+    return cJSON_CreateString(shard);
+}
+
+/* Whether the context has key k: a run's own keys only when it has its repetitions (a
+** context read back from a file of an earlier version has none); the machine's name, the
+** shard, the matrix and the time split only when known. */
+static bool context_has(const qsb_context_key *k, const qsb_context *c)
+{
+    if (k->group == QSB_CTX_RUN && !c->repetitions)
+        return false;
+    switch (k->type) {
+    case QSB_CTX_NAME: return *(char *const *)qsb_context_field(k, (qsb_context *)c) != NULL;
+    case QSB_CTX_SHARD: return c->shard_n != 0;
+    case QSB_CTX_MATRIX: return c->matrix.n_nelem != 0;
+    case QSB_CTX_TIME: return c->time.wall_s > 0;
+    default: return true;
+    }
+}
+
+/* The member of key k; NULL when out of memory. */
+static cJSON *context_value(builder *b, const qsb_context_key *k, const qsb_context *c)
+{
+    const void *field = qsb_context_field(k, (qsb_context *)c);
+    switch (k->type) {
+    case QSB_CTX_TEXT:
+    case QSB_CTX_NAME: return string_or_null(*(char *const *)field);
+    case QSB_CTX_NUMBER:
+    case QSB_CTX_MEASURE: return number_or_null(*(const double *)field);
+    case QSB_CTX_BOOL: return cJSON_CreateBool(*(const bool *)field);
+    case QSB_CTX_SEED: return count(*(const uint64_t *)field);
+    case QSB_CTX_CPU: {
+        int cpu = *(const int *)field;
+        return cpu >= 0 ? count((uint64_t)cpu) : cJSON_CreateNull();
+    }
+    case QSB_CTX_CACHES: {
+        const uint64_t *bytes = field;
+        double values[3] = {(double)bytes[0], (double)bytes[1], (double)bytes[2]};
+        return number_array(b, values, 3);
+    }
+    case QSB_CTX_SHARD: return shard_text(c);
+    case QSB_CTX_MATRIX: return matrix_object(b, c);
+    case QSB_CTX_TIME: return time_object(b, field);
+    }
+    return NULL;
+}
+
+/* The keys of QSB_CONTEXT_KEYS that the context has, in the table's order. */
 static cJSON *context_object(builder *b, const qsb_context *c)
 {
     cJSON *o = cJSON_CreateObject();
@@ -169,30 +186,11 @@ static cJSON *context_object(builder *b, const qsb_context *c)
         b->failed = true;
         return NULL;
     }
-    double cache_bytes[3] = {(double)c->cache_bytes[0], (double)c->cache_bytes[1],
-                             (double)c->cache_bytes[2]};
-    add(b, o, "tool_version", string_or_null(c->tool_version));
-    add(b, o, "date", string_or_null(c->date));
-    add(b, o, "host", string_or_null(c->host));
-    add(b, o, "cpu_model", string_or_null(c->cpu_model));
-    add(b, o, "caches", string_or_null(c->caches));
-    add(b, o, "cache_bytes", number_array(b, cache_bytes, 3));
-    add(b, o, "libc", string_or_null(c->libc));
-    add(b, o, "compiler", string_or_null(c->compiler));
-    add(b, o, "build_flags", string_or_null(c->build_flags));
-    add(b, o, "build_type", string_or_null(c->build_type));
-    add(b, o, "timer", string_or_null(c->timer));
-    add(b, o, "timer_resolution_ns", number_or_null(c->timer_resolution_ns));
-    add(b, o, "tsc_hz", number_or_null(c->tsc_hz));
-    add(b, o, "metric", string_or_null(c->metric));
-    add(b, o, "seed", count(c->seed));
-    add(b, o, "mode", string_or_null(c->mode));
-    add(b, o, "command_line", string_or_null(c->command_line));
-    add(b, o, "incomplete", cJSON_CreateBool(c->incomplete));
-    if (c->repetitions) /* recorded by a run (a context read back from a file has none) */
-        add_noise_control(b, o, c);
-    add_fleet(b, o, c);
-    add_time_split(b, o, &c->time);
+    for (size_t i = 0; i < QSB_CONTEXT_KEY_COUNT && !b->failed; i++) {
+        const qsb_context_key *k = &qsb_context_keys[i];
+        if (context_has(k, c))
+            add(b, o, k->key, context_value(b, k, c));
+    }
     return o;
 }
 

@@ -1,6 +1,7 @@
 /*
 ** The one result structure's memory: freeing it, and the small builders the run and the
-** readers use (see result.h). Arrays grow one element at a time: a run has at most a few
+** readers use (see result.h); the walk that applies the time level (stats intervals.h) to its
+** rows. Arrays grow one element at a time: a run has at most a few
 ** hundred cells and samples per row, and exact sizes keep every array safe to extend no
 ** matter who built it.
 */
@@ -9,6 +10,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "intervals.h"
 
 int qsb_set_string(char **field, const char *value)
 {
@@ -251,4 +254,37 @@ const qsb_cell *qsb_results_find_cell(const qsb_results *r, const qsb_cell *like
             return cell;
     }
     return NULL;
+}
+
+/* The time level's widening of one row: its median's interval by fm, its delta's by fr. */
+static void widen_row(qsb_row *row, double fm, double fr)
+{
+    qsb_widen_interval(row->summary.median, &row->summary.median_lo, &row->summary.median_hi,
+                       fm);
+    qsb_widen_delta(row->delta_pct, &row->delta_lo, &row->delta_hi, fr);
+}
+
+int qsb_widen_for_time(qsb_results *r)
+{
+    qsb_time_level level = {0};
+    for (size_t c = 0; c < r->ncells; c++) {
+        const qsb_cell *cell = &r->cells[c];
+        const qsb_row *base = &cell->rows[0];
+        for (size_t i = 0; i < cell->nrows; i++) {
+            const qsb_row *row = &cell->rows[i];
+            if (!row->verified)
+                continue;
+            if (qsb_time_level_add_row(&level, row->samples, row->units, row->nsamples) != 0 ||
+                (i > 0 && base->verified &&
+                 qsb_time_level_add_pair(&level, base->samples, base->nsamples, row->samples,
+                                         row->units, row->nsamples) != 0))
+                return -1;
+        }
+    }
+    r->context.drift_ratios = qsb_drift_factor(&level.ratios);
+    r->context.drift_medians = qsb_drift_factor(&level.medians);
+    for (size_t c = 0; c < r->ncells; c++)
+        for (size_t i = 0; i < r->cells[c].nrows; i++)
+            widen_row(&r->cells[c].rows[i], r->context.drift_medians, r->context.drift_ratios);
+    return 0;
 }

@@ -181,4 +181,12 @@ int qsb_row_fail(qsb_row *row, const char *reason);
 ** What the noisy flag compares with the precision target. */
 double qsb_row_interval_pct(const qsb_cell *cell, size_t i);
 
+/* The time level of a result whose units are numbered in time order (the units of one
+** process, or the worker processes of a run; stats intervals.h): every verified row's units
+** pooled into two factors (>= 1), one for the deltas (paired ratios) and one for the medians,
+** recorded in the context (drift_ratios, drift_medians), and every interval widened by them
+** on the log scale (docs/measurement.md, "The time level"). Returns 0, or -1 when out of
+** memory. */
+int qsb_widen_for_time(qsb_results *r);
+
 #endif

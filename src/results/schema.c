@@ -4,6 +4,7 @@
 #include "schema.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,19 @@ const qsb_column qsb_columns[QSB_COLUMN_COUNT] = {
     {#name, QSB_COL_##type, offsetof(qsb_file_row, field), required, csv},
     QSB_RESULT_COLUMNS(QSB_COLUMN_ENTRY)
 #undef QSB_COLUMN_ENTRY
+};
+
+const qsb_context_key qsb_context_keys[QSB_CONTEXT_KEY_COUNT] = {
+#define QSB_CONTEXT_ENTRY(key, type, field, required, group) \
+    {#key, QSB_CTX_##type, offsetof(qsb_context, field), required, QSB_CTX_##group},
+    QSB_CONTEXT_KEYS(QSB_CONTEXT_ENTRY)
+#undef QSB_CONTEXT_ENTRY
+};
+
+const qsb_time_part qsb_time_parts[QSB_TIME_PART_COUNT] = {
+#define QSB_TIME_PART_ENTRY(key, field) {#key, offsetof(qsb_time_split, field)},
+    QSB_TIME_PARTS(QSB_TIME_PART_ENTRY)
+#undef QSB_TIME_PART_ENTRY
 };
 
 /* What a whole number v lacks for column c, or NULL when it fits. */

@@ -19,18 +19,8 @@
 ** - each result has the columns as members, in this order: numbers as numbers, NAN as null,
 **   booleans as bools, failure null when verified, samples and units arrays (units absent
 **   when unknown);
-** - context: tool_version, date, host, cpu_model, caches, cache_bytes [L1d, L2, L3], libc,
-**   compiler, build_flags, build_type, timer, tsc_hz, metric, seed (number), mode,
-**   command_line, incomplete (bool); then, written by the run and optional for readers:
-**   timer_resolution_ns, governor, turbo, load_average, pinned_cpu (number or null),
-**   release_build, sanitized (bools), repetitions, precision_pct, budget_s, warmup,
-**   nelem_source, placement, drift_ratios, drift_medians (the time level's factors, null
-**   when unknown); and (issue 18, optional for readers) machine (the name merged
-**   files keep machines apart by; the host when not given), shard ("K/N", absent or null for
-**   a whole run) and matrix {nelem, sizes, patterns, algos, seed, mode}: the whole matrix a
-**   shard belongs to (the lists in the run's order); and (issue 14, optional) time_s {wall,
-**   timed, counted, warmups, retaken, inputs, copies, checks}: where the wall time went
-**   (result.h qsb_time_split).
+** - context: the keys of QSB_CONTEXT_KEYS below, in its order (docs/formats.md describes
+**   each one; test_report checks that it names them all).
 */
 #ifndef QSB_SCHEMA_H
 #define QSB_SCHEMA_H
@@ -124,6 +114,111 @@ static inline void *qsb_column_field(const qsb_column *c, qsb_file_row *r)
 {
     return (char *)r + c->offset;
 }
+
+/* ---- The JSON context's keys, declared once: the writer and the reader walk this table. ---- */
+
+typedef enum {
+    QSB_CTX_TEXT,    /* char *; null when NULL */
+    QSB_CTX_NAME,    /* char *; absent when NULL */
+    QSB_CTX_NUMBER,  /* double; null when unknown (NAN) */
+    QSB_CTX_MEASURE, /* double, never negative; 0 when unknown (read from null or absent) */
+    QSB_CTX_BOOL,    /* bool; left as it is when absent */
+    QSB_CTX_SEED,    /* uint64_t; a number, read also from a 0x-hex string */
+    QSB_CTX_CPU,     /* int: a CPU number, or -1 (null) for none */
+    QSB_CTX_CACHES,  /* uint64_t[3]: L1d, L2, L3 bytes, 0 when unknown */
+    QSB_CTX_SHARD,   /* shard_k and shard_n as "K/N"; absent for a whole run (0/0) */
+    QSB_CTX_MATRIX,  /* qsb_matrix as {nelem, sizes, patterns, algos, seed, mode}, absent when
+                     ** unknown: hand-written in report_json.c and read_json.c (its lists, and
+                     ** its seed and mode checked against the context's) */
+    QSB_CTX_TIME,    /* qsb_time_split as an object of QSB_TIME_PARTS, absent when unknown */
+} qsb_context_type;
+
+/* Who writes a key: every file, or a run (the machine's state and its repetition rules:
+** written when the context has its repetitions, optional for readers). */
+typedef enum { QSB_CTX_ALWAYS, QSB_CTX_RUN } qsb_context_group;
+
+/* X(key, type, field of qsb_context, required by the reader, group). Only metric is
+** required: the other keys are optional, so that files of earlier versions stay readable. */
+#define QSB_CONTEXT_KEYS(X)                                             \
+    X(tool_version,        TEXT,    tool_version,        0, ALWAYS)     \
+    X(date,                TEXT,    date,                0, ALWAYS)     \
+    X(host,                TEXT,    host,                0, ALWAYS)     \
+    X(cpu_model,           TEXT,    cpu_model,           0, ALWAYS)     \
+    X(caches,              TEXT,    caches,              0, ALWAYS)     \
+    X(cache_bytes,         CACHES,  cache_bytes,         0, ALWAYS)     \
+    X(libc,                TEXT,    libc,                0, ALWAYS)     \
+    X(compiler,            TEXT,    compiler,            0, ALWAYS)     \
+    X(build_flags,         TEXT,    build_flags,         0, ALWAYS)     \
+    X(build_type,          TEXT,    build_type,          0, ALWAYS)     \
+    X(timer,               TEXT,    timer,               0, ALWAYS)     \
+    X(timer_resolution_ns, MEASURE, timer_resolution_ns, 0, ALWAYS)     \
+    X(tsc_hz,              MEASURE, tsc_hz,              0, ALWAYS)     \
+    X(metric,              TEXT,    metric,              1, ALWAYS)     \
+    X(seed,                SEED,    seed,                0, ALWAYS)     \
+    X(mode,                TEXT,    mode,                0, ALWAYS)     \
+    X(command_line,        TEXT,    command_line,        0, ALWAYS)     \
+    X(incomplete,          BOOL,    incomplete,          0, ALWAYS)     \
+    X(governor,            TEXT,    governor,            0, RUN)        \
+    X(turbo,               TEXT,    turbo,               0, RUN)        \
+    X(load_average,        NUMBER,  load_average,        0, RUN)        \
+    X(pinned_cpu,          CPU,     pinned_cpu,          0, RUN)        \
+    X(release_build,       BOOL,    release_build,       0, RUN)        \
+    X(sanitized,           BOOL,    sanitized,           0, RUN)        \
+    X(repetitions,         TEXT,    repetitions,         0, RUN)        \
+    X(precision_pct,       NUMBER,  precision_pct,       0, RUN)        \
+    X(budget_s,            NUMBER,  budget_s,            0, RUN)        \
+    X(warmup,              TEXT,    warmup,              0, RUN)        \
+    X(nelem_source,        TEXT,    nelem_source,        0, RUN)        \
+    X(placement,           TEXT,    placement,           0, RUN)        \
+    X(drift_ratios,        NUMBER,  drift_ratios,        0, RUN)        \
+    X(drift_medians,       NUMBER,  drift_medians,       0, RUN)        \
+    X(machine,             NAME,    machine,             0, ALWAYS)     \
+    X(shard,               SHARD,   shard_k,             0, ALWAYS)     \
+    X(matrix,              MATRIX,  matrix,              0, ALWAYS)     \
+    X(time_s,              TIME,    time,                0, ALWAYS)
+
+typedef enum {
+#define QSB_CONTEXT_ENUM(key, type, field, required, group) QSB_CONTEXT_##key,
+    QSB_CONTEXT_KEYS(QSB_CONTEXT_ENUM)
+#undef QSB_CONTEXT_ENUM
+    QSB_CONTEXT_KEY_COUNT
+} qsb_context_key_id;
+
+typedef struct {
+    const char *key;
+    qsb_context_type type;
+    size_t offset; /* of the field in qsb_context */
+    bool required;
+    qsb_context_group group;
+} qsb_context_key;
+
+extern const qsb_context_key qsb_context_keys[QSB_CONTEXT_KEY_COUNT];
+
+/* The field of key k in context c. */
+static inline void *qsb_context_field(const qsb_context_key *k, qsb_context *c)
+{
+    return (char *)c + k->offset;
+}
+
+/* The members of "time_s" (seconds; all of them present when it is): X(key, field of
+** qsb_time_split). */
+#define QSB_TIME_PARTS(X)     \
+    X(wall,    wall_s)        \
+    X(timed,   timed_s)       \
+    X(counted, counted_s)     \
+    X(warmups, warmup_s)      \
+    X(retaken, retaken_s)     \
+    X(inputs,  inputs_s)      \
+    X(copies,  copies_s)      \
+    X(checks,  checks_s)
+
+typedef struct {
+    const char *key;
+    size_t offset; /* of the field in qsb_time_split */
+} qsb_time_part;
+
+#define QSB_TIME_PART_COUNT 8
+extern const qsb_time_part qsb_time_parts[QSB_TIME_PART_COUNT];
 
 /* How one format reads a column's value: each function reads column c of the row the
 ** reader's ctx points at into out, and returns QSB_OK or a status it reported. `unfit`

@@ -1,0 +1,224 @@
+/*
+** The run's plan (see plan.h).
+*/
+#include "plan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "diag.h"
+#include "estimate.h"
+
+#define SLICE_SHARE 0.25 /* of the budget, spread over the minimum's visits */
+#define SLICE_MIN_S 0.005
+#define SLICE_MAX_S 1.0
+
+/* --worker K:SLICE: one visit of every cell, no budget (workers.h). */
+static void plan_worker(const qsb_run_config *cfg, qsb_run_plan *plan)
+{
+    plan->min_units = 1;
+    plan->processes = 1;
+    plan->budget_s = 0;
+    plan->slice_s = cfg->worker_slice_s;
+}
+
+static double auto_budget_s(double minimum_s)
+{
+    return fmin(fmax(QSB_AUTO_BUDGET_FACTOR * minimum_s, QSB_AUTO_BUDGET_MIN_S),
+                QSB_AUTO_BUDGET_MAX_S);
+}
+
+/* Worker processes. The slices of a small matrix are stretched until a process's rounds last
+** as long as its start: with one cell, 64 processes of one round each spent 90% of the run
+** starting processes, and a process's round noise (about 5% a round) then outweighed what
+** varies between processes (about 1%). */
+static void plan_processes(const qsb_run_config *cfg, qsb_run_plan *plan, const double *round_s,
+                           const double *first_s, size_t cells)
+{
+    size_t least = cfg->processes ? (size_t)cfg->processes : QSB_MIN_UNITS;
+    plan->min_units = least;
+    plan->slice_s = fmax(SLICE_MIN_S, QSB_WORKER_START_S / (double)(cells ? cells : 1));
+    plan->worker_s = qsb_schedule_minimum_s(round_s, first_s, cells, 1, plan->slice_s) +
+                     QSB_WORKER_START_S;
+    plan->minimum_s = (double)least * plan->worker_s;
+    plan->budget_s = cfg->budget_s > 0 ? cfg->budget_s : auto_budget_s(plan->minimum_s);
+    double fit = fmin(floor(plan->budget_s / plan->worker_s + 0.5), QSB_MAX_PROCESSES);
+    plan->processes = cfg->processes ? least : fit > (double)least ? (size_t)fit : least;
+    plan->estimate_s = fmax(plan->budget_s, plan->minimum_s);
+    if (cfg->processes) /* exactly N: as long as they take */
+        plan->estimate_s = plan->minimum_s;
+}
+
+/* Seconds of rounds per visit: a share of the budget spread over the minimum's visits. */
+static double slice_of_budget(double budget_s, size_t min_units, size_t cells)
+{
+    if (budget_s <= 0)
+        return 0.0;
+    return fmin(fmax(SLICE_SHARE * budget_s /
+                         ((double)min_units * (double)(cells ? cells : 1)),
+                     SLICE_MIN_S),
+                SLICE_MAX_S);
+}
+
+/* One process: every cell its minimum of units, then the budget on the widest intervals. */
+static void plan_units(const qsb_run_config *cfg, qsb_run_plan *plan, const double *round_s,
+                       const double *first_s, size_t cells)
+{
+    bool exact = cfg->metric == QSB_METRIC_COMPARISONS;
+    plan->processes = 1;
+    /* --reps N: N rounds over min(N, QSB_MIN_UNITS) units, one round at least in each. */
+    plan->min_units = exact ? 1 : QSB_MIN_UNITS;
+    if (cfg->reps && cfg->reps < plan->min_units)
+        plan->min_units = (size_t)cfg->reps;
+    double bare = qsb_schedule_minimum_s(round_s, first_s, cells, plan->min_units, 0.0);
+    plan->budget_s = cfg->budget_s;
+    if (plan->budget_s == 0 && !cfg->reps && !exact)
+        plan->budget_s = auto_budget_s(bare);
+    if (cfg->reps || exact)
+        plan->budget_s = 0;
+    plan->slice_s = slice_of_budget(plan->budget_s, plan->min_units, cells);
+    plan->minimum_s = qsb_schedule_minimum_s(round_s, first_s, cells, plan->min_units,
+                                             plan->slice_s);
+    if (cfg->reps) { /* every cell: N rounds and its first visit */
+        plan->minimum_s = 0;
+        for (size_t i = 0; i < cells; i++)
+            plan->minimum_s += first_s[i] + (double)cfg->reps * round_s[i];
+    }
+    plan->estimate_s = fmax(plan->budget_s, plan->minimum_s);
+}
+
+void qsb_plan_from_costs(const qsb_run_config *cfg, const double *round_s,
+                         const double *first_s, size_t cells, qsb_run_plan *plan)
+{
+    if (cfg->worker_slice_s > 0)
+        plan_worker(cfg, plan);
+    else if (cfg->processes == 1)
+        plan_units(cfg, plan, round_s, first_s, cells);
+    else
+        plan_processes(cfg, plan, round_s, first_s, cells);
+}
+
+int qsb_plan_run(const qsb_run_config *cfg, qsb_run_plan *plan)
+{
+    if (cfg->worker_slice_s > 0) { /* no estimate: a worker's plan is its run's */
+        plan_worker(cfg, plan);
+        return QSB_OK;
+    }
+    size_t cells = qsb_run_config_cells(cfg);
+    double *round_s = malloc((cells ? cells : 1) * sizeof *round_s);
+    double *first_s = malloc((cells ? cells : 1) * sizeof *first_s);
+    int status = round_s && first_s ? QSB_OK : qsb_out_of_memory("estimate");
+    if (status == QSB_OK)
+        status = qsb_estimate_cells(cfg, round_s, first_s);
+    if (status == QSB_OK)
+        qsb_plan_from_costs(cfg, round_s, first_s, cells, plan);
+    free(round_s);
+    free(first_s);
+    return status;
+}
+
+/* "0.5s", "42s", "4:05" (minutes and seconds). */
+static void format_duration(double s, char *buf, size_t len)
+{
+    long total = lround(s);
+    if (s < 60)
+        snprintf(buf, len, "%.2gs", s);
+    else
+        snprintf(buf, len, "%ld:%02ld", total / 60, total % 60);
+}
+
+void qsb_plan_announce(const qsb_run_config *cfg, const qsb_run_plan *plan)
+{
+    char estimate[32], minimum[32], budget[32];
+    format_duration(plan->estimate_s, estimate, sizeof estimate);
+    format_duration(plan->minimum_s, minimum, sizeof minimum);
+    format_duration(plan->budget_s, budget, sizeof budget);
+    size_t cells = qsb_run_config_cells(cfg);
+    const char *level = plan->processes > 1 ? "processes" : "units per cell";
+    if (cfg->budget_s > 0 && plan->minimum_s > plan->budget_s)
+        qsb_warning("--budget %s is below this matrix's minimum (about %s for %zu %s): the run "
+                    "takes that long; give a longer --budget or fewer cells",
+                    budget, minimum, plan->min_units, level);
+    if (cfg->quiet || cfg->metric == QSB_METRIC_COMPARISONS || cfg->worker_slice_s > 0)
+        return;
+    if (plan->processes > 1) {
+        char worker[32];
+        format_duration(plan->worker_s, worker, sizeof worker);
+        qsb_note("%zu cells x %zu algorithms in %s%zu worker processes of about %s each: about "
+                 "%s (budget %s%s; the minimum of %zu processes is about %s)",
+                 cells, cfg->n_algos, cfg->processes ? "" : "about ", plan->processes, worker,
+                 estimate, budget, cfg->budget_s > 0 ? "" : ", auto", plan->min_units,
+                 minimum);
+    } else if (plan->budget_s > 0)
+        qsb_note("%zu cells x %zu algorithms: about %s (budget %s%s; the minimum of %zu units "
+                 "per cell is about %s)",
+                 cells, cfg->n_algos, estimate, budget, cfg->budget_s > 0 ? "" : ", auto",
+                 plan->min_units, minimum);
+    else
+        qsb_note("%zu cells x %zu algorithms, %llu rounds each: about %s", cells, cfg->n_algos,
+                 (unsigned long long)cfg->reps, estimate);
+}
+
+void qsb_plan_describe(const qsb_run_config *cfg, const qsb_run_plan *plan, char *buf,
+                       size_t len)
+{
+    char slowed[96] = "; no slowed sort retaken";
+    if (cfg->slowed_pct > 0)
+        snprintf(slowed, sizeof slowed, "; short sorts over %g%% slower than their row's "
+                 "fastest retaken", cfg->slowed_pct);
+    if (plan->processes > 1 && cfg->processes)
+        snprintf(buf, len,
+                 "processes: %zu worker processes, each one visit per cell (%.3g s of rounds), "
+                 "every process one unit%s", plan->min_units, plan->slice_s, slowed);
+    else if (plan->processes > 1)
+        snprintf(buf, len,
+                 "processes: %zu worker processes visiting every cell, then processes visiting "
+                 "%s while %.0f s last; each one visit per cell (%.3g s of rounds), every "
+                 "process one unit%s",
+                 plan->min_units, cfg->fail_above ? "every cell (a gate spends its budget)"
+                                                  : "the cells wider than the precision",
+                 plan->estimate_s, plan->slice_s, slowed);
+    else if (cfg->reps)
+        snprintf(buf, len, "fixed: %llu rounds over up to %d units%s",
+                 (unsigned long long)cfg->reps, QSB_MIN_UNITS, slowed);
+    else if (cfg->fail_above)
+        snprintf(buf, len,
+                 "budget: %d units per cell at least (%.3g s of rounds each), then more "
+                 "units for every cell until %.0f s are spent (a gate spends its budget)%s",
+                 QSB_MIN_UNITS, plan->slice_s, plan->budget_s, slowed);
+    else
+        snprintf(buf, len,
+                 "budget: %d units per cell at least (%.3g s of rounds each), then more "
+                 "units for the cells wider than +-%g%% until %.0f s are spent%s",
+                 QSB_MIN_UNITS, plan->slice_s, cfg->precision_pct, plan->budget_s, slowed);
+}
+
+double qsb_plan_stop_precision(const qsb_run_config *cfg)
+{
+    return cfg->fail_above ? 0.0 : cfg->precision_pct;
+}
+
+qsb_schedule_policy qsb_plan_schedule(const qsb_run_config *cfg, const qsb_run_plan *plan)
+{
+    return (qsb_schedule_policy){plan->min_units, QSB_MAX_UNITS, qsb_plan_stop_precision(cfg),
+                                 plan->budget_s};
+}
+
+qsb_workers_plan qsb_plan_workers(const qsb_run_config *cfg, const qsb_run_plan *plan,
+                                  double tsc_hz, int inputs_fd, volatile sig_atomic_t *stop)
+{
+    return (qsb_workers_plan){cfg->worker_argv,
+                              plan->slice_s,
+                              plan->estimate_s, /* announced: the minimum when larger */
+                              QSB_WORKER_START_S,
+                              qsb_plan_stop_precision(cfg),
+                              plan->min_units,
+                              cfg->processes ? plan->min_units : QSB_MAX_PROCESSES,
+                              plan->processes,
+                              plan->worker_s,
+                              tsc_hz,
+                              inputs_fd,
+                              stop,
+                              !cfg->quiet};
+}

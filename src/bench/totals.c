@@ -1,0 +1,133 @@
+/*
+** A run's totals (see totals.h).
+*/
+#include "totals.h"
+
+#include <stdio.h>
+#include <sys/resource.h>
+
+#include "diag.h"
+#include "workers.h"
+
+#define DRIFT_WARN_FACTOR 1.5 /* intervals widened this much or more: one warning line */
+
+/* What the workers' files say they spent; without it (a file that does not say), only the
+** time inside timed sorts, from the samples. */
+static void add_workers_time(qsb_run_totals *totals, const qsb_results *pooled)
+{
+    const qsb_time_split *w = &pooled->context.time;
+    totals->split_known = w->wall_s > 0;
+    if (!totals->split_known) {
+        totals->timed_ns = qsb_results_timed_s(pooled) * 1e9;
+        return;
+    }
+    totals->timed_ns = w->timed_s * 1e9;
+    totals->counted_ns = w->counted_s * 1e9;
+    totals->warmup_ns = w->warmup_s * 1e9;
+    totals->retake_ns = w->retaken_s * 1e9;
+    totals->generate_ns += w->inputs_s * 1e9;
+    totals->copy_ns = w->copies_s * 1e9;
+    totals->verify_ns = w->checks_s * 1e9;
+}
+
+void qsb_totals_adopt_workers(qsb_results *results, qsb_results *pooled, qsb_run_totals *totals,
+                              bool interrupted)
+{
+    qsb_cell *cells = results->cells;
+    size_t ncells = results->ncells;
+    results->cells = pooled->cells;
+    results->ncells = pooled->ncells;
+    pooled->cells = cells;
+    pooled->ncells = ncells;
+    results->context.incomplete = pooled->context.incomplete || interrupted;
+    results->context.drift_ratios = pooled->context.drift_ratios;
+    results->context.drift_medians = pooled->context.drift_medians;
+    totals->cells_done = results->ncells;
+    add_workers_time(totals, pooled);
+    for (size_t c = 0; c < results->ncells; c++) {
+        bool noisy = false;
+        for (size_t i = 0; i < results->cells[c].nrows; i++) {
+            noisy |= results->cells[c].rows[i].noisy;
+            totals->failed_rows += !results->cells[c].rows[i].verified;
+        }
+        totals->noisy_cells += noisy;
+    }
+}
+
+void qsb_totals_record_split(qsb_context *c, const qsb_run_totals *t, double wall_ns)
+{
+    c->time = (qsb_time_split){wall_ns / 1e9,       t->timed_ns / 1e9,  t->counted_ns / 1e9,
+                               t->warmup_ns / 1e9,  t->retake_ns / 1e9, t->generate_ns / 1e9,
+                               t->copy_ns / 1e9,    t->verify_ns / 1e9};
+    if (!t->split_known)
+        c->time.wall_s = 0;
+}
+
+/* The noisy cells are marked in the table and the files; one line counts them. */
+static void warn_noisy_total(const qsb_run_config *cfg, const qsb_run_totals *t)
+{
+    if (t->noisy_cells == 0 || cfg->metric == QSB_METRIC_COMPARISONS)
+        return;
+    qsb_warning("%zu of %zu cells are noisy (an interval wider than +-%g%%, none under %d "
+                "units, or slowed by a busy machine): marked '~noisy' in the table and 'noisy' in "
+                "the files; a longer --budget or a quieter machine helps",
+                t->noisy_cells, t->cells_done, cfg->precision_pct, QSB_MIN_UNITS);
+}
+
+/* The time level widened the intervals markedly (stats.h qsb_drift). */
+static void warn_drift(const qsb_context *c)
+{
+    if (!(c->drift_ratios >= DRIFT_WARN_FACTOR || c->drift_medians >= DRIFT_WARN_FACTOR))
+        return;
+    qsb_warning("the machine's state moved during the run: the later half of the units differs "
+                "from the earlier half %.1fx (deltas) and %.1fx (medians) more than the units' "
+                "scatter explains; intervals widened by these factors (docs/measurement.md)",
+                c->drift_ratios, c->drift_medians);
+}
+
+void qsb_totals_warn(const qsb_run_config *cfg, const qsb_run_totals *t, const qsb_context *c)
+{
+    warn_noisy_total(cfg, t);
+    warn_drift(c);
+}
+
+/* The last line: where the wall time went. Overhead is everything outside the timed sorts:
+** the counted sorts (the comparisons column), warm-ups and batch probes, timed sorts thrown
+** away because the process was preempted or slowed during them, and outside any sort: input
+** generation, copies into the work buffer, result checks, and the rest (statistics, policy,
+** progress line, allocation; with worker processes, starting them and reading their files).
+** A run of worker processes sums its workers' parts (their own last lines are not shown). */
+void qsb_totals_print(const qsb_run_totals *t, double wall_ns, bool timed, size_t processes)
+{
+    struct rusage usage;
+    bool workers = processes > 1;
+    double peak_mib = getrusage(workers ? RUSAGE_CHILDREN : RUSAGE_SELF, &usage) == 0
+                          ? (double)usage.ru_maxrss / 1024 : 0;
+    char shared[64] = ""; /* the largest worker's peak does not hold all of them */
+    if (t->shared_bytes)
+        snprintf(shared, sizeof shared, " and %.1f MiB of shared inputs",
+                 (double)t->shared_bytes / (1024 * 1024));
+    double pct = wall_ns > 0 ? 100 / wall_ns : 0;
+    double in_sorts = t->timed_ns + t->counted_ns + t->warmup_ns + t->retake_ns;
+    double rest = wall_ns - in_sorts - t->generate_ns - t->copy_ns - t->verify_ns;
+    char who[64] = "";
+    if (workers)
+        snprintf(who, sizeof who, "%zu worker processes, ", processes);
+    if (!timed) {
+        qsb_note("%sno timed sorts (comparisons are counted), %.2f s wall time; peak memory "
+                 "%.1f MiB",
+                 who, wall_ns / 1e9, peak_mib);
+        return;
+    }
+    qsb_note("%s%.2f s inside timed sorts, %.2f s wall time: overhead %.1f%% (counted sorts "
+             "%.1f%%, warm-ups %.1f%%, %zu preempted and %zu slowed sorts retaken %.1f%%; "
+             "outside any sort %.1f%%: inputs %.1f%%, copies %.1f%%, checks %.1f%%, %s "
+             "%.1f%%); samples kept preempted %zu, slowed %zu; peak memory %.1f MiB%s",
+             who, t->timed_ns / 1e9, wall_ns / 1e9, (wall_ns - t->timed_ns) * pct,
+             t->counted_ns * pct, t->warmup_ns * pct, t->retaken_preempted, t->retaken_slowed,
+             t->retake_ns * pct, (wall_ns - in_sorts) * pct, t->generate_ns * pct,
+             t->copy_ns * pct, t->verify_ns * pct,
+             workers ? "starting the processes and other" : "other",
+             (rest > 0 ? rest : 0) * pct, t->kept_preempted, t->kept_slowed, peak_mib,
+             shared);
+}

@@ -1,0 +1,55 @@
+/*
+** Interval procedures built on the statistics of stats.h, over plain arrays (the result
+** structure walks its rows and calls these):
+**
+** - pooled intervals, where every unit is a separate run or worker process: from 6 units the
+**   order-statistic interval of the units' medians, with 5 the t interval over them, either
+**   stretched to hold the pooled estimate; none under QSB_MIN_UNITS units;
+** - the time level: a result's rows pooled into two drift factors (qsb_drift: one for the
+**   medians, one for the paired ratios of the deltas), by which every interval is widened on
+**   the log scale.
+**
+** Deltas and their bounds are percentages (cand / base - 1) * 100; a bound is kept as an
+** offset from its delta, so a bound equal to the delta stays equal, rounding or not.
+*/
+#ifndef QSB_INTERVALS_H
+#define QSB_INTERVALS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats.h"
+
+/* The 95% interval of the pooled estimate `center` of values[] (value i in units[i]) over
+** their units, as above. NANs under QSB_MIN_UNITS units. Returns 0, or -1 when out of
+** memory. */
+int qsb_pooled_interval(double center, const double *values, const uint32_t *units, size_t n,
+                        double *lo, double *hi);
+
+/* The same over the paired ratios cand[i] / base[i] of a delta `delta_pct`, as percentages
+** into *lo_pct, *hi_pct (NANs when no pair is valid or too few units). Returns 0, or -1 when
+** out of memory. */
+int qsb_pooled_delta_interval(const double *base, const double *cand, const uint32_t *units,
+                              size_t pairs, double delta_pct, double *lo_pct, double *hi_pct);
+
+/* The time level of one result, accumulated row by row. Zero-initialise. */
+typedef struct {
+    qsb_drift medians; /* every verified row's samples */
+    qsb_drift ratios;  /* every verified candidate's paired ratios with its verified baseline */
+} qsb_time_level;
+
+/* A verified row's samples (sample i in units[i], numbered in time order). 0, or -1 when out
+** of memory. */
+int qsb_time_level_add_row(qsb_time_level *t, const double *samples, const uint32_t *units,
+                           size_t n);
+
+/* A verified candidate's paired ratios with its verified baseline (the first min(n, base_n)
+** samples of each; the candidate's units). 0, or -1 when out of memory. */
+int qsb_time_level_add_pair(qsb_time_level *t, const double *base, size_t base_n,
+                            const double *cand, const uint32_t *units, size_t n);
+
+/* [lo_pct, hi_pct] of the delta delta_pct widened by factor on the ratio's log scale. Unknown
+** bounds stay unknown. */
+void qsb_widen_delta(double delta_pct, double *lo_pct, double *hi_pct, double factor);
+
+#endif
