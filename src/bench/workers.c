@@ -32,6 +32,7 @@
 #define SELF_EXE "/proc/self/exe"   /* what a worker runs: the run's own executable */
 #define TSC_OPTION_BYTES 48         /* "--tsc-hz=" and a double */
 #define FD_OPTION_BYTES 32          /* "--inputs-fd=" and an int */
+#define MODEL_OPTION_BYTES (PATH_BYTES + 16) /* "--model=" and a worker's results file */
 /* No stop for precision before this many workers: stopping at the first interval under the
 ** target picks the runs whose spread happened to come out small, and with 5 processes (4 df)
 ** that costs coverage (simulated: 92-93% of t intervals held the truth when stopped so from 5
@@ -50,7 +51,12 @@ typedef struct {
     double *cost_s;            /* per cell of the first worker: seconds of its visits */
     size_t *visits;            /* ... over this many visits */
     pid_t parent;              /* this process, which its workers outlive only by mistake */
+    size_t model;              /* the first finished worker, whose results the later ones
+                               ** take their exact counts and batches from (run.h); or
+                               ** NO_MODEL */
 } workers;
+
+#define NO_MODEL SIZE_MAX
 
 #define NO_CELL SIZE_MAX
 
@@ -130,12 +136,13 @@ static char *worker_option(const workers *w, size_t k, const size_t *cells, size
 ** frequency into tsc: a worker need not spend 50 ms calibrating it again; the shared inputs'
 ** descriptor into fd). */
 static char **worker_argv(const workers *w, size_t k, char *option, char *json,
-                          char tsc[TSC_OPTION_BYTES], char fd[FD_OPTION_BYTES])
+                          char tsc[TSC_OPTION_BYTES], char fd[FD_OPTION_BYTES],
+                          char model[MODEL_OPTION_BYTES])
 {
     size_t head = 0;
     while (w->plan->argv_head[head])
         head++;
-    char **argv = calloc(head + 8, sizeof *argv);
+    char **argv = calloc(head + 9, sizeof *argv);
     if (!argv)
         return NULL;
     size_t n = 0;
@@ -150,6 +157,11 @@ static char **worker_argv(const workers *w, size_t k, char *option, char *json,
     if (w->plan->inputs_fd >= 0) {
         snprintf(fd, FD_OPTION_BYTES, "--inputs-fd=%d", w->plan->inputs_fd);
         argv[n++] = fd;
+    }
+    if (w->model != NO_MODEL) {
+        memcpy(model, "--model=", 8);
+        path_of(w, w->model, "json", model + 8, PATH_BYTES);
+        argv[n++] = model;
     }
     argv[n++] = "--quiet";
     argv[n++] = "--csv=-";
@@ -317,6 +329,8 @@ static int collect(workers *w, size_t k, int wstatus, double wall_s)
     w->names[w->n] = name;
     w->runs[w->n].file = name;
     add_costs(w, w->n, wall_s);
+    if (w->model == NO_MODEL && !stopped)
+        w->model = k;
     w->n++;
     return code == QSB_FINDING ? QSB_FINDING : QSB_OK;
 }
@@ -325,8 +339,9 @@ static int collect(workers *w, size_t k, int wstatus, double wall_s)
 static int run_one(workers *w, size_t k, const size_t *cells, size_t ncells)
 {
     char json[PATH_BYTES + 8], err[PATH_BYTES], tsc[TSC_OPTION_BYTES], fd[FD_OPTION_BYTES];
+    char model[MODEL_OPTION_BYTES];
     char *option = worker_option(w, k, cells, cells ? ncells : 0);
-    char **argv = option ? worker_argv(w, k, option, json, tsc, fd) : NULL;
+    char **argv = option ? worker_argv(w, k, option, json, tsc, fd, model) : NULL;
     if (!argv) {
         free(option);
         return qsb_out_of_memory("worker command line");
@@ -348,10 +363,11 @@ static int run_one(workers *w, size_t k, const size_t *cells, size_t ncells)
 }
 
 /* The half-width, % of the middle value, of the interval the pooled row will have (pool.h:
-** from 6 processes the order-statistic interval of the processes' medians, with 5 the t
-** interval) over the workers that visited the first worker's cell c: row i's median, or its
-** delta; INFINITY when there is none. The same interval as the files', so that the run stops
-** narrowing a cell when what it reports meets --precision. */
+** a delta's t interval over the processes; a median's, from 6 processes the order-statistic
+** interval of the processes' medians, with 5 the t interval) over the workers that visited
+** the first worker's cell c: row i's median, or its delta; INFINITY when there is none. The
+** same interval as the files', so that the run stops narrowing a cell when what it reports
+** meets --precision. */
 static double spread_pct(const workers *w, size_t c, size_t i, bool delta)
 {
     double *values = malloc(w->n * sizeof *values);
@@ -365,8 +381,9 @@ static double spread_pct(const workers *w, size_t c, size_t i, bool delta)
         values[n] = delta ? 1.0 + row->delta_pct / 100.0 : row->summary.median;
         units[n++] = (uint32_t)r;
     }
-    if (values && units && qsb_unit_median_order_interval(values, units, n, &lo, &hi) == 0 &&
-        isfinite(lo) && isfinite(hi)) {
+    if (values && units && !delta &&
+        qsb_unit_median_order_interval(values, units, n, &lo, &hi) == 0 && isfinite(lo) &&
+        isfinite(hi)) {
         qsb_sort_doubles(values, n); /* one value per process: their median */
         double middle = qsb_median_of_sorted(values, n);
         pct = fmax(middle - lo, hi - middle) / middle * 100.0;
@@ -511,6 +528,7 @@ int qsb_run_workers(const qsb_workers_plan *plan, qsb_results *out, size_t *proc
     memset(&w, 0, sizeof w);
     w.plan = plan;
     w.parent = getpid();
+    w.model = NO_MODEL;
     memset(out, 0, sizeof *out);
     *processes = 0;
     int status = make_dir(&w);

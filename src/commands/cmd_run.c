@@ -33,6 +33,7 @@
 #include "outfile.h"
 #include "plot.h"
 #include "placement.h"
+#include "read_results.h"
 #include "plugin.h"
 #include "report.h"
 #include "result.h"
@@ -596,6 +597,12 @@ static int measure_here(const qsb_run_config *cfg, const run_plan *plan, const q
     qsb_shared_inputs *inputs = NULL;
     if (cfg->inputs_fd > 0 && !(inputs = qsb_shared_inputs_open(cfg->inputs_fd)))
         return QSB_EUSAGE;
+    qsb_results model;
+    memset(&model, 0, sizeof model);
+    if (cfg->model_path && qsb_read_results(cfg->model_path, &model) != QSB_OK) {
+        qsb_shared_inputs_close(inputs);
+        return QSB_EUSAGE;
+    }
     qsb_schedule_policy schedule = {plan->min_units, QSB_MAX_UNITS, stop_precision(cfg),
                                     plan->budget_s};
     qsb_run_setup setup = {cfg,
@@ -606,8 +613,10 @@ static int measure_here(const qsb_run_config *cfg, const run_plan *plan, const q
                            plan->slice_s,
                            plan->placement,
                            cfg->worker_index ? (size_t)cfg->worker_index - 1 : 0,
-                           inputs};
+                           inputs,
+                           cfg->model_path ? &model : NULL};
     int status = qsb_run_matrix(&setup, results, totals);
+    qsb_results_free(&model);
     qsb_shared_inputs_close(inputs);
     return status;
 }

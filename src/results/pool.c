@@ -112,22 +112,112 @@ static int unit_bounds(double center, const double *values, const uint32_t *unit
     return 0;
 }
 
-/* The delta's interval: unit_bounds over the paired ratios cand[i] / base[i]. */
+/* The delta over units (pool.h): the geometric mean of the units' paired ratios (each unit's
+** median of cand[i] / base[i]) with the t interval over the units. A mixture of speed modes
+** moves this mean smoothly with the modes' shares, where the median of the pooled ratios
+** jumps from one mode to the other; and the t interval narrows as 1/sqrt(units) where the
+** order statistics of the units' medians are wider and coarser (measured: docs/results.md).
+** Returns 1 when there are too few units for an interval (the caller keeps the median). */
+static int delta_over_units(const double *ratios, qsb_row *row, size_t pairs)
+{
+    qsb_unit_spread s;
+    if (qsb_unit_spread_of(ratios, row->units, pairs, &s) != 0)
+        return -1;
+    double h = qsb_unit_half_width(&s);
+    if (!isfinite(h) || !isfinite(s.log_mean))
+        return 1;
+    row->delta_pct = expm1(s.log_mean) * 100.0;
+    row->delta_lo = expm1(s.log_mean - h) * 100.0;
+    row->delta_hi = expm1(s.log_mean + h) * 100.0;
+    return 0;
+}
+
+/* The pooled median's delta with unit_bounds over the paired ratios (too few units for t). */
+static int median_delta_bounds(const double *ratios, qsb_row *row, size_t pairs)
+{
+    double ratio = 1.0 + row->delta_pct / 100.0, lo, hi;
+    if (unit_bounds(ratio, ratios, row->units, pairs, &lo, &hi) != 0)
+        return -1;
+    row->delta_lo = row->delta_pct + (lo - ratio) * 100.0; /* offsets: the delta stays */
+    row->delta_hi = row->delta_pct + (hi - ratio) * 100.0; /* inside, rounding or not */
+    return 0;
+}
+
+/* The delta and its interval: over the units where there are enough, else around the pooled
+** median of the paired ratios cand[i] / base[i]. */
 static int delta_bounds(const qsb_row *base, qsb_row *row, size_t pairs)
 {
     double *ratios = malloc(pairs * sizeof *ratios);
-    double ratio = 1.0 + row->delta_pct / 100.0, lo = NAN, hi = NAN;
     if (!ratios)
         return -1;
-    int status = qsb_paired_ratios(base->samples, row->samples, pairs, ratios) == 0
-                     ? unit_bounds(ratio, ratios, row->units, pairs, &lo, &hi)
-                     : 0;
-    free(ratios);
-    if (status == 0) {
-        row->delta_lo = row->delta_pct + (lo - ratio) * 100.0; /* offsets: the delta stays */
-        row->delta_hi = row->delta_pct + (hi - ratio) * 100.0; /* inside, rounding or not */
+    int status = 0;
+    if (qsb_paired_ratios(base->samples, row->samples, pairs, ratios) == 0) {
+        status = delta_over_units(ratios, row, pairs);
+        if (status == 1)
+            status = median_delta_bounds(ratios, row, pairs);
     }
+    free(ratios);
     return status;
+}
+
+/* Row's speed modes in the text of result.h, its units grouped by the modes m of by_row (its
+** own, or the baseline's), each mode's share, the geometric mean of its units' medians and,
+** beside a baseline `base`, of their paired ratios. NULL when out of memory. */
+static char *modes_text(const qsb_row *row, const qsb_row *base, const qsb_unit_modes *m,
+                        const qsb_row *by_row, size_t pairs)
+{
+    double median[2], ratio[2] = {NAN, NAN};
+    double *ratios = base ? malloc(pairs * sizeof *ratios) : NULL;
+    bool ok = qsb_unit_modes_centers(m, by_row->samples, row->samples, row->units, pairs,
+                                     median) == 0;
+    if (base)
+        ok = ok && ratios && qsb_paired_ratios(base->samples, row->samples, pairs, ratios) == 0 &&
+             qsb_unit_modes_centers(m, by_row->samples, ratios, row->units, pairs, ratio) == 0;
+    free(ratios);
+    if (!ok)
+        return NULL;
+    double total = (double)(m->count[0] + m->count[1]);
+    char text[256];
+    size_t used = 0;
+    for (int k = 0; k < 2 && used < sizeof text; k++) {
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s%.2f@%.1f", k ? ";" : "",
+                                 (double)m->count[k] / total, median[k]);
+        if (base && used < sizeof text)
+            used += (size_t)snprintf(text + used, sizeof text - used, "/%+.2f",
+                                     (ratio[k] - 1.0) * 100.0);
+    }
+    return strdup(text);
+}
+
+/* The modes of each verified row (pool.h): a baseline by its own; a candidate by the
+** baseline's when it has modes (the delta per mode of the baseline's speed), else by its
+** own. */
+static int find_modes(qsb_cell *cell)
+{
+    const qsb_row *base = &cell->rows[0];
+    qsb_unit_modes base_modes = {0};
+    if (base->verified &&
+        qsb_unit_modes_of(base->samples, base->units, base->nsamples, &base_modes) != 0)
+        return -1;
+    for (size_t i = 0; i < cell->nrows; i++) {
+        qsb_row *row = &cell->rows[i];
+        if (!row->verified)
+            continue;
+        bool candidate = i > 0 && base->verified;
+        const qsb_row *by_row = candidate && base_modes.found ? base : row;
+        qsb_unit_modes own = base_modes;
+        if (by_row != base && qsb_unit_modes_of(row->samples, row->units, row->nsamples, &own) != 0)
+            return -1;
+        const qsb_unit_modes *m = by_row == base ? &base_modes : &own;
+        if (!m->found)
+            continue;
+        size_t pairs = candidate && row->nsamples > base->nsamples ? base->nsamples
+                                                                   : row->nsamples;
+        row->modes = modes_text(row, candidate ? base : NULL, m, by_row, pairs);
+        if (!row->modes)
+            return -1;
+    }
+    return 0;
 }
 
 /* Summaries, deltas and their intervals over the runs. */
@@ -151,7 +241,7 @@ static int summarize_pooled(qsb_cell *cell)
         if (delta_bounds(base, row, pairs) != 0)
             return -1;
     }
-    return 0;
+    return find_modes(cell);
 }
 
 static void flag_noisy(qsb_cell *cell, double precision_pct, bool exact)

@@ -65,6 +65,7 @@ void qsb_row_free(qsb_row *row)
     free(row->samples);
     free(row->units);
     free(row->failure);
+    free(row->modes);
     memset(row, 0, sizeof *row);
 }
 
@@ -251,4 +252,29 @@ const qsb_cell *qsb_results_find_cell(const qsb_results *r, const qsb_cell *like
             return cell;
     }
     return NULL;
+}
+
+/* A number at *p followed by `end` (or the text's end when end is '\0'), *p moved past both. */
+static bool modes_number(const char **p, char end, double *out)
+{
+    char *stop;
+    *out = strtod(*p, &stop);
+    if (stop == *p || *stop != end)
+        return false;
+    *p = end ? stop + 1 : stop;
+    return true;
+}
+
+int qsb_row_modes_parse(const char *text, double share[2], double median[2], double delta[2])
+{
+    bool deltas = strchr(text, '/') != NULL;
+    const char *p = text;
+    for (int k = 0; k < 2; k++) {
+        char after = k ? '\0' : ';';
+        if (!modes_number(&p, '@', &share[k]) ||
+            !modes_number(&p, deltas ? '/' : after, &median[k]) ||
+            (deltas && !modes_number(&p, after, &delta[k])))
+            return 0;
+    }
+    return deltas ? 2 : 1;
 }
