@@ -49,7 +49,8 @@ typedef struct {
     size_t **where;            /* per finished worker, per cell of the first: the cell's index
                                ** in that worker's results, or NO_CELL */
     double *cost_s;            /* per cell of the first worker: seconds of its visits */
-    size_t *visits;            /* ... over this many visits */
+    size_t *costed;            /* ... over this many visits */
+    size_t *visits;            /* per cell of the first worker: the processes that visited it */
     pid_t parent;              /* this process, which its workers outlive only by mistake */
     size_t model;              /* the first finished worker, whose results the later ones
                                ** take their exact counts and batches from (run.h); or
@@ -261,25 +262,36 @@ static double cell_timed_s(const qsb_context *context, const qsb_cell *cell)
 }
 
 /* Worker r's wall time, less its start, shared among its cells as their timed sorts were
-** (the counted sorts, copies and checks of a visit grow with its sorts): what a visit of a
-** cell costs, for choosing the cells of the processes after the minimum. */
+** (the copies and checks of a visit grow with its sorts): what a visit of a cell costs, for
+** choosing the cells of the processes after the minimum. The first worker also counted
+** (the later ones take its counts: run.h, model), so its costs stand only until the
+** second's are known. */
 static void add_costs(workers *w, size_t r, double wall_s)
 {
     const qsb_results *run = &w->runs[r].run;
     size_t ncells = r ? w->runs[0].run.ncells : run->ncells;
     if (r == 0) {
         w->cost_s = calloc(ncells ? ncells : 1, sizeof *w->cost_s);
+        w->costed = calloc(ncells ? ncells : 1, sizeof *w->costed);
         w->visits = calloc(ncells ? ncells : 1, sizeof *w->visits);
     }
-    double total = qsb_results_timed_s(run), spent = wall_s - w->plan->start_s;
-    if (!w->cost_s || !w->visits || !(total > 0) || !(spent > 0))
+    if (!w->cost_s || !w->costed || !w->visits)
         return;
-    for (size_t c = 0; c < ncells; c++)
-        if (w->where[r][c] != NO_CELL) {
+    if (r == 1) {
+        memset(w->cost_s, 0, ncells * sizeof *w->cost_s);
+        memset(w->costed, 0, ncells * sizeof *w->costed);
+    }
+    double total = qsb_results_timed_s(run), spent = wall_s - w->plan->start_s;
+    for (size_t c = 0; c < ncells; c++) {
+        if (w->where[r][c] == NO_CELL)
+            continue;
+        w->visits[c]++;
+        if (total > 0 && spent > 0) {
             w->cost_s[c] += spent * cell_timed_s(&run->context, &run->cells[w->where[r][c]]) /
                             total;
-            w->visits[c]++;
+            w->costed[c]++;
         }
+    }
 }
 
 /* Keeps worker k's results. Exit 0 and 1 (a finding) wrote them, so did 130 and 143 (a
@@ -454,12 +466,12 @@ static size_t choose_cells(const workers *w, double left_s, size_t *cells)
 {
     size_t ncells = w->runs[0].run.ncells, open = 0, chosen = 0;
     cell_gain *order = malloc((ncells ? ncells : 1) * sizeof *order);
-    if (!order || !w->cost_s || !w->visits)
+    if (!order || !w->cost_s || !w->costed || !w->visits)
         goto done;
     double all_s = w->plan->start_s;
     for (size_t c = 0; c < ncells; c++) {
         double need = cell_need(w, c);
-        double cost = w->visits[c] ? w->cost_s[c] / (double)w->visits[c] : 0;
+        double cost = w->costed[c] ? w->cost_s[c] / (double)w->costed[c] : 0;
         if (need > 0 && cost > 0) {
             order[open++] = (cell_gain){c, need / ((double)w->visits[c] * cost)};
             all_s += cost;
@@ -469,7 +481,7 @@ static size_t choose_cells(const workers *w, double left_s, size_t *cells)
         qsort(order, open, sizeof *order, by_gain_descending);
     double spend = w->plan->start_s;
     for (size_t k = 0; k < open; k++) {
-        double cost = w->cost_s[order[k].cell] / (double)w->visits[order[k].cell];
+        double cost = w->cost_s[order[k].cell] / (double)w->costed[order[k].cell];
         if (spend + cost <= left_s) {
             cells[chosen++] = order[k].cell;
             spend += cost;
@@ -519,6 +531,7 @@ static void free_workers(workers *w, size_t processes)
     free(w->where);
     free(w->runs);
     free(w->cost_s);
+    free(w->costed);
     free(w->visits);
 }
 
