@@ -441,9 +441,10 @@ static void test_drift(void)
     CHECK(isnan(lo) && hi == 110.0); /* unknown bounds stay as they are */
 }
 
-/* Pooled intervals (intervals.h): six units or more, the order statistics of the units'
-** medians, stretched to hold the estimate; five, the t interval; fewer, none. A delta's bounds
-** are offsets from it; the time level widens them on the ratio's log scale. */
+/* Pooled intervals (intervals.h): a median's from six units the order statistics of the
+** units' medians, stretched to hold the estimate; five, the t interval; fewer, none. A delta:
+** the geometric mean over the units with its t interval; the time level widens its bounds on
+** the ratio's log scale. */
 static void test_pooled_intervals(void)
 {
     double values[6] = {100, 102, 98, 101, 99, 103};
@@ -458,9 +459,18 @@ static void test_pooled_intervals(void)
     CHECK(qsb_pooled_interval(100, values, units, 4, &lo, &hi) == 0);
     CHECK(isnan(lo) && isnan(hi));
 
-    double base[6] = {100, 100, 100, 100, 100, 100}, lo_pct = 0, hi_pct = 0;
-    CHECK(qsb_pooled_delta_interval(base, values, units, 6, 0.5, &lo_pct, &hi_pct) == 0);
-    CHECK(lo_pct <= 0.5 && hi_pct >= 0.5 && lo_pct >= -2.0 - 1e-9 && hi_pct <= 3.0 + 1e-9);
+    /* a delta: the geometric mean of the units' ratios, t over them; under 5 units the
+    ** median is kept, without bounds */
+    double base[6] = {100, 100, 100, 100, 100, 100}, lo_pct = 0, hi_pct = 0, delta = 0.5;
+    CHECK(qsb_pooled_delta(base, values, units, 6, &delta, &lo_pct, &hi_pct) == 0);
+    double mean = 0;
+    for (int i = 0; i < 6; i++)
+        mean += log(values[i] / 100.0) / 6;
+    CHECK(fabs(delta - expm1(mean) * 100) < 1e-9);
+    CHECK(lo_pct < delta && hi_pct > delta && lo_pct >= -2.0 && hi_pct <= 3.0);
+    delta = 0.5;
+    CHECK(qsb_pooled_delta(base, values, units, 4, &delta, &lo_pct, &hi_pct) == 0);
+    CHECK(delta == 0.5 && isnan(lo_pct) && isnan(hi_pct));
 
     lo_pct = -1.0;
     hi_pct = 3.0;

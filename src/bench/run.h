@@ -44,6 +44,10 @@ typedef struct {
                                      ** alternates across processes as across rounds */
     qsb_shared_inputs *inputs;       /* a worker's inputs from its run (shared_inputs.h),
                                      ** mapped as it visits their cells; NULL: generated */
+    const qsb_results *model;        /* a later worker's model: the results of its run's first
+                                     ** worker, whose exact counts, batches and sort durations
+                                     ** replace the counted sorts and batch probes of a first
+                                     ** visit; NULL: counted here */
 } qsb_run_setup;
 
 /* Where the run's time went (nanoseconds of CLOCK_MONOTONIC_RAW, the timed sorts in the

@@ -32,6 +32,7 @@
 #define SELF_EXE "/proc/self/exe"   /* what a worker runs: the run's own executable */
 #define TSC_OPTION_BYTES 48         /* "--tsc-hz=" and a double */
 #define FD_OPTION_BYTES 32          /* "--inputs-fd=" and an int */
+#define MODEL_OPTION_BYTES (PATH_BYTES + 16) /* "--model=" and a worker's results file */
 /* No stop for precision before this many workers: stopping at the first interval under the
 ** target picks the runs whose spread happened to come out small, and with 5 processes (4 df)
 ** that costs coverage (simulated: 92-93% of t intervals held the truth when stopped so from 5
@@ -48,9 +49,15 @@ typedef struct {
     size_t **where;            /* per finished worker, per cell of the first: the cell's index
                                ** in that worker's results, or NO_CELL */
     double *cost_s;            /* per cell of the first worker: seconds of its visits */
-    size_t *visits;            /* ... over this many visits */
+    size_t *costed;            /* ... over this many visits */
+    size_t *visits;            /* per cell of the first worker: the processes that visited it */
     pid_t parent;              /* this process, which its workers outlive only by mistake */
+    size_t model;              /* the first finished worker, whose results the later ones
+                               ** take their exact counts and batches from (run.h); or
+                               ** NO_MODEL */
 } workers;
+
+#define NO_MODEL SIZE_MAX
 
 #define NO_CELL SIZE_MAX
 
@@ -130,12 +137,13 @@ static char *worker_option(const workers *w, size_t k, const size_t *cells, size
 ** frequency into tsc: a worker need not spend 50 ms calibrating it again; the shared inputs'
 ** descriptor into fd). */
 static char **worker_argv(const workers *w, size_t k, char *option, char *json,
-                          char tsc[TSC_OPTION_BYTES], char fd[FD_OPTION_BYTES])
+                          char tsc[TSC_OPTION_BYTES], char fd[FD_OPTION_BYTES],
+                          char model[MODEL_OPTION_BYTES])
 {
     size_t head = 0;
     while (w->plan->argv_head[head])
         head++;
-    char **argv = calloc(head + 8, sizeof *argv);
+    char **argv = calloc(head + 9, sizeof *argv);
     if (!argv)
         return NULL;
     size_t n = 0;
@@ -150,6 +158,11 @@ static char **worker_argv(const workers *w, size_t k, char *option, char *json,
     if (w->plan->inputs_fd >= 0) {
         snprintf(fd, FD_OPTION_BYTES, "--inputs-fd=%d", w->plan->inputs_fd);
         argv[n++] = fd;
+    }
+    if (w->model != NO_MODEL) {
+        memcpy(model, "--model=", 8);
+        path_of(w, w->model, "json", model + 8, PATH_BYTES);
+        argv[n++] = model;
     }
     argv[n++] = "--quiet";
     argv[n++] = "--csv=-";
@@ -249,25 +262,36 @@ static double cell_timed_s(const qsb_context *context, const qsb_cell *cell)
 }
 
 /* Worker r's wall time, less its start, shared among its cells as their timed sorts were
-** (the counted sorts, copies and checks of a visit grow with its sorts): what a visit of a
-** cell costs, for choosing the cells of the processes after the minimum. */
+** (the copies and checks of a visit grow with its sorts): what a visit of a cell costs, for
+** choosing the cells of the processes after the minimum. The first worker also counted
+** (the later ones take its counts: run.h, model), so its costs stand only until the
+** second's are known. */
 static void add_costs(workers *w, size_t r, double wall_s)
 {
     const qsb_results *run = &w->runs[r].run;
     size_t ncells = r ? w->runs[0].run.ncells : run->ncells;
     if (r == 0) {
         w->cost_s = calloc(ncells ? ncells : 1, sizeof *w->cost_s);
+        w->costed = calloc(ncells ? ncells : 1, sizeof *w->costed);
         w->visits = calloc(ncells ? ncells : 1, sizeof *w->visits);
     }
-    double total = qsb_results_timed_s(run), spent = wall_s - w->plan->start_s;
-    if (!w->cost_s || !w->visits || !(total > 0) || !(spent > 0))
+    if (!w->cost_s || !w->costed || !w->visits)
         return;
-    for (size_t c = 0; c < ncells; c++)
-        if (w->where[r][c] != NO_CELL) {
+    if (r == 1) {
+        memset(w->cost_s, 0, ncells * sizeof *w->cost_s);
+        memset(w->costed, 0, ncells * sizeof *w->costed);
+    }
+    double total = qsb_results_timed_s(run), spent = wall_s - w->plan->start_s;
+    for (size_t c = 0; c < ncells; c++) {
+        if (w->where[r][c] == NO_CELL)
+            continue;
+        w->visits[c]++;
+        if (total > 0 && spent > 0) {
             w->cost_s[c] += spent * cell_timed_s(&run->context, &run->cells[w->where[r][c]]) /
                             total;
-            w->visits[c]++;
+            w->costed[c]++;
         }
+    }
 }
 
 /* Keeps worker k's results. Exit 0 and 1 (a finding) wrote them, so did 130 and 143 (a
@@ -317,6 +341,8 @@ static int collect(workers *w, size_t k, int wstatus, double wall_s)
     w->names[w->n] = name;
     w->runs[w->n].file = name;
     add_costs(w, w->n, wall_s);
+    if (w->model == NO_MODEL && !stopped)
+        w->model = k;
     w->n++;
     return code == QSB_FINDING ? QSB_FINDING : QSB_OK;
 }
@@ -325,8 +351,9 @@ static int collect(workers *w, size_t k, int wstatus, double wall_s)
 static int run_one(workers *w, size_t k, const size_t *cells, size_t ncells)
 {
     char json[PATH_BYTES + 8], err[PATH_BYTES], tsc[TSC_OPTION_BYTES], fd[FD_OPTION_BYTES];
+    char model[MODEL_OPTION_BYTES];
     char *option = worker_option(w, k, cells, cells ? ncells : 0);
-    char **argv = option ? worker_argv(w, k, option, json, tsc, fd) : NULL;
+    char **argv = option ? worker_argv(w, k, option, json, tsc, fd, model) : NULL;
     if (!argv) {
         free(option);
         return qsb_out_of_memory("worker command line");
@@ -348,10 +375,11 @@ static int run_one(workers *w, size_t k, const size_t *cells, size_t ncells)
 }
 
 /* The half-width, % of the middle value, of the interval the pooled row will have (pool.h:
-** from 6 processes the order-statistic interval of the processes' medians, with 5 the t
-** interval) over the workers that visited the first worker's cell c: row i's median, or its
-** delta; INFINITY when there is none. The same interval as the files', so that the run stops
-** narrowing a cell when what it reports meets --precision. */
+** a delta's t interval over the processes; a median's, from 6 processes the order-statistic
+** interval of the processes' medians, with 5 the t interval) over the workers that visited
+** the first worker's cell c: row i's median, or its delta; INFINITY when there is none. The
+** same interval as the files', so that the run stops narrowing a cell when what it reports
+** meets --precision. */
 static double spread_pct(const workers *w, size_t c, size_t i, bool delta)
 {
     double *values = malloc(w->n * sizeof *values);
@@ -365,8 +393,9 @@ static double spread_pct(const workers *w, size_t c, size_t i, bool delta)
         values[n] = delta ? 1.0 + row->delta_pct / 100.0 : row->summary.median;
         units[n++] = (uint32_t)r;
     }
-    if (values && units && qsb_unit_median_order_interval(values, units, n, &lo, &hi) == 0 &&
-        isfinite(lo) && isfinite(hi)) {
+    if (values && units && !delta &&
+        qsb_unit_median_order_interval(values, units, n, &lo, &hi) == 0 && isfinite(lo) &&
+        isfinite(hi)) {
         qsb_sort_doubles(values, n); /* one value per process: their median */
         double middle = qsb_median_of_sorted(values, n);
         pct = fmax(middle - lo, hi - middle) / middle * 100.0;
@@ -437,12 +466,12 @@ static size_t choose_cells(const workers *w, double left_s, size_t *cells)
 {
     size_t ncells = w->runs[0].run.ncells, open = 0, chosen = 0;
     cell_gain *order = malloc((ncells ? ncells : 1) * sizeof *order);
-    if (!order || !w->cost_s || !w->visits)
+    if (!order || !w->cost_s || !w->costed || !w->visits)
         goto done;
     double all_s = w->plan->start_s;
     for (size_t c = 0; c < ncells; c++) {
         double need = cell_need(w, c);
-        double cost = w->visits[c] ? w->cost_s[c] / (double)w->visits[c] : 0;
+        double cost = w->costed[c] ? w->cost_s[c] / (double)w->costed[c] : 0;
         if (need > 0 && cost > 0) {
             order[open++] = (cell_gain){c, need / ((double)w->visits[c] * cost)};
             all_s += cost;
@@ -452,7 +481,7 @@ static size_t choose_cells(const workers *w, double left_s, size_t *cells)
         qsort(order, open, sizeof *order, by_gain_descending);
     double spend = w->plan->start_s;
     for (size_t k = 0; k < open; k++) {
-        double cost = w->cost_s[order[k].cell] / (double)w->visits[order[k].cell];
+        double cost = w->cost_s[order[k].cell] / (double)w->costed[order[k].cell];
         if (spend + cost <= left_s) {
             cells[chosen++] = order[k].cell;
             spend += cost;
@@ -502,6 +531,7 @@ static void free_workers(workers *w, size_t processes)
     free(w->where);
     free(w->runs);
     free(w->cost_s);
+    free(w->costed);
     free(w->visits);
 }
 
@@ -511,6 +541,7 @@ int qsb_run_workers(const qsb_workers_plan *plan, qsb_results *out, size_t *proc
     memset(&w, 0, sizeof w);
     w.plan = plan;
     w.parent = getpid();
+    w.model = NO_MODEL;
     memset(out, 0, sizeof *out);
     *processes = 0;
     int status = make_dir(&w);

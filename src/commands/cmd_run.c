@@ -31,6 +31,7 @@
 #include "placement.h"
 #include "plan.h"
 #include "plot.h"
+#include "read_results.h"
 #include "plugin.h"
 #include "report.h"
 #include "result.h"
@@ -184,6 +185,12 @@ static int measure_here(const qsb_run_config *cfg, const qsb_run_plan *plan,
     qsb_shared_inputs *inputs = NULL;
     if (cfg->inputs_fd > 0 && !(inputs = qsb_shared_inputs_open(cfg->inputs_fd)))
         return QSB_EUSAGE;
+    qsb_results model;
+    memset(&model, 0, sizeof model);
+    if (cfg->model_path && qsb_read_results(cfg->model_path, &model) != QSB_OK) {
+        qsb_shared_inputs_close(inputs);
+        return QSB_EUSAGE;
+    }
     qsb_run_setup setup = {cfg,
                            timer,
                            qsb_plan_schedule(cfg, plan),
@@ -192,8 +199,10 @@ static int measure_here(const qsb_run_config *cfg, const qsb_run_plan *plan,
                            plan->slice_s,
                            placement,
                            cfg->worker_index ? (size_t)cfg->worker_index - 1 : 0,
-                           inputs};
+                           inputs,
+                           cfg->model_path ? &model : NULL};
     int status = qsb_run_matrix(&setup, results, totals);
+    qsb_results_free(&model);
     qsb_shared_inputs_close(inputs);
     return status;
 }

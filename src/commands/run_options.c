@@ -72,6 +72,7 @@ enum {
     OPT_WORKER,
     OPT_TSC_HZ,
     OPT_INPUTS_FD,
+    OPT_MODEL,
     OPT_COUNT
 };
 
@@ -168,6 +169,9 @@ static const qsb_option run_options[] = {
                     "(internal) a worker process's TSC frequency, calibrated by its run"},
     [OPT_INPUTS_FD] = {"inputs-fd", 0, "FD",
                        "(internal) a worker process's inputs, generated once by its run"},
+    [OPT_MODEL] = {"model", 0, "FILE",
+                   "(internal) a later worker process's model: its run's first worker's "
+                   "results, whose exact counts and batches it takes instead of counting"},
     [OPT_COUNT] = {NULL, 0, NULL, NULL},
 };
 
@@ -617,6 +621,9 @@ static int resolve_processes(qsb_run_config *cfg, const option_texts *t)
         status = parse_positive(t->text[OPT_TSC_HZ], "--tsc-hz", MAX_TSC_HZ, &cfg->tsc_hz);
     if (status == QSB_OK && t->text[OPT_INPUTS_FD])
         status = parse_inputs_fd(cfg, t->text[OPT_INPUTS_FD]);
+    if (status == QSB_OK && t->text[OPT_MODEL] && cfg->worker_slice_s <= 0)
+        status = qsb_usage_error("--model is for worker processes (--worker)");
+    cfg->model_path = t->text[OPT_MODEL];
     if (cfg->reps || cfg->metric == QSB_METRIC_COMPARISONS || cfg->worker_slice_s > 0)
         cfg->processes = 1;
     return status;

@@ -79,6 +79,66 @@ static int pool_row(const qsb_merge_input *in, size_t n, const qsb_cell *model, 
     return 0;
 }
 
+/* Row's speed modes in the text of result.h, its units grouped by the modes m of by_row (its
+** own, or the baseline's), each mode's share, the geometric mean of its units' medians and,
+** beside a baseline `base`, of their paired ratios. NULL when out of memory. */
+static char *modes_text(const qsb_row *row, const qsb_row *base, const qsb_unit_modes *m,
+                        const qsb_row *by_row, size_t pairs)
+{
+    double median[2], ratio[2] = {NAN, NAN};
+    double *ratios = base ? malloc(pairs * sizeof *ratios) : NULL;
+    bool ok = qsb_unit_modes_centers(m, by_row->samples, row->samples, row->units, pairs,
+                                     median) == 0;
+    if (base)
+        ok = ok && ratios && qsb_paired_ratios(base->samples, row->samples, pairs, ratios) == 0 &&
+             qsb_unit_modes_centers(m, by_row->samples, ratios, row->units, pairs, ratio) == 0;
+    free(ratios);
+    if (!ok)
+        return NULL;
+    double total = (double)(m->count[0] + m->count[1]);
+    char text[256];
+    size_t used = 0;
+    for (int k = 0; k < 2 && used < sizeof text; k++) {
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s%.2f@%.1f", k ? ";" : "",
+                                 (double)m->count[k] / total, median[k]);
+        if (base && used < sizeof text)
+            used += (size_t)snprintf(text + used, sizeof text - used, "/%+.2f",
+                                     (ratio[k] - 1.0) * 100.0);
+    }
+    return strdup(text);
+}
+
+/* The modes of each verified row (pool.h): a baseline by its own; a candidate by the
+** baseline's when it has modes (the delta per mode of the baseline's speed), else by its
+** own. */
+static int find_modes(qsb_cell *cell)
+{
+    const qsb_row *base = &cell->rows[0];
+    qsb_unit_modes base_modes = {0};
+    if (base->verified &&
+        qsb_unit_modes_of(base->samples, base->units, base->nsamples, &base_modes) != 0)
+        return -1;
+    for (size_t i = 0; i < cell->nrows; i++) {
+        qsb_row *row = &cell->rows[i];
+        if (!row->verified)
+            continue;
+        bool candidate = i > 0 && base->verified;
+        const qsb_row *by_row = candidate && base_modes.found ? base : row;
+        qsb_unit_modes own = base_modes;
+        if (by_row != base && qsb_unit_modes_of(row->samples, row->units, row->nsamples, &own) != 0)
+            return -1;
+        const qsb_unit_modes *m = by_row == base ? &base_modes : &own;
+        if (!m->found)
+            continue;
+        size_t pairs = candidate && row->nsamples > base->nsamples ? base->nsamples
+                                                                   : row->nsamples;
+        row->modes = modes_text(row, candidate ? base : NULL, m, by_row, pairs);
+        if (!row->modes)
+            return -1;
+    }
+    return 0;
+}
+
 /* Summaries, deltas and their intervals over the runs. */
 static int summarize_pooled(qsb_cell *cell)
 {
@@ -97,11 +157,11 @@ static int summarize_pooled(qsb_cell *cell)
         if (!row->verified || pairs == 0 ||
             qsb_paired_delta(base->samples, row->samples, pairs, &row->delta_pct, &lo, &hi) != 0)
             continue;
-        if (qsb_pooled_delta_interval(base->samples, row->samples, row->units, pairs,
-                                      row->delta_pct, &row->delta_lo, &row->delta_hi) != 0)
+        if (qsb_pooled_delta(base->samples, row->samples, row->units, pairs, &row->delta_pct,
+                             &row->delta_lo, &row->delta_hi) != 0)
             return -1;
     }
-    return 0;
+    return find_modes(cell);
 }
 
 static void flag_noisy(qsb_cell *cell, double precision_pct, bool exact)

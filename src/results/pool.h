@@ -6,11 +6,18 @@
 **
 ** - samples: every run's rounds in which all its verified rows sorted, concatenated, each
 **   sample's unit = the index of its run (0, 1, ...);
-** - a median and a delta: as in a run (the pooled median, the spec's median of paired ratios);
-** - their 95% intervals (stats intervals.h, qsb_pooled_interval): from 6 runs, the
-**   order-statistic interval of the runs' medians (of their paired ratios for a delta); with 5, t over
-**   the runs, exp(m +- t(0.975, 4) * s / sqrt(5)), m and s the mean and sd of the runs' log
-**   medians; either stretched to hold the pooled estimate; none under QSB_MIN_UNITS runs;
+** - a median: the pooled median; its 95% interval (stats intervals.h, qsb_pooled_interval) from
+**   6 runs the order-statistic interval of the runs' medians, with 5 t over the runs,
+**   exp(m +- t(0.975, 4) * s / sqrt(5)), m and s the mean and sd of the runs' log medians,
+**   stretched to hold the pooled median;
+** - a delta (intervals.h, qsb_pooled_delta): from QSB_MIN_UNITS runs, the geometric mean of the runs' paired ratios (each
+**   run's median of cand[i] / base[i]) with the t interval exp(m +- t(0.975, U-1) * s /
+**   sqrt(U)) over them (a mixture of speed modes moves it smoothly, where the median of the
+**   pooled ratios jumps between modes); under QSB_MIN_UNITS runs the spec's median of the
+**   pooled paired ratios, no interval;
+** - speed modes (stats.h, qsb_unit_modes_of): a row whose runs' medians fall into two
+**   separated groups gets them in `modes`, with each mode's share, median and (a candidate,
+**   its units grouped by the baseline's modes when it has them, else by its own) delta;
 ** - a row failed in any run is failed; comparisons are the first run's (the counted sorts are
 **   the same input each time); retaken and near_units add up;
 ** - the context is the first run's, incomplete when any was, its drift factors 1 (the runs

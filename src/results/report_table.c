@@ -101,6 +101,26 @@ static void print_delta(FILE *out, const qsb_row *cand)
                                           cand->delta_hi - cand->delta_pct));
 }
 
+/* "  modes 62% +5.10% / 38% +80.20%" (a candidate's deltas per mode) or "  msort modes 62%
+** 2010345.0 / 38% 2931002.0" (the baseline's medians): the cell's processes ran at two
+** separated speeds (pool.h). Nothing for a row without modes, or a text that is not one. */
+static void print_modes(FILE *out, const qsb_row *row)
+{
+    double share[2], median[2], delta[2];
+    int n = row->modes ? qsb_row_modes_parse(row->modes, share, median, delta) : 0;
+    if (n == 0)
+        return;
+    char a[QSB_QUOTE_MAX + 1];
+    fprintf(out, "  %s%smodes", n == 1 ? shown(a, row->algorithm) : "", n == 1 ? " " : "");
+    for (int k = 0; k < 2; k++) {
+        fprintf(out, "%s %.0f%% ", k ? " /" : "", share[k] * 100.0);
+        if (n == 2)
+            fprintf(out, "%+.2f%%", delta[k]);
+        else
+            fprintf(out, "%.1f", median[k]);
+    }
+}
+
 /* One line: the candidate against the baseline (cand NULL when the run has no candidate). */
 static void print_line(FILE *out, const qsb_cell *cell, const qsb_row *cand,
                        const qsb_reference *ref)
@@ -126,6 +146,7 @@ static void print_line(FILE *out, const qsb_cell *cell, const qsb_row *cand,
         fputs("  no significant change", out);
     if ((cand && cand->noisy) || base->noisy)
         fputs("  ~noisy", out);
+    print_modes(out, cand && cand->modes ? cand : base);
     if (cand && ref)
         print_published(out, cell, cand, ref);
     fputc('\n', out);

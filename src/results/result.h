@@ -111,6 +111,9 @@ typedef struct {
                            ** or the machine slowed them (run.h; JSON only, optional) */
     unsigned long near_units; /* units in which the sort's code and the comparator shared a
                               ** 16 MiB-aligned region (placement.h; JSON only, optional) */
+    char *modes;         /* NULL, or the row's speed modes over units (pool.h), fast one
+                         ** first: "SHARE@MEDIAN" (a baseline) or "SHARE@MEDIAN/DELTA%"
+                         ** joined by ';', e.g. "0.62@2010345/+5.1;0.38@2931002/+80.2" */
 } qsb_row;
 
 typedef struct {
@@ -169,6 +172,10 @@ int qsb_row_add_sample(qsb_row *row, double value, uint32_t unit);
 
 /* How many units the row's samples come from (the largest unit + 1); 0 when unknown. */
 size_t qsb_row_unit_count(const qsb_row *row);
+
+/* The modes text of a row (qsb_row.modes) into its two modes: 2 with deltas, 1 without (a
+** baseline's), 0 when the text is not one. */
+int qsb_row_modes_parse(const char *text, double share[2], double median[2], double delta[2]);
 
 /* Frees what the row owns (algorithm, samples, failure) and zeroes it. */
 void qsb_row_free(qsb_row *row);

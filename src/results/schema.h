@@ -90,7 +90,8 @@ typedef enum {
     X(units,       UNITS,   row.units,              0, true)   \
     X(batch,       ULONG,   row.batch,              0, false)  \
     X(retaken,     ULONG,   row.retaken,            0, false)  \
-    X(near_units,  ULONG,   row.near_units,         0, false)
+    X(near_units,  ULONG,   row.near_units,         0, false)  \
+    X(modes,       TEXT,    row.modes,              0, true)
 
 typedef enum {
 #define QSB_COLUMN_ENUM(name, type, field, required, csv) QSB_COLUMN_##name,

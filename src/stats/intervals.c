@@ -39,21 +39,39 @@ int qsb_pooled_interval(double center, const double *values, const uint32_t *uni
     return 0;
 }
 
-int qsb_pooled_delta_interval(const double *base, const double *cand, const uint32_t *units,
-                              size_t pairs, double delta_pct, double *lo_pct, double *hi_pct)
+/* Over QSB_MIN_UNITS units or more: the geometric mean of the units' ratios and its t
+** interval; else the median's order-statistic or t interval of qsb_pooled_interval. */
+static int pooled_delta_of(const double *ratios, const uint32_t *units, size_t pairs,
+                           double *delta_pct, double *lo_pct, double *hi_pct)
+{
+    qsb_unit_spread s;
+    if (qsb_unit_spread_of(ratios, units, pairs, &s) != 0)
+        return -1;
+    double h = qsb_unit_half_width(&s);
+    if (isfinite(h) && isfinite(s.log_mean)) {
+        *delta_pct = expm1(s.log_mean) * 100.0;
+        *lo_pct = expm1(s.log_mean - h) * 100.0;
+        *hi_pct = expm1(s.log_mean + h) * 100.0;
+        return 0;
+    }
+    double ratio = 1.0 + *delta_pct / 100.0, lo = NAN, hi = NAN;
+    if (qsb_pooled_interval(ratio, ratios, units, pairs, &lo, &hi) != 0)
+        return -1;
+    *lo_pct = *delta_pct + (lo - ratio) * 100.0;
+    *hi_pct = *delta_pct + (hi - ratio) * 100.0;
+    return 0;
+}
+
+int qsb_pooled_delta(const double *base, const double *cand, const uint32_t *units,
+                     size_t pairs, double *delta_pct, double *lo_pct, double *hi_pct)
 {
     double *ratios = malloc((pairs ? pairs : 1) * sizeof *ratios);
-    double ratio = 1.0 + delta_pct / 100.0, lo = NAN, hi = NAN;
     if (!ratios)
         return -1;
     int status = qsb_paired_ratios(base, cand, pairs, ratios) == 0
-                     ? qsb_pooled_interval(ratio, ratios, units, pairs, &lo, &hi)
+                     ? pooled_delta_of(ratios, units, pairs, delta_pct, lo_pct, hi_pct)
                      : 0;
     free(ratios);
-    if (status == 0) {
-        *lo_pct = delta_pct + (lo - ratio) * 100.0;
-        *hi_pct = delta_pct + (hi - ratio) * 100.0;
-    }
     return status;
 }
 

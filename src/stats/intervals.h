@@ -2,9 +2,10 @@
 ** Interval procedures built on the statistics of stats.h, over plain arrays (the result
 ** structure walks its rows and calls these):
 **
-** - pooled intervals, where every unit is a separate run or worker process: from 6 units the
-**   order-statistic interval of the units' medians, with 5 the t interval over them, either
-**   stretched to hold the pooled estimate; none under QSB_MIN_UNITS units;
+** - pooled intervals, where every unit is a separate run or worker process: a median's from 6
+**   units the order-statistic interval of the units' medians, with 5 the t interval over
+**   them, either stretched to hold the pooled estimate; a delta's the geometric mean of the
+**   units' ratios with its t interval; none under QSB_MIN_UNITS units;
 ** - the time level: a result's rows pooled into two drift factors (qsb_drift: one for the
 **   medians, one for the paired ratios of the deltas), by which every interval is widened on
 **   the log scale.
@@ -26,11 +27,16 @@
 int qsb_pooled_interval(double center, const double *values, const uint32_t *units, size_t n,
                         double *lo, double *hi);
 
-/* The same over the paired ratios cand[i] / base[i] of a delta `delta_pct`, as percentages
-** into *lo_pct, *hi_pct (NANs when no pair is valid or too few units). Returns 0, or -1 when
-** out of memory. */
-int qsb_pooled_delta_interval(const double *base, const double *cand, const uint32_t *units,
-                              size_t pairs, double delta_pct, double *lo_pct, double *hi_pct);
+/* The pooled delta of the paired ratios cand[i] / base[i] (percent) and its 95% interval
+** into *lo_pct, *hi_pct: from QSB_MIN_UNITS units the geometric mean of the units' ratios
+** (each unit's median of its ratios) and the t interval over them, exp(m +- t(0.975, U-1) *
+** s / sqrt(U)); *delta_pct is replaced. A mixture of speed modes moves that mean smoothly
+** with the modes' shares, where the median of the pooled ratios jumps between them, and the
+** t interval narrows as 1/sqrt(U) where the order statistics of the units' medians are wider
+** and coarser. Under QSB_MIN_UNITS units *delta_pct (the pooled median) is kept and its
+** bounds are NAN. Unchanged when no pair is valid. Returns 0, or -1 when out of memory. */
+int qsb_pooled_delta(const double *base, const double *cand, const uint32_t *units,
+                     size_t pairs, double *delta_pct, double *lo_pct, double *hi_pct);
 
 /* The time level of one result, accumulated row by row. Zero-initialise. */
 typedef struct {

@@ -314,8 +314,8 @@ static int compare_unit_values(const void *pa, const void *pb)
 /* The logs of the units' medians, in the units' order, into logs (n long); *count gets how
 ** many units, *positive whether every median was positive (else its log is NAN). Returns
 ** false when out of memory. */
-static bool unit_log_medians(const double *values, const uint32_t *units, size_t n,
-                             double *logs, size_t *count, bool *positive)
+static bool unit_log_medians_ids(const double *values, const uint32_t *units, size_t n,
+                                 double *logs, uint32_t *ids, size_t *count, bool *positive)
 {
     *count = 0;
     *positive = true;
@@ -337,10 +337,18 @@ static bool unit_log_medians(const double *values, const uint32_t *units, size_t
         double median = k % 2 ? pairs[2 * mid + 1]
                               : (pairs[2 * (mid - 1) + 1] + pairs[2 * mid + 1]) / 2.0;
         *positive &= median > 0;
+        if (ids)
+            ids[*count] = (uint32_t)pairs[2 * start];
         logs[(*count)++] = median > 0 ? log(median) : NAN;
     }
     free(pairs);
     return true;
+}
+
+static bool unit_log_medians(const double *values, const uint32_t *units, size_t n,
+                             double *logs, size_t *count, bool *positive)
+{
+    return unit_log_medians_ids(values, units, n, logs, NULL, count, positive);
 }
 
 /* unit_log_medians into a new array *logs (n long, the caller frees it; NULL without units,
@@ -472,6 +480,95 @@ int qsb_paired_ratio_spread(const double *base, const double *cand, const uint32
                      ? qsb_unit_spread_of(ratios, units, n, out)
                      : 0; /* no valid pair: no unit */
     free(ratios);
+    return status;
+}
+
+/* --- speed modes over units --- */
+
+/* The split of sorted logs[0..u) at its widest admissible gap: each side QSB_MODE_MIN_SHARE
+** of the units and 2 at least. Returns the first index of the upper side, 0 when none. */
+static size_t widest_gap(const double *logs, size_t u)
+{
+    size_t least = (size_t)ceil(QSB_MODE_MIN_SHARE * (double)u), best = 0;
+    least = least < 2 ? 2 : least;
+    double widest = -1;
+    for (size_t k = least; k + least <= u; k++)
+        if (logs[k] - logs[k - 1] > widest) {
+            widest = logs[k] - logs[k - 1];
+            best = k;
+        }
+    return best;
+}
+
+/* The pooled standard deviation of the two sides of sorted logs split at k. */
+static double within_sd(const double *logs, size_t u, size_t k)
+{
+    double m0 = mean_of(logs, k), m1 = mean_of(logs + k, u - k), ss = 0;
+    for (size_t i = 0; i < u; i++) {
+        double d = logs[i] - (i < k ? m0 : m1);
+        ss += d * d;
+    }
+    return sqrt(ss / (double)(u - 2));
+}
+
+int qsb_unit_modes_of(const double *values, const uint32_t *units, size_t n,
+                      qsb_unit_modes *out)
+{
+    memset(out, 0, sizeof *out);
+    out->split = NAN;
+    double *logs;
+    size_t u;
+    bool positive;
+    if (unit_logs(values, units, n, &logs, &u, &positive) != 0)
+        return -1;
+    if (positive && u >= QSB_MODES_MIN_UNITS) {
+        qsb_sort_doubles(logs, u);
+        size_t k = widest_gap(logs, u);
+        double gap = k ? logs[k] - logs[k - 1] : 0;
+        if (k && gap >= log1p(QSB_MODE_MIN_GAP) && gap >= QSB_MODE_GAP_SDS * within_sd(logs, u, k)) {
+            out->found = true;
+            out->split = exp((logs[k] + logs[k - 1]) / 2);
+            out->count[0] = k;
+            out->count[1] = u - k;
+            out->center[0] = exp(mean_of(logs, k));
+            out->center[1] = exp(mean_of(logs + k, u - k));
+        }
+    }
+    free(logs);
+    return 0;
+}
+
+int qsb_unit_modes_centers(const qsb_unit_modes *m, const double *by, const double *values,
+                           const uint32_t *units, size_t n, double center[2])
+{
+    center[0] = center[1] = NAN;
+    size_t cap = n ? n : 1, nb = 0, nv = 0;
+    double *lb = malloc(cap * sizeof *lb), *lv = malloc(cap * sizeof *lv);
+    uint32_t *ib = malloc(cap * sizeof *ib), *iv = malloc(cap * sizeof *iv);
+    bool pb, pv;
+    int status = lb && lv && ib && iv &&
+                         unit_log_medians_ids(by, units, n, lb, ib, &nb, &pb) &&
+                         unit_log_medians_ids(values, units, n, lv, iv, &nv, &pv)
+                     ? 0
+                     : -1;
+    double sum[2] = {0, 0};
+    size_t count[2] = {0, 0};
+    for (size_t i = 0, j = 0; status == 0 && m->found && i < nv; i++) {
+        while (j < nb && ib[j] < iv[i])
+            j++;
+        if (j == nb || ib[j] != iv[i] || !isfinite(lb[j]) || !isfinite(lv[i]))
+            continue;
+        int mode = exp(lb[j]) < m->split ? 0 : 1;
+        sum[mode] += lv[i];
+        count[mode]++;
+    }
+    for (int k = 0; k < 2; k++)
+        if (count[k])
+            center[k] = exp(sum[k] / (double)count[k]);
+    free(lb);
+    free(lv);
+    free(ib);
+    free(iv);
     return status;
 }
 

@@ -5,6 +5,7 @@
 #ifndef QSB_STATS_H
 #define QSB_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -146,6 +147,34 @@ double qsb_drift_factor(const qsb_drift *d);
 /* Widens [lo, hi] around center by factor on the log scale:
 ** center * (bound / center)^factor. Nothing happens to unknown or non-positive bounds. */
 void qsb_widen_interval(double center, double *lo, double *hi, double factor);
+
+/* ---- Speed modes: a cell's units (processes) can settle at separated speeds for their
+** whole life (where the code landed decides it, docs/measurement.md), so that their medians
+** form two groups with a gap far wider than the scatter within either. A median of such a
+** mixture jumps between the groups as their shares move; the run reports the modes. ---- */
+#define QSB_MODES_MIN_UNITS 8   /* fewer units claim no modes */
+#define QSB_MODE_MIN_SHARE 0.15 /* each mode holds this share of the units at least, and 2 */
+#define QSB_MODE_MIN_GAP 0.05   /* the modes' nearest medians 5% apart at least */
+#define QSB_MODE_GAP_SDS 4.0    /* ... and this many within-mode standard deviations (logs) */
+
+typedef struct {
+    bool found;       /* two modes */
+    double split;     /* a unit median below it is in the fast mode [0], else the slow [1] */
+    size_t count[2];  /* units in each mode */
+    double center[2]; /* the geometric mean of each mode's unit medians */
+} qsb_unit_modes;
+
+/* The units' medians of values split at their widest gap between two admissible groups,
+** claimed as modes where that gap is at least QSB_MODE_MIN_GAP and QSB_MODE_GAP_SDS
+** within-mode standard deviations on the log scale. Returns 0, or -1 when out of memory. */
+int qsb_unit_modes_of(const double *values, const uint32_t *units, size_t n,
+                      qsb_unit_modes *out);
+
+/* Each mode's geometric mean of the units' medians of values, the units assigned to the modes
+** of m by their medians of `by` (a paired row: the mode a unit's baseline ran in); NAN for a
+** mode without units. Returns 0, or -1 when out of memory. */
+int qsb_unit_modes_centers(const qsb_unit_modes *m, const double *by, const double *values,
+                           const uint32_t *units, size_t n, double center[2]);
 
 /* ---- Tests over units, and corrections for many tests ---- */
 
