@@ -24,7 +24,7 @@
 
 #include "check.h"
 #include "machine.h"
-#include "run_helpers.h"
+#include "run_binary.h"
 #include "version.h"
 
 static const char *const csv_columns[] = {

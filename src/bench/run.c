@@ -294,7 +294,7 @@ static int prepare_algorithm(run_state *s, cell_plan *plan, size_t algo, qsb_row
     return status;
 }
 
-/* Did the process lose the CPU during an interval of wall_ns (step 6)? Unknown CPU time (NAN)
+/* Did the process lose the CPU during an interval of wall_ns (docs/measurement.md, "Preemption")? Unknown CPU time (NAN)
 ** says no. */
 static bool disturbed(double wall_ns, double cpu_ns)
 {
@@ -613,7 +613,7 @@ static int summarize_cell(qsb_cell *cell)
 }
 
 /* A row of short sorts whose median is more than QSB_SLOWED_FLAG_PCT % above its fastest
-** sample (step 7): the machine was slowed for most of its samples, so its median (and delta)
+** sample (docs/measurement.md, "Slowed samples"): the machine was slowed for most of its samples, so its median (and delta)
 ** is the busy machine's. *factor: median / fastest. */
 static bool mostly_slowed(const run_state *s, const qsb_row *row, double *factor)
 {

@@ -67,7 +67,7 @@ double qsb_schedule_minimum_s(const double *round_s, const double *first_s, size
 ** bound: measure again with that batch and ask again. */
 unsigned long qsb_batch_count(double resolution, double one_sort, double min_sample);
 
-/* Slowed samples (docs/measurement.md, step 7): is `sample` more than pct % above `fastest`,
+/* Slowed samples (docs/measurement.md, "Slowed samples"): is `sample` more than pct % above `fastest`,
 ** the fastest of the row's n samples so far? Never below QSB_SLOWED_MIN_SAMPLES samples (no
 ** reference yet), nor when pct is 0. */
 #define QSB_SLOWED_MIN_SAMPLES 2

@@ -337,7 +337,7 @@ static int fill_noise_context(qsb_context *c, const qsb_run_config *cfg, const r
     return set_strings(values, fields, sizeof fields / sizeof fields[0]);
 }
 
-/* Issue 18: the machine's name, the shard and the whole matrix (result.h). */
+/* The fleet fields: the machine's name, the shard and the whole matrix (result.h). */
 static int fill_matrix(qsb_context *c, const qsb_run_config *cfg)
 {
     qsb_matrix m;
@@ -581,7 +581,7 @@ static void adopt_cells(qsb_results *results, qsb_results *pooled, qsb_run_total
 
 /* The precision that ends a run before its budget: none for a gating run (--fail-above), whose
 ** power to catch a small slowdown grows with its processes. On one cell (random 49,152 x 4, a
-** 3% slower candidate, tenth session) runs that stopped at the default precision after 10
+** 3% slower candidate; docs/results.md) runs that stopped at the default precision after 10
 ** processes (about 1 s) caught it in 18 of 20; runs that spent their 10 s, in 20 of 20. */
 static double stop_precision(const qsb_run_config *cfg)
 {

@@ -135,7 +135,7 @@ static cJSON *count_array(builder *b, const uint64_t *values, size_t n)
     return array;
 }
 
-/* Issue 18: the machine's name, the shard, and the whole matrix the shard belongs to. */
+/* The fleet fields: the machine's name, the shard, and the whole matrix the shard belongs to. */
 static void add_fleet(builder *b, cJSON *o, const qsb_context *c)
 {
     if (c->machine)

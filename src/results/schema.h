@@ -25,10 +25,10 @@
 **   timer_resolution_ns, governor, turbo, load_average, pinned_cpu (number or null),
 **   release_build, sanitized (bools), repetitions, precision_pct, budget_s, warmup,
 **   nelem_source, placement, drift_ratios, drift_medians (the time level's factors, null
-**   when unknown); and (issue 18, optional for readers) machine (the name merged
+**   when unknown); and the fleet fields (optional for readers): machine (the name merged
 **   files keep machines apart by; the host when not given), shard ("K/N", absent or null for
 **   a whole run) and matrix {nelem, sizes, patterns, algos, seed, mode}: the whole matrix a
-**   shard belongs to (the lists in the run's order); and (issue 14, optional) time_s {wall,
+**   shard belongs to (the lists in the run's order); and the time split (optional) time_s {wall,
 **   timed, counted, warmups, retaken, inputs, copies, checks}: where the wall time went
 **   (result.h qsb_time_split).
 */
