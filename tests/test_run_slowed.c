@@ -1,5 +1,5 @@
 /*
-** Slowed samples (docs/measurement.md, "Slowed samples"), through the run
+** Slowed samples (docs/measurement.md), through the run
 ** command's own code, with sorts that exist only in this test (swapped into a parsed config
 ** as the candidate, as test_run_failed does):
 **

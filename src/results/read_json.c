@@ -277,8 +277,8 @@ static int get_word_array(const json_place *at, const cJSON *obj, const char *ke
     return QSB_OK;
 }
 
-/* The fleet fields: machine, shard "K/N" (1 <= K <= N), matrix {nelem, sizes, patterns, algos, seed,
-** mode}: all optional; the matrix's seed and mode must be the context's. */
+/* The fleet fields: machine, shard "K/N" (1 <= K <= N), matrix {nelem, sizes, patterns,
+** algos, seed, mode}: all optional; the matrix's seed and mode must be the context's. */
 static int read_fleet_fields(const json_place *at, const cJSON *ctx, qsb_context *c)
 {
     int status = get_string(at, ctx, "machine", 0, &c->machine);

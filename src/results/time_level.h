@@ -2,7 +2,7 @@
 ** The time level of a result (stats.h, qsb_drift): a result whose units are numbered in time
 ** order (the units of one process, or the worker processes of a run) is checked for a state
 ** of the machine that moved between the first and the second half of its units, and its
-** intervals are widened by what was found (docs/measurement.md, "The time level").
+** intervals are widened by what was found (docs/measurement.md, "Intervals").
 */
 #ifndef QSB_TIME_LEVEL_H
 #define QSB_TIME_LEVEL_H
