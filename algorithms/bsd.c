@@ -10,7 +10,7 @@
 ** adversary); in place, O(log n) stack, not stable, no allocation. This revision no longer has
 ** the old "swap_cnt" escape to insertion sort after a partition without swaps (still found in
 ** derived libcs); the comparator calls are FreeBSD's, call for call
-** (../shared/reference/comparisons-libc.csv). Swaps move one byte at a time, as FreeBSD's do.
+** (tests/reference/comparisons-libc.csv). Swaps move one byte at a time, as FreeBSD's do.
 */
 #include "element_swap.h"
 #include "sorts.h"

@@ -102,7 +102,7 @@ static ALWAYS_INLINE void merge_loop(qsb_compare cmp, void *arg, merge_cursor *c
 **  - one recursive function for every copy mode, the mode switched at each merge: gcc 12 -O2
 **    then keeps the comparator and its argument in stack slots and reloads them before each
 **    call (`mov 0x8(%rsp),%rax; call *%rax`), as it does in glibc's function. One sorter per
-**    mode (this file until issue 16) held the comparator in a register instead and sorted
+**    mode (an earlier version of this file) held the comparator in a register instead and sorted
 **    random 4-byte elements up to 30% slower than the real code in most placements;
 **  - the `n <= 1` test first, which gcc splits out into the callers (merge_sort_items.part.0,
 **    glibc's msort_with_tmp.part.0): a one-item half costs no call. */

@@ -9,7 +9,7 @@
 ** At most about 2 n log n comparisons (O(n log n) worst case), about n on sorted input. In
 ** place (one small stack buffer for element moves), O(log n) stack, not stable, no allocation.
 ** The comparator calls and the moves are musl's, call for call and byte for byte (the musl
-** oracle test and ../shared/reference/comparisons-libc.csv).
+** oracle test and tests/reference/comparisons-libc.csv).
 **
 ** The forest's shape is a bit set over heap orders: bit i of `bits` set when a heap of order
 ** `order + i` is present, so bit 0 is always the rightmost heap and `order` its order. Two

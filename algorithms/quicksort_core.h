@@ -13,7 +13,7 @@
 ** 4 * size bytes) are left alone; then one insertion sort over the whole array, after the
 ** minimum of the first min(n, 5) elements was swapped to the front as a sentinel. Not stable,
 ** no allocation, O(log n) stack. The call sequence is glibc's, comparator call for call
-** (checked against ../shared/reference/comparisons.csv):
+** (checked against tests/reference/comparisons.csv):
 **
 **   variant          legacy           introsort (committed)          introsort-final
 **   n <= 1           no calls (the same result as glibc's n == 0 test for the legacy sort)

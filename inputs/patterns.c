@@ -1,5 +1,5 @@
 /*
-** The input patterns of ../shared/spec/patterns.md: one generator per pattern and the one
+** The input patterns: one generator per pattern and the one
 ** table that names them (see patterns.h). A new pattern is one function and one row.
 ** Generators cannot fail: they allocate nothing and write exactly n * size bytes.
 */

@@ -1,6 +1,6 @@
 /*
 ** The input patterns: a registry table of (name, summary, generator). Every input is a pure
-** function of (pattern, n, size, seed, mode); see ../shared/spec/patterns.md.
+** function of (pattern, n, size, seed, mode): the generators of patterns.c fix its bytes.
 */
 #ifndef QSB_PATTERNS_H
 #define QSB_PATTERNS_H

@@ -7,7 +7,7 @@
 # fix for the Qualys finding: _quicksort's insertion sort stops at the array's start
 # ("tmp_ptr != base_ptr && ..."). The release relied on the sentinel instead and compared with
 # it once more per insertion that reached it; `quicksort` follows the release (the counts of
-# ../shared/reference/comparisons.csv were measured on it), so that one condition is taken out
+# tests/reference/comparisons.csv were measured on it), so that one condition is taken out
 # again here. Nothing else changes: msort.c and the partitioning are the tarball's.
 set -eu
 tarball=$1

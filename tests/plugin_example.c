@@ -4,7 +4,7 @@
 **
 **   plain_introsort       introsort as is: the A/A partner of the registry entry
 **   slow_introsort_3pct   introsort, then busy work for 3% of the time the sort took
-**   slow_introsort_5pct   the same with 5% (the matrix gate's measurement, issue 20)
+**   slow_introsort_5pct   the same with 5% (the matrix gate's measurement)
 **   slow_introsort_10pct  the same with 10%
 **   broken_sort           sorts, then swaps the first and last elements: fails verification
 **   introsort_qsort       introsort behind qsort's signature (load it with ":qsort")

@@ -1,5 +1,5 @@
 /*
-** compare (src/analysis/compare.h) and its Mann-Whitney helpers (src/stats/stats.h): the interval
+** compare (src/analysis/compare.h) and its Mann-Whitney functions (src/stats/stats.h): the interval
 ** and the attainable p against values worked out by hand, the verdicts on results built in the
 ** test, the --fail-above gate, and the command through the real binary on files written by the
 ** run's reporters: a clear regression exits 1, identical files 0, missing rows are listed (0, or 1

@@ -1,6 +1,6 @@
 /*
 ** The published table (src/results/cover_letter.c): the compiled-in copy equals
-** ../shared/reference/cover-letter-2021.csv cell for cell (read by the same --reference FILE
+** tests/reference/cover-letter-2021.csv cell for cell (read by the same --reference FILE
 ** reader the tool uses); look-ups ignore the pattern's case; malformed files are refused
 ** with QSB_EUSAGE (each prints its one error line).
 */

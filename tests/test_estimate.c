@@ -12,7 +12,7 @@
 #include "check.h"
 #include "estimate.h"
 #include "registry.h"
-#include "run_helpers.h"
+#include "run_binary.h"
 #include "shard.h"
 
 /* Not a registry entry: the estimate must not run it (estimate.c, built_in). */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The `gen` command through the binary: the bytes of every pattern, mode and size against
-# SHA-256 sums computed by a separate Python 3 transcription of ../shared/spec/patterns.md
+# SHA-256 sums computed by a separate Python 3 transcription of the patterns specification
 # (little-endian keys; the sums are fixed here, Python is not needed to run this), -o against
 # standard output, and every bad input: exit status 2, nothing on standard output, exactly one
 # line "qsortbench: error: ..." on standard error, and no output file touched.

@@ -1,5 +1,5 @@
 /*
-** Hostile text in results files and on the command line (issue #19): the fixtures of
+** Hostile text in results files and on the command line: the fixtures of
 ** tests/fixtures/results with a field made of terminal escape sequences (ESC [ ... m, OSC),
 ** other control bytes, invalid UTF-8 or 400 characters, in every kind of column (CSV string,
 ** number, bool and list; JSON string, number and bool), must give exit status 2 and exactly
@@ -282,7 +282,7 @@ static void test_outputs(const char *good)
         size_t n = nl ? (size_t)(nl - line) : strlen(line);
         if (n > 0 && line[0] == '|') {
             rows++;
-            /* 11 columns since the adjusted p (#20): 12 borders */
+            /* 11 columns since the adjusted p: 12 borders */
             CHECK_MSG(cell_borders(line, n) == 12, "markdown row '%.*s'", (int)n, line);
         }
         line = nl ? nl + 1 : line + n;

@@ -40,7 +40,7 @@ static const variant variants[] = {
 };
 enum { VARIANT_COUNT = sizeof variants / sizeof variants[0] };
 
-/* ---- helpers ---- */
+/* ---- checks on a sort's result ---- */
 
 static int is_sorted(const unsigned char *base, size_t n, size_t size)
 {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 18 through the binary: run --shard K/N and merge.
+# Shards and fleets through the binary: run --shard K/N and merge.
 #  - shards 1..N of a --metric comparisons matrix merged give exactly the unsharded run: the
 #    CSV byte for byte, the JSON apart from the date, command line and load average;
 #  - the shards' cells partition the matrix (each shard non-empty);

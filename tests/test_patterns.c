@@ -5,8 +5,9 @@
 **   1. against a deliberately plain re-derivation of the spec in this file, whose random
 **      numbers come from libc's seed48/lrand48 (POSIX fixes their arithmetic), not rng.c;
 **   2. against FNV-1a hashes of n = 1000 inputs computed by a separate Python 3 transcription
-**      of ../shared/spec/patterns.md (little-endian hosts: keys are stored in native order);
-**   3. on a glibc <= 2.38 host, against ../shared/reference/comparisons.csv: the host qsort_r
+**      of the patterns specification (tests/tools/patterns_ref.py; little-endian hosts:
+**      keys are stored in native order);
+**   3. on a glibc <= 2.38 host, against tests/reference/comparisons.csv: the host qsort_r
 **      (the real msort) must make exactly the recorded number of comparator calls on our
 **      inputs, which it only does when the bytes are the ones the reference was measured on.
 */

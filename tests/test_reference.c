@@ -1,5 +1,5 @@
 /*
-** Fidelity: for every row of a reference file of ../shared/reference (comparator calls measured
+** Fidelity: for every row of a reference file of tests/reference (comparator calls measured
 ** on the real code), generates the input with qsb_generate and checks, for every algorithm
 ** column that names a registry entry, the exact comparator-call count and a sorted result.
 **   test_reference                        comparisons.csv (glibc)

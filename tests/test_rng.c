@@ -3,10 +3,10 @@
 ** lrand48 (POSIX fixes its arithmetic) and against a constant table; fill_random's byte layout
 ** and tails; uniform() in both modes, its edge cases, and how many draws it consumes.
 **
-** The constants were computed with a separate Python 3 transcription of
-** ../shared/spec/patterns.md (X = (0x5DEECE66D * X + 0xB) mod 2^48, next31 = X >> 17, the two
-** uniform variants written from the spec's formulas); the first table was also checked
-** against glibc's seed48({0x1234, 0x5678, 0x9abc}) + lrand48().
+** The constants were computed with a separate Python 3 transcription of the patterns
+** specification (tests/tools/patterns_ref.py: X = (0x5DEECE66D * X + 0xB) mod 2^48,
+** next31 = X >> 17, the two uniform variants written from the spec's formulas); the first
+** table was also checked against glibc's seed48({0x1234, 0x5678, 0x9abc}) + lrand48().
 */
 #include <stdlib.h>
 #include <string.h>

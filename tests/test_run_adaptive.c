@@ -37,7 +37,7 @@
 #include <cjson/cJSON.h>
 
 #include "check.h"
-#include "run_helpers.h"
+#include "run_binary.h"
 #include "version.h"
 
 static char dir[256];

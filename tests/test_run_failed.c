@@ -31,7 +31,7 @@
 #include "patterns.h"
 #include "run.h"
 #include "run_options.h"
-#include "run_helpers.h"
+#include "run_binary.h"
 
 static void noop_sort(void *base, size_t n, size_t size,
                       qsb_compare cmp, void *arg)

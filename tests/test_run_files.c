@@ -11,7 +11,7 @@
 ** - the table has a title per pattern and, for every cell and candidate, exactly the line the
 **   JSON values give in the cover letter's layout;
 ** - with --metric comparisons on the 2021 benchmark's 4096-element inputs, the comparisons
-**   column equals the counts measured on the real glibc code (../shared/reference).
+**   column equals the counts measured on the real glibc code (tests/reference).
 */
 #include <ctype.h>
 #include <stdbool.h>
@@ -24,7 +24,7 @@
 
 #include "check.h"
 #include "machine.h"
-#include "run_helpers.h"
+#include "run_binary.h"
 #include "version.h"
 
 static const char *const csv_columns[] = {

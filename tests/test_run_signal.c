@@ -18,7 +18,7 @@
 #include <cjson/cJSON.h>
 
 #include "check.h"
-#include "run_helpers.h"
+#include "run_binary.h"
 
 static char dir[256];
 

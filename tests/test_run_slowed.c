@@ -1,5 +1,5 @@
 /*
-** Slowed samples (docs/measurement.md, "One visit of a cell", step 7), through the run
+** Slowed samples (docs/measurement.md), through the run
 ** command's own code, with sorts that exist only in this test (swapped into a parsed config
 ** as the candidate, as test_run_failed does):
 **
@@ -17,7 +17,7 @@
 ** median ends well above its fastest sample: its row is flagged noisy, with or without
 ** retakes, and the run's one summary line counts the cell.
 **
-** A preempted sort is retaken too (step 6), which shifts the calls against the rounds; the
+** A preempted sort is retaken too ("Preemption"), which shifts the calls against the rounds; the
 ** patterns hold anyway: no two of lumpy's calls in a row are slow, and busy's six fast calls
 ** leave fast samples after a few preempted ones.
 */
@@ -36,7 +36,7 @@
 #include "diag.h"
 #include "run.h"
 #include "run_options.h"
-#include "run_helpers.h"
+#include "run_binary.h"
 
 static unsigned calls;
 

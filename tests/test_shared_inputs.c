@@ -21,7 +21,7 @@
 
 #include "check.h"
 #include "patterns.h"
-#include "run_helpers.h"
+#include "run_binary.h"
 #include "shared_inputs.h"
 #include "verify.h"
 

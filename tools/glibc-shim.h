@@ -1,10 +1,10 @@
 /*
 ** glibc-shim.h: just enough of glibc's internal build environment to compile a glibc tree's
 ** stdlib/qsort.c (and, up to 2.38, stdlib/msort.c) outside glibc, as an ordinary shared object
-** or test helper against the host's public headers. Ours, not glibc's: it is force-included
-** (-include) before the glibc sources by tools/glibc-qsort-plugin, whose include directory
-** also provides empty <memcopy.h>, <atomic.h> and <memswap.h>, so that every internal name
-** the sources use resolves here.
+** or a test program against the host's public headers. Written for qsortbench, not taken
+** from glibc: it is force-included (-include) before the glibc sources by
+** tools/glibc-qsort-plugin, whose include directory also provides empty <memcopy.h>,
+** <atomic.h> and <memswap.h>, so that every internal name the sources use resolves here.
 **
 ** The tree's sort comes out under names of its own, exported from a library built with
 ** -fvisibility=hidden, so it never interposes the host's qsort:

@@ -4,7 +4,7 @@
 ** files without units; p corrected over every tested row), `run --fail-above PCT` (each
 ** candidate against its baseline within one run) and `compare --calibration RUN1 RUN2`.
 ** Pure: prints nothing but diagnostics. The tests, verdicts and reasons:
-** docs/measurement.md, "How compare and the gate decide".
+** docs/measurement.md, "Compare and the gates".
 */
 #ifndef QSB_COMPARE_H
 #define QSB_COMPARE_H

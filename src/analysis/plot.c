@@ -438,7 +438,7 @@ static int find_scripts(char *dir, size_t len)
 
 /* ------------------------------------------------------------------------------------------
 ** gnuplot as a child process: argument vector, no shell; stdin and stdout on /dev/null so it
-** can neither wait for input nor write into our output; stderr kept for the message.
+** can neither wait for input nor write into the tool's output; stderr kept for the message.
 */
 
 typedef struct {
@@ -539,7 +539,8 @@ static int gnuplot_verdict(gnuplot_outcome *out, const char *what)
                          strerror(out->exec_errno), GNUPLOT_PACKAGE);
     if (WIFEXITED(out->wait_status) && WEXITSTATUS(out->wait_status) == 0)
         return QSB_OK;
-    /* gnuplot's words, unquoted in ours (its own quotes kept), escaped: they may echo ours */
+    /* gnuplot's words, unquoted in the message (its own quotes kept), escaped: they may echo
+    ** the title and paths it was given */
     char message[QSB_QUOTE_PATH_MAX + 1];
     qsb_escape(message, sizeof message, last_line(out->err, out->errlen), "\\");
     if (WIFSIGNALED(out->wait_status))

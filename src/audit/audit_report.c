@@ -1,6 +1,6 @@
 /*
 ** The audit's reporters (see audit.h): a text table for people, CSV (libcsv) and JSON (cJSON)
-** with the same rows for programs. All three take their cell texts from the same helpers in
+** with the same rows for programs. All three take their cell texts from the same functions of
 ** audit.c, so they cannot disagree.
 **
 ** CSV: one header row, then a row per subject, columns

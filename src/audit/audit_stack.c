@@ -1,5 +1,5 @@
 /*
-** The stack probe (see audit.h): the sort runs on a thread whose stack we allocate
+** The stack probe (see audit.h): the sort runs on a thread whose stack the probe allocates
 ** (pthread_attr_setstack) and fill with a known byte; afterwards the lowest byte that no
 ** longer holds it is the deepest point the sort reached. The depth is counted from the
 ** frame of the thread function that calls the sort, so it is the sort's own use (its

@@ -3,7 +3,7 @@
 ** each visit counted sorts (the first time), warm-ups, batching, a slice of interleaved timed
 ** rounds, preempted samples retaken, verification; summaries and paired deltas over units into
 ** the one result structure, with the time of each step accounted for. The procedure:
-** docs/measurement.md, "One visit of a cell" (the steps cited below).
+** docs/measurement.md, "Cells, rounds and the visit".
 */
 #include "run.h"
 
@@ -358,8 +358,8 @@ static int prepare_algorithm(run_state *s, cell_plan *plan, size_t algo, qsb_row
     return status;
 }
 
-/* Did the process lose the CPU during an interval of wall_ns (step 6)? Unknown CPU time (NAN)
-** says no. */
+/* Did the process lose the CPU during an interval of wall_ns (docs/measurement.md,
+** "Preemption")? Unknown CPU time (NAN) says no. */
 static bool disturbed(double wall_ns, double cpu_ns)
 {
     return wall_ns - cpu_ns > wall_ns * QSB_DISTURBED_PCT / 100 + QSB_DISTURBED_SLACK_NS;
@@ -682,8 +682,8 @@ static int summarize_cell(qsb_cell *cell)
 }
 
 /* A row of short sorts whose median is more than QSB_SLOWED_FLAG_PCT % above its fastest
-** sample (step 7): the machine was slowed for most of its samples, so its median (and delta)
-** is the busy machine's. *factor: median / fastest. */
+** sample (docs/measurement.md, "Slowed samples"): the machine was slowed for most of its
+** samples, so its median (and delta) is the busy machine's. *factor: median / fastest. */
 static bool mostly_slowed(const run_state *s, const qsb_row *row, double *factor)
 {
     const qsb_summary *sum = &row->summary;

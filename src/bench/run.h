@@ -4,7 +4,7 @@
 ** (stats.h, units). A visit generates the input, counts comparisons (first visit), warms up,
 ** times interleaved rounds (only the sort inside the interval), retakes preempted or slowed
 ** samples and verifies every result. The steps and the reasons for them:
-** docs/measurement.md, "One visit of a cell".
+** docs/measurement.md, "Cells, rounds and the visit".
 */
 #ifndef QSB_RUN_H
 #define QSB_RUN_H
@@ -62,7 +62,7 @@ typedef struct {
     double copy_ns;     /* copying the input into the work buffer before each sort */
     double verify_ns;   /* checking each result */
     double retake_ns;   /* timed sorts thrown away: preempted or slowed (docs/measurement.md,
-                        ** steps 6 and 7) */
+                        ** "Preemption", "Slowed samples") */
     size_t retaken_preempted; /* sorts thrown away and retaken: preempted */
     size_t retaken_slowed;    /* ... slowed */
     size_t kept_preempted;    /* samples kept although preempted (long sorts, last attempts) */

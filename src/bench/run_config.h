@@ -76,7 +76,7 @@ typedef struct {
     uint64_t batch;         /* --batch: sorts timed back to back per sample; 0 = chosen per
                             ** cell and algorithm (docs/measurement.md) */
     double slowed_pct;      /* --slowed: retake a short sort this % slower than its row's
-                            ** fastest sample (docs/measurement.md, step 7); 0: never (default) */
+                            ** fastest sample (docs/measurement.md); 0: never (default) */
     uint32_t shard_k, shard_n; /* --shard K/N; 0/0: the whole matrix */
     unsigned char *in_shard; /* with --shard: per cell of the matrix (matrix order), whether
                              ** this shard runs it (shard.h; malloc'd); NULL: every cell */

@@ -55,7 +55,7 @@ size_t qsb_reps_rounds_of_unit(size_t reps, size_t min_units, size_t unit);
 double qsb_schedule_minimum_s(const double *round_s, const double *first_s, size_t n,
                               size_t min_units, double slice_s);
 
-/* ---- timing details of a sample (docs/measurement.md, "One visit of a cell") ---- */
+/* ---- timing details of a sample (docs/measurement.md, the visit) ---- */
 
 #define QSB_BATCH_RESOLUTION_FACTOR 1000.0
 #define QSB_BATCH_MAX 1000000u
@@ -67,7 +67,7 @@ double qsb_schedule_minimum_s(const double *round_s, const double *first_s, size
 ** bound: measure again with that batch and ask again. */
 unsigned long qsb_batch_count(double resolution, double one_sort, double min_sample);
 
-/* Slowed samples (docs/measurement.md, step 7): is `sample` more than pct % above `fastest`,
+/* Slowed samples (docs/measurement.md): is `sample` more than pct % above `fastest`,
 ** the fastest of the row's n samples so far? Never below QSB_SLOWED_MIN_SAMPLES samples (no
 ** reference yet), nor when pct is 0. */
 #define QSB_SLOWED_MIN_SAMPLES 2

@@ -1,5 +1,5 @@
 /*
-** Shards (issue 18): `run --shard K/N` runs part K (1-based) of N of the matrix's cells, so
+** Shards: `run --shard K/N` runs part K (1-based) of N of the matrix's cells, so
 ** that N jobs of any engine (CI, Slurm) together run the matrix once; `merge` joins them.
 **
 ** The split is deterministic, from the matrix alone: each cell's estimated cost

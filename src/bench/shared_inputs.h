@@ -3,7 +3,7 @@
 **
 ** Every worker sorts the same inputs: a cell's input is a pure function of (pattern, n, size,
 ** seed, mode). Generating and hashing them again in each worker was 2% of its time, more than
-** a third of what a worker spends outside its sorts (docs/measurement.md, "Overhead"). So the
+** a third of what a worker spends outside its sorts (docs/results.md, "Time and overhead"). So the
 ** run generates each cell's input once, with its multiset hash, into an in-memory file whose
 ** descriptor its workers inherit (run --inputs-fd); a worker maps a cell's input read-only
 ** when it visits the cell and copies it into its own work buffer as before. The sorts never

@@ -3,7 +3,7 @@
 **
 ** On this project's machines a process keeps a state for its whole life that neither its
 ** units (fresh placements of the sorts) nor its minutes can see: the same cell's delta sits
-** at another value in the next process (docs/measurement.md, "The process level"). So a run
+** at another value in the next process (docs/measurement.md, "The levels"). So a run
 ** samples that level: it starts worker processes one after the other (a fresh exec each: new
 ** addresses for everything), each visiting its cells once, and pools them with every
 ** process one unit (pool.h): the intervals are then taken over independent processes.

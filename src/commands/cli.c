@@ -68,7 +68,8 @@ void qsb_print_command_help(const qsb_command_spec *spec)
     }
 }
 
-/* getopt_long tables built from our option table: index i of the table has val 256 + i. */
+/* getopt_long tables built from the command's option table: index i of the table has val
+** 256 + i. */
 static int build_getopt_tables(const qsb_option *options, struct option **longopts,
                                char **shortopts)
 {

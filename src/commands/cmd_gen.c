@@ -1,6 +1,6 @@
 /*
 ** `qsortbench gen PATTERN --nelem N --size S [--seed X] [--compat glibc-bench-2021] [-o FILE]`:
-** writes the raw n * size bytes of one input (../shared/spec/patterns.md), exactly what a run
+** writes the raw n * size bytes of one input (inputs/patterns.c), exactly what a run
 ** sorts, to FILE (atomically) or to standard output (never to a terminal). Every bad value is
 ** refused with one error line before anything is allocated or written.
 */

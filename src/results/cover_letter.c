@@ -16,7 +16,7 @@
 #include "diag.h"
 
 /* The cover letter of the 2021 libc-alpha series "Use introsort for qsort", as transcribed
-** in ../shared/reference/cover-letter-2021.csv; test_cover_letter checks that they agree. */
+** in tests/reference/cover-letter-2021.csv; test_cover_letter checks that they agree. */
 const qsb_published_cell qsb_cover_letter_2021[] = {
     {"SORTED", 49152, 4, 52.47, 3654381.0, 5571774.0},
     {"SORTED", 786432, 4, 57.39, 73067211.0, 115003964.0},

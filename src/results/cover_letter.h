@@ -1,5 +1,5 @@
 /*
-** Published deltas to print beside ours (--reference). The table of the 2021 "Use introsort
+** Published deltas to print beside the run's (--reference). The table of the 2021 "Use introsort
 ** for qsort" cover letter (45 cells: 5 patterns x 3 sizes x 3 counts, Ryzen 9, gcc 11;
 ** "master" = msort, "patches" = introsort) is compiled in, so the shipped tool needs no
 ** file; --reference FILE reads a CSV of the same columns:

@@ -1,5 +1,5 @@
 /*
-** Merging results files (issue 18): the shards of one matrix from one machine become the
+** Merging results files: the shards of one matrix from one machine become the
 ** whole run; runs of several machines are kept apart by machine (result.h: machine), each
 ** with its context whole.
 **

@@ -2,7 +2,7 @@
 ** Pooling runs (`merge --pool`): several runs of the same matrix on one machine, each a
 ** separate process at its own time, become one result in which every run is one unit. The
 ** level that one run cannot sample (its process and its minutes: docs/measurement.md, "The
-** process level") is then the level the intervals are taken over:
+** levels") is then the level the intervals are taken over:
 **
 ** - samples: every run's rounds in which all its verified rows sorted, concatenated, each
 **   sample's unit = the index of its run (0, 1, ...);

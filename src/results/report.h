@@ -15,7 +15,7 @@
 
 /* The human table of the spec: a header line, then per pattern (in capitals) one line per
 ** cell and candidate in the cover letter's layout. With ref, the published delta goes beside
-** ours and a last line per candidate says in how many published cells the signs agree. */
+** the run's and a last line per candidate says in how many published cells the signs agree. */
 int qsb_report_table(FILE *out, const qsb_results *r, const qsb_reference *ref);
 
 /* The CSV of result.h, with libcsv quoting the fields that need it. */

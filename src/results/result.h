@@ -22,7 +22,7 @@
 #define QSB_MAX_SHARDS 4096 /* run --shard K/N: N at most this */
 
 /* The whole matrix of a run (of every shard of it): the lists as given. n_* all 0: unknown (a
-** CSV file, or a file written before issue 18). */
+** CSV file, or a file written before the fleet fields). */
 typedef struct {
     uint64_t *nelem;
     size_t n_nelem;
@@ -83,11 +83,11 @@ typedef struct {
     char *placement;      /* the placement scheme of the timed sorts (placement.h) */
     double drift_ratios;  /* the time level's factors (stats.h qsb_drift) by which the deltas' */
     double drift_medians; /* and the medians' intervals were widened; NAN when unknown */
-    /* Fleets (issue 18; JSON only, optional): */
+    /* The fleet fields (JSON only, optional): */
     char *machine;        /* the machine's name in merged files; NULL: unknown (use host) */
     uint32_t shard_k, shard_n; /* this run is shard K of N (1-based); 0/0: the whole matrix */
     qsb_matrix matrix;    /* the whole matrix; unknown when n_nelem is 0 */
-    qsb_time_split time;  /* where the wall time went (issue 14; JSON only, optional) */
+    qsb_time_split time;  /* where the wall time went (the time split; JSON only, optional) */
 } qsb_context;
 
 typedef struct {
@@ -104,7 +104,7 @@ typedef struct {
     bool verified;
     char *failure;       /* NULL when verified, else why ("not sorted at index 12") */
     bool noisy;          /* the precision target was not reached, or the machine was slowed
-                         ** for most of the samples (docs/measurement.md, step 7) */
+                         ** for most of the samples (docs/measurement.md, "Slowed samples") */
     unsigned long batch; /* sorts timed back to back per sample (a sample is their time / batch);
                          ** 0 when unknown (JSON only, optional) */
     unsigned long retaken; /* sorts timed again because the process lost the CPU during them

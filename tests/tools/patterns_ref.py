@@ -1,4 +1,4 @@
-# Independent reimplementation of the patterns spec (../shared/spec/patterns.md), used once to
+# Independent reimplementation of the input patterns specification, used once to
 # derive the constants of tests/test_patterns.c and tests/test_gen.sh (not run by ctest).
 import struct, sys, hashlib
 M=(1<<48)-1

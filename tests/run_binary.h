@@ -1,10 +1,10 @@
 /*
-** Helpers for the tests that run the real qsortbench binary (test_run_*): start it with its
+** Running the real qsortbench binary, for the tests that do (test_run_*): start it with its
 ** output in files, wait for it, read files back, and read a CSV file (with libcsv) into rows
 ** of fields; and a run's configuration parsed from its options, as the binary parses them.
 */
-#ifndef QSB_TEST_RUN_HELPERS_H
-#define QSB_TEST_RUN_HELPERS_H
+#ifndef QSB_TEST_RUN_BINARY_H
+#define QSB_TEST_RUN_BINARY_H
 
 #include <stddef.h>
 #include <sys/types.h>

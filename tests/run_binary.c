@@ -1,7 +1,7 @@
 /*
-** Helpers for the tests that run the real binary (see run_helpers.h).
+** Running the real binary, for the tests that do (see run_binary.h).
 */
-#include "run_helpers.h"
+#include "run_binary.h"
 
 #include <dirent.h>
 #include <fcntl.h>
