@@ -24,6 +24,10 @@ const qsb_algorithm qsb_algorithms[] = {
     {"introsort", "introsort qsort as committed: quicksort, buggy heapsort at depth 2 log2 n",
      qsb_introsort, 0,
      "glibc commit of 2023-10-31 (introsort qsort, reverted Jan 2024)"},
+    /* The cover letter's own code; as quadratic as the commit under the adversary. */
+    {"introsort-2021", "introsort of the 2021 patches: quicksort, bottom-up heapsort at depth",
+     qsb_introsort_2021, 0,
+     "glibc 2021 v3 series \"Use introsort for qsort\" (stdlib/qsort.c of 2021)"},
     {"introsort-final", "introsort with its Nov-Dec 2023 fixes: real heapsort, bounded scans",
      qsb_introsort_final, QSB_PROP_NLOGN_WORST, "glibc master 2023-12-04"},
     {"msort", "merge sort, indirect above 32 bytes, quicksort without memory (qsort <= 2.38)",

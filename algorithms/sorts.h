@@ -14,6 +14,7 @@ void qsb_msort_239(void *base, size_t n, size_t size, qsb_compare cmp, void *arg
 void qsb_heapsort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_quicksort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_introsort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+void qsb_introsort_2021(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_introsort_final(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_bsd(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_musl(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);

@@ -15,7 +15,7 @@ check "system: no claim" sh -c "! grep '^  system ' '$out' | grep -q 'unstable\|
 check "musl: in place, n log n" sh -c "grep -q '^  musl  *\[unstable in-place  nlogn ' '$out'"
 check "bsd: in place, quadratic" sh -c "grep -q '^  bsd  *\[unstable in-place  quadratic' '$out'"
 check "msort: stable" sh -c "grep -q '^  msort  *\[stable   allocates nlogn     fallback\]' '$out'"
-for name in bsd heapsort introsort introsort-final msort msort-2.39 musl quicksort system; do
+for name in bsd heapsort introsort introsort-2021 introsort-final msort msort-2.39 musl quicksort system; do
     check "$name listed" sh -c "grep -q '^  $name ' '$out'"
 done
 check "patterns" grep -q "^Patterns:" "$out"
