@@ -25,7 +25,6 @@
 ** decides only speed.
 */
 #include <stdbool.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "sorts.h"
@@ -72,8 +71,9 @@ static LLVM_INLINE char *llvm_at(char *base, size_t i, size_t size)
     return base + i * size;
 }
 
-/* a == b happens (the pivot swapped to the front when it is already there): memmove for the
-** middle copy, as LLVM does. Fixed sizes (at most 16 bytes) copy through registers. */
+/* a == b happens (Lomuto swaps an element with itself while all come first; the pivot goes
+** back to index 0 when nothing comes before it): memmove for the middle copy, as LLVM does.
+** Fixed sizes (at most 16 bytes) copy through registers. */
 static LLVM_INLINE void llvm_swap_block(char *a, char *b, size_t size, char *tmp)
 {
     memcpy(tmp, a, size);
