@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "element_swap.h"
 #include "sorts.h"
 
 #define LLVM_INLINE inline __attribute__((always_inline))
@@ -34,7 +35,7 @@
 enum {
     LLVM_SMALL_PIVOT = 8,            /* below it, element 0 is the pivot */
     LLVM_PSEUDO_MEDIAN_REC = 64,     /* from it on, the pivot is a recursive pseudo-median */
-    LLVM_BLOCK_SWAP_MIN = 32,        /* generic sizes swap through a buffer from here ... */
+    LLVM_BLOCK_SWAP_MIN = 32,        /* generic sizes swap by blocks from here ... */
     LLVM_BLOCK_SWAP_MAX = 4096       /* ... up to here (LLVM's stack array on 64-bit) */
 };
 
@@ -72,38 +73,37 @@ static LLVM_INLINE char *llvm_at(char *base, size_t i, size_t size)
 }
 
 /* a == b happens (Lomuto swaps an element with itself while all come first; the pivot goes
-** back to index 0 when nothing comes before it): memmove for the middle copy, as LLVM does.
-** Fixed sizes (at most 16 bytes) copy through registers. */
-static LLVM_INLINE void llvm_swap_block(char *a, char *b, size_t size, char *tmp)
-{
-    memcpy(tmp, a, size);
-    memmove(a, b, size);
-    memcpy(b, tmp, size);
-}
-
+** back to index 0 when nothing comes before it), which every swap here allows. Fixed sizes
+** (at most 16 bytes) copy through registers. Generic sizes from 32 to 4096 bytes go by 32-byte
+** blocks, inline, as LLVM's inline_memcpy expands (libc's memcpy, called, was slower here);
+** the others byte by byte, as LLVM does. */
 static LLVM_INLINE void llvm_swap(char *a, char *b, size_t size, const bool fixed)
 {
     if (fixed) {
-        _Alignas(16) char tmp[16];
-        llvm_swap_block(a, b, size, tmp);
-    } else if (size >= LLVM_BLOCK_SWAP_MIN && size <= LLVM_BLOCK_SWAP_MAX) {
-        _Alignas(32) char tmp[LLVM_BLOCK_SWAP_MAX];
-        llvm_swap_block(a, b, size, tmp);
-    } else {
-        for (size_t i = 0; i < size; i++) {
-            char t = a[i];
-            a[i] = b[i];
-            b[i] = t;
-        }
+        char tmp[16];
+        memcpy(tmp, a, size);
+        memmove(a, b, size);
+        memcpy(b, tmp, size);
+        return;
+    }
+    size_t done = 0;
+    if (size >= LLVM_BLOCK_SWAP_MIN && size <= LLVM_BLOCK_SWAP_MAX)
+        for (; size - done >= QSB_SWAP_CHUNK; done += QSB_SWAP_CHUNK)
+            qsb_swap_chunk(a + done, b + done);
+    for (; done < size; done++) {
+        char t = a[done];
+        a[done] = b[done];
+        b[done] = t;
     }
 }
 
 /* ---- pivot choice ---- */
 
-static size_t llvm_median3(char *base, size_t a, size_t b, size_t c, const llvm_ctx *ctx)
+static LLVM_INLINE size_t llvm_median3(char *base, size_t a, size_t b, size_t c, size_t size,
+                                       const llvm_ctx *ctx)
 {
-    const char *pa = llvm_at(base, a, ctx->size), *pb = llvm_at(base, b, ctx->size);
-    const char *pc = llvm_at(base, c, ctx->size);
+    const char *pa = llvm_at(base, a, size), *pb = llvm_at(base, b, size);
+    const char *pc = llvm_at(base, c, size);
     bool x = llvm_less(pa, pb, ctx);
     bool y = llvm_less(pa, pc, ctx);
     if (x != y)
@@ -112,28 +112,33 @@ static size_t llvm_median3(char *base, size_t a, size_t b, size_t c, const llvm_
     return llvm_less(pb, pc, ctx) != x ? c : b;
 }
 
+typedef size_t (*llvm_median_fn)(char *base, size_t a, size_t b, size_t c, size_t n,
+                                 const llvm_ctx *ctx);
+
 /* The median of three of a, b, c, each first replaced by the pseudo-median of its eighths
-** while the sections (n elements each) are large enough. */
-static size_t llvm_median3_rec(char *base, size_t a, size_t b, size_t c, size_t n,
-                               const llvm_ctx *ctx)
+** while the sections (n elements each) are large enough. `recurse`: the instantiation. */
+static LLVM_INLINE size_t llvm_median3_rec(char *base, size_t a, size_t b, size_t c, size_t n,
+                                           size_t size, const llvm_ctx *ctx,
+                                           llvm_median_fn recurse)
 {
     if (n * 8 >= LLVM_PSEUDO_MEDIAN_REC) {
         size_t n8 = n / 8;
-        a = llvm_median3_rec(base, a, a + n8 * 4, a + n8 * 7, n8, ctx);
-        b = llvm_median3_rec(base, b, b + n8 * 4, b + n8 * 7, n8, ctx);
-        c = llvm_median3_rec(base, c, c + n8 * 4, c + n8 * 7, n8, ctx);
+        a = recurse(base, a, a + n8 * 4, a + n8 * 7, n8, ctx);
+        b = recurse(base, b, b + n8 * 4, b + n8 * 7, n8, ctx);
+        c = recurse(base, c, c + n8 * 4, c + n8 * 7, n8, ctx);
     }
-    return llvm_median3(base, a, b, c, ctx);
+    return llvm_median3(base, a, b, c, size, ctx);
 }
 
-static LLVM_INLINE size_t llvm_choose_pivot(char *base, size_t len, const llvm_ctx *ctx)
+static LLVM_INLINE size_t llvm_choose_pivot(char *base, size_t len, size_t size,
+                                            const llvm_ctx *ctx, llvm_median_fn median_rec)
 {
     if (len < LLVM_SMALL_PIVOT)
         return 0;
     size_t n8 = len / 8;
     if (len < LLVM_PSEUDO_MEDIAN_REC)
-        return llvm_median3(base, 0, n8 * 4, n8 * 7, ctx);
-    return llvm_median3_rec(base, 0, n8 * 4, n8 * 7, n8, ctx);
+        return llvm_median3(base, 0, n8 * 4, n8 * 7, size, ctx);
+    return median_rec(base, 0, n8 * 4, n8 * 7, n8, ctx);
 }
 
 /* ---- partition ---- */
@@ -222,10 +227,11 @@ typedef void (*llvm_part_sort)(char *base, size_t len, const char *ancestor, siz
 
 /* Sorts base[0..len); `ancestor`, when not NULL, is the pivot placed just before the part (no
 ** element of the part is smaller); `steps` partitioning steps are left before the heapsort.
-** `recurse` is the instantiation itself, for the left parts. */
+** `recurse` is the instantiation itself, for the left parts; `median_rec` its pivot sampler. */
 static LLVM_INLINE void llvm_sort_part(char *base, size_t len, const char *ancestor,
                                        size_t steps, const llvm_ctx *ctx, size_t size,
-                                       const bool fixed, llvm_part_sort recurse)
+                                       const bool fixed, llvm_part_sort recurse,
+                                       llvm_median_fn median_rec)
 {
     while (len > 1) {
         if (steps == 0) {
@@ -233,7 +239,7 @@ static LLVM_INLINE void llvm_sort_part(char *base, size_t len, const char *ances
             return;
         }
         steps--;
-        size_t pivot = llvm_choose_pivot(base, len, ctx);
+        size_t pivot = llvm_choose_pivot(base, len, size, ctx, median_rec);
         if (ancestor && !llvm_less(ancestor, llvm_at(base, pivot, size), ctx)) {
             /* The pivot equals the ancestor, the part's minimum: its equals are done. */
             size_t equal = llvm_partition(base, len, pivot, size, ctx, fixed, LLVM_NOT_GREATER);
@@ -252,22 +258,23 @@ static LLVM_INLINE void llvm_sort_part(char *base, size_t len, const char *ances
     }
 }
 
-/* One instantiation per fixed element size, and the generic one. */
-#define LLVM_FIXED_SORT(bytes)                                                                  \
-    static void llvm_sort_##bytes(char *base, size_t len, const char *ancestor, size_t steps,   \
-                                  const llvm_ctx *ctx)                                          \
+/* One instantiation per fixed element size, and the generic one: the sort and its sampler. */
+#define LLVM_INSTANCE(suffix, SIZE, FIXED)                                                      \
+    static size_t llvm_median3_rec_##suffix(char *base, size_t a, size_t b, size_t c, size_t n, \
+                                            const llvm_ctx *ctx)                                \
     {                                                                                           \
-        llvm_sort_part(base, len, ancestor, steps, ctx, bytes, true, llvm_sort_##bytes);        \
+        return llvm_median3_rec(base, a, b, c, n, SIZE, ctx, llvm_median3_rec_##suffix);        \
+    }                                                                                           \
+    static void llvm_sort_##suffix(char *base, size_t len, const char *ancestor, size_t steps,  \
+                                   const llvm_ctx *ctx)                                         \
+    {                                                                                           \
+        llvm_sort_part(base, len, ancestor, steps, ctx, SIZE, FIXED, llvm_sort_##suffix,        \
+                       llvm_median3_rec_##suffix);                                              \
     }
-LLVM_FIXED_SORT(4)
-LLVM_FIXED_SORT(8)
-LLVM_FIXED_SORT(16)
-
-static void llvm_sort_generic(char *base, size_t len, const char *ancestor, size_t steps,
-                              const llvm_ctx *ctx)
-{
-    llvm_sort_part(base, len, ancestor, steps, ctx, ctx->size, false, llvm_sort_generic);
-}
+LLVM_INSTANCE(4, 4, true)
+LLVM_INSTANCE(8, 8, true)
+LLVM_INSTANCE(16, 16, true)
+LLVM_INSTANCE(generic, ctx->size, false)
 
 static const struct {
     size_t size;
