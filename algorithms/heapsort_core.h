@@ -15,6 +15,12 @@
 ** their glibc code compiles (element_swap.h); `heapsort` inlines.
 ** glibc's proper siftdown also stops when j == k; that cannot happen with j >= 2k + 1, so it is
 ** not written here (no comparator call depends on it).
+**
+** qsb_heap_sort_bottom_up() is the other heapsort glibc had: the 2021 introsort's, after Linux
+** lib/sort.c (Wegener's bottom-up heapsort). The heap is the proper one, but each sift first
+** follows the larger child down to a leaf with one comparison per level, then climbs back to
+** the first node not smaller than the sifted element, and rotates that path up by one: fewer
+** comparisons than two per level, since elements sift down close to the leaves.
 */
 #ifndef QSB_HEAPSORT_CORE_H
 #define QSB_HEAPSORT_CORE_H
@@ -62,6 +68,45 @@ static QSB_ALWAYS_INLINE void qsb_heap_sort(char *base, size_t last, size_t size
         qsb_swap_at(base, base + last * size, size, swap, site);
         last--;
         qsb_heap_siftdown(base, 0, last, size, cmp, arg, swap, shape, site);
+    }
+}
+
+/* Bottom-up: restores the heap of elements 0..end-1 below k. The comparisons are those of the
+** 2021 code: (c, c + 1) on the way down, then (k, b) on the way up. */
+static QSB_ALWAYS_INLINE void qsb_heap_sift_bottom_up(char *base, size_t k, size_t end,
+                                                      size_t size, qsb_compare cmp, void *arg,
+                                                      qsb_swap_kind swap,
+                                                      const qsb_swap_site site)
+{
+    size_t b = k, child, sibling;
+    while ((sibling = (child = 2 * b + 1) + 1) < end)
+        b = cmp(base + child * size, base + sibling * size, arg) >= 0 ? child : sibling;
+    if (sibling == end)
+        b = child; /* the last leaf, with no sibling */
+    while (b != k && cmp(base + k * size, base + b * size, arg) >= 0)
+        b = (b - 1) / 2;
+    /* b is where the element at k belongs: each swap with the next ancestor moves it one step
+    ** down the path and that ancestor's element into its place. */
+    const size_t target = b;
+    while (b != k) {
+        b = (b - 1) / 2;
+        qsb_swap_at(base + b * size, base + target * size, size, swap, site);
+    }
+}
+
+/* Sorts the `count` elements from base (nothing below two). */
+static QSB_ALWAYS_INLINE void qsb_heap_sort_bottom_up(char *base, size_t count, size_t size,
+                                                      qsb_compare cmp, void *arg,
+                                                      qsb_swap_kind swap,
+                                                      const qsb_swap_site site)
+{
+    if (count < 2)
+        return;
+    for (size_t k = count / 2; k-- > 0;)
+        qsb_heap_sift_bottom_up(base, k, count, size, cmp, arg, swap, site);
+    for (size_t end = count - 1; end > 0; end--) {
+        qsb_swap_at(base, base + end * size, size, swap, site);
+        qsb_heap_sift_bottom_up(base, 0, end, size, cmp, arg, swap, site);
     }
 }
 

@@ -1,9 +1,11 @@
 /*
-** The two introsort states by their own names: glibc's introsort qsort as committed on
-** 2023-10-31 (`introsort`, reverted in January 2024) and as on glibc master of 2023-12-04
-** (`introsort-final`, with the follow-up fixes). Both are variants of the one glibc quicksort
+** The three introsort states by their own names: the 2021 v3 series that the cover letter
+** measured (`introsort-2021`), glibc's introsort qsort as committed on 2023-10-31
+** (`introsort`, reverted in January 2024) and as on glibc master of 2023-12-04
+** (`introsort-final`, with the follow-up fixes). All are variants of the one glibc quicksort
 ** core in quicksort_core.h, which states the algorithm and how the states differ; the entry
-** points (introsort.c, introsort_final.c) call qsb_introsort_run() with a constant state.
+** points (introsort_2021.c, introsort.c, introsort_final.c) call qsb_introsort_run() with a
+** constant state.
 */
 #ifndef QSB_INTROSORT_CORE_H
 #define QSB_INTROSORT_CORE_H
@@ -15,6 +17,7 @@
 #include "sorts.h"
 
 typedef enum {
+    QSB_INTROSORT_2021 = QSB_QUICKSORT_INTROSORT_2021,  /* the 2021 v3 series */
     QSB_INTROSORT_COMMITTED = QSB_QUICKSORT_INTROSORT,  /* glibc commit of 2023-10-31 */
     QSB_INTROSORT_FINAL = QSB_QUICKSORT_INTROSORT_FINAL /* glibc master of 2023-12-04 */
 } qsb_introsort_state;

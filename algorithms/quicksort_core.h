@@ -1,12 +1,14 @@
 /*
-** glibc's quicksort, written once for its three states as static inline code. Each entry point
+** glibc's quicksort, written once for its four states as static inline code. Each entry point
 ** calls qsb_quicksort_run() with a compile-time constant variant, so each compiles to its own
 ** code with no variant test left in the loops:
 **   QSB_QUICKSORT_LEGACY           _quicksort, unchanged from 1992 to glibc 2.38 (`quicksort`,
 **                                  msort's fallback, through qsb_quicksort)
+**   QSB_QUICKSORT_INTROSORT_2021   the introsort of the 2021 v3 series, the code the cover
+**                                  letter measured (`introsort-2021`)
 **   QSB_QUICKSORT_INTROSORT        the introsort committed on 2023-10-31 (`introsort`)
 **   QSB_QUICKSORT_INTROSORT_FINAL  glibc master of 2023-12-04 (`introsort-final`)
-** introsort_core.h gives the two introsorts their own names.
+** introsort_core.h gives the three introsorts their own names.
 **
 ** Algorithm: median-of-three quicksort with an explicit stack (the larger side pushed, the
 ** smaller continued, so at most log2 n nodes); partitions of at most 5 elements (spans of
@@ -15,23 +17,29 @@
 ** no allocation, O(log n) stack. The call sequence is glibc's, comparator call for call
 ** (checked against tests/reference/comparisons.csv):
 **
-**   variant          legacy           introsort (committed)          introsort-final
+**   variant          legacy           introsort (committed, 2021)    introsort-final
 **   n <= 1           no calls (the same result as glibc's n == 0 test for the legacy sort)
 **   swaps            byte loop        words or bytes, chosen once per sort (below)
 **   partition scans  may compare the pivot with itself                never do
 **   depth limit      none             2 floor(log2 n); then the partition is heapsorted
 **   heapsort         -                leaves the partition's last   a proper heap over the
-**                                     element out, committed shape  whole partition
-**                                     (heapsort_core.h)
+**                                     element out; committed shape, whole partition
+**                                     2021: bottom-up (heapsort_core.h)
 **   depth spent      -                only by pushed partitions     also by the non-push steps
 **   insertion sort   no lower bound (the sentinel stops it)         stops at the array's start
+**
+** The 2021 introsort is the committed one but for its heapsort (Linux lib/sort.c's bottom-up
+** sift: one comparison per level down to a leaf, then back up to the element's place) and its
+** swap rule (below).
 **
 ** The unbounded insertion sort runs below the array under a non-transitive comparator (the
 ** Qualys 2024 finding), and the committed depth rule lets a pivot adversary drive the
 ** introsort quadratic without ever reaching its heapsort: both are what glibc had, and kept.
 **
 ** Introsort swaps (glibc's rule): 64-bit words when (base | size) % 8 == 0, else 32-bit words
-** when (base | size) % 4 == 0, else bytes (element_swap.h).
+** when (base | size) % 4 == 0, else bytes (element_swap.h). The 2021 code tests the base only
+** where unaligned word access is slow (!_STRING_ARCH_unaligned); x86 is not such a target, so
+** there the size alone decides. The kind never changes a comparator call.
 */
 #ifndef QSB_QUICKSORT_CORE_H
 #define QSB_QUICKSORT_CORE_H
@@ -46,6 +54,7 @@
 
 typedef enum {
     QSB_QUICKSORT_LEGACY,
+    QSB_QUICKSORT_INTROSORT_2021, /* the 2021 v3 series */
     QSB_QUICKSORT_INTROSORT,      /* glibc commit of 2023-10-31 */
     QSB_QUICKSORT_INTROSORT_FINAL /* glibc master of 2023-12-04 */
 } qsb_quicksort_variant;
@@ -79,6 +88,12 @@ static inline qsb_swap_kind quicksort_swap_kind(const void *base, size_t size)
     if (bits % 4 == 0)
         return QSB_SWAP_WORDS_32;
     return QSB_SWAP_BYTES;
+}
+
+/* The 2021 rule on a target with fast unaligned access: the size alone. */
+static inline qsb_swap_kind quicksort_swap_kind_2021(size_t size)
+{
+    return quicksort_swap_kind(NULL, size);
 }
 
 /* Chosen by the constant variant. The legacy sort inlines its byte loop (glibc's SWAP macro);
@@ -153,14 +168,17 @@ static inline void quicksort_partition(char *lo, char *hi, const quicksort_ctx *
 
 /* ---- the introsorts' heapsort ---- */
 
-/* Committed: sorts the (hi - lo) / size elements before hi; hi itself is left out (the final
-** insertion sort puts it in place). Final: the whole partition lo..hi, but two elements or
-** fewer are left to the insertion sort. */
+/* Committed and 2021: sort the (hi - lo) / size elements before hi; hi itself is left out
+** (the final insertion sort puts it in place). Final: the whole partition lo..hi, but two
+** elements or fewer are left to the insertion sort. */
 static inline void quicksort_heapsort(char *lo, char *hi, const quicksort_ctx *ctx,
                                       const qsb_quicksort_variant variant)
 {
     size_t span = (size_t)(hi - lo) / ctx->size;
-    if (variant == QSB_QUICKSORT_INTROSORT_FINAL) {
+    if (variant == QSB_QUICKSORT_INTROSORT_2021) {
+        qsb_heap_sort_bottom_up(lo, span, ctx->size, ctx->cmp, ctx->arg, ctx->swap,
+                                QSB_SWAP_CALL);
+    } else if (variant == QSB_QUICKSORT_INTROSORT_FINAL) {
         if (span > 1)
             qsb_heap_sort(lo, span, ctx->size, ctx->cmp, ctx->arg, ctx->swap, QSB_HEAP_PROPER,
                           QSB_SWAP_CALL);
@@ -232,7 +250,10 @@ static inline void qsb_quicksort_run(void *base_, size_t n, size_t size, qsb_com
         return;
 
     char *base = base_;
-    const quicksort_ctx ctx = {size, quicksort_swap_kind(base, size), cmp, arg};
+    const qsb_swap_kind swap = variant == QSB_QUICKSORT_INTROSORT_2021
+                                   ? quicksort_swap_kind_2021(size)
+                                   : quicksort_swap_kind(base, size);
+    const quicksort_ctx ctx = {size, swap, cmp, arg};
     const size_t max_thresh = QUICKSORT_MAX_THRESH * size;
     const int depth_limited = variant != QSB_QUICKSORT_LEGACY;
     const int final = variant == QSB_QUICKSORT_INTROSORT_FINAL;

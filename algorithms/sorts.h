@@ -14,9 +14,11 @@ void qsb_msort_239(void *base, size_t n, size_t size, qsb_compare cmp, void *arg
 void qsb_heapsort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_quicksort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_introsort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+void qsb_introsort_2021(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_introsort_final(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_bsd(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_musl(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+void qsb_llvm(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_stackmerge(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_system_qsort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 

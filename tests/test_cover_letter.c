@@ -2,7 +2,9 @@
 ** The published table (src/results/cover_letter.c): the compiled-in copy equals
 ** tests/reference/cover-letter-2021.csv cell for cell (read by the same --reference FILE
 ** reader the tool uses); look-ups ignore the pattern's case; malformed files are refused
-** with QSB_EUSAGE (each prints its one error line).
+** with QSB_EUSAGE (each prints its one error line). The reproduction compares the cover
+** letter's own code: with --reference glibc-2021 and no --algos the run's pair is msort and
+** introsort-2021 (the 2021 series), not the 2023 commit; --algos still decides when given.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,8 @@
 #include "check.h"
 #include "cover_letter.h"
 #include "diag.h"
+#include "run_config.h"
+#include "run_options.h"
 
 static void test_table_matches_file(void)
 {
@@ -92,9 +96,39 @@ static void test_bad_files(void)
     unlink(path);
 }
 
+/* The run's algorithms for these arguments after `run --compat glibc-bench-2021 -q`. */
+static void check_pair(char *reference_option, char *reference, char *algos, const char *first,
+                       const char *second)
+{
+    char *argv[8] = {"run", "--compat", "glibc-bench-2021", "-q"};
+    int argc = 4;
+    if (reference_option)
+        argv[argc++] = reference_option, argv[argc++] = reference;
+    if (algos)
+        argv[argc++] = "--algos", argv[argc++] = algos;
+    qsb_run_config cfg;
+    CHECK_EQ_U64(qsb_run_config_parse(&cfg, argc, argv), QSB_OK);
+    CHECK_MSG(cfg.n_algos == 2 && strcmp(cfg.algos[0].name, first) == 0 &&
+                  strcmp(cfg.algos[1].name, second) == 0,
+              "reference %s, algos %s: got %s,%s", reference ? reference : "none",
+              algos ? algos : "default", cfg.n_algos > 0 ? cfg.algos[0].name : "?",
+              cfg.n_algos > 1 ? cfg.algos[1].name : "?");
+    qsb_run_config_free(&cfg);
+}
+
+static void test_reproduction_pair(void)
+{
+    check_pair("--reference", "glibc-2021", NULL, "msort", "introsort-2021");
+    check_pair(NULL, NULL, NULL, "msort", "introsort");
+    check_pair("--reference", QSB_REFERENCE_DIR "/cover-letter-2021.csv", NULL, "msort",
+               "introsort");
+    check_pair("--reference", "glibc-2021", "msort,introsort", "msort", "introsort");
+}
+
 int main(void)
 {
     test_table_matches_file();
     test_bad_files();
+    test_reproduction_pair();
     return check_done();
 }

@@ -1,16 +1,16 @@
 /*
-** introsort and introsort-final beyond the reference counts (test_reference checks those):
+** introsort, introsort-2021 and introsort-final beyond the reference counts (test_reference checks those):
 ** - sorting 0 or 1 element never calls the comparator;
 ** - the swap type rule, and every element size 1..100 at every base misalignment 0..7: the
 **   result is sorted, is a permutation of the input's whole elements (so every swap and
 **   rotation moves every byte), and the comparator calls do not depend on the swap type;
-** - depth exhaustion: on BITONIC the committed state's heapsort runs (seen through the test
+** - depth exhaustion: on BITONIC the committed and 2021 states' heapsorts run (seen through the test
 **   hook of introsort_core.h), and the entry points make the same calls and leave the same
 **   bytes as the hooked instantiation;
 ** - a pivot adversary (McIlroy's "antiqsort", run live and then replayed as a fixed input):
 **   introsort-final falls back to its heapsort and stays within 5 n log2 n calls, while the
-**   committed state, which spends depth only on pushed partitions, never reaches its heapsort
-**   and goes quadratic (glibc's own behaviour, fixed upstream by 2023-12-04).
+**   committed and 2021 states, which spend depth only on pushed partitions, never reach their
+**   heapsort and go quadratic (glibc's own behaviour, fixed upstream by 2023-12-04).
 */
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +36,7 @@ typedef struct {
 
 static const variant variants[] = {
     {"introsort", qsb_introsort, QSB_INTROSORT_COMMITTED},
+    {"introsort-2021", qsb_introsort_2021, QSB_INTROSORT_2021},
     {"introsort-final", qsb_introsort_final, QSB_INTROSORT_FINAL},
 };
 enum { VARIANT_COUNT = sizeof variants / sizeof variants[0] };
@@ -229,7 +230,7 @@ done:
     return heapsorts;
 }
 
-/* BITONIC makes the committed state exhaust its depth (the reference counts differ from the
+/* BITONIC makes the committed and 2021 states exhaust their depth (the reference counts differ from the
 ** legacy quicksort's there). With random bytes after the key, every element size and swap type
 ** goes through the heapsort's swaps too. */
 static void test_depth_exhaustion(void)
@@ -249,14 +250,15 @@ static void test_depth_exhaustion(void)
             qsb_put(element, size, i < N / 2 ? i : N - 1 - i, QSB_MODE_DEFAULT);
             memcpy(input + i * size, element, qsb_key_width(size));
         }
-        for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++) {
-            size_t heapsorts = run_hooked(&variants[0], input, N, size, offsets[o], NULL);
-            /* One-byte keys wrap at 256: no longer the bitonic shape that exhausts the depth. */
-            if (size >= 2)
-                CHECK_MSG(heapsorts > 0, "introsort bitonic size=%zu: the heapsort never ran",
-                          size);
-            run_hooked(&variants[1], input, N, size, offsets[o], NULL);
-        }
+        for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++)
+            for (size_t v = 0; v < VARIANT_COUNT; v++) {
+                size_t heapsorts = run_hooked(&variants[v], input, N, size, offsets[o], NULL);
+                /* One-byte keys wrap at 256: no longer the bitonic shape that exhausts the
+                ** depth. The final state spends depth on every step, so it may not. */
+                if (size >= 2 && variants[v].state != QSB_INTROSORT_FINAL)
+                    CHECK_MSG(heapsorts > 0, "%s bitonic size=%zu: the heapsort never ran",
+                              variants[v].name, size);
+            }
     }
 done:
     free(input);
@@ -335,7 +337,7 @@ static void test_pivot_adversary(void)
             /* As committed, ignoring a small side spends no depth: the adversary's lopsided
             ** splits never exhaust it. */
             CHECK(heapsorts == 0);
-            CHECK_MSG(live >= (uint64_t)N * N / 4, "introsort: %llu calls < n^2/4",
+            CHECK_MSG(live >= (uint64_t)N * N / 4, "%s: %llu calls < n^2/4", variants[v].name,
                       (unsigned long long)live);
         }
     }

@@ -13,9 +13,10 @@ check "exit 0" [ $? -eq 0 ]
 check "system: unknown" sh -c "grep -q '^  system  *\[properties unknown: measured by audit\]' '$out'"
 check "system: no claim" sh -c "! grep '^  system ' '$out' | grep -q 'unstable\|quadratic\|in-place\|allocates'"
 check "musl: in place, n log n" sh -c "grep -q '^  musl  *\[unstable in-place  nlogn ' '$out'"
+check "llvm: in place, n log n" sh -c "grep -q '^  llvm  *\[unstable in-place  nlogn ' '$out'"
 check "bsd: in place, quadratic" sh -c "grep -q '^  bsd  *\[unstable in-place  quadratic' '$out'"
 check "msort: stable" sh -c "grep -q '^  msort  *\[stable   allocates nlogn     fallback\]' '$out'"
-for name in bsd heapsort introsort introsort-final msort msort-2.39 musl quicksort system; do
+for name in bsd heapsort introsort introsort-2021 introsort-final llvm msort msort-2.39 musl quicksort system; do
     check "$name listed" sh -c "grep -q '^  $name ' '$out'"
 done
 check "patterns" grep -q "^Patterns:" "$out"

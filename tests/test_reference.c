@@ -4,6 +4,9 @@
 ** column that names a registry entry, the exact comparator-call count and a sorted result.
 **   test_reference                        comparisons.csv (glibc)
 **   test_reference comparisons-libc.csv   the other libcs (bsd, musl): test_reference_libc
+**   test_reference PATH/FILE.csv          a file elsewhere (a name with a '/' is a path):
+**                                         tests/reference/comparisons-introsort-2021.csv,
+**                                         test_reference_introsort_2021
 ** `system` is checked only where it is the real msort (glibc <= 2.38, no ASan interceptor);
 ** there it is also compared call for call with msort on random inputs of this test's own.
 */
@@ -150,7 +153,10 @@ static void on_row_end(int terminator, void *data)
 static void check_reference_file(reader *r, const char *name)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", QSB_REFERENCE_DIR, name);
+    if (strchr(name, '/'))
+        snprintf(path, sizeof path, "%s", name);
+    else
+        snprintf(path, sizeof path, "%s/%s", QSB_REFERENCE_DIR, name);
     FILE *fp = fopen(path, "rb");
     CHECK_MSG(fp != NULL, "cannot open %s", path);
     if (!fp)

@@ -43,9 +43,9 @@ static void check_table_shape(void)
 ** The introsort functions are named, not linked here, so this test builds without them. */
 static void check_complete(void)
 {
-    static const char *const names[] = {"bsd", "heapsort", "introsort", "introsort-final",
-                                         "msort", "msort-2.39", "musl", "quicksort",
-                                         "stackmerge", "system"};
+    static const char *const names[] = {"bsd",   "heapsort",   "introsort", "introsort-2021",
+                                         "introsort-final", "llvm", "msort", "msort-2.39",
+                                         "musl", "quicksort", "stackmerge", "system"};
     for (size_t e = 0; e < sizeof names / sizeof names[0]; e++)
         CHECK_MSG(qsb_algorithm_find(names[e]) != NULL, "'%s' is missing", names[e]);
     for (size_t i = 0; i < qsb_algorithm_count; i++)
@@ -63,6 +63,7 @@ static void check_functions(void)
         {"heapsort", qsb_heapsort},     {"msort", qsb_msort},         {"msort-2.39", qsb_msort_239},
         {"quicksort", qsb_quicksort},   {"system", qsb_system_qsort}, {"bsd", qsb_bsd},
         {"musl", qsb_musl},             {"stackmerge", qsb_stackmerge},
+        {"llvm", qsb_llvm},
     };
     for (size_t e = 0; e < sizeof rows / sizeof rows[0]; e++) {
         const qsb_algorithm *a = qsb_algorithm_find(rows[e].name);
@@ -95,7 +96,9 @@ static void check_declared_properties(void)
     CHECK(properties_of("msort-2.39") == merge);
     CHECK(properties_of("heapsort") == QSB_PROP_NLOGN_WORST);
     CHECK(properties_of("quicksort") == 0);
+    CHECK(properties_of("introsort-2021") == 0); /* quadratic under the adversary, as committed */
     CHECK(properties_of("musl") == QSB_PROP_NLOGN_WORST);
+    CHECK(properties_of("llvm") == QSB_PROP_NLOGN_WORST); /* the step budget's heapsort */
     CHECK(properties_of("bsd") == 0);
     CHECK(properties_of("stackmerge") == (QSB_PROP_STABLE | QSB_PROP_NLOGN_WORST));
     CHECK(properties_of("system") == QSB_PROP_UNKNOWN); /* the host's libc: audit measures it */

@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "cover_letter.h"
 #include "diag.h"
 #include "result.h"
 #include "export_gbench.h"
@@ -29,6 +30,8 @@
 
 #define DEFAULT_SIZES "4,8,32"
 #define DEFAULT_ALGOS "msort,introsort"
+/* With --reference glibc-2021: the cover letter's own pair, msort and the 2021 introsort. */
+#define COVER_LETTER_ALGOS "msort,introsort-2021"
 #define MAX_NELEM (UINT64_C(1) << 40) /* a typo guard; memory.h decides what fits */
 #define MAX_SIZE (UINT64_C(1) << 20)
 #define MAX_REPS UINT64_C(1000000)
@@ -87,7 +90,8 @@ static const qsb_option run_options[] = {
                       "patterns; see 'qsortbench list')"},
     [OPT_ALGOS] = {"algos", 0, "LIST",
                    "comma-separated algorithm names, the first is the baseline (default "
-                   DEFAULT_ALGOS "); plug-ins: [NAME=]PATH.so:SYMBOL[:qsort]"},
+                   DEFAULT_ALGOS ", or " COVER_LETTER_ALGOS " with --reference "
+                   QSB_COVER_LETTER_NAME "); plug-ins: [NAME=]PATH.so:SYMBOL[:qsort]"},
     [OPT_SEED] = {"seed", 0, "N", "input generator seed below 2^48, decimal or 0x-hex "
                                   "(default 0x9abc56781234)"},
     [OPT_REPS] = {"reps", 0, "N", "exactly N timed rounds per cell, spread over up to 5 units "
@@ -314,11 +318,18 @@ static int resolve_patterns(qsb_run_config *cfg, const char *text)
     return status;
 }
 
-static int resolve_algos(qsb_run_config *cfg, const char *text)
+/* Without --algos: the default pair, or the cover letter's when its table is the reference. */
+static const char *default_algos(const char *reference)
+{
+    return reference && strcmp(reference, QSB_COVER_LETTER_NAME) == 0 ? COVER_LETTER_ALGOS
+                                                                       : DEFAULT_ALGOS;
+}
+
+static int resolve_algos(qsb_run_config *cfg, const char *text, const char *reference)
 {
     char **words;
     size_t n;
-    int status = qsb_split_words(text ? text : DEFAULT_ALGOS, "--algos", &words, &n);
+    int status = qsb_split_words(text ? text : default_algos(reference), "--algos", &words, &n);
     if (status != QSB_OK)
         return status;
     cfg->algos = malloc(n * sizeof *cfg->algos);
@@ -681,7 +692,7 @@ static int resolve_all(qsb_run_config *cfg, const option_texts *t)
     if (status == QSB_OK)
         status = resolve_patterns(cfg, t->text[OPT_PATTERNS]);
     if (status == QSB_OK)
-        status = resolve_algos(cfg, t->text[OPT_ALGOS]);
+        status = resolve_algos(cfg, t->text[OPT_ALGOS], t->text[OPT_REFERENCE]);
     if (status == QSB_OK && t->text[OPT_SEED])
         status = qsb_parse_u64(t->text[OPT_SEED], "--seed", 0, QSB_SEED_LIMIT - 1, 1,
                                &cfg->seed);
