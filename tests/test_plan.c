@@ -82,6 +82,24 @@ static void test_auto_budget_buys_processes(void)
     CHECK(p.estimate_s == p.budget_s);
 }
 
+/* The first worker counts every cell's comparisons (a cell's first visit: first more than a
+** round), the later ones take its counts: a long sort's visit is then its round and its
+** copies (first - round of the estimate), a short sort's one warm-up round more. */
+static void test_later_workers_take_counts(void)
+{
+    set_costs(3, 1.0, 1.1); /* long sorts: 0.5 s each of the two algorithms */
+    qsb_run_config cfg = config(3, 60, 0);
+    qsb_run_plan p = plan_of(&cfg);
+    double first = QSB_WORKER_START_S + 3 * (1.1 + 1.0);
+    CHECK(near(p.worker_s, QSB_WORKER_START_S + 3 * (0.1 + 1.0)));
+    CHECK(near(p.minimum_s, first + (QSB_MIN_UNITS - 1) * p.worker_s));
+    CHECK_EQ_U64(p.processes, 1 + (size_t)floor((60 - first) / p.worker_s + 0.5));
+
+    set_costs(3, 0.004, 0.005); /* short sorts (2 ms): a warm-up round at each visit */
+    p = plan_of(&cfg);
+    CHECK(near(p.worker_s, QSB_WORKER_START_S + 3 * (0.001 + 0.004 + fmax(p.slice_s, 0.004))));
+}
+
 /* A matrix whose minimum is far beyond the auto budget's ceiling: the ceiling, and the
 ** minimum of processes runs anyway (never fewer). */
 static void test_huge_matrix(void)
@@ -323,6 +341,7 @@ int main(void)
     for (size_t i = 0; i < 2; i++)
         algos[i] = (qsb_algorithm){0};
     test_auto_budget_buys_processes();
+    test_later_workers_take_counts();
     test_huge_matrix();
     test_process_cap();
     test_exact_processes();

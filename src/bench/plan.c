@@ -29,21 +29,39 @@ static double auto_budget_s(double minimum_s)
                 QSB_AUTO_BUDGET_MAX_S);
 }
 
-/* Worker processes. The slices of a small matrix are stretched until a process's rounds last
-** as long as its start: with one cell, 64 processes of one round each spent 90% of the run
-** starting processes, and a process's round noise (about 5% a round) then outweighed what
-** varies between processes (about 1%). */
+/* A later worker's first (and only) visit of each cell: no counted sorts (it takes the
+** first worker's counts, run.h), its input's copies and checks, and for a short sort one
+** untimed sort (run.c, warmups_of): a round where the round's sorts are that short. */
+static double later_worker_s(const double *round_s, const double *first_s, size_t cells,
+                             size_t algos, double slice_s)
+{
+    double total = QSB_WORKER_START_S;
+    for (size_t c = 0; c < cells; c++) {
+        bool short_sorts = round_s[c] < QSB_WARMUP_AUTO_LIMIT_S * (double)(algos ? algos : 1);
+        total += first_s[c] - round_s[c] + (short_sorts ? round_s[c] : 0.0) +
+                 fmax(slice_s, round_s[c]);
+    }
+    return total;
+}
+
+/* Worker processes: the first counts every cell's comparisons, the later ones take its counts
+** (run.h, model), so they cost about a round of every cell each. The slices of a small matrix
+** are stretched until a process's rounds last as long as its start: with one cell, 64
+** processes of one round each spent 90% of the run starting processes, and a process's round
+** noise (about 5% a round) then outweighed what varies between processes (about 1%). */
 static void plan_processes(const qsb_run_config *cfg, qsb_run_plan *plan, const double *round_s,
                            const double *first_s, size_t cells)
 {
     size_t least = cfg->processes ? (size_t)cfg->processes : QSB_MIN_UNITS;
     plan->min_units = least;
     plan->slice_s = fmax(SLICE_MIN_S, QSB_WORKER_START_S / (double)(cells ? cells : 1));
-    plan->worker_s = qsb_schedule_minimum_s(round_s, first_s, cells, 1, plan->slice_s) +
-                     QSB_WORKER_START_S;
-    plan->minimum_s = (double)least * plan->worker_s;
+    double first = qsb_schedule_minimum_s(round_s, first_s, cells, 1, plan->slice_s) +
+                   QSB_WORKER_START_S;
+    plan->worker_s = later_worker_s(round_s, first_s, cells, cfg->n_algos, plan->slice_s);
+    plan->minimum_s = first + (double)(least - 1) * plan->worker_s;
     plan->budget_s = cfg->budget_s > 0 ? cfg->budget_s : auto_budget_s(plan->minimum_s);
-    double fit = fmin(floor(plan->budget_s / plan->worker_s + 0.5), QSB_MAX_PROCESSES);
+    double fit = fmin(1 + floor((plan->budget_s - first) / plan->worker_s + 0.5),
+                      QSB_MAX_PROCESSES);
     plan->processes = cfg->processes ? least : fit > (double)least ? (size_t)fit : least;
     plan->estimate_s = fmax(plan->budget_s, plan->minimum_s);
     if (cfg->processes) /* exactly N: as long as they take */

@@ -24,7 +24,7 @@
 /* --budget auto: this many times the matrix's minimum, within these bounds. */
 #define QSB_AUTO_BUDGET_FACTOR 3.0
 #define QSB_AUTO_BUDGET_MIN_S 10.0
-#define QSB_AUTO_BUDGET_MAX_S 480.0 /* the seed matrix in 10 minutes on the reference host */
+#define QSB_AUTO_BUDGET_MAX_S 300.0 /* the seed matrix in 5 minutes */
 /* A worker process's start: exec, loading and placing the sorts (9 ms for one cell, 28 ms for
 ** 15, measured on the reference host; the run's TSC frequency is given to it, not calibrated
 ** again). */
