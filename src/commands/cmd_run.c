@@ -27,7 +27,6 @@
 #include "cover_letter.h"
 #include "diag.h"
 #include "estimate.h"
-#include "export_gbench.h"
 #include "machine.h"
 #include "memory.h"
 #include "outfile.h"
@@ -421,16 +420,16 @@ static int default_path(char *buf, size_t len, const struct tm *utc, const char 
     return QSB_OK;
 }
 
-enum { OUT_CSV, OUT_JSON, OUT_GBENCH, OUT_COUNT };
+enum { OUT_CSV, OUT_JSON, OUT_EXPORT, OUT_COUNT };
 
 typedef struct {
-    qsb_outputs out; /* OUT_*; OUT_GBENCH only with --export gbench=FILE */
+    qsb_outputs out; /* OUT_*; OUT_EXPORT only with --export FORMAT=FILE */
     char csv_default[96], json_default[96];
 } result_files;
 
 static int open_files(result_files *f, const qsb_run_config *cfg, const struct tm *utc)
 {
-    const char *paths[OUT_COUNT] = {cfg->csv_path, cfg->json_path, cfg->gbench_path};
+    const char *paths[OUT_COUNT] = {cfg->csv_path, cfg->json_path, cfg->export_path};
     int status = QSB_OK;
     if (!paths[OUT_CSV] &&
         (status = default_path(f->csv_default, sizeof f->csv_default, utc, "csv")) == QSB_OK)
@@ -443,14 +442,14 @@ static int open_files(result_files *f, const qsb_run_config *cfg, const struct t
 
 /* Writes every report and commits every file; on any failure no final file is touched by a
 ** partial write. */
-static int write_files(result_files *f, const qsb_results *r)
+static int write_files(result_files *f, const qsb_run_config *cfg, const qsb_results *r)
 {
-    FILE *gbench = f->out.file[OUT_GBENCH].fp;
+    FILE *exported = f->out.file[OUT_EXPORT].fp;
     int status = qsb_report_csv(f->out.file[OUT_CSV].fp, r);
     if (status == QSB_OK)
         status = qsb_report_json(f->out.file[OUT_JSON].fp, r);
-    if (status == QSB_OK && gbench)
-        status = qsb_export_gbench(gbench, r);
+    if (status == QSB_OK && exported)
+        status = cfg->export_format->write(exported, r, 1);
     return qsb_outputs_close(&f->out, status);
 }
 
@@ -685,7 +684,7 @@ static int run_and_report(const qsb_run_config *cfg, const run_plan *plan,
                            files->out.file[OUT_JSON].final_path;
     if (table_on_stdout)
         qsb_report_table(stdout, results, ref);
-    int write_status = write_files(files, results);
+    int write_status = write_files(files, cfg, results);
     if (table_on_stdout && (fflush(stdout) != 0 || ferror(stdout)))
         write_status = qsb_error(QSB_ESYSTEM, "cannot write to standard output");
     const char *csv = file_name(cfg->csv_path, files->csv_default);
