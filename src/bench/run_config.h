@@ -63,6 +63,7 @@ typedef struct {
     char *command_line;     /* "qsortbench run --nelem ...", for the results (malloc'd) */
     const qsb_export_format *export_format; /* --export FORMAT=FILE (export.h): NULL when */
     const char *export_path;                /* not asked */
+    const char *report_path; /* --report FILE: the HTML page (report_html.h); NULL: none */
     bool fail_above;        /* --fail-above PCT given: gate the candidates (compare.h) */
     double fail_above_pct;
     double fail_above_alpha; /* --alpha: its level after the correction (default 0.01) */

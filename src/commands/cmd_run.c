@@ -34,6 +34,7 @@
 #include "placement.h"
 #include "plugin.h"
 #include "report.h"
+#include "report_html.h"
 #include "result.h"
 #include "run.h"
 #include "run_context.h"
@@ -420,16 +421,17 @@ static int default_path(char *buf, size_t len, const struct tm *utc, const char 
     return QSB_OK;
 }
 
-enum { OUT_CSV, OUT_JSON, OUT_EXPORT, OUT_COUNT };
+enum { OUT_CSV, OUT_JSON, OUT_EXPORT, OUT_REPORT, OUT_COUNT };
 
 typedef struct {
-    qsb_outputs out; /* OUT_*; OUT_EXPORT only with --export FORMAT=FILE */
+    qsb_outputs out; /* OUT_*; OUT_EXPORT and OUT_REPORT only when asked */
     char csv_default[96], json_default[96];
 } result_files;
 
 static int open_files(result_files *f, const qsb_run_config *cfg, const struct tm *utc)
 {
-    const char *paths[OUT_COUNT] = {cfg->csv_path, cfg->json_path, cfg->export_path};
+    const char *paths[OUT_COUNT] = {cfg->csv_path, cfg->json_path, cfg->export_path,
+                                    cfg->report_path};
     int status = QSB_OK;
     if (!paths[OUT_CSV] &&
         (status = default_path(f->csv_default, sizeof f->csv_default, utc, "csv")) == QSB_OK)
@@ -438,6 +440,13 @@ static int open_files(result_files *f, const qsb_run_config *cfg, const struct t
         (status = default_path(f->json_default, sizeof f->json_default, utc, "json")) == QSB_OK)
         paths[OUT_JSON] = f->json_default;
     return status == QSB_OK ? qsb_outputs_open(&f->out, paths, OUT_COUNT) : status;
+}
+
+static const char *file_name(const char *given, const char *dflt)
+{
+    if (!given)
+        return dflt;
+    return strcmp(given, "-") == 0 ? "standard output" : given;
 }
 
 /* Writes every report and commits every file; on any failure no final file is touched by a
@@ -450,14 +459,11 @@ static int write_files(result_files *f, const qsb_run_config *cfg, const qsb_res
         status = qsb_report_json(f->out.file[OUT_JSON].fp, r);
     if (status == QSB_OK && exported)
         status = cfg->export_format->write(exported, r, 1);
+    if (status == QSB_OK && f->out.file[OUT_REPORT].fp) {
+        qsb_html_page page = {.run = r, .run_name = file_name(cfg->json_path, f->json_default)};
+        status = qsb_report_html(f->out.file[OUT_REPORT].fp, &page);
+    }
     return qsb_outputs_close(&f->out, status);
-}
-
-static const char *file_name(const char *given, const char *dflt)
-{
-    if (!given)
-        return dflt;
-    return strcmp(given, "-") == 0 ? "standard output" : given;
 }
 
 /* The last line: where the wall time went. Overhead is everything outside the timed sorts:
@@ -726,7 +732,7 @@ int qsb_run_execute(const qsb_run_config *cfg)
     int status = cfg->reference ? qsb_reference_load(cfg->reference, &ref) : QSB_OK;
     if (status == QSB_OK)
         status = check_buffers_fit(cfg);
-    if (status == QSB_OK && cfg->plot)
+    if (status == QSB_OK && (cfg->plot || cfg->report_path))
         status = qsb_plot_check(); /* no gnuplot: say so now, not after the run */
     double load_average = qsb_load_average(); /* before this run adds to it */
     time_t now = time(NULL);

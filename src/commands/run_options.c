@@ -61,6 +61,7 @@ enum {
     OPT_REFERENCE,
     OPT_QUIET,
     OPT_EXPORT,
+    OPT_REPORT,
     OPT_FAIL_ABOVE,
     OPT_ALPHA,
     OPT_CORRECTION,
@@ -136,6 +137,9 @@ static const qsb_option run_options[] = {
                     "also write the results for CI dashboards: gbench (Google Benchmark "
                     "JSON), bmf (Bencher Metric Format) or github-action-benchmark "
                     "(customSmallerIsBetter JSON); `qsortbench export --help`"},
+    [OPT_REPORT] = {"report", 0, "FILE",
+                    "also write one self-contained HTML page of the run (`qsortbench report`: "
+                    "context, tables, inline charts; needs gnuplot: Debian gnuplot-nox)"},
     [OPT_FAIL_ABOVE] = {"fail-above", 0, "PCT",
                         "exit 1 when a candidate is slower than PCT %: its paired ratio "
                         "above 1 + PCT/100 by a one-sided t test over its units, p corrected "
@@ -486,12 +490,13 @@ static int resolve_repetitions(qsb_run_config *cfg, const option_texts *t)
     return status;
 }
 
-/* --export FORMAT=FILE (or FORMAT FILE) and --fail-above PCT (export.h,
+/* --export FORMAT=FILE (or FORMAT FILE), --report FILE and --fail-above PCT (export.h,
 ** compare.h). */
 static int resolve_export_and_gate(qsb_run_config *cfg, const option_texts *t)
 {
     int status = QSB_OK;
     const char *exp = t->text[OPT_EXPORT];
+    cfg->report_path = t->text[OPT_REPORT];
     if (exp && t->export_operand) {
         cfg->export_format = qsb_export_find(exp);
         cfg->export_path = t->export_operand;
