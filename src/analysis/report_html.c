@@ -79,14 +79,15 @@ static const char style[] =
     "th,td{padding:.2rem .45rem;border-bottom:1px solid #e3e3e3;text-align:left;"
     "vertical-align:top;overflow-wrap:anywhere}"
     "th{background:#f4f4f4;font-weight:600}td.num,th.num{text-align:right;"
-    "font-variant-numeric:tabular-nums;white-space:nowrap}"
+    "font-variant-numeric:tabular-nums;overflow-wrap:normal}"
     "table.facts th{width:11rem;background:none;font-weight:600}"
     "table.cells{table-layout:fixed}table.cells col.n{width:6.5rem}table.cells col.s{width:3rem}"
-    "table.cells col.a{width:auto}table.cells col.d{width:8.5rem}table.cells col.i{width:9.5rem}"
-    "table.cells col.m{width:6.5rem}table.cells col.t{width:11rem}"
+    "table.cells col.a{width:auto}table.cells col.d{width:10rem}table.cells col.i{width:11rem}"
+    "table.cells col.m{width:6.5rem}table.cells col.t{width:10rem}"
     ".noisy{color:#8a5a00}.faster{color:#0a6b2b}.slower{color:#a11}.failed{color:#a11;"
     "font-weight:600}.muted{color:#666}"
-    "figure{margin:1rem 0}figure svg{display:block;width:100%;height:auto}"
+    "figure{margin:1.2rem 0}figure svg{display:block;width:100%;height:auto}"
+    "figure.chart{position:relative;left:50%;transform:translateX(-50%)}"
     "figcaption{font-size:.9em;color:#444}"
     ".verdict-fail{color:#a11;font-weight:600}.verdict-pass{color:#0a6b2b;font-weight:600}";
 
@@ -140,7 +141,7 @@ static void put_facts(FILE *out, const qsb_results *r, const char *file)
         fact(out, "interrupted", "yes: the cells are those finished", false);
     fact(out, "machine", qsb_machine_name(c), false);
     snprintf(buf, sizeof buf, "%s%s%s", c->cpu_model ? c->cpu_model : "",
-             c->caches ? "; " : "", c->caches ? c->caches : "");
+             c->caches ? "; caches " : "", c->caches ? c->caches : "");
     fact(out, "CPU", buf, false);
     fact(out, "libc", c->libc, false);
     snprintf(buf, sizeof buf, "qsortbench %s, %s build, %s",
@@ -316,6 +317,15 @@ static char *slurp(const char *path)
     return text;
 }
 
+/* The chart's own width in pixels (its svg element's width attribute); 0 when not found. */
+static unsigned svg_width(const char *svg)
+{
+    const char *tag = strstr(svg, "<svg");
+    const char *end = tag ? strchr(tag, '>') : NULL;
+    const char *w = tag ? strstr(tag, "width=\"") : NULL;
+    return w && end && w < end ? (unsigned)strtoul(w + 7, NULL, 10) : 0;
+}
+
 /* The SVG element, its ids made unique in the page ("c3-gpPt0"), the XML prolog dropped. */
 static void put_svg(FILE *out, const char *svg, unsigned chart)
 {
@@ -392,7 +402,11 @@ static int put_charts(FILE *out, chart_dir *d, unsigned *chart_no)
             *end = '\0';
         char *svg = status == QSB_OK ? slurp(line) : NULL;
         if (svg) {
-            fputs("<figure class=\"chart\">\n", out);
+            /* As wide as the chart was drawn, the window allowing: a chart of many panels
+            ** may be wider than the text, never wider than the window. */
+            unsigned width = svg_width(svg);
+            fprintf(out, "<figure class=\"chart\" style=\"width:min(calc(100vw - 3rem), %upx)\">\n",
+                    width ? width : 1000);
             put_svg(out, svg, (*chart_no)++);
             fprintf(out, "\n<figcaption>%s</figcaption>\n</figure>\n", caption(line));
             free(svg);
