@@ -77,8 +77,8 @@ static const char style[] =
     "font-size:.86em}"
     "table{border-collapse:collapse;width:100%;margin:.3rem 0 1rem;table-layout:auto}"
     "th,td{padding:.2rem .45rem;border-bottom:1px solid #e3e3e3;text-align:left;"
-    "vertical-align:top;overflow-wrap:anywhere}"
-    "th{background:#f4f4f4;font-weight:600}td.num,th.num{text-align:right;"
+    "vertical-align:top;overflow-wrap:break-word}td.mono,code{overflow-wrap:anywhere}"
+    "th{background:#f4f4f4;font-weight:600;overflow-wrap:normal}td.num,th.num{text-align:right;"
     "font-variant-numeric:tabular-nums;overflow-wrap:normal}"
     "table.facts th{width:11rem;background:none;font-weight:600}"
     "table.cells{table-layout:fixed}table.cells col.n{width:6.5rem}table.cells col.s{width:3rem}"
@@ -478,8 +478,10 @@ static void put_comparison(FILE *out, const qsb_comparison *c)
     fputs("</td><td class=\"num\">", out);
     put_interval(out, c->change_lo, c->change_hi);
     fputs("</td><td class=\"num\">", out);
-    if (isfinite(c->p_adjusted))
-        fprintf(out, "%.3g", c->p_adjusted);
+    /* the p of the verdict's side: faster for an improvement, slower otherwise */
+    double p = c->verdict == QSB_VERDICT_IMPROVED ? c->p_faster_adjusted : c->p_adjusted;
+    if (isfinite(p))
+        fprintf(out, "%.3g", p);
     else
         fputs("&ndash;", out);
     fprintf(out, "</td><td class=\"%s\">", verdict_class(c->verdict));
