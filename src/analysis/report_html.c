@@ -211,7 +211,7 @@ static void put_delta(FILE *out, const qsb_row *cand)
     if (!isfinite(cand->delta_pct))
         fputs("n/a", out);
     else if (interval_known(cand))
-        fprintf(out, "%+.2f%% &plusmn; %.2f", cand->delta_pct,
+        fprintf(out, "%+.2f%% &plusmn;&nbsp;%.2f", cand->delta_pct,
                 fmax(cand->delta_pct - cand->delta_lo, cand->delta_hi - cand->delta_pct));
     else
         fprintf(out, "%+.2f%%", cand->delta_pct);
@@ -423,6 +423,10 @@ static int put_charts(FILE *out, chart_dir *d, unsigned *chart_no)
 
 static int draw_run_charts(FILE *out, const qsb_results *r, unsigned *chart_no)
 {
+    if (r->ncells == 0) { /* an interrupted run: its files are still written */
+        fputs("<p>No chart: no cell was measured.</p>\n", out);
+        return QSB_OK;
+    }
     chart_dir d;
     int status = chart_dir_open(&d);
     if (status != QSB_OK)
