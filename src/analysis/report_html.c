@@ -170,7 +170,9 @@ static void put_facts(FILE *out, const qsb_results *r, const char *file)
     fact(out, "placement", c->placement, false);
     snprintf(buf, sizeof buf, "governor %s, turbo %s", c->governor ? c->governor : "?",
              c->turbo ? c->turbo : "?");
-    if (c->governor || c->turbo)
+    bool known = (c->governor && strcmp(c->governor, "unknown") != 0) ||
+                 (c->turbo && strcmp(c->turbo, "unknown") != 0);
+    if (known)
         fact(out, "machine state", buf, false);
     fputs("</table>\n", out);
 }
@@ -622,7 +624,8 @@ static void put_title(FILE *out, const qsb_html_page *p)
         fputs(" on ", out);
         qsb_html_text(out, qsb_machine_name(&p->run->context));
     } else {
-        fprintf(out, "%zu machines", p->fleet_n);
+        put_subject(out, &p->fleet[0]);
+        fprintf(out, " on %zu machines", p->fleet_n);
     }
     fputs("</h1>\n</header>\n", out);
 }
