@@ -22,6 +22,8 @@ static const command commands[] = {
     {"compare", qsb_cmd_compare, "regression check between two results files"},
     {"merge", qsb_cmd_merge, "join shards (run --shard K/N) and machines into one file"},
     {"plot", qsb_cmd_plot, "charts from a results file, through gnuplot"},
+    {"report", qsb_cmd_report, "one self-contained HTML page of results files"},
+    {"export", qsb_cmd_export, "a results file in a format CI dashboards read"},
     {"audit", qsb_cmd_audit, "stability, allocation, stack, worst case, broken comparators"},
     {NULL, NULL, NULL},
 };

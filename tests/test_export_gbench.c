@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "diag.h"
+#include "export.h"
 #include "export_gbench.h"
 #include "result.h"
 
@@ -175,10 +176,14 @@ static void test_metrics(void)
 static void test_option(void)
 {
     const char *path = NULL;
-    CHECK(qsb_export_parse("gbench=out/bench.json", &path) == QSB_OK &&
-          strcmp(path, "out/bench.json") == 0);
-    CHECK(qsb_export_parse("gbench=", &path) == QSB_EUSAGE);
-    CHECK(qsb_export_parse("csv=x.csv", &path) == QSB_EUSAGE);
+    const qsb_export_format *format = NULL;
+    CHECK(qsb_export_parse("gbench=out/bench.json", &format, &path) == QSB_OK &&
+          strcmp(path, "out/bench.json") == 0 && format == qsb_export_find("gbench"));
+    CHECK(qsb_export_parse("bmf=b.json", &format, &path) == QSB_OK &&
+          format == qsb_export_find("bmf") && strcmp(path, "b.json") == 0);
+    CHECK(qsb_export_parse("gbench=", &format, &path) == QSB_EUSAGE);
+    CHECK(qsb_export_parse("csv=x.csv", &format, &path) == QSB_EUSAGE);
+    CHECK(qsb_export_parse("bmf", &format, &path) == QSB_EUSAGE);
     CHECK(qsb_export_gbench_check("ns") == QSB_OK && qsb_export_gbench_check("cycles") == QSB_OK);
     CHECK(qsb_export_gbench_check("comparisons") == QSB_EUSAGE);
 }

@@ -32,7 +32,7 @@ void qsb_outfile_abort(qsb_outfile *of);
 ** when the writing is done, either every file is committed, or (the writing failed) every
 ** one is aborted and no final path is touched. */
 
-#define QSB_OUTPUTS_MAX 4
+#define QSB_OUTPUTS_MAX 6
 
 typedef struct {
     qsb_outfile file[QSB_OUTPUTS_MAX]; /* file[i].fp NULL: output i was not asked for */

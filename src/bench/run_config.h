@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "export.h"
 #include "patterns.h"
 #include "registry.h"
 #include "rng.h"
@@ -60,7 +61,9 @@ typedef struct {
     bool quiet;             /* no progress line */
     bool plot;              /* --plot: the charts beside the results file (plot.h) */
     char *command_line;     /* "qsortbench run --nelem ...", for the results (malloc'd) */
-    const char *gbench_path; /* --export gbench=FILE (or gbench FILE): NULL when not asked */
+    const qsb_export_format *export_format; /* --export FORMAT=FILE (export.h): NULL when */
+    const char *export_path;                /* not asked */
+    const char *report_path; /* --report FILE: the HTML page (report_html.h); NULL: none */
     bool fail_above;        /* --fail-above PCT given: gate the candidates (compare.h) */
     double fail_above_pct;
     double fail_above_alpha; /* --alpha: its level after the correction (default 0.01) */

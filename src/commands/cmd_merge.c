@@ -1,12 +1,13 @@
 /*
-** `qsortbench merge FILE... -o OUT [--csv FILE] [--json FILE]`: joins the shards of one matrix
-** (run --shard K/N), and keeps the runs of several machines apart by machine (merge.h). The
+** `qsortbench merge FILE... -o OUT [--csv FILE] [--json FILE] [--export FORMAT=FILE]`: joins
+** the shards of one matrix (run --shard K/N), and keeps the runs of several machines apart by machine (merge.h). The
 ** inputs are CSV or JSON (a shard must be JSON: only the JSON records its shard and matrix);
 ** the output is a results file when one machine remains, a fleet file (report.h) otherwise.
 ** -o OUT writes JSON, or CSV when OUT ends in .csv; --json/--csv name either file explicitly.
 ** With --pool the files are several runs of one command on one machine, pooled with every run
 ** a unit (pool.h).
-** Both files are written atomically. Exit: 0, 2 for a bad command line or a bad merge
+** --export writes the merged results for a dashboard too (export.h). Every file is written
+** atomically. Exit: 0, 2 for a bad command line or a bad merge
 ** (one line), 3 for I/O errors.
 */
 #include <stdio.h>
@@ -15,13 +16,14 @@
 
 #include "commands.h"
 #include "diag.h"
+#include "export.h"
 #include "merge.h"
 #include "outfile.h"
 #include "pool.h"
 #include "read_results.h"
 #include "report.h"
 
-enum { OPT_OUTPUT, OPT_CSV, OPT_JSON, OPT_POOL };
+enum { OPT_OUTPUT, OPT_CSV, OPT_JSON, OPT_POOL, OPT_EXPORT };
 
 static const qsb_option merge_options[] = {
     [OPT_OUTPUT] = {"output", 'o', "OUT", "the merged file: CSV when OUT ends in .csv, else JSON"},
@@ -31,6 +33,9 @@ static const qsb_option merge_options[] = {
                   "the files are runs of one command on one machine (separate processes, "
                   "at separate times): pool them, every run one unit, intervals by t over "
                   "the runs (five runs or more); what one run cannot sample is then sampled"},
+    [OPT_EXPORT] = {"export", 0, "FORMAT=FILE",
+                    "also write the merged results for CI dashboards: bmf, "
+                    "github-action-benchmark or gbench (one machine only); as run --export"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -46,6 +51,8 @@ static const qsb_command_spec merge_spec = {
 typedef struct {
     const char *csv, *json;
     bool pool;
+    const qsb_export_format *export_format; /* --export: NULL when not asked */
+    const char *export_path;
 } merge_outputs;
 
 static int handle_option(void *ctx, int index, const char *arg)
@@ -55,6 +62,8 @@ static int handle_option(void *ctx, int index, const char *arg)
         o->pool = true;
         return QSB_OK;
     }
+    if (index == OPT_EXPORT)
+        return qsb_export_parse(arg, &o->export_format, &o->export_path);
     size_t len = strlen(arg);
     if (index == OPT_OUTPUT) {
         if (len >= 4 && strcmp(arg + len - 4, ".csv") == 0)
@@ -123,8 +132,8 @@ static int pool_inputs(qsb_merge_input *in, size_t n, qsb_results **out, size_t 
 
 static int write_merged(const merge_outputs *o, const qsb_results *runs, size_t n)
 {
-    enum { OUT_CSV, OUT_JSON, OUT_COUNT };
-    const char *paths[OUT_COUNT] = {o->csv, o->json};
+    enum { OUT_CSV, OUT_JSON, OUT_EXPORT, OUT_COUNT };
+    const char *paths[OUT_COUNT] = {o->csv, o->json, o->export_path};
     qsb_outputs out;
     int status = qsb_outputs_open(&out, paths, OUT_COUNT);
     if (status != QSB_OK)
@@ -134,12 +143,14 @@ static int write_merged(const merge_outputs *o, const qsb_results *runs, size_t 
         status = n == 1 ? qsb_report_csv(csv, &runs[0]) : qsb_report_fleet_csv(csv, runs, n);
     if (status == QSB_OK && json)
         status = n == 1 ? qsb_report_json(json, &runs[0]) : qsb_report_fleet_json(json, runs, n);
+    if (status == QSB_OK && out.file[OUT_EXPORT].fp)
+        status = o->export_format->write(out.file[OUT_EXPORT].fp, runs, n);
     return qsb_outputs_close(&out, status);
 }
 
 int qsb_cmd_merge(int argc, char **argv)
 {
-    merge_outputs o = {NULL, NULL, false};
+    merge_outputs o = {NULL, NULL, false, NULL, NULL};
     int first;
     int status = qsb_parse_options(&merge_spec, argc, argv, handle_option, &o, &first);
     if (status != QSB_OK)

@@ -24,7 +24,6 @@
 #include "commands.h"
 #include "compare.h"
 #include "diag.h"
-#include "export_gbench.h"
 #include "machine.h"
 #include "memory.h"
 #include "outfile.h"
@@ -34,6 +33,7 @@
 #include "read_results.h"
 #include "plugin.h"
 #include "report.h"
+#include "report_html.h"
 #include "result.h"
 #include "run.h"
 #include "run_options.h"
@@ -136,16 +136,17 @@ static int default_path(char *buf, size_t len, const struct tm *utc, const char 
     return QSB_OK;
 }
 
-enum { OUT_CSV, OUT_JSON, OUT_GBENCH, OUT_COUNT };
+enum { OUT_CSV, OUT_JSON, OUT_EXPORT, OUT_REPORT, OUT_COUNT };
 
 typedef struct {
-    qsb_outputs out; /* OUT_*; OUT_GBENCH only with --export gbench=FILE */
+    qsb_outputs out; /* OUT_*; OUT_EXPORT and OUT_REPORT only when asked */
     char csv_default[96], json_default[96];
 } result_files;
 
 static int open_files(result_files *f, const qsb_run_config *cfg, const struct tm *utc)
 {
-    const char *paths[OUT_COUNT] = {cfg->csv_path, cfg->json_path, cfg->gbench_path};
+    const char *paths[OUT_COUNT] = {cfg->csv_path, cfg->json_path, cfg->export_path,
+                                    cfg->report_path};
     int status = QSB_OK;
     if (!paths[OUT_CSV] &&
         (status = default_path(f->csv_default, sizeof f->csv_default, utc, "csv")) == QSB_OK)
@@ -156,24 +157,28 @@ static int open_files(result_files *f, const qsb_run_config *cfg, const struct t
     return status == QSB_OK ? qsb_outputs_open(&f->out, paths, OUT_COUNT) : status;
 }
 
-/* Writes every report and commits every file; on any failure no final file is touched by a
-** partial write. */
-static int write_files(result_files *f, const qsb_results *r)
-{
-    FILE *gbench = f->out.file[OUT_GBENCH].fp;
-    int status = qsb_report_csv(f->out.file[OUT_CSV].fp, r);
-    if (status == QSB_OK)
-        status = qsb_report_json(f->out.file[OUT_JSON].fp, r);
-    if (status == QSB_OK && gbench)
-        status = qsb_export_gbench(gbench, r);
-    return qsb_outputs_close(&f->out, status);
-}
-
 static const char *file_name(const char *given, const char *dflt)
 {
     if (!given)
         return dflt;
     return strcmp(given, "-") == 0 ? "standard output" : given;
+}
+
+/* Writes every report and commits every file; on any failure no final file is touched by a
+** partial write. */
+static int write_files(result_files *f, const qsb_run_config *cfg, const qsb_results *r)
+{
+    FILE *exported = f->out.file[OUT_EXPORT].fp;
+    int status = qsb_report_csv(f->out.file[OUT_CSV].fp, r);
+    if (status == QSB_OK)
+        status = qsb_report_json(f->out.file[OUT_JSON].fp, r);
+    if (status == QSB_OK && exported)
+        status = cfg->export_format->write(exported, r, 1);
+    if (status == QSB_OK && f->out.file[OUT_REPORT].fp) {
+        qsb_html_page page = {.run = r, .run_name = file_name(cfg->json_path, f->json_default)};
+        status = qsb_report_html(f->out.file[OUT_REPORT].fp, &page);
+    }
+    return qsb_outputs_close(&f->out, status);
 }
 
 /* The cells in this process (its units; a worker's, one visit of each), with the inputs its
@@ -270,7 +275,7 @@ static int run_and_report(const qsb_run_config *cfg, const qsb_run_plan *plan,
                            files->out.file[OUT_JSON].final_path;
     if (table_on_stdout)
         qsb_report_table(stdout, results, ref);
-    int write_status = write_files(files, results);
+    int write_status = write_files(files, cfg, results);
     if (table_on_stdout && (fflush(stdout) != 0 || ferror(stdout)))
         write_status = qsb_error(QSB_ESYSTEM, "cannot write to standard output");
     const char *csv = file_name(cfg->csv_path, files->csv_default);
@@ -313,7 +318,7 @@ int qsb_run_execute(const qsb_run_config *cfg)
     int status = cfg->reference ? qsb_reference_load(cfg->reference, &ref) : QSB_OK;
     if (status == QSB_OK)
         status = check_buffers_fit(cfg);
-    if (status == QSB_OK && cfg->plot)
+    if (status == QSB_OK && (cfg->plot || cfg->report_path))
         status = qsb_plot_check(); /* no gnuplot: say so now, not after the run */
     double load_average = qsb_load_average(); /* before this run adds to it */
     time_t now = time(NULL);

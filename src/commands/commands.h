@@ -18,6 +18,8 @@ int qsb_cmd_compare_machines(int argc, char **argv);
 int qsb_cmd_plot(int argc, char **argv);
 int qsb_cmd_audit(int argc, char **argv);
 int qsb_cmd_merge(int argc, char **argv);
+int qsb_cmd_export(int argc, char **argv);
+int qsb_cmd_report(int argc, char **argv);
 
 /* The run command after parsing (cmd_run.c): checks, result files opened before the run,
 ** the run, the reports, the files committed. Returns the exit status. Tests call it with a

@@ -19,7 +19,7 @@
 #include "cover_letter.h"
 #include "diag.h"
 #include "result.h"
-#include "export_gbench.h"
+#include "export.h"
 #include "machine.h"
 #include "placement.h"
 #include "plugin.h"
@@ -65,6 +65,7 @@ enum {
     OPT_REFERENCE,
     OPT_QUIET,
     OPT_EXPORT,
+    OPT_REPORT,
     OPT_FAIL_ABOVE,
     OPT_ALPHA,
     OPT_CORRECTION,
@@ -138,8 +139,13 @@ static const qsb_option run_options[] = {
                        "print published deltas beside ours: glibc-2021 (the 2021 cover "
                        "letter, built in) or a CSV of its columns"},
     [OPT_QUIET] = {"quiet", 'q', NULL, "no progress line on stderr"},
-    [OPT_EXPORT] = {"export", 0, "gbench=FILE",
-                    "also write Google Benchmark JSON (ALGO/PATTERN/NELEM/SIZE rows)"},
+    [OPT_EXPORT] = {"export", 0, "FORMAT=FILE",
+                    "also write the results for CI dashboards: gbench (Google Benchmark "
+                    "JSON), bmf (Bencher Metric Format) or github-action-benchmark "
+                    "(customSmallerIsBetter JSON); `qsortbench export --help`"},
+    [OPT_REPORT] = {"report", 0, "FILE",
+                    "also write one self-contained HTML page of the run (`qsortbench report`: "
+                    "context, tables, inline charts; needs gnuplot: Debian gnuplot-nox)"},
     [OPT_FAIL_ABOVE] = {"fail-above", 0, "PCT",
                         "exit 1 when a candidate is slower than PCT %: its paired ratio "
                         "above 1 + PCT/100 by a one-sided t test over its units, p corrected "
@@ -190,7 +196,7 @@ typedef struct {
     bool plot;
     bool quiet;
     bool no_reload;
-    const char *export_operand;  /* FILE of "--export gbench FILE" (the one operand) */
+    const char *export_operand;  /* FILE of "--export FORMAT FILE" (the one operand) */
 } option_texts;
 
 static int collect_option(void *ctx, int index, const char *arg)
@@ -500,17 +506,21 @@ static int resolve_repetitions(qsb_run_config *cfg, const option_texts *t)
     return status;
 }
 
-/* --export gbench=FILE (or gbench FILE) and --fail-above PCT (export_gbench.h, compare.h). */
+/* --export FORMAT=FILE (or FORMAT FILE), --report FILE and --fail-above PCT (export.h,
+** compare.h). */
 static int resolve_export_and_gate(qsb_run_config *cfg, const option_texts *t)
 {
     int status = QSB_OK;
     const char *exp = t->text[OPT_EXPORT];
-    if (exp && t->export_operand && strcmp(exp, "gbench") == 0)
-        cfg->gbench_path = t->export_operand;
-    else if (exp)
-        status = qsb_export_parse(exp, &cfg->gbench_path);
-    if (status == QSB_OK && exp)
-        status = qsb_export_gbench_check(qsb_metric_name(cfg->metric));
+    cfg->report_path = t->text[OPT_REPORT];
+    if (exp && t->export_operand) {
+        cfg->export_format = qsb_export_find(exp);
+        cfg->export_path = t->export_operand;
+    } else if (exp) {
+        status = qsb_export_parse(exp, &cfg->export_format, &cfg->export_path);
+    }
+    if (status == QSB_OK && exp && cfg->export_format->check)
+        status = cfg->export_format->check(qsb_metric_name(cfg->metric));
     if (status == QSB_OK && t->text[OPT_FAIL_ABOVE]) {
         status = qsb_parse_double(t->text[OPT_FAIL_ABOVE], "--fail-above", 0.0, 1e6,
                                   &cfg->fail_above_pct);
@@ -732,8 +742,8 @@ int qsb_run_config_parse(qsb_run_config *cfg, int argc, char **argv)
     int status = qsb_parse_options(&qsb_run_spec, argc, argv, collect_option, &texts, &first);
     if (status != QSB_OK)
         return status;
-    /* The one operand run accepts: FILE of "--export gbench FILE". */
-    bool export_file = texts.text[OPT_EXPORT] && strcmp(texts.text[OPT_EXPORT], "gbench") == 0;
+    /* The one operand run accepts: FILE of "--export FORMAT FILE". */
+    bool export_file = texts.text[OPT_EXPORT] && qsb_export_find(texts.text[OPT_EXPORT]);
     if (export_file && argc - first == 1)
         texts.export_operand = argv[first++];
     if (first < argc)

@@ -24,18 +24,6 @@ int qsb_export_gbench_check(const char *metric)
                            "or --metric ns", metric);
 }
 
-int qsb_export_parse(const char *value, const char **path)
-{
-    static const char format[] = "gbench=";
-    if (strncmp(value, format, sizeof format - 1) != 0)
-        return qsb_usage_error("--export: '%s' is not a format and file: use --export "
-                               "gbench=FILE or --export gbench FILE", qsb_quote_path(value));
-    *path = value + sizeof format - 1;
-    if (**path == '\0')
-        return qsb_usage_error("--export: no file after 'gbench='");
-    return QSB_OK;
-}
-
 /* ---- the context ---- */
 
 static int add_caches(cJSON *ctx, long cpus)

@@ -1,5 +1,5 @@
 /*
-** Results in Google Benchmark's JSON format (`run --export gbench=FILE`), for the tools that
+** Results in Google Benchmark's JSON format (`--export gbench=FILE`, export.h), for the tools that
 ** read it: google/benchmark's compare.py, github-action-benchmark (tool 'googlecpp') and
 ** Bencher (adapter 'cpp_google').
 **
@@ -26,10 +26,6 @@
 /* Can results of this metric be exported (a time: cycles or ns)? Reports a usage error
 ** naming the option and returns QSB_EUSAGE when not; run calls it before any work. */
 int qsb_export_gbench_check(const char *metric);
-
-/* Splits an --export value "gbench=FILE" into its path (pointing into value). Reports and
-** returns QSB_EUSAGE for another format or a missing FILE. */
-int qsb_export_parse(const char *value, const char **path);
 
 /* Writes r. Returns QSB_OK, QSB_EUSAGE (a metric without time, cycles without tsc_hz), or
 ** QSB_ESYSTEM when out of memory; write errors stay in fp's error flag (outfile.h). */

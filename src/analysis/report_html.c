@@ -1,0 +1,666 @@
+/*
+** The HTML page of results (see report_html.h). The figures come from the structures as the
+** other reporters print them; the conclusions from compare.h (verdicts) and plot.h /
+** fleet_view.h (charts); this file only lays them out.
+*/
+#include "report_html.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "fleet_view.h"
+#include "plot.h"
+
+#define CHART_MAX_BYTES ((size_t)16 << 20) /* far above any chart gnuplot writes here */
+
+/* ---- text ---- */
+
+void qsb_html_text(FILE *out, const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)(text ? text : ""); *p; p++) {
+        switch (*p) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&#39;", out); break;
+        default:
+            if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7f)
+                fputs("&#xFFFD;", out);
+            else
+                fputc(*p, out);
+        }
+    }
+}
+
+static void html_upper(FILE *out, const char *text)
+{
+    for (const char *p = text; *p; p++) {
+        char one[2] = {*p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') : *p, '\0'};
+        qsb_html_text(out, one);
+    }
+}
+
+/* A median as the text table shows it: whole numbers from 1000 on. */
+static void put_value(FILE *out, double v)
+{
+    if (!isfinite(v))
+        fputs("&ndash;", out);
+    else if (fabs(v) >= 1000)
+        fprintf(out, "%.0f", v);
+    else
+        fprintf(out, "%.4g", v);
+}
+
+static void put_interval(FILE *out, double lo, double hi)
+{
+    if (isfinite(lo) && isfinite(hi))
+        fprintf(out, "[%+.2f, %+.2f]", lo, hi);
+    else
+        fputs("&ndash;", out);
+}
+
+/* ---- the page's frame ---- */
+
+static const char style[] =
+    "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#1a1a1a;"
+    "max-width:62rem;margin:0 auto;padding:1rem 1.2rem 3rem}"
+    "h1{font-size:1.5rem;margin:.4rem 0}h2{font-size:1.2rem;margin:2rem 0 .5rem;"
+    "border-bottom:1px solid #ccc;padding-bottom:.2rem}h3{font-size:1rem;margin:1.2rem 0 .3rem}"
+    "p{margin:.4rem 0}code,.mono{font-family:ui-monospace,'DejaVu Sans Mono',monospace;"
+    "font-size:.86em}"
+    "table{border-collapse:collapse;width:100%;margin:.3rem 0 1rem;table-layout:auto}"
+    "th,td{padding:.2rem .45rem;border-bottom:1px solid #e3e3e3;text-align:left;"
+    "vertical-align:top;overflow-wrap:break-word}td.mono,code{overflow-wrap:anywhere}"
+    "th{background:#f4f4f4;font-weight:600;overflow-wrap:normal}td.num,th.num{text-align:right;"
+    "font-variant-numeric:tabular-nums;overflow-wrap:normal}"
+    "table.facts th{width:11rem;background:none;font-weight:600}"
+    "table.cells{table-layout:fixed}table.cells col.n{width:6.5rem}table.cells col.s{width:3rem}"
+    "table.cells col.a{width:auto}table.cells col.d{width:10rem}table.cells col.i{width:11rem}"
+    "table.cells col.m{width:6.5rem}table.cells col.t{width:10rem}"
+    ".noisy{color:#8a5a00}.faster{color:#0a6b2b}.slower{color:#a11}.failed{color:#a11;"
+    "font-weight:600}.muted{color:#666}"
+    "figure{margin:1.2rem 0}figure svg{display:block;width:100%;height:auto}"
+    "figure.chart{position:relative;left:50%;transform:translateX(-50%)}"
+    "figcaption{font-size:.9em;color:#444}"
+    ".verdict-fail{color:#a11;font-weight:600}.verdict-pass{color:#0a6b2b;font-weight:600}";
+
+static void put_head(FILE *out, const char *title)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+          "style-src 'unsafe-inline'\">\n<title>",
+          out);
+    qsb_html_text(out, title);
+    fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n", style);
+}
+
+/* "introsort vs msort" of a run: its candidates against its baseline. */
+static void put_subject(FILE *out, const qsb_results *r)
+{
+    if (r->ncells == 0) {
+        fputs("no cells", out);
+        return;
+    }
+    const qsb_cell *cell = &r->cells[0];
+    for (size_t i = 1; i < cell->nrows; i++) {
+        fputs(i > 1 ? ", " : "", out);
+        qsb_html_text(out, cell->rows[i].algorithm);
+    }
+    fputs(cell->nrows > 1 ? " against " : "", out);
+    qsb_html_text(out, cell->rows[0].algorithm);
+}
+
+/* ---- what was run ---- */
+
+static void fact(FILE *out, const char *label, const char *value, bool mono)
+{
+    if (!value || !value[0])
+        return;
+    fprintf(out, "<tr><th scope=\"row\">%s</th><td%s>", label, mono ? " class=\"mono\"" : "");
+    qsb_html_text(out, value);
+    fputs("</td></tr>\n", out);
+}
+
+static void put_facts(FILE *out, const qsb_results *r, const char *file)
+{
+    const qsb_context *c = &r->context;
+    char buf[512];
+    fputs("<table class=\"facts\">\n", out);
+    fact(out, "file", file, true);
+    fact(out, "command line", c->command_line, true);
+    fact(out, "date", c->date, false);
+    if (c->incomplete)
+        fact(out, "interrupted", "yes: the cells are those finished", false);
+    fact(out, "machine", qsb_machine_name(c), false);
+    snprintf(buf, sizeof buf, "%s%s%s", c->cpu_model ? c->cpu_model : "",
+             c->caches ? "; caches " : "", c->caches ? c->caches : "");
+    fact(out, "CPU", buf, false);
+    fact(out, "libc", c->libc, false);
+    snprintf(buf, sizeof buf, "qsortbench %s, %s build, %s",
+             c->tool_version ? c->tool_version : "?",
+             c->build_type ? c->build_type : "?", c->compiler ? c->compiler : "?");
+    fact(out, "build", buf, false);
+    fact(out, "build flags", c->build_flags, true);
+    if (c->tsc_hz > 0)
+        snprintf(buf, sizeof buf, "%s (%s, TSC %.3f GHz)", c->metric ? c->metric : "?",
+                 c->timer ? c->timer : "?", c->tsc_hz / 1e9);
+    else
+        snprintf(buf, sizeof buf, "%s (%s)", c->metric ? c->metric : "?",
+                 c->timer ? c->timer : "?");
+    fact(out, "metric", buf, false);
+    snprintf(buf, sizeof buf, "0x%" PRIx64 " (mode %s)", c->seed, c->mode ? c->mode : "?");
+    fact(out, "seed", buf, true);
+    if (isfinite(c->budget_s)) {
+        snprintf(buf, sizeof buf, "%.0f s", c->budget_s);
+        fact(out, "budget", buf, false);
+    }
+    if (isfinite(c->precision_pct)) {
+        snprintf(buf, sizeof buf, "\xc2\xb1%g%% (the noisy mark above it)", c->precision_pct);
+        fact(out, "precision target", buf, false);
+    }
+    fact(out, "repetitions", c->repetitions, false);
+    fact(out, "placement", c->placement, false);
+    snprintf(buf, sizeof buf, "governor %s, turbo %s", c->governor ? c->governor : "?",
+             c->turbo ? c->turbo : "?");
+    bool known = (c->governor && strcmp(c->governor, "unknown") != 0) ||
+                 (c->turbo && strcmp(c->turbo, "unknown") != 0);
+    if (known)
+        fact(out, "machine state", buf, false);
+    fputs("</table>\n", out);
+}
+
+/* ---- the cover-letter table ---- */
+
+static bool interval_known(const qsb_row *row)
+{
+    return isfinite(row->delta_lo) && isfinite(row->delta_hi);
+}
+
+static void put_failure(FILE *out, const qsb_row *failed)
+{
+    fputs("<td colspan=\"5\" class=\"failed\">FAILED (", out);
+    qsb_html_text(out, failed->algorithm);
+    fputs(": ", out);
+    qsb_html_text(out, failed->failure ? failed->failure : "wrong result");
+    fputs(")</td>", out);
+}
+
+static void put_notes(FILE *out, const qsb_row *base, const qsb_row *cand)
+{
+    bool unchanged = cand && interval_known(cand) && cand->delta_lo <= 0 && cand->delta_hi >= 0;
+    fputs("<td>", out);
+    if (unchanged)
+        fputs("no significant change", out);
+    if ((cand && cand->noisy) || base->noisy)
+        fprintf(out, "%s<span class=\"noisy\">~noisy</span>", unchanged ? " " : "");
+    fputs("</td>", out);
+}
+
+static void put_delta(FILE *out, const qsb_row *cand)
+{
+    const char *cls = !interval_known(cand) || (cand->delta_lo <= 0 && cand->delta_hi >= 0)
+                          ? ""
+                          : cand->delta_pct < 0 ? " faster" : " slower";
+    fprintf(out, "<td class=\"num%s\">", cls);
+    if (!isfinite(cand->delta_pct))
+        fputs("n/a", out);
+    else if (interval_known(cand))
+        fprintf(out, "%+.2f%% &plusmn;&nbsp;%.2f", cand->delta_pct,
+                fmax(cand->delta_pct - cand->delta_lo, cand->delta_hi - cand->delta_pct));
+    else
+        fprintf(out, "%+.2f%%", cand->delta_pct);
+    fputs("</td><td class=\"num\">", out);
+    put_interval(out, cand->delta_lo, cand->delta_hi);
+    fputs("</td>", out);
+}
+
+/* One line: the candidate against the baseline (cand NULL: a run without candidates). */
+static void put_cell_line(FILE *out, const qsb_cell *cell, const qsb_row *cand)
+{
+    const qsb_row *base = &cell->rows[0];
+    fprintf(out, "<tr><td class=\"num\">%" PRIu64 "</td><td class=\"num\">%" PRIu64 "</td><td>",
+            cell->nelem, cell->size);
+    qsb_html_text(out, cand ? cand->algorithm : base->algorithm);
+    fputs("</td>", out);
+    const qsb_row *failed = !base->verified ? base : cand && !cand->verified ? cand : NULL;
+    if (failed) {
+        put_failure(out, failed);
+        fputs("<td></td></tr>\n", out);
+        return;
+    }
+    if (cand)
+        put_delta(out, cand);
+    else
+        fputs("<td class=\"num\">&ndash;</td><td class=\"num\">&ndash;</td>", out);
+    fputs("<td class=\"num\">", out);
+    put_value(out, base->summary.median);
+    fputs("</td><td class=\"num\">", out);
+    put_value(out, cand ? cand->summary.median : NAN);
+    fputs("</td>", out);
+    put_notes(out, base, cand);
+    fputs("</tr>\n", out);
+}
+
+static void put_table_head(FILE *out, const qsb_results *r)
+{
+    fputs("<table class=\"cells\">\n<colgroup><col class=\"n\"><col class=\"s\">"
+          "<col class=\"a\"><col class=\"d\"><col class=\"i\"><col class=\"m\">"
+          "<col class=\"m\"><col class=\"t\"></colgroup>\n<thead><tr>"
+          "<th class=\"num\">elements</th>"
+          "<th class=\"num\">size</th><th>candidate</th><th class=\"num\">delta</th>"
+          "<th class=\"num\">95% interval</th><th class=\"num\">",
+          out);
+    qsb_html_text(out, r->baseline ? r->baseline : "baseline");
+    fputs("</th><th class=\"num\">candidate</th><th>notes</th></tr></thead>\n<tbody>\n", out);
+}
+
+/* What the tables' columns and marks mean (once a page). */
+static void put_legend(FILE *out, const qsb_results *r)
+{
+    const char *metric = r->context.metric ? r->context.metric : "?";
+    fputs("<p>Per cell and candidate: the paired delta against the baseline with &plusmn; the "
+          "larger side of its 95% interval, the interval itself, and both medians in ",
+          out);
+    qsb_html_text(out, metric);
+    fputs(" per sort. <span class=\"faster\">Green</span>: faster, <span class=\"slower\">"
+          "red</span>: slower, the interval excluding zero. <span class=\"noisy\">~noisy</span>: "
+          "an interval wider than the precision target, or none.</p>\n",
+          out);
+}
+
+static void put_results_tables(FILE *out, const qsb_results *r)
+{
+    for (size_t c = 0; c < r->ncells; c++) {
+        const qsb_cell *cell = &r->cells[c];
+        bool first = c == 0 || strcmp(cell->pattern, r->cells[c - 1].pattern) != 0;
+        if (first) {
+            fputs(c ? "</tbody></table>\n<h3>" : "<h3>", out);
+            html_upper(out, cell->pattern);
+            fputs("</h3>\n", out);
+            put_table_head(out, r);
+        }
+        if (cell->nrows == 1)
+            put_cell_line(out, cell, NULL);
+        for (size_t i = 1; i < cell->nrows; i++)
+            put_cell_line(out, cell, &cell->rows[i]);
+    }
+    if (r->ncells)
+        fputs("</tbody></table>\n", out);
+    else
+        fputs("<p>No cell was measured.</p>\n", out);
+}
+
+/* ---- charts ---- */
+
+/* The whole file, or NULL (reported). */
+static char *slurp(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        qsb_error(QSB_ESYSTEM, "cannot read the chart '%s': %s", qsb_quote_path(path),
+                  strerror(errno));
+        return NULL;
+    }
+    char *text = malloc(CHART_MAX_BYTES + 1);
+    size_t len = text ? fread(text, 1, CHART_MAX_BYTES, fp) : 0;
+    fclose(fp);
+    if (text)
+        text[len] = '\0';
+    else
+        qsb_out_of_memory("report chart");
+    return text;
+}
+
+/* The chart's own width in pixels (its svg element's width attribute); 0 when not found. */
+static unsigned svg_width(const char *svg)
+{
+    const char *tag = strstr(svg, "<svg");
+    const char *end = tag ? strchr(tag, '>') : NULL;
+    const char *w = tag ? strstr(tag, "width=\"") : NULL;
+    return w && end && w < end ? (unsigned)strtoul(w + 7, NULL, 10) : 0;
+}
+
+/* The SVG element, its ids made unique in the page ("c3-gpPt0"), the XML prolog dropped. */
+static void put_svg(FILE *out, const char *svg, unsigned chart)
+{
+    static const char *const refs[] = {"id='", "id=\"", "href='#", "href=\"#", "url(#"};
+    const char *p = strstr(svg, "<svg");
+    if (!p)
+        return;
+    while (*p) {
+        size_t k = 0, nrefs = sizeof refs / sizeof refs[0];
+        while (k < nrefs && strncmp(p, refs[k], strlen(refs[k])) != 0)
+            k++;
+        if (k == nrefs) {
+            fputc(*p++, out);
+            continue;
+        }
+        fprintf(out, "%sc%u-", refs[k], chart);
+        p += strlen(refs[k]);
+    }
+}
+
+typedef struct {
+    char dir[4096];
+    char *list;  /* the charts written, one path a line (plot.h's report stream) */
+    size_t list_len;
+    FILE *stream;
+} chart_dir;
+
+static int chart_dir_open(chart_dir *d)
+{
+    memset(d, 0, sizeof *d);
+    const char *base = getenv("TMPDIR");
+    if (!base || !base[0])
+        base = "/tmp";
+    int n = snprintf(d->dir, sizeof d->dir, "%s/qsortbench-report-XXXXXX", base);
+    if (n < 0 || (size_t)n >= sizeof d->dir || !mkdtemp(d->dir))
+        return qsb_error(QSB_ESYSTEM, "cannot make a temporary directory under '%s': %s",
+                         qsb_quote_path(base), strerror(errno));
+    if (!(d->stream = open_memstream(&d->list, &d->list_len))) {
+        rmdir(d->dir);
+        return qsb_out_of_memory("report charts");
+    }
+    return QSB_OK;
+}
+
+/* What a chart shows, from its name (plot.h: <stem>-deltas-<candidate>, -scaling,
+** -comparisons). */
+static const char *caption(const char *path)
+{
+    static const struct {
+        const char *part, *text;
+    } captions[] = {
+        {"-deltas-", "The paired delta of the candidate against the baseline, per cell, with "
+                     "its 95% interval; hatched bars: noisy."},
+        {"-scaling.", "The median per element against the element count (log scale); dashed "
+                      "lines: where the L1d, L2 and L3 caches hold that many elements."},
+        {"-comparisons.", "Comparator calls / (n log2 n) of one sort, per cell."},
+    };
+    const char *base = strrchr(path, '/');
+    for (size_t i = 0; i < sizeof captions / sizeof captions[0]; i++)
+        if (strstr(base ? base : path, captions[i].part))
+            return captions[i].text;
+    return "";
+}
+
+/* Inlines every chart listed, each in a figure with its caption, and removes the files. */
+static int put_charts(FILE *out, chart_dir *d, unsigned *chart_no)
+{
+    fclose(d->stream);
+    d->stream = NULL;
+    int status = QSB_OK;
+    for (char *line = d->list; line && *line;) {
+        char *end = strchr(line, '\n');
+        if (end)
+            *end = '\0';
+        char *svg = status == QSB_OK ? slurp(line) : NULL;
+        if (svg) {
+            /* As wide as the chart was drawn, the window allowing: a chart of many panels
+            ** may be wider than the text, never wider than the window. */
+            unsigned width = svg_width(svg);
+            fprintf(out, "<figure class=\"chart\" style=\"width:min(calc(100vw - 3rem), %upx)\">\n",
+                    width ? width : 1000);
+            put_svg(out, svg, (*chart_no)++);
+            fprintf(out, "\n<figcaption>%s</figcaption>\n</figure>\n", caption(line));
+            free(svg);
+        } else {
+            status = QSB_ESYSTEM;
+        }
+        unlink(line);
+        line = end ? end + 1 : NULL;
+    }
+    free(d->list);
+    rmdir(d->dir);
+    return status;
+}
+
+static int draw_run_charts(FILE *out, const qsb_results *r, unsigned *chart_no)
+{
+    if (r->ncells == 0) { /* an interrupted run: its files are still written */
+        fputs("<p>No chart: no cell was measured.</p>\n", out);
+        return QSB_OK;
+    }
+    chart_dir d;
+    int status = chart_dir_open(&d);
+    if (status != QSB_OK)
+        return status;
+    qsb_plot_options opt = {d.dir, "chart", QSB_PLOT_SVG, NULL, d.stream, 0, NULL};
+    status = qsb_plot(r, &opt);
+    int inlined = put_charts(out, &d, chart_no);
+    return status != QSB_OK ? status : inlined;
+}
+
+static int draw_fleet_charts(FILE *out, const qsb_results *runs, size_t n, unsigned *chart_no)
+{
+    chart_dir d;
+    int status = chart_dir_open(&d);
+    if (status != QSB_OK)
+        return status;
+    qsb_plot_options opt = {d.dir, NULL, QSB_PLOT_SVG, NULL, d.stream, 0, NULL};
+    status = qsb_plot_fleet_file(runs, n, "fleet.json", &opt);
+    int inlined = put_charts(out, &d, chart_no);
+    return status != QSB_OK ? status : inlined;
+}
+
+/* ---- compare ---- */
+
+static const char *verdict_class(qsb_verdict v)
+{
+    switch (v) {
+    case QSB_VERDICT_REGRESSION:
+    case QSB_VERDICT_FAILED:
+        return "slower";
+    case QSB_VERDICT_IMPROVED:
+        return "faster";
+    default:
+        return "muted";
+    }
+}
+
+static void put_comparison(FILE *out, const qsb_comparison *c)
+{
+    fputs("<tr><td>", out);
+    qsb_html_text(out, c->pattern);
+    fprintf(out, " %" PRIu64 " &times; %" PRIu64 "</td><td>", c->nelem, c->size);
+    qsb_html_text(out, c->algorithm);
+    fputs("</td><td class=\"num\">", out);
+    put_value(out, c->base_value);
+    fputs("</td><td class=\"num\">", out);
+    put_value(out, c->new_value);
+    fputs("</td><td class=\"num\">", out);
+    if (isfinite(c->change_pct))
+        fprintf(out, "%+.2f%%", c->change_pct);
+    else
+        fputs("&ndash;", out);
+    fputs("</td><td class=\"num\">", out);
+    put_interval(out, c->change_lo, c->change_hi);
+    fputs("</td><td class=\"num\">", out);
+    /* the p of the verdict's side: faster for an improvement, slower otherwise */
+    double p = c->verdict == QSB_VERDICT_IMPROVED ? c->p_faster_adjusted : c->p_adjusted;
+    if (isfinite(p))
+        fprintf(out, "%.3g", p);
+    else
+        fputs("&ndash;", out);
+    fprintf(out, "</td><td class=\"%s\">", verdict_class(c->verdict));
+    qsb_html_text(out, qsb_verdict_name(c->verdict));
+    fputs("</td></tr>\n", out);
+}
+
+static void put_compare_summary(FILE *out, const qsb_html_page *p, const qsb_compare_report *rep,
+                                int status)
+{
+    fputs("<p>BASE <code>", out);
+    qsb_html_text(out, p->base_name);
+    fputs("</code> (", out);
+    qsb_html_text(out, p->base->context.date ? p->base->context.date : "undated");
+    fputs("), NEW <code>", out);
+    qsb_html_text(out, p->run_name);
+    fprintf(out, "</code>. Threshold %g%%, alpha %g, %s; p corrected by %s over %zu tests "
+                 "(%zu over units, %zu Mann&ndash;Whitney).</p>\n",
+            p->compare.threshold_pct, p->compare.alpha,
+            rep->normalized ? "normalized by each run's baseline" : "medians compared directly",
+            p->compare.correction == QSB_CORRECTION_HOLM
+                ? "Holm"
+                : qsb_correction_name(p->compare.correction),
+            rep->tests, rep->tests_units, rep->tests_mann_whitney);
+    fprintf(out, "<p>Verdict: <span class=\"%s\">%s</span> &mdash; %zu regression, %zu "
+                 "improved, %zu same, %zu failed, %zu in one file only.",
+            status == QSB_OK ? "verdict-pass" : "verdict-fail", status == QSB_OK ? "pass" : "fail",
+            rep->count[QSB_VERDICT_REGRESSION], rep->count[QSB_VERDICT_IMPROVED],
+            rep->count[QSB_VERDICT_SAME], rep->count[QSB_VERDICT_FAILED],
+            rep->count[QSB_VERDICT_ONLY_BASE] + rep->count[QSB_VERDICT_ONLY_NEW]);
+    if (rep->ndiffers) {
+        fputs(" The contexts differ in:", out);
+        for (size_t i = 0; i < rep->ndiffers; i++)
+            fprintf(out, "%s %s", i ? "," : "", rep->differs[i]);
+        fputc('.', out);
+    }
+    fputs("</p>\n", out);
+}
+
+static int put_compare(FILE *out, const qsb_html_page *p)
+{
+    qsb_compare_report rep;
+    int status = qsb_compare_results(p->base, p->run, &p->compare, &rep);
+    if (status != QSB_OK)
+        return status;
+    fputs("<section id=\"compare\">\n<h2>Compared with an earlier run</h2>\n", out);
+    put_compare_summary(out, p, &rep, qsb_compare_status(&rep, false));
+    fprintf(out, "<table class=\"verdicts\">\n<thead><tr><th>cell</th><th>algorithm</th>"
+                 "<th class=\"num\">BASE</th><th class=\"num\">NEW</th><th class=\"num\">"
+                 "change</th><th class=\"num\">95%% interval</th><th class=\"num\">p adj.</th>"
+                 "<th>verdict</th></tr></thead>\n<tbody>\n");
+    for (size_t i = 0; i < rep.n; i++)
+        put_comparison(out, &rep.items[i]);
+    fputs("</tbody></table>\n</section>\n", out);
+    qsb_compare_report_free(&rep);
+    return QSB_OK;
+}
+
+/* ---- fleet and audit ---- */
+
+static int put_fleet(FILE *out, const qsb_html_page *p, unsigned *chart_no)
+{
+    fputs("<section id=\"fleet\">\n<h2>Machines</h2>\n<p>The fleet file <code>", out);
+    qsb_html_text(out, p->fleet_name);
+    fprintf(out, "</code> holds %zu machines; each one's context and table, then the charts "
+                 "with a bar or line per machine.</p>\n", p->fleet_n);
+    if (!p->run)
+        put_legend(out, &p->fleet[0]);
+    for (size_t m = 0; m < p->fleet_n; m++) {
+        fputs("<section class=\"machine\">\n<h3>", out);
+        qsb_html_text(out, qsb_machine_name(&p->fleet[m].context));
+        fputs(": ", out);
+        put_subject(out, &p->fleet[m]);
+        fputs("</h3>\n", out);
+        put_facts(out, &p->fleet[m], NULL);
+        put_results_tables(out, &p->fleet[m]);
+        fputs("</section>\n", out);
+    }
+    fputs("<h3>Charts of the fleet</h3>\n", out);
+    int status = draw_fleet_charts(out, p->fleet, p->fleet_n, chart_no);
+    fputs("</section>\n", out);
+    return status;
+}
+
+static void put_audit_cell(FILE *out, const char *text, bool num)
+{
+    fputs(num ? "<td class=\"num\">" : "<td>", out);
+    qsb_html_text(out, text);
+    fputs("</td>", out);
+}
+
+static void put_audit(FILE *out, const qsb_html_page *p)
+{
+    const qsb_audit_file *a = p->audit;
+    fputs("<section id=\"audit\">\n<h2>Audit</h2>\n<p>From <code>", out);
+    qsb_html_text(out, p->audit_name);
+    fputs("</code>: ", out);
+    qsb_html_text(out, a->host);
+    fputs(", ", out);
+    qsb_html_text(out, a->date);
+    fputs(", <code>", out);
+    qsb_html_text(out, a->command_line);
+    fputs("</code>. Stack in bytes below the caller's frame; worst case: comparisons on "
+          "McIlroy's adversary / (n log2 n); broken comparators: the verdict with each.</p>\n",
+          out);
+    fputs("<table class=\"audit\">\n<thead><tr><th>algorithm</th><th>stable</th>"
+          "<th>allocates</th><th class=\"num\">max bytes</th><th class=\"num\">stack</th>"
+          "<th>worst case</th><th>broken comparators</th><th>contradictions</th></tr></thead>"
+          "\n<tbody>\n",
+          out);
+    for (size_t i = 0; i < a->n; i++) {
+        const qsb_audit_line *l = &a->lines[i];
+        fputs("<tr>", out);
+        put_audit_cell(out, l->label, false);
+        put_audit_cell(out, l->stable, false);
+        put_audit_cell(out, l->allocates, false);
+        put_audit_cell(out, l->max_bytes, true);
+        put_audit_cell(out, l->stack, true);
+        put_audit_cell(out, l->worst_case, false);
+        put_audit_cell(out, l->broken, false);
+        put_audit_cell(out, l->contradictions, false);
+        fputs("</tr>\n", out);
+    }
+    fputs("</tbody></table>\n</section>\n", out);
+}
+
+/* ---- the page ---- */
+
+static void put_title(FILE *out, const qsb_html_page *p)
+{
+    fputs("<header>\n<h1>qsortbench: ", out);
+    if (p->run) {
+        put_subject(out, p->run);
+        fputs(" on ", out);
+        qsb_html_text(out, qsb_machine_name(&p->run->context));
+    } else {
+        put_subject(out, &p->fleet[0]);
+        fprintf(out, " on %zu machines", p->fleet_n);
+    }
+    fputs("</h1>\n</header>\n", out);
+}
+
+static int put_run(FILE *out, const qsb_html_page *p, unsigned *chart_no)
+{
+    fputs("<section id=\"run\">\n<h2>What was run</h2>\n", out);
+    put_facts(out, p->run, p->run_name);
+    fputs("</section>\n<section id=\"results\">\n<h2>Paired deltas against the baseline</h2>\n",
+          out);
+    put_legend(out, p->run);
+    put_results_tables(out, p->run);
+    fputs("</section>\n<section id=\"charts\">\n<h2>Charts</h2>\n", out);
+    int status = draw_run_charts(out, p->run, chart_no);
+    fputs("</section>\n", out);
+    return status;
+}
+
+int qsb_report_html(FILE *out, const qsb_html_page *p)
+{
+    unsigned chart_no = 0;
+    const char *title = p->run ? qsb_machine_name(&p->run->context) : "fleet";
+    char head[256];
+    snprintf(head, sizeof head, "qsortbench report: %s", title);
+    put_head(out, head);
+    put_title(out, p);
+    int status = p->run ? put_run(out, p, &chart_no) : QSB_OK;
+    if (status == QSB_OK && p->run && p->base)
+        status = put_compare(out, p);
+    if (status == QSB_OK && p->fleet)
+        status = put_fleet(out, p, &chart_no);
+    if (status == QSB_OK && p->audit)
+        put_audit(out, p);
+    fputs("<footer><p class=\"muted\">Written by qsortbench report. One file: no script, no "
+          "external resource.</p></footer>\n</body>\n</html>\n",
+          out);
+    return status;
+}

@@ -1,0 +1,205 @@
+/*
+** `qsortbench report FILE... -o PAGE.html`: one self-contained HTML page (report_html.h) of
+** results files, an audit file and a fleet file. What each operand is comes from its content,
+** never its name:
+**   - a JSON object with "kind": "audit" (`audit --json`): the audit's table;
+**   - any other file is read as results (CSV or JSON, read_results.h): one machine's results
+**     are the run the page is about (the first such file) or, the second one, an earlier run
+**     it is compared with as `compare SECOND FIRST`; a fleet file (several machines, from
+**     merge) gets a section per machine. Without a single-machine run the page is the fleet's.
+** The page is written atomically through qsb_outputs. Exit: 0, 2 for a bad command line or
+** file, 3 when gnuplot is missing or fails or on I/O errors.
+*/
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit_file.h"
+#include "commands.h"
+#include "diag.h"
+#include "outfile.h"
+#include "plot.h"
+#include "read_results.h"
+#include "report_html.h"
+
+enum { OPT_OUTPUT, OPT_THRESHOLD, OPT_NORMALIZE };
+
+static const qsb_option report_options[] = {
+    [OPT_OUTPUT] = {"output", 'o', "PAGE", "the HTML page to write ('-': stdout)"},
+    [OPT_THRESHOLD] = {"threshold", 0, "PCT",
+                       "with a second run: the change compare calls a regression (default 5)"},
+    [OPT_NORMALIZE] = {"normalize", 0, NULL,
+                       "with a second run: judge candidates by their ratio to each run's "
+                       "baseline (as compare --normalize)"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const qsb_command_spec report_spec = {
+    "report", "RESULTS [FILE...] -o PAGE.html",
+    "Write one self-contained HTML page (inline styles, charts as inline SVG drawn by\n"
+    "gnuplot, no script, nothing fetched): what was run, the deltas per pattern with their\n"
+    "intervals and noisy marks, the charts. The operands are recognised by their content:\n"
+    "  - an audit file (`audit --json`: a JSON object whose \"kind\" is \"audit\") adds the\n"
+    "    audit's table;\n"
+    "  - a fleet file (merged results of several machines) adds a section per machine;\n"
+    "  - any other results file (CSV or JSON) is a run: the first is the run the page is\n"
+    "    about, a second one an earlier run compared with it (`compare SECOND FIRST`:\n"
+    "    Holm-adjusted verdicts, --threshold).\n"
+    "Every text taken from the files is HTML-escaped. Needs gnuplot (Debian gnuplot-nox).",
+    report_options};
+
+typedef struct {
+    const char *output;
+    qsb_compare_options compare;
+} report_config;
+
+static int handle_option(void *ctx, int index, const char *arg)
+{
+    report_config *cfg = ctx;
+    switch (index) {
+    case OPT_OUTPUT:
+        cfg->output = arg;
+        return QSB_OK;
+    case OPT_THRESHOLD:
+        return qsb_parse_double(arg, "--threshold", 0.0, 1e6, &cfg->compare.threshold_pct);
+    default:
+        cfg->compare.normalize = true;
+        return QSB_OK;
+    }
+}
+
+/* What the page holds, and owns. */
+typedef struct {
+    qsb_results *runs[2]; /* the run and the earlier run: each one machine */
+    const char *run_paths[2];
+    size_t nruns;
+    qsb_results *fleet;
+    size_t fleet_n;
+    const char *fleet_path;
+    qsb_audit_file audit;
+    const char *audit_path;
+} operands;
+
+/* The file's text, or NULL (reported). */
+static char *read_text(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        qsb_error(QSB_EUSAGE, "cannot read '%s': %s", qsb_quote_path(path), strerror(errno));
+        return NULL;
+    }
+    char *text = malloc(QSB_READ_MAX_BYTES + 1);
+    size_t len = text ? fread(text, 1, QSB_READ_MAX_BYTES, fp) : 0;
+    fclose(fp);
+    if (!text) {
+        qsb_out_of_memory("report");
+        return NULL;
+    }
+    text[len] = '\0';
+    return text;
+}
+
+static int add_audit(operands *o, const char *path, const char *text)
+{
+    if (o->audit_path)
+        return qsb_usage_error("report takes one audit file ('%s' is a second one)",
+                               qsb_quote_path(path));
+    o->audit_path = path;
+    return qsb_audit_file_parse(qsb_quote_path(path), text, &o->audit);
+}
+
+static int add_results(operands *o, const char *path)
+{
+    qsb_results *runs = NULL;
+    size_t n = 0;
+    int status = qsb_read_fleet(path, &runs, &n);
+    if (status != QSB_OK)
+        return status;
+    if (n > 1 && !o->fleet_path) {
+        o->fleet = runs;
+        o->fleet_n = n;
+        o->fleet_path = path;
+        return QSB_OK;
+    }
+    if (n == 1 && o->nruns < 2) {
+        o->runs[o->nruns] = runs;
+        o->run_paths[o->nruns++] = path;
+        return QSB_OK;
+    }
+    for (size_t i = 0; i < n; i++)
+        qsb_results_free(&runs[i]);
+    free(runs);
+    return qsb_usage_error("report takes at most two runs and one fleet file ('%s' is one "
+                           "too many)", qsb_quote_path(path));
+}
+
+static int add_operand(operands *o, const char *path)
+{
+    char *text = read_text(path);
+    if (!text)
+        return QSB_EUSAGE;
+    int status = qsb_audit_file_is(text) ? add_audit(o, path, text) : add_results(o, path);
+    free(text);
+    return status;
+}
+
+static void operands_free(operands *o)
+{
+    for (size_t i = 0; i < o->nruns; i++) {
+        qsb_results_free(o->runs[i]);
+        free(o->runs[i]);
+    }
+    for (size_t i = 0; i < o->fleet_n; i++)
+        qsb_results_free(&o->fleet[i]);
+    free(o->fleet);
+    qsb_audit_file_free(&o->audit);
+}
+
+static int write_page(const report_config *cfg, const operands *o)
+{
+    qsb_html_page page = {
+        .run = o->nruns ? o->runs[0] : NULL,
+        .run_name = o->run_paths[0],
+        .base = o->nruns > 1 ? o->runs[1] : NULL,
+        .base_name = o->run_paths[1],
+        .compare = cfg->compare,
+        .fleet = o->fleet,
+        .fleet_n = o->fleet_n,
+        .fleet_name = o->fleet_path,
+        .audit = o->audit_path ? &o->audit : NULL,
+        .audit_name = o->audit_path,
+    };
+    qsb_outputs out;
+    const char *paths[1] = {cfg->output};
+    int status = qsb_outputs_open(&out, paths, 1);
+    if (status != QSB_OK)
+        return status;
+    return qsb_outputs_close(&out, qsb_report_html(out.file[0].fp, &page));
+}
+
+int qsb_cmd_report(int argc, char **argv)
+{
+    report_config cfg = {NULL, {.threshold_pct = 5.0, .alpha = 0.01}};
+    int first;
+    int status = qsb_parse_options(&report_spec, argc, argv, handle_option, &cfg, &first);
+    if (status != QSB_OK)
+        return status == QSB_HELP_SHOWN ? QSB_OK : status;
+    if (first >= argc)
+        return qsb_usage_error("report needs a results file (CSV or JSON)");
+    if (!cfg.output)
+        return qsb_usage_error("report needs -o PAGE.html");
+    operands o;
+    memset(&o, 0, sizeof o);
+    for (int i = first; i < argc && status == QSB_OK; i++)
+        status = add_operand(&o, argv[i]);
+    if (status == QSB_OK && o.nruns == 0 && !o.fleet_path)
+        status = qsb_usage_error("report needs a results file or a fleet file besides the "
+                                 "audit file");
+    if (status == QSB_OK)
+        status = qsb_plot_check();
+    if (status == QSB_OK)
+        status = write_page(&cfg, &o);
+    operands_free(&o);
+    return status;
+}

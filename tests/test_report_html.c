@@ -1,0 +1,117 @@
+/*
+** The HTML page's parts that need no browser (src/analysis/report_html.h, audit_file.h): the
+** escaping of every text taken from a file, the audit file's recognition and table, and a page
+** written from a small run whose hostile names come out as text (gnuplot draws its charts; the
+** test skips with 77 without gnuplot). The page as a browser shows it: test_report_browser.sh.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit_file.h"
+#include "check.h"
+#include "diag.h"
+#include "plot.h"
+#include "read_results.h"
+#include "report_html.h"
+
+#define FIXTURES QSB_SOURCE_DIR "/tests/fixtures/report/"
+
+/* What fn wrote to a stream, as a malloc'd string. */
+static char *captured(FILE *fp)
+{
+    long len = ftell(fp);
+    rewind(fp);
+    char *text = calloc(1, (size_t)(len > 0 ? len : 0) + 1);
+    if (text && len > 0)
+        CHECK(fread(text, 1, (size_t)len, fp) == (size_t)len);
+    fclose(fp);
+    return text;
+}
+
+static void test_escaping(void)
+{
+    FILE *fp = tmpfile();
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    qsb_html_text(fp, "<script>\"a\" & 'b'</script>\x1b[31m\x7f\xc2\xb1\n");
+    char *text = captured(fp);
+    CHECK(text && strcmp(text, "&lt;script&gt;&quot;a&quot; &amp; &#39;b&#39;&lt;/script&gt;"
+                               "&#xFFFD;[31m&#xFFFD;\xc2\xb1\n") == 0);
+    free(text);
+}
+
+static char *file_text(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    CHECK(fp != NULL);
+    if (!fp)
+        return NULL;
+    fseek(fp, 0, SEEK_END);
+    return captured(fp);
+}
+
+static void test_audit_file(void)
+{
+    char *audit = file_text(FIXTURES "audit.json");
+    char *run = file_text(FIXTURES "run.json");
+    CHECK(audit && run && qsb_audit_file_is(audit) && !qsb_audit_file_is(run));
+    CHECK(!qsb_audit_file_is("algorithm,variant,stable\n") && !qsb_audit_file_is("{\"kind\": 1}"));
+    qsb_audit_file a;
+    CHECK(audit && qsb_audit_file_parse("audit.json", audit, &a) == QSB_OK);
+    CHECK_EQ_U64(a.n, 3);
+    if (a.n == 3) {
+        CHECK(strcmp(a.lines[0].label, "msort") == 0 && strcmp(a.lines[0].stable, "yes") == 0);
+        CHECK(strcmp(a.lines[1].label, "msort (malloc fails)") == 0);
+        CHECK(strcmp(a.lines[2].label, "introsort") == 0 &&
+              strncmp(a.lines[2].broken, "random OOB-below, ", 18) == 0);
+        CHECK(strncmp(a.lines[0].worst_case, "nlogn (max ", 11) == 0);
+    }
+    qsb_audit_file_free(&a);
+    /* a row without its algorithm: one error, nothing kept */
+    CHECK(qsb_audit_file_parse("bad.json", "{\"kind\":\"audit\",\"rows\":[{\"variant\":null}]}",
+                               &a) == QSB_EUSAGE && a.n == 0 && a.lines == NULL);
+    CHECK(qsb_audit_file_parse("bad.json", "{\"kind\":\"audit\"}", &a) == QSB_EUSAGE);
+    free(audit);
+    free(run);
+}
+
+/* A page of the hostile fleet: the names only as escaped text, every section's heading. */
+static void test_page(void)
+{
+    qsb_results *runs = NULL, run;
+    size_t n = 0;
+    CHECK(qsb_read_fleet(FIXTURES "fleet-hostile.json", &runs, &n) == QSB_OK && n == 2);
+    CHECK(qsb_read_results(FIXTURES "run.json", &run) == QSB_OK);
+    qsb_html_page page = {.run = &run, .run_name = "run.json", .fleet = runs, .fleet_n = n,
+                          .fleet_name = "fleet <b>.json"};
+    FILE *fp = tmpfile();
+    CHECK(fp && qsb_report_html(fp, &page) == QSB_OK);
+    char *html = fp ? captured(fp) : NULL;
+    CHECK(html && strstr(html, "<section id=\"run\">") && strstr(html, "<section id=\"fleet\">"));
+    CHECK(html && !strstr(html, "<section id=\"compare\">") && !strstr(html, "id=\"audit\""));
+    CHECK(html && !strstr(html, "<script") && !strstr(html, "<img") &&
+          !strstr(html, "<style>body{display") && !strstr(html, "fleet <b>"));
+    CHECK(html && strstr(html, "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;q") &&
+          strstr(html, "evil&quot;host&lt;img src=x onerror=alert(1)&gt;"));
+    CHECK(html && strstr(html, "default-src 'none'") && !strstr(html, "http://example"));
+    free(html);
+    for (size_t i = 0; i < n; i++)
+        qsb_results_free(&runs[i]);
+    free(runs);
+    qsb_results_free(&run);
+}
+
+int main(void)
+{
+    test_escaping();
+    test_audit_file();
+    if (qsb_plot_check() != QSB_OK) {
+        printf("skipped the page: gnuplot is not installed (Debian gnuplot-nox)\n");
+        check_done();
+        return 77;
+    }
+    test_page();
+    return check_done();
+}
