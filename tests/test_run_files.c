@@ -31,7 +31,8 @@ static const char *const csv_columns[] = {
     "pattern",  "nelem",     "size",      "algorithm", "baseline",  "metric",   "reps",
     "min",      "median",    "mean",      "stddev",    "delta_pct", "comparisons",
     "verified", "cv",        "median_lo", "median_hi", "outliers",  "delta_lo", "delta_hi",
-    "noisy",    "failure",   "mode",      "seed",      "samples",  "units"};
+    "noisy",    "failure",   "mode",      "seed",      "samples",  "units",
+    "incomplete"};
 #define NCOLUMNS (sizeof csv_columns / sizeof csv_columns[0])
 
 static const char *const context_fields[] = {

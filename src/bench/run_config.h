@@ -87,6 +87,8 @@ typedef struct {
     double tsc_hz;          /* --tsc-hz: a worker's TSC frequency from its run; 0: calibrate */
     int inputs_fd;          /* --inputs-fd: a worker's inputs from its run (shared_inputs.h);
                             ** 0: none (the run's file is never a standard stream) */
+    int visit_fd;           /* --visit-fd: where a worker records its visits for its run
+                            ** (visit_record.h); 0: none */
     char **worker_argv;     /* a worker's command line up to its own options: "run" and the
                             ** options that decide what is measured (malloc'd, as are its
                             ** strings; NULL-terminated) */

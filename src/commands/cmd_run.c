@@ -28,6 +28,7 @@
 #include "diag.h"
 #include "estimate.h"
 #include "export_gbench.h"
+#include "isolated.h"
 #include "machine.h"
 #include "memory.h"
 #include "outfile.h"
@@ -42,6 +43,7 @@
 #include "schedule.h"
 #include "stats.h"
 #include "version.h"
+#include "visit_record.h"
 #include "workers.h"
 
 #define RESULTS_DIR "results"
@@ -64,7 +66,9 @@ static void request_stop(int signo)
     stop_signal = signo;
 }
 
-/* SA_RESETHAND: a second Ctrl-C kills at once (the final files are still never partial). */
+/* SA_RESETHAND: a second Ctrl-C kills at once (the final files are still never partial).
+** A worker process starts with both signals blocked (workers.h): they are unblocked once
+** caught. */
 static void catch_signals(struct sigaction old[2])
 {
     struct sigaction sa;
@@ -75,6 +79,11 @@ static void catch_signals(struct sigaction old[2])
     stop_signal = 0;
     sigaction(SIGINT, &sa, &old[0]);
     sigaction(SIGTERM, &sa, &old[1]);
+    sigset_t caught;
+    sigemptyset(&caught);
+    sigaddset(&caught, SIGINT);
+    sigaddset(&caught, SIGTERM);
+    sigprocmask(SIG_UNBLOCK, &caught, NULL);
 }
 
 static void restore_signals(const struct sigaction old[2])
@@ -591,11 +600,16 @@ static double stop_precision(const qsb_run_config *cfg)
 /* The cells in this process (its units; a worker's, one visit of each), with the inputs its
 ** run shared when it is a worker. */
 static int measure_here(const qsb_run_config *cfg, const run_plan *plan, const qsb_timer *timer,
-                        qsb_results *results, qsb_run_totals *totals)
+                        qsb_results *results, qsb_run_totals *totals, qsb_visit_record *record)
 {
     qsb_shared_inputs *inputs = NULL;
+    qsb_visit_record *worker_record = NULL;
     if (cfg->inputs_fd > 0 && !(inputs = qsb_shared_inputs_open(cfg->inputs_fd)))
         return QSB_EUSAGE;
+    if (cfg->visit_fd > 0 && !(record = worker_record = qsb_visit_record_open(cfg->visit_fd))) {
+        qsb_shared_inputs_close(inputs);
+        return QSB_EUSAGE;
+    }
     qsb_schedule_policy schedule = {plan->min_units, QSB_MAX_UNITS, stop_precision(cfg),
                                     plan->budget_s};
     qsb_run_setup setup = {cfg,
@@ -606,9 +620,11 @@ static int measure_here(const qsb_run_config *cfg, const run_plan *plan, const q
                            plan->slice_s,
                            plan->placement,
                            cfg->worker_index ? (size_t)cfg->worker_index - 1 : 0,
-                           inputs};
+                           inputs,
+                           record};
     int status = qsb_run_matrix(&setup, results, totals);
     qsb_shared_inputs_close(inputs);
+    qsb_visit_record_close(worker_record, -1);
     return status;
 }
 
@@ -623,10 +639,11 @@ static uint64_t shared_inputs_cap(void)
 /* The cells, measured in this process (its units) or by worker processes (workers.h), which
 ** share the inputs the run generates once (shared_inputs.h). */
 static int measure(const qsb_run_config *cfg, const run_plan *plan, const qsb_timer *timer,
-                   qsb_results *results, qsb_run_totals *totals, size_t *processes)
+                   qsb_results *results, qsb_run_totals *totals, size_t *processes,
+                   qsb_visit_record *record)
 {
     if (plan->processes <= 1)
-        return measure_here(cfg, plan, timer, results, totals);
+        return measure_here(cfg, plan, timer, results, totals, record);
     double generate_s = 0;
     qsb_shared_inputs *inputs = qsb_shared_inputs_create(cfg, shared_inputs_cap(), &generate_s);
     totals->generate_ns = generate_s * 1e9;
@@ -643,7 +660,8 @@ static int measure(const qsb_run_config *cfg, const run_plan *plan, const qsb_ti
                                 timer->tsc_hz,
                                 inputs ? qsb_shared_inputs_fd(inputs) : -1,
                                 &stop_signal,
-                                !cfg->quiet};
+                                !cfg->quiet,
+                                (const char *const *)results->context.matrix.algos};
     qsb_results pooled;
     int status = qsb_run_workers(&workers, &pooled, processes);
     qsb_shared_inputs_close(inputs);
@@ -667,14 +685,14 @@ static int plot_beside(const qsb_run_config *cfg, const result_files *files,
 /* The run itself, between the opened files and the reports. */
 static int run_and_report(const qsb_run_config *cfg, const run_plan *plan,
                           const qsb_timer *timer, const qsb_reference *ref, result_files *files,
-                          qsb_results *results)
+                          qsb_results *results, qsb_visit_record *record)
 {
     qsb_run_totals totals;
     memset(&totals, 0, sizeof totals);
     totals.split_known = true; /* until workers' files do not say */
     size_t processes = 1;
     uint64_t start = qsb_clock_ns();
-    int status = measure(cfg, plan, timer, results, &totals, &processes);
+    int status = measure(cfg, plan, timer, results, &totals, &processes, record);
     double wall_ns = (double)(qsb_clock_ns() - start);
     record_time_split(&results->context, &totals, wall_ns);
     warn_noisy_total(cfg, &totals);
@@ -697,6 +715,10 @@ static int run_and_report(const qsb_run_config *cfg, const run_plan *plan,
                            "interrupted: the %zu finished cells are in %s and %s, marked "
                            "incomplete",
                            results->ncells, qsb_quote_path(csv), qsb_quote_path(json));
+    else if (results->context.incomplete) /* a worker's visit lost twice (workers.h) */
+        status = qsb_error(QSB_ESYSTEM, "the run ended early: the %zu finished cells are in "
+                                        "%s and %s, marked incomplete",
+                           results->ncells, qsb_quote_path(csv), qsb_quote_path(json));
     else if (status == QSB_FINDING)
         status = qsb_error(QSB_FINDING, "%zu result(s) failed verification (FAILED above; "
                                         "results in %s and %s)",
@@ -710,6 +732,36 @@ static int run_and_report(const qsb_run_config *cfg, const run_plan *plan,
             status = plot_status;
     }
     print_totals(&totals, wall_ns, timer != NULL, plan->processes > 1 ? processes : 1);
+    return status;
+}
+
+/* The run from its measurement to its files, in a child watched by the run (isolated.h). */
+typedef struct {
+    const qsb_run_config *cfg;
+    const run_plan *plan;
+    const qsb_timer *timer;
+    const qsb_reference *ref;
+    result_files *files;
+    qsb_results *results;
+} run_parts;
+
+static int run_parts_in_child(void *arg, qsb_visit_record *record)
+{
+    const run_parts *p = arg;
+    return run_and_report(p->cfg, p->plan, p->timer, p->ref, p->files, p->results, record);
+}
+
+/* One process (--reps, --processes 1): measured in a watched child, where a plug-in's crash,
+** exit() or hang is reported against it (isolated.h); worker processes are watched by their
+** run (workers.h), and a worker measures in itself. */
+static int run_isolated(const run_parts *p)
+{
+    if (p->plan->processes > 1 || p->cfg->worker_slice_s > 0)
+        return run_and_report(p->cfg, p->plan, p->timer, p->ref, p->files, p->results, NULL);
+    qsb_isolated_run run = {run_parts_in_child, (void *)p, p->plan->estimate_s, &stop_signal,
+                            (const char *const *)p->results->context.matrix.algos};
+    int status = qsb_run_isolated(&run);
+    qsb_outputs_abort(&p->files->out); /* the child committed them, or they are removed */
     return status;
 }
 
@@ -768,9 +820,10 @@ int qsb_run_execute(const qsb_run_config *cfg)
         announce_plan(cfg, &plan);
     if (status == QSB_OK)
         status = fill_context(&results, cfg, &plan, timed ? &timer : NULL, &utc, load_average);
+    run_parts parts = {cfg, &plan, timed ? &timer : NULL, cfg->reference ? &ref : NULL,
+                       &files, &results};
     if (status == QSB_OK)
-        status = run_and_report(cfg, &plan, timed ? &timer : NULL, cfg->reference ? &ref : NULL,
-                                &files, &results);
+        status = run_isolated(&parts);
     else
         qsb_outputs_close(&files.out, status);
 done:
