@@ -7,9 +7,14 @@
 **   heap_sort      writes over a heap block's neighbour and frees it (glibc aborts)
 **   loop_sort      never returns      stop_sort    stops itself (SIGSTOP), then never returns
 **   notafunc       a data object, not a function
+**   kill_sort      an insertion sort that kills its own process (SIGKILL, as the OOM killer
+**                  would) at its first call in the FROM-th to (FROM+TIMES-1)-th process that
+**                  calls it: the processes are counted in the file KILL_SORT_FILE, and FROM
+**                  and TIMES come from KILL_SORT_FROM and KILL_SORT_TIMES
 */
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,6 +30,7 @@ EXPORT void abort_sort(void *base, size_t n, size_t size, qsb_compare cmp, void 
 EXPORT void heap_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 EXPORT void loop_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 EXPORT void stop_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+EXPORT void kill_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 EXPORT extern int notafunc[4];
 
 int notafunc[4] = {1, 2, 3, 4};
@@ -76,4 +82,51 @@ void stop_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
 {
     raise(SIGSTOP);
     loop_sort(base, n, size, cmp, arg);
+}
+
+/* This process's ordinal among those that called kill_sort (from 1; 0: not counted). The
+** file, not a static flag, knows whether this process was counted: a run may load several
+** copies of a plug-in (placement.h). */
+static long process_ordinal(const char *path)
+{
+    FILE *f = fopen(path, "a+");
+    if (!f)
+        return 0;
+    long pid = (long)getpid(), seen, lines = 0, mine = 0;
+    while (fscanf(f, "%ld", &seen) == 1)
+        if (++lines && seen == pid)
+            mine = lines;
+    if (!mine) {
+        fprintf(f, "%ld\n", pid);
+        mine = lines + 1;
+    }
+    fclose(f);
+    return mine;
+}
+
+/* Killed at the first call of a chosen process only. */
+static void kill_if_chosen(void)
+{
+    const char *path = getenv("KILL_SORT_FILE"), *from = getenv("KILL_SORT_FROM"),
+               *times = getenv("KILL_SORT_TIMES");
+    if (!path || !from || !times)
+        return;
+    long ordinal = process_ordinal(path), first = atol(from);
+    if (ordinal >= first && ordinal < first + atol(times))
+        raise(SIGKILL);
+}
+
+void kill_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
+{
+    kill_if_chosen();
+    unsigned char *a = base, held[256];
+    if (size > sizeof held)
+        abort();
+    for (size_t i = 1; i < n; i++) {
+        memcpy(held, a + i * size, size);
+        size_t j = i;
+        for (; j > 0 && cmp(a + (j - 1) * size, held, arg) > 0; j--)
+            memcpy(a + j * size, a + (j - 1) * size, size);
+        memcpy(a + j * size, held, size);
+    }
 }
