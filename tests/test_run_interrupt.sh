@@ -29,15 +29,16 @@ interrupt() { # interrupt SIGNAL EXPECTED TRY
     kill -s "$sig" $pid
     wait $pid
     st=$?
-    what="$sig try $try"
-    check "$what: exit $expected (got $st)" [ "$st" -eq "$expected" ]
-    check "$what: JSON incomplete" grep -q '"incomplete":[[:space:]]*true' "$dir/r.json"
-    check "$what: CSV rows incomplete" \
+    at="$sig try $try"
+    check "$at: exit $expected (got $st)" [ "$st" -eq "$expected" ]
+    [ "$st" -eq "$expected" ] || cat "$dir/err" >&2
+    check "$at: JSON incomplete" grep -q '"incomplete":[[:space:]]*true' "$dir/r.json"
+    check "$at: CSV rows incomplete" \
         awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) at[$i] = i; next }
                  $(at["incomplete"]) != "true" { bad = 1 } END { exit bad }' "$dir/r.csv"
-    check "$what: said" grep -q "^qsortbench: error: interrupted" "$dir/err"
-    check "$what: nothing left" [ -z "$(ls -A "$TMPDIR")" ]
-    check "$what: no temporary file" [ -z "$(find "$dir" -maxdepth 1 -name '*.tmp*')" ]
+    check "$at: said" grep -q "^qsortbench: error: interrupted" "$dir/err"
+    check "$at: nothing left" [ -z "$(ls -A "$TMPDIR")" ]
+    check "$at: no temporary file" [ -z "$(find "$dir" -maxdepth 1 -name '*.tmp*')" ]
 }
 
 try=1

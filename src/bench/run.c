@@ -800,6 +800,7 @@ int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_tot
     if (status == QSB_OK)
         status = finish_cells(&s);
     totals->failed_rows = count_failed(results);
+    qsb_visit_kept(setup->record, results->ncells);
     if (status == QSB_OK && totals->failed_rows > 0)
         status = QSB_FINDING;
 done:

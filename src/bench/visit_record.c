@@ -69,6 +69,7 @@ void qsb_visit_record_reset(qsb_visit_record *r)
     r->steps = 0;
     r->algo = -1;
     r->finished = 0;
+    r->cells_kept = 0;
     r->cell[0] = '\0';
 }
 
@@ -94,6 +95,12 @@ void qsb_visit_leave(qsb_visit_record *r)
 {
     if (r)
         r->finished = 1;
+}
+
+void qsb_visit_kept(qsb_visit_record *r, size_t cells)
+{
+    if (r)
+        r->cells_kept = cells;
 }
 
 const char *qsb_visit_excluded(const qsb_visit_record *r, size_t algo)

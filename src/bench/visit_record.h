@@ -40,6 +40,7 @@ typedef struct {
     volatile uint64_t steps;   /* bumped before every batch of sorts */
     volatile int32_t algo;     /* the algorithm (--algos order) of the last batch; -1: none */
     volatile int32_t finished; /* the process left the matrix: its end is no sort's doing */
+    volatile uint64_t cells_kept; /* the cells of its results, once the matrix returned */
     char cell[QSB_VISIT_CELL_BYTES];                       /* "random 1000 x 4" */
     char excluded[QSB_VISIT_ALGOS_MAX][QSB_VISIT_CAUSE_BYTES]; /* "": measured */
 } qsb_visit_record;
@@ -62,6 +63,7 @@ void qsb_visit_record_reset(qsb_visit_record *r);
 void qsb_visit_cell(qsb_visit_record *r, const char *pattern, uint64_t nelem, uint64_t size);
 void qsb_visit_algorithm(qsb_visit_record *r, size_t algo);
 void qsb_visit_leave(qsb_visit_record *r);
+void qsb_visit_kept(qsb_visit_record *r, size_t cells); /* the matrix returned these cells */
 
 /* Algorithm algo's exclusion cause, or NULL when it is measured (r NULL: measured). */
 const char *qsb_visit_excluded(const qsb_visit_record *r, size_t algo);

@@ -254,8 +254,9 @@ static int collect(workers *w, size_t k, int code, double wall_s)
     path_of(w, k, "json", json, sizeof json);
     path_of(w, k, "err", err, sizeof err);
     bool stopped = code == QSB_SIGINT || code == QSB_SIGTERM;
-    if (stopped && w->n > 0)
-        return QSB_OK; /* the finished workers have every cell; this one has only some */
+    if (stopped && (w->n > 0 || w->record->cells_kept == 0))
+        return QSB_OK; /* the finished workers have every cell; this one has only some, or
+                       ** none (stopped in its first cell) */
     if (code != QSB_OK && code != QSB_FINDING && !stopped) {
         last_line(err, line, sizeof line);
         return qsb_error(code == QSB_EUSAGE ? QSB_EUSAGE : QSB_ESYSTEM,
