@@ -49,9 +49,9 @@ static int interrupted(const qsb_isolated_run *run, const qsb_process_end *end)
     if (end->exit_code == QSB_SIGINT || end->exit_code == QSB_SIGTERM)
         return end->exit_code; /* the child wrote its finished cells and said so */
     return qsb_error(*run->stop == SIGTERM ? QSB_SIGTERM : QSB_SIGINT,
-                     "interrupted: the measuring process did not stop within %.0f s (%s); no "
-                     "results written",
-                     QSB_STOP_GRACE_S, end->cause);
+                     "interrupted: the measuring process did not stop within %.0f s and was "
+                     "killed; no results written",
+                     QSB_STOP_GRACE_S);
 }
 
 int qsb_run_isolated(const qsb_isolated_run *run)

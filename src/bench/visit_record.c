@@ -143,7 +143,9 @@ static void classify(const watch_state *s, int wstatus, const qsb_visit_record *
     snprintf(end->cell, sizeof end->cell, "%s", r ? r->cell : "");
     if (s->forwarded) {
         end->kind = QSB_END_INTERRUPTED;
-        snprintf(end->cause, sizeof end->cause, "interrupted");
+        snprintf(end->cause, sizeof end->cause, "%s",
+                 WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGKILL
+                     ? "killed after the grace" : "interrupted");
     } else if (s->timed_out) {
         end->kind = in_sort(r) ? QSB_END_SORT_FAILED : QSB_END_LOST;
         snprintf(end->cause, sizeof end->cause, "timed out after %.0f s", s->stalled_s);

@@ -342,14 +342,17 @@ static void blame(workers *w, size_t k, const qsb_process_end *end)
 ** again, the run ends there, marked incomplete. Returns whether to retry. */
 static bool retry_lost(workers *w, size_t k, const qsb_process_end *end)
 {
-    char err[PATH_BYTES], line[LAST_LINE_BYTES];
-    path_of(w, k, "err", err, sizeof err);
-    last_line(err, line, sizeof line);
+    char err[PATH_BYTES], line[LAST_LINE_BYTES] = "", said[LAST_LINE_BYTES + 8] = "";
+    bool killed = strncmp(end->cause, "killed", 6) == 0;
+    if (!killed) { /* its own last words may say why */
+        path_of(w, k, "err", err, sizeof err);
+        last_line(err, line, sizeof line);
+        snprintf(said, sizeof said, ": %s", qsb_quote(line));
+    }
     bool retry = !w->lost_retried;
-    qsb_warning("worker process %zu was %s (%s) in cell %s: %s; %s", k + 1,
-                end->kind == QSB_END_LOST && strncmp(end->cause, "killed", 6) == 0
-                    ? "killed from outside" : "lost",
-                end->cause, end->cell[0] ? end->cell : "(none)", qsb_quote(line),
+    qsb_warning("worker process %zu was %s (%s) in cell %s%s; %s", k + 1,
+                killed ? "killed from outside" : "lost", end->cause,
+                end->cell[0] ? end->cell : "(none)", said,
                 retry ? "its visit is retried" : "the run ends here, marked incomplete");
     w->lost_retried = true;
     w->incomplete = !retry;
