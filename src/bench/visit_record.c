@@ -185,6 +185,9 @@ static void look(const qsb_watch *w, pid_t pid, const qsb_visit_record *r, watch
     }
 }
 
+/* The wait wakes when the process exits (poll on a pidfd), not at the next look: a run of a
+** small matrix starts hundreds of short workers, and a sleep of half a look after each was a
+** tenth of their time. Without pidfds (Linux before 5.3) it looks every POLL_MS. */
 int qsb_watch_process(const qsb_watch *w, pid_t pid, const qsb_visit_record *r,
                       qsb_process_end *end)
 {
