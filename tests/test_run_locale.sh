@@ -15,8 +15,8 @@ LC_ALL=de_DE.UTF-8 "$bin" --nelem 300 --sizes 4 --patterns random --reps 3 \
     --csv r.csv --json r.json --quiet >table.txt 2>err.txt || failures=$((failures + 1))
 grep -q '^  elements=      300 (size= 4): *[+-][0-9]*\.[0-9][0-9]% (msort=[0-9]*\.[0-9] introsort=[0-9]*\.[0-9])\(  ~noisy\)\{0,1\}$' table.txt ||
     { echo "FAIL: table line:"; cat table.txt; failures=$((failures + 1)); }
-awk -F, 'NF != 27 { bad = 1 } END { exit bad }' r.csv ||
-    { echo "FAIL: a CSV row without 27 fields:"; cat r.csv; failures=$((failures + 1)); }
+awk -F, 'NF != 28 { bad = 1 } END { exit bad }' r.csv ||
+    { echo "FAIL: a CSV row without 28 fields:"; cat r.csv; failures=$((failures + 1)); }
 grep -q '"tsc_hz":	[0-9]*\(\.[0-9]*\)\{0,1\},$' r.json ||
     { echo "FAIL: JSON numbers:"; head -20 r.json; failures=$((failures + 1)); }
 echo "$failures failed"

@@ -238,5 +238,6 @@ qsb_workers_plan qsb_plan_workers(const qsb_run_config *cfg, const qsb_run_plan 
                               tsc_hz,
                               inputs_fd,
                               stop,
-                              !cfg->quiet};
+                              !cfg->quiet,
+                              NULL}; /* algo_names: the run's results name them */
 }

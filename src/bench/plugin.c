@@ -5,12 +5,19 @@
 #include "plugin.h"
 
 #include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "diag.h"
+#include "visit_record.h"
+
+#define LOAD_DEADLINE_S 10.0 /* a library's constructors get this long in the checking child */
+#define PROBE_MESSAGE_BYTES 512
 
 #define NAME_MAX_LEN 64
 
@@ -153,13 +160,84 @@ static char *load_path(const char *path)
     return local;
 }
 
+/* Is the symbol at addr a function (or a GNU indirect function)? A symbol the dynamic
+** linker cannot describe is taken as one. */
+static bool names_function(void *addr)
+{
+    Dl_info info;
+    const ElfW(Sym) *sym = NULL;
+    if (!dladdr1(addr, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym)
+        return true;
+    int type = ELF64_ST_TYPE(sym->st_info);
+    return type == STT_FUNC || type == STT_GNU_IFUNC;
+}
+
+/* In the checking child: load, look up, check; "ok" or what is wrong into msg. */
+static void probe(const char *path, const char *symbol, char *msg, size_t len)
+{
+    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        snprintf(msg, len, "cannot load it: %s", dlerror());
+        return;
+    }
+    dlerror();
+    void *sym = dlsym(handle, symbol);
+    const char *err = dlerror();
+    if (err || !sym)
+        snprintf(msg, len, "%s", err ? err : "the symbol's address is NULL");
+    else if (!names_function(sym))
+        snprintf(msg, len, "%s is not a function (it names data)", symbol);
+    else
+        snprintf(msg, len, "ok");
+}
+
+/* The library loaded and the symbol checked to be a function in a child first, so that a
+** library whose constructor crashes, exits or hangs, or a symbol that names data (called, it
+** would crash), is a usage error and never takes the run with it. */
+static int check_in_child(const char *entry, const char *path, const char *symbol)
+{
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return qsb_error(QSB_ESYSTEM, "cannot check plug-in '%s': no pipe",
+                         qsb_quote_path(entry));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char msg[PROBE_MESSAGE_BYTES];
+        close(fds[0]);
+        probe(path, symbol, msg, sizeof msg);
+        ssize_t written = write(fds[1], msg, strlen(msg));
+        _exit(written > 0 ? 0 : 1);
+    }
+    close(fds[1]);
+    qsb_process_end end;
+    qsb_watch watch = {LOAD_DEADLINE_S, NULL, NULL};
+    int status = pid < 0 ? qsb_error(QSB_ESYSTEM, "cannot check plug-in '%s': cannot fork",
+                                     qsb_quote_path(entry))
+                         : qsb_watch_process(&watch, pid, NULL, &end);
+    char msg[PROBE_MESSAGE_BYTES] = "";
+    ssize_t got = status == QSB_OK ? read(fds[0], msg, sizeof msg - 1) : 0;
+    close(fds[0]);
+    msg[got > 0 ? got : 0] = '\0';
+    if (status != QSB_OK || strcmp(msg, "ok") == 0)
+        return status;
+    if (msg[0])
+        return qsb_error(QSB_EUSAGE, "--algos: plug-in '%s': %s", qsb_quote_path(entry),
+                         qsb_quote_path(msg));
+    return qsb_error(QSB_EUSAGE, "--algos: plug-in '%s': loading its library %s",
+                     qsb_quote_path(entry), end.cause);
+}
+
 static int open_symbol(const char *entry, const plugin_spec *spec, void **handle, void **sym)
 {
     char *path = load_path(spec->path);
     if (!path)
         return qsb_out_of_memory("--algos");
-    *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    int checked = check_in_child(entry, path, spec->symbol);
+    *handle = checked == QSB_OK ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
     free(path);
+    if (checked != QSB_OK)
+        return checked;
     if (!*handle)
         return qsb_error(QSB_EUSAGE, "--algos: cannot load plug-in '%s': %s",
                          qsb_quote_path(entry), qsb_quote_path(dlerror())); /* names the path */

@@ -171,6 +171,9 @@ static int check_slots(run_state *s, qsb_row *row, size_t k)
 static int counted_sorts(run_state *s, cell_plan *plan, qsb_cell *cell)
 {
     for (size_t i = 0; i < cell->nrows; i++) {
+        if (!cell->rows[i].verified)
+            continue; /* an excluded algorithm (visit_record.h) */
+        qsb_visit_algorithm(s->setup->record, i);
         copy_input(s, 1);
         uint64_t t0 = qsb_clock_ns();
         cell->rows[i].comparisons = qsb_count_comparisons(s->cfg->algos[i].sort, s->work, s->n,
@@ -275,6 +278,7 @@ static int sort_batch(run_state *s, size_t algo, qsb_row *row, size_t k, uint64_
 {
     const qsb_timer *timer = s->setup->timer;
     qsb_sort_fn sort = timed_sort_fn(s, algo);
+    qsb_visit_algorithm(s->setup->record, algo);
     copy_input(s, k);
     double cpu_start = thread_cpu_ns();
     uint64_t start = qsb_timer_start(timer);
@@ -529,12 +533,24 @@ static void count_near_units(run_state *s, qsb_cell *cell)
         cell->rows[i].near_units += qsb_placement_near(s->setup->placement, i, s->size);
 }
 
+/* The rows of the algorithms the record excludes fail with its cause, unmeasured. */
+static bool fail_excluded(const run_state *s, qsb_cell *cell)
+{
+    for (size_t i = 0; i < cell->nrows; i++) {
+        const char *cause = qsb_visit_excluded(s->setup->record, i);
+        if (cause && qsb_row_fail(&cell->rows[i], cause) != 0)
+            return false;
+    }
+    return true;
+}
+
 /* The cell of the results a plan fills, created (in the plans' order) at its first visit. */
 static qsb_cell *cell_of(run_state *s, cell_plan *plan, const char *const *names)
 {
     if (!plan->visited) {
         if (!qsb_results_add_cell(s->results, plan->pattern->name, plan->nelem, plan->size,
-                                  names, s->cfg->n_algos))
+                                  names, s->cfg->n_algos) ||
+            !fail_excluded(s, &s->results->cells[s->results->ncells - 1]))
             return NULL;
         plan->index = s->results->ncells - 1;
         plan->visited = true;
@@ -580,6 +596,7 @@ static int visit(run_state *s, cell_plan *plan, const char *const *names)
 {
     uint64_t start = qsb_clock_ns();
     bool first = !plan->visited;
+    qsb_visit_cell(s->setup->record, plan->pattern->name, plan->nelem, plan->size);
     qsb_cell *cell = cell_of(s, plan, names);
     if (!cell)
         return qsb_out_of_memory("results");
@@ -843,6 +860,7 @@ int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_tot
     plan_cells(&s, algos);
     qsb_progress_begin(cells, setup->progress);
     status = run_schedule(&s, names);
+    qsb_visit_leave(setup->record);
     qsb_progress_end();
     if (status == STOPPED) {
         results->context.incomplete = true;
@@ -851,6 +869,7 @@ int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_tot
     if (status == QSB_OK)
         status = finish_cells(&s);
     totals->failed_rows = count_failed(results);
+    qsb_visit_kept(setup->record, results->ncells);
     if (status == QSB_OK && totals->failed_rows > 0)
         status = QSB_FINDING;
 done:

@@ -20,6 +20,7 @@
 #include "run_config.h"
 #include "shared_inputs.h"
 #include "timing.h"
+#include "visit_record.h"
 
 /* Batches make a sample last at least this long (and 1000 timer ticks): the timer's own
 ** cost (some 20-40 ns a read pair) is then below 0.5% of a sample. */
@@ -48,6 +49,9 @@ typedef struct {
                                      ** worker, whose exact counts, batches and sort durations
                                      ** replace the counted sorts and batch probes of a first
                                      ** visit; NULL: counted here */
+    qsb_visit_record *record;        /* where this process is, for the parent watching it,
+                                     ** and the algorithms it skips (visit_record.h); NULL:
+                                     ** unwatched */
 } qsb_run_setup;
 
 /* Where the run's time went (nanoseconds of CLOCK_MONOTONIC_RAW, the timed sorts in the

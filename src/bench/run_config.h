@@ -91,6 +91,8 @@ typedef struct {
     int inputs_fd;          /* --inputs-fd: a worker's inputs from its run (shared_inputs.h);
                             ** 0: none (the run's file is never a standard stream) */
     const char *model_path; /* --model: a later worker's model (run.h); NULL: none */
+    int visit_fd;           /* --visit-fd: where a worker records its visits for its run
+                            ** (visit_record.h); 0: none */
     char **worker_argv;     /* a worker's command line up to its own options: "run" and the
                             ** options that decide what is measured (malloc'd, as are its
                             ** strings; NULL-terminated) */

@@ -3,19 +3,16 @@
 */
 #include "workers.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/pidfd.h>
 #include <sys/prctl.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -24,8 +21,8 @@
 #include "read_results.h"
 #include "stats.h"
 #include "timing.h"
+#include "visit_record.h"
 
-#define POLL_NS 20000000L   /* how often the run looks at its worker (and redraws progress) */
 #define LAST_LINE_BYTES 512 /* of a failed worker's stderr, quoted in the error */
 #define DIR_BYTES 1024      /* the temporary directory's path */
 #define PATH_BYTES (DIR_BYTES + 64) /* a file in it */
@@ -33,6 +30,7 @@
 #define TSC_OPTION_BYTES 48         /* "--tsc-hz=" and a double */
 #define FD_OPTION_BYTES 32          /* "--inputs-fd=" and an int */
 #define MODEL_OPTION_BYTES (PATH_BYTES + 16) /* "--model=" and a worker's results file */
+#define WORKER_OWN_ARGS 10          /* argv beyond the run's head: argv[0], the options, NULL */
 /* No stop for precision before this many workers: stopping at the first interval under the
 ** target picks the runs whose spread happened to come out small, and with 5 processes (4 df)
 ** that costs coverage (simulated: 92-93% of t intervals held the truth when stopped so from 5
@@ -55,6 +53,10 @@ typedef struct {
     size_t model;              /* the first finished worker, whose results the later ones
                                ** take their exact counts and batches from (run.h); or
                                ** NO_MODEL */
+    qsb_visit_record *record;  /* where the current worker is (visit_record.h) */
+    int record_fd;
+    bool lost_retried;         /* a lost visit is retried once; the next ends the run */
+    bool incomplete;           /* the run ended before its plan: a visit was lost twice */
 } workers;
 
 #define NO_MODEL SIZE_MAX
@@ -87,15 +89,18 @@ static int make_dir(workers *w)
     return QSB_OK;
 }
 
-static void remove_dir(const workers *w, size_t started)
+/* Everything in the directory goes: the workers' files, and the temporary files of a worker
+** that died before it committed them. */
+static void remove_dir(const workers *w)
 {
     char path[PATH_BYTES];
-    for (size_t k = 0; k < started; k++) {
-        path_of(w, k, "json", path, sizeof path);
-        unlink(path);
-        path_of(w, k, "err", path, sizeof path);
-        unlink(path);
-    }
+    DIR *d = opendir(w->dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+            snprintf(path, sizeof path, "%s/%s", w->dir, e->d_name) < (int)sizeof path)
+            unlink(path);
+    if (d)
+        closedir(d);
     rmdir(w->dir);
 }
 
@@ -108,14 +113,16 @@ static void exec_worker(const workers *w, char **argv, const char *err_path)
     int err_fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (null_fd < 0 || err_fd < 0 || dup2(null_fd, STDOUT_FILENO) < 0 ||
         dup2(err_fd, STDERR_FILENO) < 0 ||
-        (w->plan->inputs_fd >= 0 && fcntl(w->plan->inputs_fd, F_SETFD, 0) != 0))
+        (w->plan->inputs_fd >= 0 && fcntl(w->plan->inputs_fd, F_SETFD, 0) != 0) ||
+        fcntl(w->record_fd, F_SETFD, 0) != 0)
         _exit(127);
     close(null_fd);
     close(err_fd);
     setpgid(0, 0);
     if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != w->parent)
         _exit(127); /* the run is gone already */
-    execv(SELF_EXE, argv); /* this very executable, even if its file was replaced since */
+    execv(SELF_EXE, argv); /* this very executable, even if its file was replaced since; its
+                           ** SIGINT and SIGTERM stay blocked until it has its handlers */
     dprintf(STDERR_FILENO, "qsortbench: error: cannot run " SELF_EXE ": %s\n", strerror(errno));
     _exit(127);
 }
@@ -137,13 +144,13 @@ static char *worker_option(const workers *w, size_t k, const size_t *cells, size
 ** frequency into tsc: a worker need not spend 50 ms calibrating it again; the shared inputs'
 ** descriptor into fd). */
 static char **worker_argv(const workers *w, size_t k, char *option, char *json,
-                          char tsc[TSC_OPTION_BYTES], char fd[FD_OPTION_BYTES],
+                          char tsc[TSC_OPTION_BYTES], char fd[2][FD_OPTION_BYTES],
                           char model[MODEL_OPTION_BYTES])
 {
     size_t head = 0;
     while (w->plan->argv_head[head])
         head++;
-    char **argv = calloc(head + 9, sizeof *argv);
+    char **argv = calloc(head + WORKER_OWN_ARGS, sizeof *argv);
     if (!argv)
         return NULL;
     size_t n = 0;
@@ -156,55 +163,22 @@ static char **worker_argv(const workers *w, size_t k, char *option, char *json,
         argv[n++] = tsc;
     }
     if (w->plan->inputs_fd >= 0) {
-        snprintf(fd, FD_OPTION_BYTES, "--inputs-fd=%d", w->plan->inputs_fd);
-        argv[n++] = fd;
+        snprintf(fd[0], FD_OPTION_BYTES, "--inputs-fd=%d", w->plan->inputs_fd);
+        argv[n++] = fd[0];
     }
     if (w->model != NO_MODEL) {
         memcpy(model, "--model=", 8);
         path_of(w, w->model, "json", model + 8, PATH_BYTES);
         argv[n++] = model;
     }
+    snprintf(fd[1], FD_OPTION_BYTES, "--visit-fd=%d", w->record_fd);
+    argv[n++] = fd[1];
     argv[n++] = "--quiet";
     argv[n++] = "--csv=-";
     memcpy(json, "--json=", 7);
     path_of(w, k, "json", json + 7, PATH_BYTES);
     argv[n++] = json;
     return argv;
-}
-
-/* Waits for pid, forwarding a stop request once; redraws the progress line meanwhile. The
-** wait wakes when the worker exits (poll on a pidfd), not at the next tick: a run of a small
-** matrix starts hundreds of short workers, and a sleep of half a tick after each was a
-** tenth of their time. Without pidfds (Linux before 5.3) it looks every tick. */
-static int wait_worker(const workers *w, pid_t pid, int *wstatus)
-{
-    bool forwarded = false;
-    int pidfd = pidfd_open(pid, 0);
-    int status = QSB_OK;
-    for (;;) {
-        pid_t got = waitpid(pid, wstatus, WNOHANG);
-        if (got == pid)
-            break;
-        if (got < 0 && errno != EINTR) {
-            status = qsb_error(QSB_ESYSTEM, "cannot wait for a worker process: %s",
-                               strerror(errno));
-            break;
-        }
-        if (*w->plan->stop && !forwarded) {
-            kill(pid, *w->plan->stop);
-            forwarded = true;
-        }
-        qsb_progress_tick();
-        struct pollfd exited = {pidfd, POLLIN, 0};
-        struct timespec pause = {0, POLL_NS};
-        if (pidfd >= 0)
-            poll(&exited, 1, POLL_NS / 1000000); /* a signal (EINTR) just looks again */
-        else
-            nanosleep(&pause, NULL);
-    }
-    if (pidfd >= 0)
-        close(pidfd);
-    return status;
 }
 
 /* The last non-empty line of a failed worker's stderr, for the error message. */
@@ -294,22 +268,20 @@ static void add_costs(workers *w, size_t r, double wall_s)
     }
 }
 
-/* Keeps worker k's results. Exit 0 and 1 (a finding) wrote them, so did 130 and 143 (a
-** stop: the finished cells, marked incomplete); anything else is the worker's failure. */
-static int collect(workers *w, size_t k, int wstatus, double wall_s)
+/* Keeps the results of worker k, which exited outside any sort with this code. Exit 0 and 1
+** (a finding) wrote them, so did 130 and 143 (a stop: the finished cells, marked
+** incomplete); anything else is the worker's failure. */
+static int collect(workers *w, size_t k, int code, double wall_s)
 {
     char json[PATH_BYTES], err[PATH_BYTES], line[LAST_LINE_BYTES];
     path_of(w, k, "json", json, sizeof json);
     path_of(w, k, "err", err, sizeof err);
-    int code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
     bool stopped = code == QSB_SIGINT || code == QSB_SIGTERM;
-    if (stopped && w->n > 0)
-        return QSB_OK; /* the finished workers have every cell; this one has only some */
+    if (stopped && (w->n > 0 || w->record->cells_kept == 0))
+        return QSB_OK; /* the finished workers have every cell; this one has only some, or
+                       ** none (stopped in its first cell) */
     if (code != QSB_OK && code != QSB_FINDING && !stopped) {
         last_line(err, line, sizeof line);
-        if (WIFSIGNALED(wstatus))
-            return qsb_error(QSB_ESYSTEM, "worker process %zu was killed by signal %d: %s",
-                             k + 1, WTERMSIG(wstatus), qsb_quote(line));
         return qsb_error(code == QSB_EUSAGE ? QSB_EUSAGE : QSB_ESYSTEM,
                          "worker process %zu failed (exit %d): %s", k + 1, code,
                          qsb_quote(line));
@@ -347,10 +319,12 @@ static int collect(workers *w, size_t k, int wstatus, double wall_s)
     return code == QSB_FINDING ? QSB_FINDING : QSB_OK;
 }
 
-/* Runs worker k on the given cells of the first worker (all of them when cells is NULL). */
-static int run_one(workers *w, size_t k, const size_t *cells, size_t ncells)
+/* Starts worker k on the given cells of the first worker (all of them when cells is NULL)
+** and watches it to its end. */
+static int start_and_watch(workers *w, size_t k, const size_t *cells, size_t ncells,
+                           qsb_process_end *end, double *wall_s)
 {
-    char json[PATH_BYTES + 8], err[PATH_BYTES], tsc[TSC_OPTION_BYTES], fd[FD_OPTION_BYTES];
+    char json[PATH_BYTES + 8], err[PATH_BYTES], tsc[TSC_OPTION_BYTES], fd[2][FD_OPTION_BYTES];
     char model[MODEL_OPTION_BYTES];
     char *option = worker_option(w, k, cells, cells ? ncells : 0);
     char **argv = option ? worker_argv(w, k, option, json, tsc, fd, model) : NULL;
@@ -359,19 +333,84 @@ static int run_one(workers *w, size_t k, const size_t *cells, size_t ncells)
         return qsb_out_of_memory("worker command line");
     }
     path_of(w, k, "err", err, sizeof err);
+    qsb_visit_record_reset(w->record);
     fflush(NULL);
     uint64_t start = qsb_clock_ns();
+    sigset_t mask;
+    qsb_signals_block(&mask);
     pid_t pid = fork();
     if (pid == 0)
         exec_worker(w, argv, err);
+    qsb_signals_restore(&mask);
     free(argv);
     free(option);
     if (pid < 0)
         return qsb_error(QSB_ESYSTEM, "cannot start a worker process: %s", strerror(errno));
-    int wstatus;
-    int status = wait_worker(w, pid, &wstatus);
-    double wall_s = (double)(qsb_clock_ns() - start) / 1e9;
-    return status == QSB_OK ? collect(w, k, wstatus, wall_s) : status;
+    qsb_watch watch = {qsb_visit_deadline_s(w->plan->worker_s), w->plan->stop,
+                       qsb_progress_tick};
+    int status = qsb_watch_process(&watch, pid, w->record, end);
+    *wall_s = (double)(qsb_clock_ns() - start) / 1e9;
+    return status;
+}
+
+/* A worker died, exited or hung in an algorithm's sorts: the algorithm is excluded from
+** every later worker (its rows FAILED with the cause), which the caller retries. */
+static void blame(workers *w, size_t k, const qsb_process_end *end)
+{
+    const char *name = w->plan->algo_names ? w->plan->algo_names[end->algo] : "?";
+    qsb_warning("worker process %zu: %s %s in cell %s; its rows are FAILED (%s) and the "
+                "others measured again",
+                k + 1, name, end->cause, end->cell[0] ? end->cell : "(none)", end->cause);
+    snprintf(w->record->excluded[end->algo], QSB_VISIT_CAUSE_BYTES, "%s", end->cause);
+}
+
+/* A worker killed from outside, or dead outside any sort: its visit is retried once; lost
+** again, the run ends there, marked incomplete. Returns whether to retry. */
+static bool retry_lost(workers *w, size_t k, const qsb_process_end *end)
+{
+    char err[PATH_BYTES], line[LAST_LINE_BYTES] = "", said[LAST_LINE_BYTES + 8] = "";
+    bool killed = strncmp(end->cause, "killed", 6) == 0;
+    if (!killed) { /* its own last words may say why */
+        path_of(w, k, "err", err, sizeof err);
+        last_line(err, line, sizeof line);
+        snprintf(said, sizeof said, ": %s", qsb_quote(line));
+    }
+    bool retry = !w->lost_retried;
+    qsb_warning("worker process %zu was %s (%s) in cell %s%s; %s", k + 1,
+                killed ? "killed from outside" : "lost", end->cause,
+                end->cell[0] ? end->cell : "(none)", said,
+                retry ? "its visit is retried" : "the run ends here, marked incomplete");
+    w->lost_retried = true;
+    w->incomplete = !retry;
+    return retry;
+}
+
+/* Runs worker k on the given cells of the first worker (all of them when cells is NULL),
+** again without an algorithm that took it down, and once more after a lost visit. */
+static int run_one(workers *w, size_t k, const size_t *cells, size_t ncells)
+{
+    for (;;) {
+        qsb_process_end end;
+        double wall_s = 0;
+        int status = start_and_watch(w, k, cells, ncells, &end, &wall_s);
+        if (status != QSB_OK)
+            return status;
+        switch (end.kind) {
+        case QSB_END_SORT_FAILED:
+            blame(w, k, &end);
+            continue;
+        case QSB_END_LOST:
+            if (retry_lost(w, k, &end))
+                continue;
+            return QSB_OK;
+        case QSB_END_INTERRUPTED:
+            return end.exit_code == QSB_SIGINT || end.exit_code == QSB_SIGTERM
+                       ? collect(w, k, end.exit_code, wall_s)
+                       : QSB_OK; /* killed after the grace: nothing of it to keep */
+        case QSB_END_EXITED:
+            return collect(w, k, end.exit_code, wall_s);
+        }
+    }
 }
 
 /* The half-width, % of the middle value, of the interval the pooled row will have (pool.h:
@@ -545,6 +584,8 @@ int qsb_run_workers(const qsb_workers_plan *plan, qsb_results *out, size_t *proc
     memset(out, 0, sizeof *out);
     *processes = 0;
     int status = make_dir(&w);
+    if (status == QSB_OK && !(w.record = qsb_visit_record_create(&w.record_fd)))
+        status = QSB_ESYSTEM;
     size_t started = 0, planned = plan->planned, ncells = 0, *cells = NULL;
     bool finding = false;
     uint64_t start = qsb_clock_ns();
@@ -553,7 +594,8 @@ int qsb_run_workers(const qsb_workers_plan *plan, qsb_results *out, size_t *proc
         double elapsed = (double)(qsb_clock_ns() - start) / 1e9;
         if (w.n > 0 && !cells && !(cells = malloc(w.runs[0].run.ncells * sizeof *cells)))
             status = qsb_out_of_memory("worker cells");
-        if (status != QSB_OK || !next_worker(&w, started, elapsed, cells, &ncells))
+        if (status != QSB_OK || w.incomplete ||
+            !next_worker(&w, started, elapsed, cells, &ncells))
             break;
         char label[96];
         double mean = started ? elapsed / (double)started : plan->worker_s;
@@ -577,13 +619,16 @@ int qsb_run_workers(const qsb_workers_plan *plan, qsb_results *out, size_t *proc
     qsb_progress_end();
     free(cells);
     *processes = w.n;
-    if (status == QSB_OK && w.n == 0)
+    bool stopped = *plan->stop || w.incomplete;
+    if (status == QSB_OK && w.n == 0 && !stopped)
         status = qsb_error(QSB_ESYSTEM, "no worker process finished");
-    if (status == QSB_OK)
+    if (status == QSB_OK && w.n > 0)
         status = pool_workers(&w, out);
+    out->context.incomplete |= stopped; /* with no worker finished: no cells, incomplete */
     free_workers(&w, *processes);
+    qsb_visit_record_close(w.record, w.record_fd);
     if (w.dir[0])
-        remove_dir(&w, started);
+        remove_dir(&w);
     return status == QSB_OK && finding ? QSB_FINDING : status;
 }
 

@@ -21,7 +21,8 @@
 ** its results to a private temporary directory; its stdout is discarded and
 ** its stderr kept in that directory, whose last line is quoted when a worker fails. A signal
 ** to the run stops the current worker (it keeps its finished cells, marked incomplete) and
-** starts no other.
+** starts no other; a worker that does not end within QSB_STOP_GRACE_S of it is killed. The
+** signals are blocked from before the fork until the worker has its handlers.
 */
 #ifndef QSB_WORKERS_H
 #define QSB_WORKERS_H
@@ -48,11 +49,18 @@ typedef struct {
                             ** worker; -1: none, the workers generate them */
     volatile sig_atomic_t *stop; /* set from a signal handler */
     bool progress;          /* draw the progress line */
+    const char *const *algo_names; /* the algorithms, for naming one that took a worker down */
 } qsb_workers_plan;
 
 /* Runs the workers and pools their results into *out (its context is the first worker's,
 ** pool.h). *processes: how many finished. Returns QSB_OK, QSB_FINDING when a result failed
-** verification in a worker, or an error (reported). */
+** verification in a worker or an algorithm took one down, or an error (reported). A visit
+** lost twice ends the run with the results so far, marked incomplete (and reported).
+**
+** Each worker is watched (visit_record.h): one that crashes, exits or stalls past its
+** deadline inside an algorithm's sorts is started again without that algorithm, whose rows
+** are FAILED with the cause in every later worker (and so in the pooled rows); one killed
+** from outside (SIGKILL) or dead outside any sort is started again once. */
 int qsb_run_workers(const qsb_workers_plan *plan, qsb_results *out, size_t *processes);
 
 /* Seconds inside the timed sorts behind a result's samples (each sample is one sort of a

@@ -24,6 +24,7 @@
 #include "commands.h"
 #include "compare.h"
 #include "diag.h"
+#include "isolated.h"
 #include "machine.h"
 #include "memory.h"
 #include "outfile.h"
@@ -40,6 +41,7 @@
 #include "run_record.h"
 #include "totals.h"
 #include "version.h"
+#include "visit_record.h"
 #include "workers.h"
 
 #define RESULTS_DIR "results"
@@ -52,7 +54,9 @@ static void request_stop(int signo)
     stop_signal = signo;
 }
 
-/* SA_RESETHAND: a second Ctrl-C kills at once (the final files are still never partial). */
+/* SA_RESETHAND: a second Ctrl-C kills at once (the final files are still never partial).
+** A worker process starts with both signals blocked (workers.h): they are unblocked once
+** caught. */
 static void catch_signals(struct sigaction old[2])
 {
     struct sigaction sa;
@@ -63,6 +67,11 @@ static void catch_signals(struct sigaction old[2])
     stop_signal = 0;
     sigaction(SIGINT, &sa, &old[0]);
     sigaction(SIGTERM, &sa, &old[1]);
+    sigset_t caught;
+    sigemptyset(&caught);
+    sigaddset(&caught, SIGINT);
+    sigaddset(&caught, SIGTERM);
+    sigprocmask(SIG_UNBLOCK, &caught, NULL);
 }
 
 static void restore_signals(const struct sigaction old[2])
@@ -181,34 +190,49 @@ static int write_files(result_files *f, const qsb_run_config *cfg, const qsb_res
     return qsb_outputs_close(&f->out, status);
 }
 
+/* What the run goes through, from its measurement to its files. */
+typedef struct {
+    const qsb_run_config *cfg;
+    const qsb_run_plan *plan;
+    qsb_placement *placement;
+    const qsb_timer *timer;
+    const qsb_reference *ref;
+    result_files *files;
+    qsb_results *results;
+} run_parts;
+
 /* The cells in this process (its units; a worker's, one visit of each), with the inputs its
-** run shared when it is a worker. */
-static int measure_here(const qsb_run_config *cfg, const qsb_run_plan *plan,
-                        qsb_placement *placement, const qsb_timer *timer, qsb_results *results,
-                        qsb_run_totals *totals)
+** run shared, the visits it records for its run and its model (run.h) when it is a worker. */
+static int measure_here(const run_parts *p, qsb_run_totals *totals, qsb_visit_record *record)
 {
+    const qsb_run_config *cfg = p->cfg;
     qsb_shared_inputs *inputs = NULL;
-    if (cfg->inputs_fd > 0 && !(inputs = qsb_shared_inputs_open(cfg->inputs_fd)))
-        return QSB_EUSAGE;
+    qsb_visit_record *worker_record = NULL;
     qsb_results model;
     memset(&model, 0, sizeof model);
-    if (cfg->model_path && qsb_read_results(cfg->model_path, &model) != QSB_OK) {
-        qsb_shared_inputs_close(inputs);
+    if (cfg->inputs_fd > 0 && !(inputs = qsb_shared_inputs_open(cfg->inputs_fd)))
         return QSB_EUSAGE;
-    }
+    int status = QSB_OK;
+    if (cfg->visit_fd > 0 && !(record = worker_record = qsb_visit_record_open(cfg->visit_fd)))
+        status = QSB_EUSAGE;
+    if (status == QSB_OK && cfg->model_path)
+        status = qsb_read_results(cfg->model_path, &model);
     qsb_run_setup setup = {cfg,
-                           timer,
-                           qsb_plan_schedule(cfg, plan),
+                           p->timer,
+                           qsb_plan_schedule(cfg, p->plan),
                            &stop_signal,
                            !cfg->quiet,
-                           plan->slice_s,
-                           placement,
+                           p->plan->slice_s,
+                           p->placement,
                            cfg->worker_index ? (size_t)cfg->worker_index - 1 : 0,
                            inputs,
-                           cfg->model_path ? &model : NULL};
-    int status = qsb_run_matrix(&setup, results, totals);
+                           cfg->model_path ? &model : NULL,
+                           record};
+    if (status == QSB_OK)
+        status = qsb_run_matrix(&setup, p->results, totals);
     qsb_results_free(&model);
     qsb_shared_inputs_close(inputs);
+    qsb_visit_record_close(worker_record, -1);
     return status;
 }
 
@@ -222,24 +246,25 @@ static uint64_t shared_inputs_cap(void)
 
 /* The cells, measured in this process (its units) or by worker processes (workers.h), which
 ** share the inputs the run generates once (shared_inputs.h). */
-static int measure(const qsb_run_config *cfg, const qsb_run_plan *plan, qsb_placement *placement,
-                   const qsb_timer *timer, qsb_results *results, qsb_run_totals *totals,
-                   size_t *processes)
+static int measure(const run_parts *p, qsb_run_totals *totals, size_t *processes,
+                   qsb_visit_record *record)
 {
-    if (plan->processes <= 1)
-        return measure_here(cfg, plan, placement, timer, results, totals);
+    const qsb_run_config *cfg = p->cfg;
+    if (p->plan->processes <= 1)
+        return measure_here(p, totals, record);
     double generate_s = 0;
     qsb_shared_inputs *inputs = qsb_shared_inputs_create(cfg, shared_inputs_cap(), &generate_s);
     totals->generate_ns = generate_s * 1e9;
     totals->shared_bytes = inputs ? qsb_shared_inputs_bytes(inputs) : 0;
-    qsb_workers_plan workers = qsb_plan_workers(cfg, plan, timer->tsc_hz,
+    qsb_workers_plan workers = qsb_plan_workers(cfg, p->plan, p->timer->tsc_hz,
                                                 inputs ? qsb_shared_inputs_fd(inputs) : -1,
                                                 &stop_signal);
+    workers.algo_names = (const char *const *)p->results->context.matrix.algos;
     qsb_results pooled;
     int status = qsb_run_workers(&workers, &pooled, processes);
     qsb_shared_inputs_close(inputs);
     if (status == QSB_OK || status == QSB_FINDING)
-        qsb_totals_adopt_workers(results, &pooled, totals, stop_signal != 0);
+        qsb_totals_adopt_workers(p->results, &pooled, totals, stop_signal != 0);
     qsb_results_free(&pooled);
     return status;
 }
@@ -256,16 +281,17 @@ static int plot_beside(const qsb_run_config *cfg, const result_files *files,
 }
 
 /* The run itself, between the opened files and the reports. */
-static int run_and_report(const qsb_run_config *cfg, const qsb_run_plan *plan,
-                          qsb_placement *placement, const qsb_timer *timer,
-                          const qsb_reference *ref, result_files *files, qsb_results *results)
+static int run_and_report(const run_parts *p, qsb_visit_record *record)
 {
+    const qsb_run_config *cfg = p->cfg;
+    result_files *files = p->files;
+    qsb_results *results = p->results;
     qsb_run_totals totals;
     memset(&totals, 0, sizeof totals);
     totals.split_known = true; /* until workers' files do not say */
     size_t processes = 1;
     uint64_t start = qsb_clock_ns();
-    int status = measure(cfg, plan, placement, timer, results, &totals, &processes);
+    int status = measure(p, &totals, &processes, record);
     double wall_ns = (double)(qsb_clock_ns() - start);
     qsb_totals_record_split(&results->context, &totals, wall_ns);
     qsb_totals_warn(cfg, &totals, &results->context);
@@ -274,7 +300,7 @@ static int run_and_report(const qsb_run_config *cfg, const qsb_run_plan *plan,
     bool table_on_stdout = files->out.file[OUT_CSV].final_path &&
                            files->out.file[OUT_JSON].final_path;
     if (table_on_stdout)
-        qsb_report_table(stdout, results, ref);
+        qsb_report_table(stdout, results, p->ref);
     int write_status = write_files(files, cfg, results);
     if (table_on_stdout && (fflush(stdout) != 0 || ferror(stdout)))
         write_status = qsb_error(QSB_ESYSTEM, "cannot write to standard output");
@@ -286,6 +312,10 @@ static int run_and_report(const qsb_run_config *cfg, const qsb_run_plan *plan,
         status = qsb_error(stop_signal == SIGTERM ? QSB_SIGTERM : QSB_SIGINT,
                            "interrupted: the %zu finished cells are in %s and %s, marked "
                            "incomplete",
+                           results->ncells, qsb_quote_path(csv), qsb_quote_path(json));
+    else if (results->context.incomplete) /* a worker's visit lost twice (workers.h) */
+        status = qsb_error(QSB_ESYSTEM, "the run ended early: the %zu finished cells are in "
+                                        "%s and %s, marked incomplete",
                            results->ncells, qsb_quote_path(csv), qsb_quote_path(json));
     else if (status == QSB_FINDING)
         status = qsb_error(QSB_FINDING, "%zu result(s) failed verification (FAILED above; "
@@ -299,7 +329,26 @@ static int run_and_report(const qsb_run_config *cfg, const qsb_run_plan *plan,
         if (status == QSB_OK)
             status = plot_status;
     }
-    qsb_totals_print(&totals, wall_ns, timer != NULL, plan->processes > 1 ? processes : 1);
+    qsb_totals_print(&totals, wall_ns, p->timer != NULL, p->plan->processes > 1 ? processes : 1);
+    return status;
+}
+
+static int run_parts_in_child(void *arg, qsb_visit_record *record)
+{
+    return run_and_report(arg, record);
+}
+
+/* One process (--reps, --processes 1): measured in a watched child, where a plug-in's crash,
+** exit() or hang is reported against it (isolated.h); worker processes are watched by their
+** run (workers.h), and a worker measures in itself. */
+static int run_isolated(const run_parts *p)
+{
+    if (p->plan->processes > 1 || p->cfg->worker_slice_s > 0)
+        return run_and_report(p, NULL);
+    qsb_isolated_run run = {run_parts_in_child, (void *)p, p->plan->estimate_s, &stop_signal,
+                            (const char *const *)p->results->context.matrix.algos};
+    int status = qsb_run_isolated(&run);
+    qsb_outputs_abort(&p->files->out); /* the child committed them, or they are removed */
     return status;
 }
 
@@ -360,9 +409,10 @@ int qsb_run_execute(const qsb_run_config *cfg)
     if (status == QSB_OK)
         status = qsb_run_record_context(&results, cfg, &plan, placement, timed ? &timer : NULL,
                                         &utc, load_average);
+    run_parts parts = {cfg, &plan, placement, timed ? &timer : NULL,
+                       cfg->reference ? &ref : NULL, &files, &results};
     if (status == QSB_OK)
-        status = run_and_report(cfg, &plan, placement, timed ? &timer : NULL,
-                                cfg->reference ? &ref : NULL, &files, &results);
+        status = run_isolated(&parts);
     else
         qsb_outputs_close(&files.out, status);
 done:

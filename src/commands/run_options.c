@@ -77,6 +77,7 @@ enum {
     OPT_TSC_HZ,
     OPT_INPUTS_FD,
     OPT_MODEL,
+    OPT_VISIT_FD,
     OPT_COUNT
 };
 
@@ -182,6 +183,8 @@ static const qsb_option run_options[] = {
     [OPT_MODEL] = {"model", 0, "FILE",
                    "(internal) a later worker process's model: its run's first worker's "
                    "results, whose exact counts and batches it takes instead of counting"},
+    [OPT_VISIT_FD] = {"visit-fd", 0, "FD",
+                      "(internal) where a worker process records its visits for its run"},
     [OPT_COUNT] = {NULL, 0, NULL, NULL},
 };
 
@@ -614,14 +617,15 @@ static int parse_worker(qsb_run_config *cfg, const char *text)
     return status == QSB_OK && cells ? select_worker_cells(cfg, cells + 1) : status;
 }
 
-/* --inputs-fd FD: a worker's, after --worker (shared_inputs.h). */
-static int parse_inputs_fd(qsb_run_config *cfg, const char *text)
+/* --inputs-fd FD and --visit-fd FD: a worker's, after --worker (shared_inputs.h,
+** visit_record.h). */
+static int parse_worker_fd(qsb_run_config *cfg, const char *text, const char *option, int *fd)
 {
-    uint64_t fd;
+    uint64_t value;
     if (cfg->worker_slice_s <= 0)
-        return qsb_usage_error("--inputs-fd is for worker processes (--worker)");
-    int status = qsb_parse_u64(text, "--inputs-fd", STDERR_FILENO + 1, INT_MAX, 0, &fd);
-    cfg->inputs_fd = (int)fd;
+        return qsb_usage_error("%s is for worker processes (--worker)", option);
+    int status = qsb_parse_u64(text, option, STDERR_FILENO + 1, INT_MAX, 0, &value);
+    *fd = (int)value;
     return status;
 }
 
@@ -641,7 +645,9 @@ static int resolve_processes(qsb_run_config *cfg, const option_texts *t)
     if (status == QSB_OK && t->text[OPT_TSC_HZ])
         status = parse_positive(t->text[OPT_TSC_HZ], "--tsc-hz", MAX_TSC_HZ, &cfg->tsc_hz);
     if (status == QSB_OK && t->text[OPT_INPUTS_FD])
-        status = parse_inputs_fd(cfg, t->text[OPT_INPUTS_FD]);
+        status = parse_worker_fd(cfg, t->text[OPT_INPUTS_FD], "--inputs-fd", &cfg->inputs_fd);
+    if (status == QSB_OK && t->text[OPT_VISIT_FD])
+        status = parse_worker_fd(cfg, t->text[OPT_VISIT_FD], "--visit-fd", &cfg->visit_fd);
     if (status == QSB_OK && t->text[OPT_MODEL] && cfg->worker_slice_s <= 0)
         status = qsb_usage_error("--model is for worker processes (--worker)");
     cfg->model_path = t->text[OPT_MODEL];

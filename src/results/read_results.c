@@ -197,6 +197,7 @@ static int fill_context_from_rows(qsb_file_row *rows, qsb_results *out)
         c->mode = take(&rows[0].mode);
     if (!c->seed && rows[0].has_seed)
         c->seed = rows[0].seed;
+    c->incomplete |= rows[0].incomplete; /* every row of a file carries the run's flag */
     return QSB_OK;
 }
 

@@ -100,6 +100,7 @@ void qsb_file_row_view(const qsb_results *r, const qsb_cell *cell, size_t index,
     out->has_seed = 1;
     out->reps = out->row.nsamples;
     out->has_samples = 1;
+    out->incomplete = r->context.incomplete;
 }
 
 void qsb_file_row_init(qsb_file_row *r, const char *where)

@@ -13,7 +13,10 @@
 **   baseline's own delta_pct/delta_lo/delta_hi are empty fields;
 ** - booleans are "true"/"false"; failure is empty when verified;
 ** - seed is 0x-hex; samples are the per-round values joined by ';' in round order, units the
-**   unit of each sample likewise (empty when unknown).
+**   unit of each sample likewise (empty when unknown);
+** - incomplete: the run's own flag (the context's in JSON) on every row, so that a CSV file of
+**   an interrupted run says so too; readers of files without it take false, and a reader sets
+**   its context's incomplete from it.
 **
 ** JSON: {"schema_version": 1, "context": {...}, "baseline": NAME, "results": [...]}
 ** - each result has the columns as members, in this order: numbers as numbers, NAN as null,
@@ -42,6 +45,7 @@ typedef struct {
     uint64_t reps;   /* must equal the samples' count when the file gives samples */
     int has_seed;
     int has_samples;
+    bool incomplete; /* the run's context: interrupted, the cells are those finished */
     char where[48];  /* where the row is, appended to the path: ":12" or ": results[3]" */
 } qsb_file_row;
 
@@ -88,6 +92,7 @@ typedef enum {
     X(seed,        SEED,    seed,                   0, true)   \
     X(samples,     SAMPLES, row.samples,            0, true)   \
     X(units,       UNITS,   row.units,              0, true)   \
+    X(incomplete,  BOOL,    incomplete,             0, true)   \
     X(batch,       ULONG,   row.batch,              0, false)  \
     X(retaken,     ULONG,   row.retaken,            0, false)  \
     X(near_units,  ULONG,   row.near_units,         0, false)  \

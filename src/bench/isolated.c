@@ -1,0 +1,92 @@
+/*
+** A one-process run measured in a watched child (isolated.h).
+*/
+#include "isolated.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+
+/* Forks the child that measures and watches it to its end. */
+static int measure_in_child(const qsb_isolated_run *run, qsb_visit_record *record,
+                            qsb_process_end *end)
+{
+    qsb_visit_record_reset(record);
+    fflush(NULL); /* nothing buffered is written twice */
+    sigset_t mask;
+    qsb_signals_block(&mask);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0); /* a Ctrl-C reaches the run, which passes it on once */
+        qsb_signals_restore(&mask); /* the run's handlers are the child's already */
+        int status = run->measure(run->arg, record);
+        fflush(NULL);
+        _exit(status); /* the parent's cleanup is the parent's */
+    }
+    qsb_signals_restore(&mask);
+    if (pid < 0)
+        return qsb_error(QSB_ESYSTEM, "cannot start the measuring process: %s",
+                         strerror(errno));
+    qsb_watch watch = {qsb_visit_deadline_s(run->estimate_s), run->stop, NULL};
+    return qsb_watch_process(&watch, pid, record, end);
+}
+
+static void blame(const qsb_isolated_run *run, qsb_visit_record *record,
+                  const qsb_process_end *end)
+{
+    qsb_warning("%s %s in cell %s; its rows are FAILED (%s) and the others measured again",
+                run->algo_names[end->algo], end->cause, end->cell[0] ? end->cell : "(none)",
+                end->cause);
+    snprintf(record->excluded[end->algo], QSB_VISIT_CAUSE_BYTES, "%s", end->cause);
+}
+
+static int interrupted(const qsb_isolated_run *run, const qsb_process_end *end)
+{
+    if (end->exit_code == QSB_SIGINT || end->exit_code == QSB_SIGTERM)
+        return end->exit_code; /* the child wrote its finished cells and said so */
+    return qsb_error(*run->stop == SIGTERM ? QSB_SIGTERM : QSB_SIGINT,
+                     "interrupted: the measuring process did not stop within %.0f s and was "
+                     "killed; no results written",
+                     QSB_STOP_GRACE_S);
+}
+
+int qsb_run_isolated(const qsb_isolated_run *run)
+{
+    int fd = -1;
+    qsb_visit_record *record = qsb_visit_record_create(&fd);
+    if (!record)
+        return QSB_ESYSTEM;
+    bool retried = false;
+    int status = QSB_OK;
+    for (;;) {
+        qsb_process_end end;
+        status = measure_in_child(run, record, &end);
+        if (status != QSB_OK)
+            break;
+        if (end.kind == QSB_END_SORT_FAILED) {
+            blame(run, record, &end);
+            continue;
+        }
+        if (end.kind == QSB_END_LOST && !retried) {
+            qsb_warning("the measuring process was lost (%s) in cell %s; measuring again",
+                        end.cause, end.cell[0] ? end.cell : "(none)");
+            retried = true;
+            continue;
+        }
+        if (end.kind == QSB_END_LOST)
+            status = qsb_error(QSB_ESYSTEM, "the measuring process was lost again (%s) in cell "
+                                            "%s; no results written",
+                               end.cause, end.cell[0] ? end.cell : "(none)");
+        else if (end.kind == QSB_END_INTERRUPTED)
+            status = interrupted(run, &end);
+        else
+            status = end.exit_code;
+        break;
+    }
+    qsb_visit_record_close(record, fd);
+    return status;
+}

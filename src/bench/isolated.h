@@ -1,0 +1,36 @@
+/*
+** A one-process run (--reps N, --processes 1) measured in a child process, so that a plug-in
+** that crashes, calls exit() or hangs cannot take the run with it (the worker processes of a
+** run are watched the same way, workers.h). The child is a fork of the run: it measures,
+** prints the table, writes and commits the files and exits with the run's status, which the
+** parent returns. When the child ends inside an algorithm's sorts (visit_record.h), the parent
+** names the algorithm and the cause, excludes it and measures again: the files then hold its
+** rows FAILED with the cause and every other row. A child killed from outside (SIGKILL) or
+** dead outside any sort is measured again once. A stop request (SIGINT, SIGTERM) is passed
+** on; the child writes its finished cells, marked incomplete, and exits 130 / 143.
+*/
+#ifndef QSB_ISOLATED_H
+#define QSB_ISOLATED_H
+
+#include <signal.h>
+
+#include "visit_record.h"
+
+/* What the child runs: the run from its measurement to its committed files; returns its
+** exit status. */
+typedef int (*qsb_measure_fn)(void *arg, qsb_visit_record *record);
+
+typedef struct {
+    qsb_measure_fn measure;
+    void *arg;
+    double estimate_s;              /* of the whole run: its visits' deadline (visit_record.h) */
+    volatile sig_atomic_t *stop;    /* the run's stop request, passed on */
+    const char *const *algo_names;  /* for naming an algorithm that took the child down */
+} qsb_isolated_run;
+
+/* Runs it; returns the child's exit status, or an error (reported): the child lost twice,
+** or it did not stop within the grace after a stop request (130 / 143 then). The caller
+** aborts its output files afterwards: those the child committed are no longer temporary. */
+int qsb_run_isolated(const qsb_isolated_run *run);
+
+#endif

@@ -1,0 +1,236 @@
+/*
+** The visit record and the watch over a process that writes it (visit_record.h).
+*/
+#include "visit_record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/pidfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "timing.h"
+
+#define POLL_MS 20 /* how often the watch looks at the record (and redraws progress) */
+
+static qsb_visit_record *map_record(int fd)
+{
+    void *m = mmap(NULL, sizeof(qsb_visit_record), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    return m == MAP_FAILED ? NULL : m;
+}
+
+qsb_visit_record *qsb_visit_record_create(int *fd)
+{
+    *fd = memfd_create("qsortbench-visits", MFD_CLOEXEC);
+    qsb_visit_record *r = NULL;
+    if (*fd >= 0 && ftruncate(*fd, sizeof *r) == 0)
+        r = map_record(*fd);
+    if (r) {
+        memset(r, 0, sizeof *r);
+        qsb_visit_record_reset(r);
+        return r;
+    }
+    qsb_error(QSB_ESYSTEM, "cannot create the record of the processes' visits: %s",
+              strerror(errno));
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+    return NULL;
+}
+
+qsb_visit_record *qsb_visit_record_open(int fd)
+{
+    struct stat st;
+    qsb_visit_record *r = NULL;
+    if (fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof *r)
+        r = map_record(fd);
+    if (!r)
+        qsb_usage_error("--visit-fd %d: not the record of a run's visits", fd);
+    return r;
+}
+
+void qsb_visit_record_close(qsb_visit_record *r, int fd)
+{
+    if (r)
+        munmap(r, sizeof *r);
+    if (fd >= 0)
+        close(fd);
+}
+
+void qsb_visit_record_reset(qsb_visit_record *r)
+{
+    r->steps = 0;
+    r->algo = -1;
+    r->finished = 0;
+    r->cells_kept = 0;
+    r->cell[0] = '\0';
+}
+
+void qsb_visit_cell(qsb_visit_record *r, const char *pattern, uint64_t nelem, uint64_t size)
+{
+    if (!r)
+        return;
+    r->algo = -1;
+    snprintf(r->cell, sizeof r->cell, "%s %llu x %llu", pattern, (unsigned long long)nelem,
+             (unsigned long long)size);
+    r->steps++;
+}
+
+void qsb_visit_algorithm(qsb_visit_record *r, size_t algo)
+{
+    if (!r)
+        return;
+    r->algo = algo < QSB_VISIT_ALGOS_MAX ? (int32_t)algo : -1;
+    r->steps++;
+}
+
+void qsb_visit_leave(qsb_visit_record *r)
+{
+    if (r)
+        r->finished = 1;
+}
+
+void qsb_visit_kept(qsb_visit_record *r, size_t cells)
+{
+    if (r)
+        r->cells_kept = cells;
+}
+
+const char *qsb_visit_excluded(const qsb_visit_record *r, size_t algo)
+{
+    if (!r || algo >= QSB_VISIT_ALGOS_MAX || !r->excluded[algo][0])
+        return NULL;
+    return r->excluded[algo];
+}
+
+double qsb_visit_deadline_s(double estimate_s)
+{
+    double scaled = QSB_VISIT_DEADLINE_FACTOR * estimate_s;
+    return scaled > QSB_VISIT_DEADLINE_FLOOR_S ? scaled : QSB_VISIT_DEADLINE_FLOOR_S;
+}
+
+/* ---- the watch ---- */
+
+typedef struct {
+    bool timed_out;
+    bool forwarded;
+    double stalled_s; /* at the kill */
+} watch_state;
+
+static double seconds_since(uint64_t since)
+{
+    return (double)(qsb_clock_ns() - since) / 1e9;
+}
+
+/* The process ended in a sort when the record names an algorithm and the matrix was not left. */
+static bool in_sort(const qsb_visit_record *r)
+{
+    return r && !r->finished && r->algo >= 0;
+}
+
+static void classify(const watch_state *s, int wstatus, const qsb_visit_record *r,
+                     qsb_process_end *end)
+{
+    end->exit_code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+    end->algo = r && r->algo >= 0 ? (size_t)r->algo : 0;
+    snprintf(end->cell, sizeof end->cell, "%s", r ? r->cell : "");
+    if (s->forwarded) {
+        end->kind = QSB_END_INTERRUPTED;
+        snprintf(end->cause, sizeof end->cause, "%s",
+                 WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGKILL
+                     ? "killed after the grace" : "interrupted");
+    } else if (s->timed_out) {
+        end->kind = in_sort(r) ? QSB_END_SORT_FAILED : QSB_END_LOST;
+        snprintf(end->cause, sizeof end->cause, "timed out after %.0f s", s->stalled_s);
+    } else if (WIFSIGNALED(wstatus)) {
+        int sig = WTERMSIG(wstatus);
+        end->kind = sig != SIGKILL && in_sort(r) ? QSB_END_SORT_FAILED : QSB_END_LOST;
+        snprintf(end->cause, sizeof end->cause, "%s: signal %d",
+                 sig == SIGKILL ? "killed" : "crashed", sig);
+    } else {
+        end->kind = in_sort(r) ? QSB_END_SORT_FAILED : QSB_END_EXITED;
+        snprintf(end->cause, sizeof end->cause, "exited with status %d", end->exit_code);
+    }
+}
+
+/* One look at the process: a stop request passed on once, a kill past the deadline (the
+** steps did not move) or past the grace after the stop. */
+static void look(const qsb_watch *w, pid_t pid, const qsb_visit_record *r, watch_state *s,
+                 uint64_t *last_step_at, uint64_t *last_steps, uint64_t *stop_at)
+{
+    uint64_t steps = r ? r->steps : 0;
+    if (steps != *last_steps) {
+        *last_steps = steps;
+        *last_step_at = qsb_clock_ns();
+    }
+    if (w->stop && *w->stop && !s->forwarded) {
+        kill(pid, (int)*w->stop);
+        kill(pid, SIGCONT); /* a stopped process must run to end */
+        s->forwarded = true;
+        *stop_at = qsb_clock_ns();
+    }
+    double stalled = seconds_since(*last_step_at);
+    if (s->forwarded ? seconds_since(*stop_at) > QSB_STOP_GRACE_S
+                     : (!s->timed_out && stalled > w->deadline_s)) {
+        s->timed_out = !s->forwarded;
+        s->stalled_s = stalled;
+        kill(pid, SIGKILL);
+    }
+}
+
+/* The wait wakes when the process exits (poll on a pidfd), not at the next look: a run of a
+** small matrix starts hundreds of short workers, and a sleep of half a look after each was a
+** tenth of their time. Without pidfds (Linux before 5.3) it looks every POLL_MS. */
+int qsb_watch_process(const qsb_watch *w, pid_t pid, const qsb_visit_record *r,
+                      qsb_process_end *end)
+{
+    watch_state s = {false, false, 0};
+    uint64_t last_step_at = qsb_clock_ns(), last_steps = r ? r->steps : 0, stop_at = 0;
+    int pidfd = pidfd_open(pid, 0), wstatus = 0, status = QSB_OK;
+    memset(end, 0, sizeof *end);
+    for (;;) {
+        pid_t got = waitpid(pid, &wstatus, WNOHANG);
+        if (got == pid)
+            break;
+        if (got < 0 && errno != EINTR) {
+            status = qsb_error(QSB_ESYSTEM, "cannot wait for a measuring process: %s",
+                               strerror(errno));
+            break;
+        }
+        look(w, pid, r, &s, &last_step_at, &last_steps, &stop_at);
+        if (w->tick)
+            w->tick();
+        struct pollfd exited = {pidfd, POLLIN, 0};
+        struct timespec pause = {0, POLL_MS * 1000000L};
+        if (pidfd >= 0)
+            poll(&exited, 1, POLL_MS); /* a signal (EINTR) just looks again */
+        else
+            nanosleep(&pause, NULL);
+    }
+    if (pidfd >= 0)
+        close(pidfd);
+    if (status == QSB_OK)
+        classify(&s, wstatus, r, end);
+    return status;
+}
+
+void qsb_signals_block(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigprocmask(SIG_BLOCK, &set, old);
+}
+
+void qsb_signals_restore(const sigset_t *old)
+{
+    sigprocmask(SIG_SETMASK, old, NULL);
+}

@@ -1,0 +1,108 @@
+/*
+** The visit record: where a process that runs sorts is, so that its parent can say what
+** killed it. A plug-in is other people's code: it may crash, call exit(), loop or stop
+** itself. The process that runs the sorts (a worker process, or the child that measures a
+** one-process run) writes into a small shared mapping the cell it visits and the algorithm
+** of its current batch of sorts, and bumps a step count before every batch; its parent
+** watches the process with a deadline on the time between two steps. When the process ends
+** inside a sort, the parent blames that algorithm: its rows fail with the cause
+** ("crashed: signal 11", "exited with status 0", "timed out after 5 s"), and the record's
+** exclusion list tells the next process to skip the algorithm (its rows FAILED with the same
+** cause) while it measures every other one.
+**
+** The mapping is a memfd: a forked child shares it, an exec'd worker gets its descriptor
+** (run --visit-fd FD) like the shared inputs.
+*/
+#ifndef QSB_VISIT_RECORD_H
+#define QSB_VISIT_RECORD_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define QSB_VISIT_ALGOS_MAX 64   /* algorithms a record can exclude (the rest: never blamed) */
+#define QSB_VISIT_CAUSE_BYTES 96
+#define QSB_VISIT_CELL_BYTES 96
+
+/* A stall of a visit (no new batch of sorts) is cut after this many times the estimate of
+** the process that makes it, and never before the floor: a legitimate batch is a fraction of
+** its process's estimate, and the estimate times the libc's qsort_r for a plug-in, which may
+** be several times slower. */
+#define QSB_VISIT_DEADLINE_FLOOR_S 5.0
+#define QSB_VISIT_DEADLINE_FACTOR 4.0
+/* After a stop request is passed on, the process has this long to write its finished cells
+** (a sort that never returns is then killed). */
+#define QSB_STOP_GRACE_S 5.0
+
+typedef struct {
+    volatile uint64_t steps;   /* bumped before every batch of sorts */
+    volatile int32_t algo;     /* the algorithm (--algos order) of the last batch; -1: none */
+    volatile int32_t finished; /* the process left the matrix: its end is no sort's doing */
+    volatile uint64_t cells_kept; /* the cells of its results, once the matrix returned */
+    char cell[QSB_VISIT_CELL_BYTES];                       /* "random 1000 x 4" */
+    char excluded[QSB_VISIT_ALGOS_MAX][QSB_VISIT_CAUSE_BYTES]; /* "": measured */
+} qsb_visit_record;
+
+/* A new record (nothing excluded) in a memfd; *fd its descriptor (close-on-exec). NULL on
+** failure (reported). */
+qsb_visit_record *qsb_visit_record_create(int *fd);
+
+/* A worker's view of its run's record. NULL on failure (reported, QSB_EUSAGE). */
+qsb_visit_record *qsb_visit_record_open(int fd);
+
+/* Unmaps (NULL: nothing) and closes fd when >= 0. */
+void qsb_visit_record_close(qsb_visit_record *r, int fd);
+
+/* Before a process starts: no step, no algorithm, not finished (the exclusions stay). */
+void qsb_visit_record_reset(qsb_visit_record *r);
+
+/* In the process that sorts (r NULL: nothing): the visit of a cell begins; a batch of
+** algorithm algo's sorts begins; the process leaves the matrix. */
+void qsb_visit_cell(qsb_visit_record *r, const char *pattern, uint64_t nelem, uint64_t size);
+void qsb_visit_algorithm(qsb_visit_record *r, size_t algo);
+void qsb_visit_leave(qsb_visit_record *r);
+void qsb_visit_kept(qsb_visit_record *r, size_t cells); /* the matrix returned these cells */
+
+/* Algorithm algo's exclusion cause, or NULL when it is measured (r NULL: measured). */
+const char *qsb_visit_excluded(const qsb_visit_record *r, size_t algo);
+
+/* How a watched process ended. */
+typedef enum {
+    QSB_END_EXITED,      /* it exited outside any sort: exit_code says how */
+    QSB_END_SORT_FAILED, /* it died, exited or hung inside algorithm `algo`'s sorts */
+    QSB_END_LOST,        /* it was killed from outside (SIGKILL: the OOM killer, a user) or
+                         ** died outside any sort: nothing to blame, its visit is lost */
+    QSB_END_INTERRUPTED, /* it ended after the run's stop request was passed on to it */
+} qsb_end_kind;
+
+typedef struct {
+    qsb_end_kind kind;
+    int exit_code;                     /* the exit status when it exited, else -1 */
+    size_t algo;                       /* QSB_END_SORT_FAILED: the algorithm */
+    char cause[QSB_VISIT_CAUSE_BYTES]; /* "crashed: signal 11", ... */
+    char cell[QSB_VISIT_CELL_BYTES];   /* the cell it was in ("" when none) */
+} qsb_process_end;
+
+typedef struct {
+    double deadline_s;               /* a stall longer than this kills the process */
+    volatile sig_atomic_t *stop;     /* the run's stop request (a signal number), passed on */
+    void (*tick)(void);              /* called while waiting (the progress line), or NULL */
+} qsb_watch;
+
+/* The stall deadline of a process estimated to take estimate_s. */
+double qsb_visit_deadline_s(double estimate_s);
+
+/* Waits for pid (a child of this process writing r), passing on a stop request once and
+** killing the process past the deadline or the grace after a stop; says how it ended.
+** Returns QSB_OK, or QSB_ESYSTEM (reported) when it cannot wait. */
+int qsb_watch_process(const qsb_watch *w, pid_t pid, const qsb_visit_record *r,
+                      qsb_process_end *end);
+
+/* SIGINT and SIGTERM blocked across a fork (restored by qsb_signals_restore): a child
+** installs its handlers before it can receive them, and the run cannot miss one. */
+void qsb_signals_block(sigset_t *old);
+void qsb_signals_restore(const sigset_t *old);
+
+#endif
