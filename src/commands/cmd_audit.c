@@ -130,9 +130,7 @@ enum { OUT_CSV, OUT_JSON, OUT_COUNT };
 
 static int open_files(const audit_args *a, qsb_outputs *files)
 {
-    if (a->csv && strcmp(a->csv, "-") == 0 && a->json && strcmp(a->json, "-") == 0)
-        return qsb_usage_error("--csv and --json cannot both go to standard output");
-    const char *paths[OUT_COUNT] = {a->csv, a->json};
+    const qsb_output_spec paths[OUT_COUNT] = {{"--csv", a->csv}, {"--json", a->json}};
     return qsb_outputs_open(files, paths, OUT_COUNT);
 }
 
