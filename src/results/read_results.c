@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "infile.h"
 
 int qsb_text_to_u64(const char *text, int hex_ok, uint64_t *out)
 {
@@ -254,49 +255,6 @@ done:
 
 /* ---- loading and format detection ---- */
 
-/* Reads path whole; messages name the file as `shown`. */
-static int load_file(const char *path, const char *shown, char **text, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return qsb_error(QSB_EUSAGE, "cannot read '%s': %s", shown, strerror(errno));
-    size_t cap = 1 << 16, used = 0;
-    char *buf = malloc(cap + 1);
-    int status = buf ? QSB_OK : qsb_out_of_memory("results file");
-    while (status == QSB_OK) {
-        if (used == cap) {
-            if (cap >= QSB_READ_MAX_BYTES) {
-                status = qsb_error(QSB_EUSAGE, "%s: larger than %zu MiB: not a results file",
-                                   shown, QSB_READ_MAX_BYTES >> 20);
-                break;
-            }
-            char *bigger = realloc(buf, 2 * cap + 1);
-            if (!bigger) {
-                status = qsb_out_of_memory("results file");
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-        size_t got = fread(buf + used, 1, cap - used, fp);
-        used += got;
-        if (got == 0) {
-            if (ferror(fp))
-                status = qsb_error(QSB_EUSAGE, "cannot read '%s': %s", shown, strerror(errno));
-            break;
-        }
-    }
-    fclose(fp);
-    if (status != QSB_OK) {
-        free(buf);
-        return status;
-    }
-    buf[used] = '\0';
-    *text = buf;
-    *len = used;
-    return QSB_OK;
-}
-
 static size_t line_of(const char *text, size_t offset)
 {
     size_t line = 1;
@@ -313,7 +271,7 @@ int qsb_read_fleet(const char *path, qsb_results **runs, size_t *n)
     snprintf(shown, sizeof shown, "%s", qsb_quote_path(path));
     char *text = NULL;
     size_t len = 0;
-    int status = load_file(path, shown, &text, &len);
+    int status = qsb_read_input_file(path, "", NULL, &text, &len);
     if (status != QSB_OK)
         return status;
     /* A NUL would silently cut a field short in both parsers. */
