@@ -43,5 +43,27 @@ for regime in "--reps 3" "--budget 0.5s"; do
     done
 done
 
+# The audit: the subject's row says how it ended, the registry entry beside it is measured
+# whole, the exit status is 1 (a finding). A loop ends at the audit's per-child limit.
+audit() { # audit SYMBOL: status in $st
+    "$BIN" audit --quick --algos "$PLUGIN:$1,bsd" --csv "$dir/a.csv" --json "$dir/a.json" \
+        >"$dir/out" 2>"$dir/err"
+    st=$?
+}
+for plugin in crash_segv:"crashed: signal 11" exit_zero:"exited with status " \
+    loop_forever:"timed out after 5s" past_end_page:"wrote outside the array: past its end" \
+    before_start:"wrote outside the array: before its start"; do
+    symbol=${plugin%%:*}
+    how=${plugin#*:}
+    audit "$symbol"
+    check '[ $st -eq 1 ]'
+    check 'grep -q "^$symbol  *FAILED ($how.* in its first sort)$" "$dir/out"'
+    check 'grep -q "^qsortbench: error: audit: $symbol: $how" "$dir/err"'
+    check 'grep -q "^bsd  *no  *no  .* OK  *OK " "$dir/out"'
+    check 'grep -q "^\"$symbol\",\"\",\"\",.*,\"$how" "$dir/a.csv"'
+    check 'grep -q "^\"bsd\",\"\",\"no\"" "$dir/a.csv"'
+    check 'grep -q "\"failure\":[[:space:]]*\"$how" "$dir/a.json"'
+done
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

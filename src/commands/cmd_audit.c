@@ -186,6 +186,14 @@ static void with_allocation_probe(int argc, char **argv)
     free(args);
 }
 
+static size_t failed_rows(const qsb_audit_row *rows, size_t count)
+{
+    size_t failed = 0;
+    for (size_t i = 0; i < count; i++)
+        failed += rows[i].failure[0] != '\0';
+    return failed;
+}
+
 int qsb_cmd_audit(int argc, char **argv)
 {
     audit_args args = {NULL, NULL, NULL, false};
@@ -240,6 +248,8 @@ int qsb_cmd_audit(int argc, char **argv)
     qsb_run_context where;
     qsb_run_context_gather(&where, &started);
     status = write_files(&files, rows, subjects.count, &config, &where, command_line);
+    if (status == QSB_OK && failed_rows(rows, subjects.count) > 0)
+        status = QSB_FINDING; /* each failure was reported as its row ended */
 done:
     qsb_outputs_abort(&files); /* what an error left open */
     free(command_line);
