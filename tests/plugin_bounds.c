@@ -6,6 +6,8 @@
 **   past_end_page     writes 4096 bytes just past the array
 **   past_end_element  writes one element just past the array
 **   before_start      writes one element just before the array
+**   past_end_small_n  writes one element past the array, only when n < 500 (the audit's
+**                     first sort, of 1000, does not see it; its stability probe does)
 **   loop_forever      never returns (a busy loop)
 **   crash_segv        writes through a null pointer (SIGSEGV)
 **   exit_zero         calls exit(0) from inside the sort
@@ -23,6 +25,7 @@
 EXPORT void past_end_page(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 EXPORT void past_end_element(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 EXPORT void before_start(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+EXPORT void past_end_small_n(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 EXPORT void loop_forever(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 EXPORT void crash_segv(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 EXPORT void exit_zero(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
@@ -45,6 +48,13 @@ void before_start(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
 {
     qsb_introsort(base, n, size, cmp, arg);
     memcpy((unsigned char *)base - size, base, size);
+}
+
+void past_end_small_n(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
+{
+    qsb_introsort(base, n, size, cmp, arg);
+    if (n < 500)
+        memcpy((unsigned char *)base + n * size, base, size);
 }
 
 void loop_forever(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)

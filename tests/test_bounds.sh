@@ -65,5 +65,11 @@ for plugin in crash_segv:"crashed: signal 11" exit_zero:"exited with status " \
     check 'grep -q "\"failure\":[[:space:]]*\"$how" "$dir/a.json"'
 done
 
+# A sort that strays only on small arrays passes the first sort and fails in the stability
+# probe, whose arrays are fenced too.
+audit past_end_small_n
+check '[ $st -eq 1 ]'
+check 'grep -q "^past_end_small_n  *FAILED (wrote outside the array: past its end (size 1, n 2) in the stability probe)$" "$dir/out"'
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

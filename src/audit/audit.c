@@ -230,6 +230,9 @@ static int measure_row(qsb_audit_row *row, const qsb_audit_config *config)
     if (status == QSB_OK && !row->failure[0])
         status = probe_row(row, "the stability probe", stability_probe, &row->stability,
                            sizeof row->stability, PROBE_TIMEOUT_S);
+    if (status == QSB_OK && !row->failure[0] && row->stability.outside[0])
+        snprintf(row->failure, sizeof row->failure, "%s in the stability probe",
+                 row->stability.outside);
     if (status == QSB_OK && !row->failure[0])
         status = probe_row(row, "the allocation probe", alloc_probe, &row->alloc, sizeof row->alloc,
                            PROBE_TIMEOUT_S);

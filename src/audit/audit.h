@@ -71,6 +71,8 @@ typedef struct {
     unsigned cases;       /* sorts checked */
     unsigned unstable;    /* of which reordered equal keys */
     char detail[112];     /* the first case that decided the verdict, else "" */
+    char outside[96];     /* the first case where the sort wrote outside its array (canary
+                          ** zones either side), else "" */
 } qsb_stability_result;
 
 int qsb_audit_stability(qsb_sort_fn sort, qsb_stability_result *out);
