@@ -194,9 +194,18 @@ walls p1.json p2.json p3.json p4.json p5.json | awk -v pooled="$pooled_wall" \
 bad_merge "is not a run of the same command" --pool p1.json seed9.json -o x.json
 bad_merge "is not a run of the same command" --pool p1.json whole.json -o x.json
 bad_merge "another shard" --pool s1.json s2.json -o x.json
-"$bin" merge --pool s1.json s1.json --json s11.json 2>err && grep -q '"shard":	"1/3"' s11.json &&
+run --shard 1/3 --json s1again.json
+"$bin" merge --pool s1.json s1again.json --json s11.json 2>err &&
+    grep -q '"shard":	"1/3"' s11.json &&
     ok || fail "runs of one shard pool into that shard: $(grep shard s11.json)"
 bad_merge "needs two runs or more" --pool p1.json -o x.json
+# A run given twice would count as two agreeing runs: refused, both arguments named, whether
+# the same file (however spelled) or the same run in another file (a copy: same samples).
+bad_merge "merge --pool: p1.json and ./p1.json are the same run" --pool p1.json p2.json \
+    ./p1.json p3.json p4.json -o x.json
+cp p2.csv again.csv
+bad_merge "p2.csv and again.csv are the same run: identical samples" --pool p1.csv p2.csv \
+    p3.csv again.csv -o x.json
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

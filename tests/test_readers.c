@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "diag.h"
+#include "infile.h"
 #include "read_results.h"
 #include "report.h"
 #include "result.h"
@@ -547,6 +549,38 @@ static void test_unreadable(void)
     CHECK(strstr(captured, "cannot read '/nonexistent/results.csv'") != NULL);
     CHECK(read_captured(tmpdir, &r) == QSB_EUSAGE); /* a directory */
     CHECK(strstr(captured, tmpdir) != NULL && count_lines(captured) == 1);
+    CHECK(strstr(captured, "is a directory: only regular files are read") != NULL);
+}
+
+/* Only regular files are read: a FIFO without a writer is refused at once (not waited on),
+** a device that never ends (/dev/zero) is refused before a byte is read. */
+static void test_not_regular(void)
+{
+    qsb_results r;
+    char fifo[sizeof tmpdir + 16];
+    snprintf(fifo, sizeof fifo, "%s/fifo", tmpdir);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    CHECK(read_captured(fifo, &r) == QSB_EUSAGE);
+    CHECK(strstr(captured, "is a FIFO (pipe): only regular files are read") != NULL &&
+          count_lines(captured) == 1);
+    unlink(fifo);
+    CHECK(read_captured("/dev/zero", &r) == QSB_EUSAGE);
+    CHECK(strstr(captured, "'/dev/zero' is a character device") != NULL &&
+          count_lines(captured) == 1);
+}
+
+/* The one cap: a sparse file one byte over it is refused from its size, without reading. */
+static void test_over_cap(void)
+{
+    char path[sizeof tmpdir + 16];
+    snprintf(path, sizeof path, "%s/huge.csv", tmpdir);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    CHECK(fd >= 0 && ftruncate(fd, (off_t)QSB_INPUT_MAX_BYTES + 1) == 0);
+    close(fd);
+    qsb_results r;
+    CHECK(read_captured(path, &r) == QSB_EUSAGE);
+    CHECK(strstr(captured, "larger than 256 MiB") != NULL && count_lines(captured) == 1);
+    unlink(path);
 }
 
 int main(void)
@@ -560,6 +594,8 @@ int main(void)
     test_bad_csv();
     test_bad_json();
     test_unreadable();
+    test_not_regular();
+    test_over_cap();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     CHECK(system(cmd) == 0);

@@ -70,9 +70,24 @@ expect_usage_error "unknown option" --nosuch
 expect_usage_error "needs a value" --nelem
 expect_usage_error "no operands" --nelem 1000 stray
 expect_usage_error "cannot both be" --csv - --json -
-expect_usage_error "cannot open 'nosuch.csv'" --reference nosuch.csv --nelem 100
+expect_usage_error "--reference: cannot read 'nosuch.csv': No such file or directory (or use" --reference nosuch.csv --nelem 100
 expect_usage_error "cannot create 'nodir/r.csv'" --nelem 100 --csv nodir/r.csv --json r.json
 expect_usage_error "need" --nelem 1000000000000 --sizes 32
+# The reference table is read by the one input reader: regular files only.
+expect_usage_error "'/dev/zero' is a character device: only regular files" --reference /dev/zero \
+    --nelem 100
+mkfifo pipe
+expect_usage_error "'pipe' is a FIFO (pipe): only regular files" --reference pipe --nelem 100
+rm -f pipe
+# Two outputs on one destination, however spelled: refused before any file is created.
+expect_usage_error "--csv and --export name the same file" --nelem 100 \
+    --export gbench=o.csv --csv ./o.csv --json r.json
+expect_usage_error "--csv and --export both write to standard output" --nelem 100 \
+    --export gbench=- --csv - --json r.json
+mkdir sub
+expect_usage_error "--json and --export name the same file" --nelem 100 --json sub/../j.json \
+    --export gbench=j.json --csv r.csv
+rmdir sub
 printf 'pattern,nelem,size,delta_pct,master_msort,patches_introsort\nSORTED,49152,4,x,1,2\n' >bad.csv
 expect_usage_error "bad.csv:2:" --reference bad.csv --nelem 100
 

@@ -4,10 +4,13 @@
 ** altered element (in any byte, key or not) is "not a permutation of the input"; the
 ** multiset hash does not depend on the order, and sees words moved within or between wide
 ** elements; a comparator other than the patterns' own is the one that decides the order.
+** The canary zones around work buffers (src/base/canary.c) see one byte written just
+** before or just after the bytes in use, and a write a zone's length away.
 */
 #include <stdlib.h>
 #include <string.h>
 
+#include "canary.h"
 #include "check.h"
 #include "element.h"
 #include "patterns.h"
@@ -143,6 +146,32 @@ static void test_other_comparator(void)
           strcmp(reason, "not sorted at index 0") == 0);
 }
 
+static void test_canary(void)
+{
+    const size_t capacity = 10000, used = 4000, element = 64;
+    size_t zone = qsb_canary_zone(element);
+    CHECK(zone >= 4096 + element && zone % 4096 == 0);
+    unsigned char *data = qsb_canary_alloc(capacity, zone);
+    CHECK(data != NULL && (size_t)data % 4096 == 0);
+    bool below = true;
+    const long offsets[] = {-1, -(long)zone, (long)used, (long)(used + zone - 1)};
+    for (size_t i = 0; i < sizeof offsets / sizeof offsets[0]; i++) {
+        memset(data, 0x5a, capacity);
+        qsb_canary_arm(data, used, zone);
+        CHECK(qsb_canary_intact(data, used, zone, &below) && !below);
+        data[0] = data[used - 1] = 0; /* inside: allowed */
+        CHECK(qsb_canary_intact(data, used, zone, &below));
+        data[offsets[i]] ^= 1;
+        CHECK_MSG(!qsb_canary_intact(data, used, zone, &below) && below == (offsets[i] < 0),
+                  "a write at offset %ld went unseen", offsets[i]);
+    }
+    /* Past the zone after the bytes in use is the rest of the capacity: not a zone. */
+    qsb_canary_arm(data, used, zone);
+    data[used + zone] ^= 1;
+    CHECK(qsb_canary_intact(data, used, zone, &below));
+    qsb_canary_free(data, zone);
+}
+
 int main(void)
 {
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
@@ -150,5 +179,6 @@ int main(void)
     test_small_cases();
     test_moved_words();
     test_other_comparator();
+    test_canary();
     return check_done();
 }

@@ -71,6 +71,8 @@ typedef struct {
     unsigned cases;       /* sorts checked */
     unsigned unstable;    /* of which reordered equal keys */
     char detail[112];     /* the first case that decided the verdict, else "" */
+    char outside[96];     /* the first case where the sort wrote outside its array (canary
+                          ** zones either side), else "" */
 } qsb_stability_result;
 
 int qsb_audit_stability(qsb_sort_fn sort, qsb_stability_result *out);
@@ -221,12 +223,18 @@ typedef struct {
     qsb_broken_result broken[QSB_BROKEN_COUNT];
     char contradictions[256]; /* a declared claim the measurement disproves, "" when none */
     char notes[256];          /* a property measured though not declared, "" when none */
+    char failure[128];        /* "" when every probe ran; else how the subject ended a probe
+                              ** given a correct comparator ("crashed: signal 11 in its first
+                              ** sort"), and the probes after it were not run */
 } qsb_audit_row;
 
-/* Every probe on one subject, then the comparison with its declared bits. A claim is a set
-** STABLE or NLOGN_WORST bit, or an unset ALLOCATES bit (in place); a measurement that
-** disproves one is a contradiction, printed as a warning. A property that holds without
-** being claimed is only noted. */
+/* Every probe on one subject, each in a child process, then the comparison with its declared
+** bits. First the subject sorts one small array (the audit's time limit): a subject that
+** crashes, hangs, exits or writes outside that array fails the row at once; the stability
+** and allocation probes follow in children of their own, and a subject that ends one of them
+** so fails the row there. A claim is a set STABLE or NLOGN_WORST bit, or an unset ALLOCATES
+** bit (in place); a measurement that disproves one is a contradiction, printed as a warning.
+** A property that holds without being claimed is only noted. */
 int qsb_audit_run_row(const qsb_audit_subject *subject, const qsb_audit_config *config,
                       qsb_audit_row *row);
 
@@ -257,7 +265,9 @@ typedef enum {
     QSB_CHILD_GUARD_BELOW, /* faulted on the registered lower guard */
     QSB_CHILD_GUARD_ABOVE, /* faulted on the registered upper guard */
     QSB_CHILD_TIMEOUT,     /* killed at the time limit */
-    QSB_CHILD_SIGNALED     /* died of signal `code` */
+    QSB_CHILD_SIGNALED,    /* died of signal `code` */
+    QSB_CHILD_QUIT         /* exited (status `code`) from inside the probe: the sort called
+                           ** exit() */
 } qsb_child_kind;
 
 typedef struct {
@@ -279,6 +289,22 @@ int qsb_run_in_child(int (*fn)(void *ctx), void *ctx, unsigned timeout_s,
 ** NULL clears a range. */
 void qsb_child_set_guards(const void *below, size_t below_len, const void *above,
                           size_t above_len);
+
+/* How the child ended when it did not simply return from the probe ("crashed: signal 11",
+** "timed out after 5s", "exited with status 0", "wrote outside the array: past its end"),
+** written to buf; false (buf untouched) when it returned. */
+bool qsb_child_outcome_text(const qsb_child_outcome *o, unsigned timeout_s, char *buf,
+                            size_t len);
+
+/* A probe that measures `sort` into *result, returning QSB_OK or an error it reported. */
+typedef int (*qsb_probe_fn)(qsb_sort_fn sort, void *result);
+
+/* Runs probe(sort, result) in a child with the time limit. When the probe returned, its
+** result (`bytes` of it) is copied back, failure is "" and its status is returned; when the
+** child crashed, hung or exited from inside the sort, result is untouched and failure says
+** how (qsb_child_outcome_text), with QSB_OK. QSB_ESYSTEM when no child could run. */
+int qsb_probe_in_child(qsb_probe_fn probe, qsb_sort_fn sort, void *result, size_t bytes,
+                       unsigned timeout_s, char *failure, size_t failure_len);
 
 void *qsb_shared_alloc(size_t bytes); /* MAP_SHARED anonymous, zeroed; NULL on failure */
 void qsb_shared_free(void *p, size_t bytes);

@@ -318,19 +318,20 @@ static void classify(const qsb_child_outcome *o, const broken_report *report,
         snprintf(out->detail, sizeof out->detail, "%s: signal %d%s%s", report->current,
                  o->code, fault[0] ? ", " : "", fault);
         return;
+    case QSB_CHILD_QUIT: /* the sort itself called exit() */
+        out->verdict = QSB_BROKEN_CRASH;
+        snprintf(out->detail, sizeof out->detail, "%s: exit status %d", report->current,
+                 o->code);
+        return;
     case QSB_CHILD_EXITED:
         break;
     }
     if (o->code == 0) {
         out->verdict = report->lost ? QSB_BROKEN_LOST : QSB_BROKEN_OK;
         snprintf(out->detail, sizeof out->detail, "%s", report->lost ? report->lost_case : "");
-    } else if (o->code == 1) {
+    } else {
         out->verdict = QSB_BROKEN_NOT_RUN;
         snprintf(out->detail, sizeof out->detail, "the probe could not map its guard pages");
-    } else { /* the sort itself called exit() */
-        out->verdict = QSB_BROKEN_CRASH;
-        snprintf(out->detail, sizeof out->detail, "%s: exit status %d", report->current,
-                 o->code);
     }
 }
 

@@ -1,9 +1,11 @@
 /*
-** The audit's child runner (see audit.h): a probe that may fault, hang or longjmp out of a
-** sort runs in a forked child; the parent classifies how it ended. A fault on a registered
-** guard page ends the child with a reserved exit status, so "out of bounds" is told apart
-** from any other crash. The time limit is enforced by the parent (SIGKILL), so a sort that
-** blocks or ignores signals still counts as a hang.
+** The audit's child runner (see audit.h): a probe that may fault, hang, exit or longjmp out
+** of a sort runs in a forked child; the parent classifies how it ended. A fault on a
+** registered guard page ends the child with a reserved exit status, so "out of bounds" is
+** told apart from any other crash. The child marks in shared memory that the probe returned,
+** so a sort that calls exit() (any status, 0 included) is told apart from a probe that ended.
+** The time limit is enforced by the parent (SIGKILL), so a sort that blocks or ignores
+** signals still counts as a hang.
 */
 #include "audit.h"
 
@@ -31,6 +33,7 @@ typedef struct {
     uintptr_t address;
     int seen;   /* the handler ran */
     int code;   /* si_code: SI_KERNEL for an address the CPU refuses outright (non-canonical) */
+    int returned; /* the probe function returned (the child did not exit from inside it) */
 } fault_record;
 static volatile fault_record *fault; /* shared with the parent */
 static char alternate_stack[64 * 1024];
@@ -130,7 +133,9 @@ int qsb_run_in_child(int (*fn)(void *ctx), void *ctx, unsigned timeout_s,
     if (pid == 0) {
         fault = shared_fault;
         install_fault_handlers();
-        _exit(fn(ctx)); /* _exit: no atexit handlers, no leak check of a longjmp'd sort */
+        int code = fn(ctx);
+        shared_fault->returned = 1;
+        _exit(code); /* _exit: no atexit handlers, no leak check of a longjmp'd sort */
     }
     int timed_out;
     int status = wait_with_deadline(pid, timeout_s, &timed_out);
@@ -145,7 +150,8 @@ int qsb_run_in_child(int (*fn)(void *ctx), void *ctx, unsigned timeout_s,
         out->code = WEXITSTATUS(status);
         out->kind = out->code == EXIT_GUARD_BELOW   ? QSB_CHILD_GUARD_BELOW
                     : out->code == EXIT_GUARD_ABOVE ? QSB_CHILD_GUARD_ABOVE
-                                                    : QSB_CHILD_EXITED;
+                    : shared_fault->returned        ? QSB_CHILD_EXITED
+                                                    : QSB_CHILD_QUIT;
     }
     if (out->kind != QSB_CHILD_EXITED && out->kind != QSB_CHILD_TIMEOUT && shared_fault->seen) {
         out->faulted = true;
@@ -154,6 +160,62 @@ int qsb_run_in_child(int (*fn)(void *ctx), void *ctx, unsigned timeout_s,
     }
     qsb_shared_free(shared_fault, sizeof *shared_fault);
     return QSB_OK;
+}
+
+bool qsb_child_outcome_text(const qsb_child_outcome *o, unsigned timeout_s, char *buf,
+                            size_t len)
+{
+    switch (o->kind) {
+    case QSB_CHILD_EXITED:
+        return false;
+    case QSB_CHILD_QUIT:
+        snprintf(buf, len, "exited with status %d", o->code);
+        break;
+    case QSB_CHILD_TIMEOUT:
+        snprintf(buf, len, "timed out after %us", timeout_s);
+        break;
+    case QSB_CHILD_SIGNALED:
+        snprintf(buf, len, "crashed: signal %d", o->code);
+        break;
+    case QSB_CHILD_GUARD_BELOW:
+    case QSB_CHILD_GUARD_ABOVE:
+        snprintf(buf, len, "wrote outside the array: %s",
+                 o->kind == QSB_CHILD_GUARD_BELOW ? "before its start" : "past its end");
+        break;
+    }
+    return true;
+}
+
+/* What a probe run through qsb_probe_in_child sees in its child. */
+typedef struct {
+    qsb_probe_fn probe;
+    qsb_sort_fn sort;
+    void *result; /* shared with the parent */
+} probe_child;
+
+static int probe_child_main(void *ctx)
+{
+    const probe_child *c = ctx;
+    return c->probe(c->sort, c->result);
+}
+
+int qsb_probe_in_child(qsb_probe_fn probe, qsb_sort_fn sort, void *result, size_t bytes,
+                       unsigned timeout_s, char *failure, size_t failure_len)
+{
+    failure[0] = '\0';
+    probe_child c = {probe, sort, qsb_shared_alloc(bytes)};
+    if (!c.result)
+        return qsb_out_of_memory("probe result");
+    memcpy(c.result, result, bytes);
+    qsb_child_outcome outcome;
+    int status = qsb_run_in_child(probe_child_main, &c, timeout_s, &outcome);
+    if (status == QSB_OK && !qsb_child_outcome_text(&outcome, timeout_s, failure, failure_len)) {
+        memcpy(result, c.result, bytes);
+        if (outcome.code != QSB_OK) /* the probe could not run; it said why */
+            status = outcome.code;
+    }
+    qsb_shared_free(c.result, bytes);
+    return status;
 }
 
 void *qsb_shared_alloc(size_t bytes)

@@ -64,6 +64,10 @@ static void print_row(FILE *fp, const qsb_audit_row *row)
 {
     char label[64], stack[24], bytes[24];
     qsb_audit_row_label(row, label, sizeof label);
+    if (row->failure[0]) { /* nothing was measured past the failure */
+        fprintf(fp, "%-26s FAILED (%s)\n", label, row->failure);
+        return;
+    }
     if (row->alloc.available)
         snprintf(bytes, sizeof bytes, "%" PRIu64, row->alloc.max_bytes);
     else
@@ -136,7 +140,9 @@ void qsb_audit_print_table_row(FILE *fp, const qsb_audit_row *row)
 void qsb_audit_print_table_foot(FILE *fp, const qsb_audit_row *rows, size_t count,
                                 const qsb_audit_config *config)
 {
-    const char *method = count ? rows[0].alloc.method : "";
+    const char *method = NULL;
+    for (size_t r = 0; r < count && !method; r++)
+        method = rows[r].alloc.method;
     fprintf(fp, "\nstable     (key, index) records with many equal keys: 11 element sizes 1-64, "
                 "5 patterns, n 2-1500, aligned and base+1\n");
     fprintf(fp, "alloc      malloc-family calls during one sort (n 100 and 100000, 4- and "
@@ -240,7 +246,8 @@ static void csv_end(csv_line *l)
     l->fields = 0;
 }
 
-static void csv_header(csv_line *l)
+/* Writes the header; returns its column count. */
+static size_t csv_header(csv_line *l)
 {
     static const char *const head[] = {
         "algorithm", "variant", "stable", "stable_cases", "stable_unstable_cases",
@@ -257,6 +264,20 @@ static void csv_header(csv_line *l)
     csv_text(l, "broken_details");
     csv_text(l, "contradictions");
     csv_text(l, "notes");
+    csv_text(l, "failure");
+    size_t columns = (size_t)l->fields;
+    csv_end(l);
+    return columns;
+}
+
+/* A failed row: its name, empty measurements, its failure. */
+static void csv_failed_row(csv_line *l, const qsb_audit_row *row, size_t columns)
+{
+    csv_text(l, row->subject.name);
+    csv_text(l, row->subject.variant ? row->subject.variant : "");
+    for (size_t i = 2; i + 1 < columns; i++)
+        csv_text(l, "");
+    csv_text(l, row->failure);
     csv_end(l);
 }
 
@@ -307,15 +328,19 @@ static void csv_row(csv_line *l, const qsb_audit_row *row)
     csv_text(l, buf);
     csv_text(l, row->contradictions);
     csv_text(l, row->notes);
+    csv_text(l, "");
     csv_end(l);
 }
 
 int qsb_audit_write_csv(FILE *fp, const qsb_audit_row *rows, size_t count)
 {
     csv_line line = {fp, 0, 0};
-    csv_header(&line);
+    size_t columns = csv_header(&line);
     for (size_t i = 0; i < count; i++)
-        csv_row(&line, &rows[i]);
+        if (rows[i].failure[0])
+            csv_failed_row(&line, &rows[i], columns);
+        else
+            csv_row(&line, &rows[i]);
     return line.failed ? qsb_error(QSB_ESYSTEM, "audit: cannot write the CSV file") : QSB_OK;
 }
 
@@ -488,6 +513,9 @@ static cJSON *row_json(builder *b, const qsb_audit_row *row)
     } else {
         add(b, o, "declared", cJSON_CreateNull());
     }
+    add(b, o, "failure", row->failure[0] ? cJSON_CreateString(row->failure) : cJSON_CreateNull());
+    if (row->failure[0]) /* nothing was measured past the failure */
+        return o;
     stability_json(b, o, row);
     alloc_json(b, o, row);
     stack_json(b, o, row);

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "canary.h"
 #include "diag.h"
 #include "element.h"
 #include "rng.h"
@@ -165,7 +166,9 @@ static case_outcome check_records(const record_layout *l, const char *base, size
 typedef struct {
     qsb_sort_fn sort;
     qsb_stability_result *out;
-    char *buffer;       /* room for the largest case, plus one byte of misalignment */
+    char *buffer;       /* room for the largest case, plus one byte of misalignment, between
+                        ** canary zones (canary.h) */
+    size_t zone;
     uint64_t *expected; /* per-group counts of the input */
     uint64_t *counted;  /* per-group counts of the output */
 } probe;
@@ -178,10 +181,15 @@ static void run_case(probe *pr, size_t size, size_t n, group_pattern p, size_t o
     fill_records(&l, p, base, n, pr->expected, slots);
     qsb_compare cmp = l.split ? compare_split_group : qsb_comparator(size);
     void *arg = l.split ? &l : NULL;
+    qsb_canary_arm(base, n * size, pr->zone);
     pr->sort(base, n, size, cmp, arg);
+    qsb_stability_result *out = pr->out;
+    bool below;
+    if (!qsb_canary_intact(base, n * size, pr->zone, &below) && !out->outside[0])
+        snprintf(out->outside, sizeof out->outside, "wrote outside the array: %s (size %zu, "
+                 "n %zu)", below ? "before its start" : "past its end", size, n);
     case_outcome outcome = check_records(&l, base, n, cmp, arg, pr->expected, pr->counted, slots);
 
-    qsb_stability_result *out = pr->out;
     out->cases++;
     if (outcome == CASE_STABLE)
         return;
@@ -203,9 +211,10 @@ int qsb_audit_stability(qsb_sort_fn sort, qsb_stability_result *out)
     static const size_t counts[] = {2, 7, 31, 100, 1000, 1500};
     const size_t max_n = 1500, max_size = 64;
 
-    *out = (qsb_stability_result){QSB_STABLE_YES, 0, 0, ""};
-    probe pr = {sort, out, malloc(max_n * max_size + 1), calloc(max_n + 2, sizeof(uint64_t)),
-                calloc(max_n + 2, sizeof(uint64_t))};
+    *out = (qsb_stability_result){QSB_STABLE_YES, 0, 0, "", ""};
+    size_t zone = qsb_canary_zone(max_size);
+    probe pr = {sort, out, qsb_canary_alloc(max_n * max_size + 1, zone), zone,
+                calloc(max_n + 2, sizeof(uint64_t)), calloc(max_n + 2, sizeof(uint64_t))};
     int status = QSB_OK;
     if (!pr.buffer || !pr.expected || !pr.counted) {
         status = qsb_out_of_memory("stability probe");
@@ -217,7 +226,7 @@ int qsb_audit_stability(qsb_sort_fn sort, qsb_stability_result *out)
                 for (size_t offset = 0; offset <= 1; offset++)
                     run_case(&pr, sizes[s], counts[c], (group_pattern)p, offset);
 done:
-    free(pr.buffer);
+    qsb_canary_free(pr.buffer, zone);
     free(pr.expected);
     free(pr.counted);
     return status;

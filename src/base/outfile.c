@@ -4,6 +4,7 @@
 #include "outfile.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -105,13 +106,62 @@ void qsb_outfile_abort(qsb_outfile *of)
     outfile_reset(of);
 }
 
-int qsb_outputs_open(qsb_outputs *o, const char *const *paths, size_t n)
+/* Where path would be written, as one canonical spelling: realpath of the file when it
+** exists, else realpath of its directory and its last component. *canonical is malloc'd,
+** NULL when the directory does not resolve (qsb_outfile_open then reports it). */
+static char *canonical_destination(const char *path)
+{
+    char *whole = realpath(path, NULL);
+    if (whole)
+        return whole;
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    char *dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+    char *resolved = dir ? realpath(dir, NULL) : NULL;
+    char *out = NULL;
+    if (resolved && (out = malloc(strlen(resolved) + strlen(name) + 2)))
+        sprintf(out, "%s/%s", resolved, name);
+    free(dir);
+    free(resolved);
+    return out;
+}
+
+/* Do a and b (neither NULL) name one destination? */
+static bool same_destination(const char *a, const char *b)
+{
+    if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+        return strcmp(a, b) == 0;
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char *ca = canonical_destination(a), *cb = canonical_destination(b);
+    bool same = ca && cb ? strcmp(ca, cb) == 0 : strcmp(a, b) == 0;
+    free(ca);
+    free(cb);
+    return same;
+}
+
+static int refuse_collisions(const qsb_output_spec *specs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (specs[i].path && specs[j].path && same_destination(specs[i].path, specs[j].path))
+                return strcmp(specs[i].path, "-") == 0
+                           ? qsb_error(QSB_EUSAGE, "%s and %s both write to standard output "
+                                       "('-')", specs[i].option, specs[j].option)
+                           : qsb_error(QSB_EUSAGE, "%s and %s name the same file '%s'",
+                                       specs[i].option, specs[j].option,
+                                       qsb_quote_path(specs[j].path));
+    return QSB_OK;
+}
+
+int qsb_outputs_open(qsb_outputs *o, const qsb_output_spec *specs, size_t n)
 {
     memset(o, 0, sizeof *o);
-    int status = QSB_OK;
+    int status = refuse_collisions(specs, n);
     for (size_t i = 0; i < n && status == QSB_OK; i++)
-        if (paths[i])
-            status = qsb_outfile_open(&o->file[i], paths[i]);
+        if (specs[i].path)
+            status = qsb_outfile_open(&o->file[i], specs[i].path);
     return status == QSB_OK ? status : qsb_outputs_close(o, status);
 }
 

@@ -38,9 +38,17 @@ typedef struct {
     qsb_outfile file[QSB_OUTPUTS_MAX]; /* file[i].fp NULL: output i was not asked for */
 } qsb_outputs;
 
-/* Opens paths[0..n-1] (n <= QSB_OUTPUTS_MAX); a NULL path is not asked for. On failure (as
-** qsb_outfile_open) the files already opened are aborted. */
-int qsb_outputs_open(qsb_outputs *o, const char *const *paths, size_t n);
+/* One output a command may write: the option that names it (for messages) and its path. */
+typedef struct {
+    const char *option; /* "--csv" */
+    const char *path;   /* NULL: not asked for */
+} qsb_output_spec;
+
+/* Opens specs[0..n-1] (n <= QSB_OUTPUTS_MAX) into o->file[0..n-1]. Two outputs may not name
+** one destination: "-" twice, or one file however spelled (./o.csv and o.csv, a symbolic
+** link, a hard link) is refused with one line naming both options, QSB_EUSAGE, before any
+** file is created. On failure (as qsb_outfile_open) the files already opened are aborted. */
+int qsb_outputs_open(qsb_outputs *o, const qsb_output_spec *specs, size_t n);
 
 /* Ends the outputs after writing that went `status`: QSB_OK commits every file (each one is
 ** tried; the first failure is returned), anything else aborts every file and is returned. */

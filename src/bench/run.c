@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "canary.h"
 #include "counting.h"
 #include "diag.h"
 #include "element.h"
@@ -67,6 +68,7 @@ typedef struct {
     size_t kept_bytes;           /* inputs kept so far */
     unsigned char *work;         /* what each sort sorts: one input, or a batch's slots */
     size_t work_bytes;           /* its capacity */
+    size_t zone;                 /* the canary zone either side of it, and of spare */
     size_t input_bytes;          /* the input buffer's */
     size_t n, size, bytes;       /* of the current cell */
     size_t stride;               /* bytes from one batch slot to the next */
@@ -108,13 +110,20 @@ static unsigned char *slot(const run_state *s, size_t k)
     return s->work + k * s->stride;
 }
 
-/* The input into the first k slots of the work buffer: outside any interval, and writing
-** every page the sorts will touch. */
+/* The bytes of the work buffer that k slots span: the canary zone after them starts there. */
+static size_t slots_span(const run_state *s, size_t k)
+{
+    return (k - 1) * s->stride + s->bytes;
+}
+
+/* The input into the first k slots of the work buffer, and the canary zones either side of
+** them armed: outside any interval, and writing every page the sorts will touch. */
 static void copy_input(run_state *s, size_t k)
 {
     uint64_t t0 = qsb_clock_ns();
     for (size_t i = 0; i < k; i++)
         memcpy(slot(s, i), s->in, s->bytes);
+    qsb_canary_arm(s->work, slots_span(s, k), s->zone);
     charge(&s->totals->copy_ns, t0);
 }
 
@@ -152,12 +161,25 @@ static void keep_reference(run_state *s)
     s->swap_pending = false;
 }
 
+/* Did the sorts stay inside their slots? Checked before the results: a sort that writes past
+** its slot every time reaches a zone at the last slot (past the end) or the first (before
+** the start), while the slots between only see a neighbour's bytes change. */
+static bool inside_the_array(const run_state *s, size_t k, char *reason, size_t reason_len)
+{
+    bool below;
+    if (qsb_canary_intact(s->work, slots_span(s, k), s->zone, &below))
+        return true;
+    snprintf(reason, reason_len, "wrote outside the array: %s",
+             below ? "before its start" : "past its end");
+    return false;
+}
+
 /* Verifies the first k slots after row's sorts; marks the row failed when one is wrong. */
 static int check_slots(run_state *s, qsb_row *row, size_t k)
 {
     uint64_t t0 = qsb_clock_ns();
     char reason[128];
-    bool ok = true;
+    bool ok = inside_the_array(s, k, reason, sizeof reason);
     for (size_t i = 0; i < k && ok; i++)
         ok = slot_right(s, i, reason, sizeof reason);
     if (s->swap_pending)
@@ -628,7 +650,7 @@ static int visit(run_state *s, cell_plan *plan, const char *const *names)
 
 /* ---- the schedule ---- */
 
-static void *alloc_work(size_t bytes)
+static void *alloc_input(size_t bytes)
 {
     size_t rounded = round_up(bytes, WORK_ALIGN);
     return aligned_alloc(WORK_ALIGN, rounded ? rounded : WORK_ALIGN);
@@ -781,6 +803,15 @@ static int finish_cells(run_state *s)
     return status;
 }
 
+static size_t largest_size(const qsb_run_config *cfg)
+{
+    size_t largest = 0;
+    for (size_t j = 0; j < cfg->n_sizes; j++)
+        if (cfg->sizes[j] > largest)
+            largest = (size_t)cfg->sizes[j];
+    return largest;
+}
+
 static size_t largest_input(const qsb_run_config *cfg)
 {
     size_t largest = 0;
@@ -846,10 +877,12 @@ int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_tot
     const char **names = malloc(cfg->n_algos * sizeof *names);
     s.plans = calloc(cells ? cells : 1, sizeof *s.plans);
     algo_plan *algos = malloc((slots ? slots : 1) * sizeof *algos);
-    s.input = alloc_work(s.input_bytes);
-    s.work = alloc_work(s.work_bytes);
+    s.zone = qsb_canary_zone(largest_size(cfg));
+    s.input = alloc_input(s.input_bytes);
+    s.work = qsb_canary_alloc(s.work_bytes, s.zone);
     if (spare_fits(s.work_bytes))
-        s.spare = alloc_work(s.work_bytes); /* without it, every result is hashed */
+        s.spare = qsb_canary_alloc(s.work_bytes, s.zone); /* without it, every result is
+                                                            ** hashed */
     int status = QSB_OK;
     if (!names || !s.plans || !algos || !s.input || !s.work) {
         status = qsb_out_of_memory("input buffers");
@@ -879,7 +912,7 @@ done:
     free(s.plans);
     free(algos);
     free(s.input);
-    free(s.work);
-    free(s.spare);
+    qsb_canary_free(s.work, s.zone);
+    qsb_canary_free(s.spare, s.zone);
     return status;
 }

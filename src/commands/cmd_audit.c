@@ -130,9 +130,7 @@ enum { OUT_CSV, OUT_JSON, OUT_COUNT };
 
 static int open_files(const audit_args *a, qsb_outputs *files)
 {
-    if (a->csv && strcmp(a->csv, "-") == 0 && a->json && strcmp(a->json, "-") == 0)
-        return qsb_usage_error("--csv and --json cannot both go to standard output");
-    const char *paths[OUT_COUNT] = {a->csv, a->json};
+    const qsb_output_spec paths[OUT_COUNT] = {{"--csv", a->csv}, {"--json", a->json}};
     return qsb_outputs_open(files, paths, OUT_COUNT);
 }
 
@@ -186,6 +184,14 @@ static void with_allocation_probe(int argc, char **argv)
     }
     free(value);
     free(args);
+}
+
+static size_t failed_rows(const qsb_audit_row *rows, size_t count)
+{
+    size_t failed = 0;
+    for (size_t i = 0; i < count; i++)
+        failed += rows[i].failure[0] != '\0';
+    return failed;
 }
 
 int qsb_cmd_audit(int argc, char **argv)
@@ -242,6 +248,8 @@ int qsb_cmd_audit(int argc, char **argv)
     qsb_run_context where;
     qsb_run_context_gather(&where, &started);
     status = write_files(&files, rows, subjects.count, &config, &where, command_line);
+    if (status == QSB_OK && failed_rows(rows, subjects.count) > 0)
+        status = QSB_FINDING; /* each failure was reported as its row ended */
 done:
     qsb_outputs_abort(&files); /* what an error left open */
     free(command_line);

@@ -512,7 +512,8 @@ static int calibration_command(const compare_config *cfg, const char *path1, con
     qsb_results a = {0}, b = {0};
     qsb_calibration cal = {0};
     qsb_outputs json;
-    int status = qsb_outputs_open(&json, &cfg->json_path, 1);
+    const qsb_output_spec spec = {"--json", cfg->json_path};
+    int status = qsb_outputs_open(&json, &spec, 1);
     if (status == QSB_OK)
         status = qsb_read_results(path1, &a);
     if (status == QSB_OK)
@@ -689,7 +690,8 @@ int qsb_cmd_compare(int argc, char **argv)
 
     qsb_results base = {0}, cand = {0};
     qsb_compare_report report = {0};
-    const char *paths[OUT_COUNT] = {cfg.markdown_path, cfg.json_path};
+    const qsb_output_spec paths[OUT_COUNT] = {{"--markdown", cfg.markdown_path},
+                                              {"--json", cfg.json_path}};
     qsb_outputs out;
     status = qsb_outputs_open(&out, paths, OUT_COUNT); /* a bad path fails now, not after the
                                                        ** reading */

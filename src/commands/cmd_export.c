@@ -80,7 +80,7 @@ int qsb_cmd_export(int argc, char **argv)
     if (status == QSB_OK)
         status = check_metrics(cfg.format, runs, n);
     qsb_outputs out;
-    const char *paths[1] = {cfg.output};
+    const qsb_output_spec paths[1] = {{"-o", cfg.output}};
     if (status == QSB_OK && (status = qsb_outputs_open(&out, paths, 1)) == QSB_OK)
         status = qsb_outputs_close(&out, cfg.format->write(out.file[0].fp, runs, n));
     for (size_t i = 0; i < n; i++)

@@ -133,7 +133,8 @@ static int pool_inputs(qsb_merge_input *in, size_t n, qsb_results **out, size_t 
 static int write_merged(const merge_outputs *o, const qsb_results *runs, size_t n)
 {
     enum { OUT_CSV, OUT_JSON, OUT_EXPORT, OUT_COUNT };
-    const char *paths[OUT_COUNT] = {o->csv, o->json, o->export_path};
+    const qsb_output_spec paths[OUT_COUNT] = {
+        {"--csv", o->csv}, {"--json", o->json}, {"--export", o->export_path}};
     qsb_outputs out;
     int status = qsb_outputs_open(&out, paths, OUT_COUNT);
     if (status != QSB_OK)
@@ -160,9 +161,6 @@ int qsb_cmd_merge(int argc, char **argv)
                                "several machines)");
     if (!o.csv && !o.json)
         return qsb_usage_error("merge needs -o OUT (or --json FILE / --csv FILE)");
-    if (o.csv && o.json && strcmp(o.csv, o.json) == 0)
-        return qsb_usage_error("--csv and --json name the same file '%s'",
-                               qsb_quote_path(o.csv));
     qsb_merge_input *in = NULL;
     size_t n = 0, nfiles = (size_t)(argc - first);
     char **shown = calloc(nfiles, sizeof *shown); /* the paths as messages show them */

@@ -18,6 +18,7 @@
 #include "audit_file.h"
 #include "commands.h"
 #include "diag.h"
+#include "infile.h"
 #include "outfile.h"
 #include "plot.h"
 #include "read_results.h"
@@ -81,23 +82,12 @@ typedef struct {
     const char *audit_path;
 } operands;
 
-/* The file's text, or NULL (reported). */
+/* The file's text, or NULL (reported): through the one input reader (infile.h). */
 static char *read_text(const char *path)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        qsb_error(QSB_EUSAGE, "cannot read '%s': %s", qsb_quote_path(path), strerror(errno));
-        return NULL;
-    }
-    char *text = malloc(QSB_READ_MAX_BYTES + 1);
-    size_t len = text ? fread(text, 1, QSB_READ_MAX_BYTES, fp) : 0;
-    fclose(fp);
-    if (!text) {
-        qsb_out_of_memory("report");
-        return NULL;
-    }
-    text[len] = '\0';
-    return text;
+    char *text = NULL;
+    size_t len = 0;
+    return qsb_read_input_file(path, "", NULL, &text, &len) == QSB_OK ? text : NULL;
 }
 
 static int add_audit(operands *o, const char *path, const char *text)
@@ -171,7 +161,7 @@ static int write_page(const report_config *cfg, const operands *o)
         .audit_name = o->audit_path,
     };
     qsb_outputs out;
-    const char *paths[1] = {cfg->output};
+    const qsb_output_spec paths[1] = {{"-o", cfg->output}};
     int status = qsb_outputs_open(&out, paths, 1);
     if (status != QSB_OK)
         return status;

@@ -154,15 +154,17 @@ typedef struct {
 
 static int open_files(result_files *f, const qsb_run_config *cfg, const struct tm *utc)
 {
-    const char *paths[OUT_COUNT] = {cfg->csv_path, cfg->json_path, cfg->export_path,
-                                    cfg->report_path};
+    qsb_output_spec paths[OUT_COUNT] = {{"--csv", cfg->csv_path},
+                                        {"--json", cfg->json_path},
+                                        {"--export", cfg->export_path},
+                                        {"--report", cfg->report_path}};
     int status = QSB_OK;
-    if (!paths[OUT_CSV] &&
+    if (!paths[OUT_CSV].path &&
         (status = default_path(f->csv_default, sizeof f->csv_default, utc, "csv")) == QSB_OK)
-        paths[OUT_CSV] = f->csv_default;
-    if (status == QSB_OK && !paths[OUT_JSON] &&
+        paths[OUT_CSV].path = f->csv_default;
+    if (status == QSB_OK && !paths[OUT_JSON].path &&
         (status = default_path(f->json_default, sizeof f->json_default, utc, "json")) == QSB_OK)
-        paths[OUT_JSON] = f->json_default;
+        paths[OUT_JSON].path = f->json_default;
     return status == QSB_OK ? qsb_outputs_open(&f->out, paths, OUT_COUNT) : status;
 }
 

@@ -14,6 +14,7 @@
 #include <csv.h>
 
 #include "diag.h"
+#include "infile.h"
 
 /* The cover letter of the 2021 libc-alpha series "Use introsort for qsort", as transcribed
 ** in tests/reference/cover-letter-2021.csv; test_cover_letter checks that they agree. */
@@ -189,18 +190,13 @@ static void on_row_end(int terminator, void *ctx)
     r->line++;
 }
 
-static int parse_file(FILE *fp, reader *r)
+static int parse_text(const char *text, size_t len, reader *r)
 {
     struct csv_parser parser;
     if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0)
         return qsb_out_of_memory("CSV parser");
-    char buf[4096];
-    size_t got;
-    while (r->status == QSB_OK && (got = fread(buf, 1, sizeof buf, fp)) > 0)
-        if (csv_parse(&parser, buf, got, on_field, on_row_end, r) != got)
-            reader_fail(r, QSB_EUSAGE, csv_strerror(csv_error(&parser)));
-    if (r->status == QSB_OK && ferror(fp))
-        reader_fail(r, QSB_EUSAGE, "read error");
+    if (csv_parse(&parser, text, len, on_field, on_row_end, r) != len)
+        reader_fail(r, QSB_EUSAGE, csv_strerror(csv_error(&parser)));
     if (r->status == QSB_OK && csv_fini(&parser, on_field, on_row_end, r) != 0)
         reader_fail(r, QSB_EUSAGE, csv_strerror(csv_error(&parser)));
     csv_free(&parser);
@@ -214,16 +210,19 @@ static int parse_file(FILE *fp, reader *r)
 
 static int load_file(const char *path, qsb_reference *out)
 {
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return qsb_error(QSB_EUSAGE, "--reference: cannot open '%s': %s (or use '%s')",
-                         qsb_quote_path(path), strerror(errno), QSB_COVER_LETTER_NAME);
+    char hint[64];
+    snprintf(hint, sizeof hint, " (or use '%s')", QSB_COVER_LETTER_NAME);
+    char *text;
+    size_t len;
+    int status = qsb_read_input_file(path, "--reference: ", hint, &text, &len);
+    if (status != QSB_OK)
+        return status;
     reader r;
     memset(&r, 0, sizeof r);
     r.path = path;
     r.ref = out;
-    int status = parse_file(fp, &r);
-    fclose(fp);
+    status = parse_text(text, len, &r);
+    free(text);
     return status;
 }
 

@@ -45,6 +45,53 @@ static const char *mismatch(const qsb_results *a, const qsb_results *b, bool sub
     return other_cells(a, b, subsets);
 }
 
+/* Every row of b's cells has exactly a's samples (b's cells are a's: mismatch() held), and
+** there is at least one: the same timings twice. Counted comparisons repeat exactly from run
+** to run, so the comparisons metric proves nothing by its samples. */
+static bool same_samples(const qsb_results *a, const qsb_results *b)
+{
+    if (a->context.metric && strcmp(a->context.metric, "comparisons") == 0)
+        return false;
+    size_t compared = 0;
+    for (size_t c = 0; c < b->ncells; c++) {
+        const qsb_cell *y = &b->cells[c], *x = qsb_results_find_cell(a, y);
+        for (size_t i = 0; i < y->nrows; i++) {
+            const qsb_row *p = &x->rows[i], *q = &y->rows[i];
+            if (p->nsamples != q->nsamples ||
+                memcmp(p->samples, q->samples, q->nsamples * sizeof *q->samples) != 0)
+                return false;
+            compared += q->nsamples;
+        }
+    }
+    return compared > 0;
+}
+
+/* The same run given twice: its samples, or its identity (the moment it started on its host,
+** with its command line), which a copy or a rewrite of the file keeps. Pooled, a run given
+** k times would count as k agreeing runs and shrink every interval toward zero width. */
+static const char *same_run(const qsb_results *a, const qsb_results *b)
+{
+    const qsb_context *x = &a->context, *y = &b->context;
+    if (x->date && y->date && x->command_line && y->command_line &&
+        strcmp(x->date, y->date) == 0 && strcmp(x->command_line, y->command_line) == 0 &&
+        qsb_same_text(x->host, y->host))
+        return "the same run: same start, host and command line";
+    return same_samples(a, b) ? "the same run: identical samples" : NULL;
+}
+
+/* The runs of a pool are separate runs: none given twice. */
+static int refuse_repeated_runs(const qsb_merge_input *in, size_t n)
+{
+    for (size_t r = 1; r < n; r++)
+        for (size_t q = 0; q < r; q++) {
+            const char *why = same_run(&in[q].run, &in[r].run);
+            if (why)
+                return qsb_error(QSB_EUSAGE, "merge --pool: %s and %s are %s: pool separate "
+                                 "runs of the command", in[q].file, in[r].file, why);
+        }
+    return QSB_OK;
+}
+
 /* The rounds of a run's cell in which every verified row sorted: pairs stay pairs. */
 static size_t common_rounds(const qsb_cell *cell)
 {
@@ -232,6 +279,8 @@ int qsb_pool_runs(qsb_merge_input *in, size_t n, bool workers, qsb_results *out)
             status = qsb_error(QSB_EUSAGE, "merge --pool: %s is not a run of the same command "
                                "as %s: %s", in[r].file, in[0].file, why);
     }
+    if (status == QSB_OK && !workers)
+        status = refuse_repeated_runs(in, n);
     if (status == QSB_OK && (pool_context(in, n, out) != 0 || pool_cells(in, n, workers, out) != 0))
         status = qsb_out_of_memory("merge --pool");
     if (status != QSB_OK)

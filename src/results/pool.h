@@ -25,7 +25,9 @@
 **
 ** The runs must agree on machine, metric, seed, mode, baseline, shard and their cells and rows
 ** (the same command; runs of one shard pool into that shard, which merge then joins with the
-** others); otherwise one line through diag and QSB_EUSAGE.
+** others); otherwise one line through diag and QSB_EUSAGE. No run may be given twice (merge's
+** runs: identical samples, or the same start, host and command line): one line naming both
+** files, QSB_EUSAGE.
 */
 #ifndef QSB_POOL_H
 #define QSB_POOL_H

@@ -27,6 +27,7 @@ typedef struct {
     long column_at[QSB_COLUMN_COUNT]; /* field index of each CSV column, -1: absent */
     long machine_at;      /* the fleet file's `machine` column (report.h), -1 when absent */
     char **machines;      /* each row's machine (owned), when machine_at >= 0 */
+    size_t nmachines;     /* entries of machines set (rows read; they may be taken away) */
     qsb_file_row *rows;
     size_t nrows, cap_rows;
 } csv_reader;
@@ -279,7 +280,7 @@ static int read_row(csv_reader *r)
         return qsb_error(QSB_EUSAGE, "%s:%zu: %zu fields, but the header has %zu%s", r->path,
                          r->record_line, r->nfields, r->header_fields,
                          r->nfields < r->header_fields ? " (truncated?)" : "");
-    if (r->nrows == r->cap_rows) {
+    if (r->nrows == r->cap_rows) { /* only when the lines undercounted the rows */
         size_t cap = r->cap_rows ? 2 * r->cap_rows : 64;
         qsb_file_row *bigger = realloc(r->rows, cap * sizeof *bigger);
         if (!bigger)
@@ -292,6 +293,7 @@ static int read_row(csv_reader *r)
         r->cap_rows = cap;
     }
     r->machines[r->nrows] = NULL;
+    r->nmachines = r->nrows + 1;
     if (r->machine_at >= 0 && !(r->machines[r->nrows] = strdup(r->fields[r->machine_at])))
         return qsb_out_of_memory("results");
     char where[32];
@@ -342,9 +344,24 @@ static int feed(csv_reader *r, struct csv_parser *p, const char *text, size_t le
     return r->status;
 }
 
+/* Room for one row per line, made once: a large file's rows array is its largest allocation,
+** and doubling it would leave up to half of it unused (and need both copies while it moves). */
+static int reserve_rows(csv_reader *r, const char *text, size_t len)
+{
+    size_t lines = 1;
+    for (const char *p = text; (p = memchr(p, '\n', len - (size_t)(p - text))) != NULL; p++)
+        lines++;
+    r->rows = malloc(lines * sizeof *r->rows);
+    r->machines = malloc(lines * sizeof *r->machines);
+    if (!r->rows || !r->machines)
+        return qsb_out_of_memory("results");
+    r->cap_rows = lines;
+    return QSB_OK;
+}
+
 static void free_machines(csv_reader *r)
 {
-    for (size_t i = 0; r->machines && i < r->nrows; i++)
+    for (size_t i = 0; r->machines && i < r->nmachines; i++)
         free(r->machines[i]);
     free(r->machines);
     r->machines = NULL;
@@ -356,6 +373,35 @@ static void empty_context(qsb_context *ctx) /* what a CSV cannot say: unknown */
     ctx->pinned_cpu = -1;
     ctx->load_average = ctx->precision_pct = ctx->budget_s = NAN;
     ctx->drift_ratios = ctx->drift_medians = NAN;
+}
+
+/* One machine's rows, moved into an array of their own (assemble frees it); NULL when out of
+** memory. */
+static qsb_file_row *take_group(csv_reader *r, const size_t *group, size_t g, size_t *k)
+{
+    *k = 0;
+    for (size_t i = 0; i < r->nrows; i++)
+        *k += group[i] == g;
+    qsb_file_row *rows = malloc((*k ? *k : 1) * sizeof *rows);
+    if (!rows)
+        return NULL;
+    *k = 0;
+    for (size_t i = 0; i < r->nrows; i++)
+        if (group[i] == g) {
+            rows[(*k)++] = r->rows[i];
+            memset(&r->rows[i], 0, sizeof r->rows[i]);
+        }
+    return rows;
+}
+
+/* Every row, when they are all one machine's: the array itself, not a copy of it. */
+static qsb_file_row *take_all_rows(csv_reader *r, size_t *k)
+{
+    qsb_file_row *rows = r->rows;
+    *k = r->nrows;
+    r->rows = NULL;
+    r->nrows = 0;
+    return rows;
 }
 
 /* The rows of each machine (first appearance order) assembled apart; a file without a
@@ -381,19 +427,11 @@ static int assemble_machines(const char *name, csv_reader *r, qsb_results **runs
     size_t done = 0;
     for (size_t g = 0; g < groups && status == QSB_OK; g++) {
         size_t k = 0;
-        for (size_t i = 0; i < r->nrows; i++)
-            k += group[i] == g;
-        qsb_file_row *rows = malloc(k * sizeof *rows); /* assemble frees the array */
+        qsb_file_row *rows = groups == 1 ? take_all_rows(r, &k) : take_group(r, group, g, &k);
         if (!rows) {
             status = qsb_out_of_memory("results");
             break;
         }
-        k = 0;
-        for (size_t i = 0; i < r->nrows; i++)
-            if (group[i] == g) {
-                rows[k++] = r->rows[i];
-                memset(&r->rows[i], 0, sizeof r->rows[i]);
-            }
         empty_context(&out[g].context);
         if (r->machine_at >= 0 && qsb_set_string(&out[g].context.machine, names[g]) != 0) {
             qsb_file_rows_free(rows, k);
@@ -426,7 +464,9 @@ int qsb_read_csv_fleet(const char *name, const char *text, size_t len, qsb_resul
     if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0)
         return qsb_out_of_memory("CSV parser");
     csv_reader r = {.path = name, .status = QSB_OK, .machine_at = -1};
-    int status = feed(&r, &parser, text, len);
+    int status = reserve_rows(&r, text, len);
+    if (status == QSB_OK)
+        status = feed(&r, &parser, text, len);
     csv_free(&parser);
     clear_fields(&r);
     free(r.fields);

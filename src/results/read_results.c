@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "infile.h"
 
 int qsb_text_to_u64(const char *text, int hex_ok, uint64_t *out)
 {
@@ -201,6 +202,17 @@ static int fill_context_from_rows(qsb_file_row *rows, qsb_results *out)
     return QSB_OK;
 }
 
+/* Once the rows agree, their copies of the run's baseline, metric and mode say nothing the
+** first row does not: freed before the cells are built (a large file's peak memory). */
+static void drop_agreed_copies(qsb_file_row *rows, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        free(take(&rows[i].baseline));
+        free(take(&rows[i].metric));
+        free(take(&rows[i].mode));
+    }
+}
+
 static void results_clear(qsb_results *out)
 {
     qsb_results_free(out);
@@ -222,6 +234,7 @@ int qsb_results_assemble(const char *name, qsb_file_row *rows, size_t n, qsb_res
                              out->baseline ? out->baseline : rows[0].baseline);
     if (status != QSB_OK)
         goto done;
+    drop_agreed_copies(rows, n);
     order = malloc(n * sizeof *order);
     groups = malloc(n * sizeof *groups);
     if (!order || !groups) {
@@ -255,49 +268,6 @@ done:
 
 /* ---- loading and format detection ---- */
 
-/* Reads path whole; messages name the file as `shown`. */
-static int load_file(const char *path, const char *shown, char **text, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return qsb_error(QSB_EUSAGE, "cannot read '%s': %s", shown, strerror(errno));
-    size_t cap = 1 << 16, used = 0;
-    char *buf = malloc(cap + 1);
-    int status = buf ? QSB_OK : qsb_out_of_memory("results file");
-    while (status == QSB_OK) {
-        if (used == cap) {
-            if (cap >= QSB_READ_MAX_BYTES) {
-                status = qsb_error(QSB_EUSAGE, "%s: larger than %zu MiB: not a results file",
-                                   shown, QSB_READ_MAX_BYTES >> 20);
-                break;
-            }
-            char *bigger = realloc(buf, 2 * cap + 1);
-            if (!bigger) {
-                status = qsb_out_of_memory("results file");
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-        size_t got = fread(buf + used, 1, cap - used, fp);
-        used += got;
-        if (got == 0) {
-            if (ferror(fp))
-                status = qsb_error(QSB_EUSAGE, "cannot read '%s': %s", shown, strerror(errno));
-            break;
-        }
-    }
-    fclose(fp);
-    if (status != QSB_OK) {
-        free(buf);
-        return status;
-    }
-    buf[used] = '\0';
-    *text = buf;
-    *len = used;
-    return QSB_OK;
-}
-
 static size_t line_of(const char *text, size_t offset)
 {
     size_t line = 1;
@@ -314,7 +284,7 @@ int qsb_read_fleet(const char *path, qsb_results **runs, size_t *n)
     snprintf(shown, sizeof shown, "%s", qsb_quote_path(path));
     char *text = NULL;
     size_t len = 0;
-    int status = load_file(path, shown, &text, &len);
+    int status = qsb_read_input_file(path, "", NULL, &text, &len);
     if (status != QSB_OK)
         return status;
     /* A NUL would silently cut a field short in both parsers. */

@@ -8,7 +8,8 @@
 ** cell without its baseline row) is reported as one line naming the file and the CSV line or
 ** the JSON field, in printable ASCII only (the path and every quoted value escaped, diag.h),
 ** and gives QSB_EUSAGE with *out left empty. Out of memory gives QSB_ESYSTEM,
-** an unreadable file QSB_EUSAGE.
+** an unreadable file QSB_EUSAGE; the file is read by the one input reader (infile.h: regular
+** files only, one size cap).
 **
 ** What a CSV file cannot carry is left empty in the context: strings NULL, numbers 0; its
 ** metric, seed and mode come from the rows. Rows keep the file's summary values; a missing
@@ -22,9 +23,6 @@
 
 #include "result.h"
 #include "schema.h"
-
-/* Largest results file accepted (bytes): far above any real run, a guard against garbage. */
-#define QSB_READ_MAX_BYTES ((size_t)256 << 20)
 
 int qsb_read_results(const char *path, qsb_results *out);
 
