@@ -9,15 +9,15 @@
 **
 ** How the budget buys worker processes or units, the precision stop and the worker's
 ** command line are the bench layer's (plan.h, worker_args.h), as are what the run records of
-** itself and its last lines (run_record.h, totals.h). --pin CPU pins the process before the
-** TSC is calibrated.
+** itself and its last lines (run_record.h, totals.h); the files are run_files.h's; a
+** one-process run is measured in a watched child (isolated.h). --pin CPU pins the process
+** before the TSC is calibrated.
 */
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,16 +27,15 @@
 #include "isolated.h"
 #include "machine.h"
 #include "memory.h"
-#include "outfile.h"
 #include "placement.h"
 #include "plan.h"
 #include "plot.h"
-#include "read_results.h"
 #include "plugin.h"
+#include "read_results.h"
 #include "report.h"
-#include "report_html.h"
 #include "result.h"
 #include "run.h"
+#include "run_files.h"
 #include "run_options.h"
 #include "run_record.h"
 #include "totals.h"
@@ -44,7 +43,6 @@
 #include "visit_record.h"
 #include "workers.h"
 
-#define RESULTS_DIR "results"
 #define WORK_BUFFERS 3 /* the input, the work copy, and msort's scratch of the same size */
 
 static volatile sig_atomic_t stop_signal;
@@ -132,66 +130,6 @@ static int pin_process(int cpu)
     return QSB_OK;
 }
 
-/* results/qsortbench-YYYYmmddTHHMMSSZ.<ext>, creating results/ when absent. */
-static int default_path(char *buf, size_t len, const struct tm *utc, const char *ext)
-{
-    char stamp[32];
-    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", utc);
-    if (mkdir(RESULTS_DIR, 0777) != 0 && errno != EEXIST)
-        return qsb_error(QSB_ESYSTEM, "cannot create the directory '" RESULTS_DIR "': %s "
-                                      "(or give --csv and --json)",
-                         strerror(errno));
-    snprintf(buf, len, RESULTS_DIR "/qsortbench-%s.%s", stamp, ext);
-    return QSB_OK;
-}
-
-enum { OUT_CSV, OUT_JSON, OUT_EXPORT, OUT_REPORT, OUT_COUNT };
-
-typedef struct {
-    qsb_outputs out; /* OUT_*; OUT_EXPORT and OUT_REPORT only when asked */
-    char csv_default[96], json_default[96];
-} result_files;
-
-static int open_files(result_files *f, const qsb_run_config *cfg, const struct tm *utc)
-{
-    qsb_output_spec paths[OUT_COUNT] = {{"--csv", cfg->csv_path},
-                                        {"--json", cfg->json_path},
-                                        {"--export", cfg->export_path},
-                                        {"--report", cfg->report_path}};
-    int status = QSB_OK;
-    if (!paths[OUT_CSV].path &&
-        (status = default_path(f->csv_default, sizeof f->csv_default, utc, "csv")) == QSB_OK)
-        paths[OUT_CSV].path = f->csv_default;
-    if (status == QSB_OK && !paths[OUT_JSON].path &&
-        (status = default_path(f->json_default, sizeof f->json_default, utc, "json")) == QSB_OK)
-        paths[OUT_JSON].path = f->json_default;
-    return status == QSB_OK ? qsb_outputs_open(&f->out, paths, OUT_COUNT) : status;
-}
-
-static const char *file_name(const char *given, const char *dflt)
-{
-    if (!given)
-        return dflt;
-    return strcmp(given, "-") == 0 ? "standard output" : given;
-}
-
-/* Writes every report and commits every file; on any failure no final file is touched by a
-** partial write. */
-static int write_files(result_files *f, const qsb_run_config *cfg, const qsb_results *r)
-{
-    FILE *exported = f->out.file[OUT_EXPORT].fp;
-    int status = qsb_report_csv(f->out.file[OUT_CSV].fp, r);
-    if (status == QSB_OK)
-        status = qsb_report_json(f->out.file[OUT_JSON].fp, r);
-    if (status == QSB_OK && exported)
-        status = cfg->export_format->write(exported, r, 1);
-    if (status == QSB_OK && f->out.file[OUT_REPORT].fp) {
-        qsb_html_page page = {.run = r, .run_name = file_name(cfg->json_path, f->json_default)};
-        status = qsb_report_html(f->out.file[OUT_REPORT].fp, &page);
-    }
-    return qsb_outputs_close(&f->out, status);
-}
-
 /* What the run goes through, from its measurement to its files. */
 typedef struct {
     const qsb_run_config *cfg;
@@ -199,7 +137,7 @@ typedef struct {
     qsb_placement *placement;
     const qsb_timer *timer;
     const qsb_reference *ref;
-    result_files *files;
+    qsb_run_files *files;
     qsb_results *results;
 } run_parts;
 
@@ -271,22 +209,11 @@ static int measure(const run_parts *p, qsb_run_totals *totals, size_t *processes
     return status;
 }
 
-/* run --plot: the charts beside the CSV file (beside the JSON one when the CSV went to
-** stdout), listed on stdout after the table when stdout carries the table. */
-static int plot_beside(const qsb_run_config *cfg, const result_files *files,
-                       const qsb_results *results, bool table_on_stdout)
-{
-    const char *csv = cfg->csv_path ? cfg->csv_path : files->csv_default;
-    const char *json = cfg->json_path ? cfg->json_path : files->json_default;
-    return qsb_plot_results_file(results, strcmp(csv, "-") != 0 ? csv : json, NULL,
-                                 QSB_PLOT_PNG, NULL, table_on_stdout ? stdout : NULL);
-}
-
 /* The run itself, between the opened files and the reports. */
 static int run_and_report(const run_parts *p, qsb_visit_record *record)
 {
     const qsb_run_config *cfg = p->cfg;
-    result_files *files = p->files;
+    qsb_run_files *files = p->files;
     qsb_results *results = p->results;
     qsb_run_totals totals;
     memset(&totals, 0, sizeof totals);
@@ -299,15 +226,15 @@ static int run_and_report(const run_parts *p, qsb_visit_record *record)
     qsb_totals_warn(cfg, &totals, &results->context);
     if (status != QSB_OK && status != QSB_FINDING)
         return qsb_outputs_close(&files->out, status);
-    bool table_on_stdout = files->out.file[OUT_CSV].final_path &&
-                           files->out.file[OUT_JSON].final_path;
+    bool table_on_stdout = files->out.file[QSB_RUN_CSV].final_path &&
+                           files->out.file[QSB_RUN_JSON].final_path;
     if (table_on_stdout)
         qsb_report_table(stdout, results, p->ref);
-    int write_status = write_files(files, cfg, results);
+    int write_status = qsb_run_files_write(files, cfg, results);
     if (table_on_stdout && (fflush(stdout) != 0 || ferror(stdout)))
         write_status = qsb_error(QSB_ESYSTEM, "cannot write to standard output");
-    const char *csv = file_name(cfg->csv_path, files->csv_default);
-    const char *json = file_name(cfg->json_path, files->json_default);
+    const char *csv = qsb_run_file_name(cfg->csv_path, files->csv_default);
+    const char *json = qsb_run_file_name(cfg->json_path, files->json_default);
     if (write_status != QSB_OK)
         status = write_status;
     else if (stop_signal)
@@ -327,7 +254,7 @@ static int run_and_report(const run_parts *p, qsb_visit_record *record)
         status = qsb_gate_fail_above(results, cfg->fail_above_pct, cfg->fail_above_alpha,
                                      cfg->fail_above_correction);
     if (cfg->plot && write_status == QSB_OK && !stop_signal) { /* failed cells are marked */
-        int plot_status = plot_beside(cfg, files, results, table_on_stdout);
+        int plot_status = qsb_run_files_plot(cfg, files, results, table_on_stdout);
         if (status == QSB_OK)
             status = plot_status;
     }
@@ -360,7 +287,7 @@ int qsb_run_execute(const qsb_run_config *cfg)
     memset(&ref, 0, sizeof ref);
     qsb_results results;
     memset(&results, 0, sizeof results);
-    result_files files;
+    qsb_run_files files;
     memset(&files, 0, sizeof files);
     qsb_timer timer;
     qsb_run_plan plan;
@@ -379,7 +306,7 @@ int qsb_run_execute(const qsb_run_config *cfg)
     struct sigaction old[2];
     catch_signals(old);
     if (status == QSB_OK)
-        status = open_files(&files, cfg, &utc);
+        status = qsb_run_files_open(&files, cfg, &utc);
     if (status != QSB_OK)
         goto done;
     if (cfg->nelem_source == QSB_NELEM_FALLBACK)

@@ -1,0 +1,40 @@
+/*
+** The files of a run: the CSV and JSON results (by default results/qsortbench-<UTC time>.csv
+** and .json), an export (--export) and the HTML report (--report), all opened before the
+** first sort (a bad path fails at once, two outputs on one file are refused) and written
+** together at the end, never partially; the charts beside them (--plot).
+*/
+#ifndef QSB_RUN_FILES_H
+#define QSB_RUN_FILES_H
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "outfile.h"
+#include "result.h"
+#include "run_config.h"
+
+enum { QSB_RUN_CSV, QSB_RUN_JSON, QSB_RUN_EXPORT, QSB_RUN_REPORT, QSB_RUN_FILES };
+
+typedef struct {
+    qsb_outputs out; /* QSB_RUN_*; the export and the report only when asked */
+    char csv_default[96], json_default[96];
+} qsb_run_files;
+
+/* Opens the run's files (utc: the run's start, for the default names). QSB_OK or an error
+** (reported). */
+int qsb_run_files_open(qsb_run_files *f, const qsb_run_config *cfg, const struct tm *utc);
+
+/* "standard output" for "-", the default when not given, else the path: for messages. */
+const char *qsb_run_file_name(const char *given, const char *dflt);
+
+/* Writes every report and commits every file; on any failure no final file is touched by a
+** partial write. Returns status, or the first error. */
+int qsb_run_files_write(qsb_run_files *f, const qsb_run_config *cfg, const qsb_results *r);
+
+/* run --plot: the charts beside the CSV file (beside the JSON one when the CSV went to
+** stdout), listed on stdout after the table when stdout carries the table. */
+int qsb_run_files_plot(const qsb_run_config *cfg, const qsb_run_files *files,
+                       const qsb_results *results, bool table_on_stdout);
+
+#endif
