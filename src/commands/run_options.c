@@ -104,7 +104,7 @@ static const qsb_option run_options[] = {
     [OPT_BUDGET] = {"budget", 0, "TIME",
                     "the whole run's time, e.g. 90s, 10m (default auto: three times the "
                     "matrix's minimum of 5 worker processes, or with --processes 1 of 5 units "
-                    "per cell; at least 10s and at most 8m); the estimate is printed before "
+                    "per cell; at least 10s and at most 5m); the estimate is printed before "
                     "the first sort, and the run spends it unless every interval meets "
                     "--precision first"},
     [OPT_PLACEMENT] = {"placement", 0, "REGIME",
