@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "captured.h"
 #include "check.h"
 #include "diag.h"
 #include "export.h"
@@ -43,12 +44,7 @@ static cJSON *export_and_parse(const char *format, const qsb_results *runs, size
     if (!f || !fp)
         return NULL;
     CHECK(f->write(fp, runs, n) == QSB_OK);
-    long len = ftell(fp);
-    rewind(fp);
-    char *text = calloc(1, (size_t)(len > 0 ? len : 0) + 1);
-    if (text && len > 0)
-        CHECK(fread(text, 1, (size_t)len, fp) == (size_t)len);
-    fclose(fp);
+    char *text = captured(fp);
     cJSON *root = text ? cJSON_Parse(text) : NULL;
     CHECK_MSG(root != NULL, "%s: not JSON", format);
     free(text);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "captured.h"
 #include "check.h"
 #include "diag.h"
 #include "export.h"
@@ -48,12 +49,7 @@ static cJSON *export_and_parse(const qsb_results *r, int *status)
     if (!fp)
         return NULL;
     *status = qsb_export_gbench(fp, r);
-    long len = ftell(fp);
-    rewind(fp);
-    char *text = calloc(1, (size_t)(len > 0 ? len : 0) + 1);
-    if (text && len > 0)
-        CHECK(fread(text, 1, (size_t)len, fp) == (size_t)len);
-    fclose(fp);
+    char *text = captured(fp);
     cJSON *root = text ? cJSON_Parse(text) : NULL;
     free(text);
     return root;

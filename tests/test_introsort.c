@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adversary.h"
 #include "check.h"
 #include "counting.h"
 #include "element.h"
@@ -265,30 +266,6 @@ done:
 }
 
 /* ---- pivot adversary ---- */
-
-/* McIlroy's adversary ("A Killer Adversary for Quicksort", 1999): values are decided lazily.
-** Every element starts as "gas" (above every solid value); when two gas elements meet, one is
-** frozen to the next solid value, preferring the one the sort last compared while gas (its
-** likely pivot). The sort sorts indices; the comparator reads their values. */
-typedef struct {
-    uint32_t *value;
-    uint32_t gas, next_solid, candidate;
-} adversary;
-
-static int adversary_compare(const void *a, const void *b, void *arg)
-{
-    adversary *adv = arg;
-    uint32_t x, y;
-    memcpy(&x, a, sizeof x);
-    memcpy(&y, b, sizeof y);
-    if (adv->value[x] == adv->gas && adv->value[y] == adv->gas)
-        adv->value[x == adv->candidate ? x : y] = adv->next_solid++;
-    if (adv->value[x] == adv->gas)
-        adv->candidate = x;
-    else if (adv->value[y] == adv->gas)
-        adv->candidate = y;
-    return (adv->value[x] > adv->value[y]) - (adv->value[x] < adv->value[y]);
-}
 
 /* Plays the adversary against the variant, then freezes what is left: the values form a fixed
 ** input (a permutation of 0..n-1) that makes the same calls. Returns the live run's calls. */

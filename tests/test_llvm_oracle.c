@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "adversary.h"
 #include "check.h"
 #include "counting.h"
 #include "oracle_grid.h"
@@ -82,27 +83,6 @@ static void check_grids(oracle *o)
 
 /* ---- the adversary: values decided lazily (McIlroy 1999), then frozen ---- */
 
-typedef struct {
-    uint32_t *value;
-    uint32_t gas, next_solid, candidate;
-} adversary;
-
-static int adversary_compare(const void *a, const void *b, void *arg)
-{
-    adversary *adv = arg;
-    uint32_t x, y;
-    memcpy(&x, a, sizeof x);
-    memcpy(&y, b, sizeof y);
-    if (adv->value[x] == adv->gas && adv->value[y] == adv->gas)
-        adv->value[x == adv->candidate ? x : y] = adv->next_solid++;
-    if (adv->value[x] == adv->gas)
-        adv->candidate = x;
-    else if (adv->value[y] == adv->gas)
-        adv->candidate = y;
-    return (adv->value[x] > adv->value[y]) - (adv->value[x] < adv->value[y]);
-}
-
-/* The frozen values as elements of `size` bytes (the key in the first four). */
 static void check_adversary(const oracle *o, size_t n, size_t size)
 {
     uint32_t *values = malloc(n * sizeof *values), *indices = malloc(n * sizeof *indices);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "audit_file.h"
+#include "captured.h"
 #include "check.h"
 #include "diag.h"
 #include "plot.h"
@@ -16,18 +17,6 @@
 #include "report_html.h"
 
 #define FIXTURES QSB_SOURCE_DIR "/tests/fixtures/report/"
-
-/* What fn wrote to a stream, as a malloc'd string. */
-static char *captured(FILE *fp)
-{
-    long len = ftell(fp);
-    rewind(fp);
-    char *text = calloc(1, (size_t)(len > 0 ? len : 0) + 1);
-    if (text && len > 0)
-        CHECK(fread(text, 1, (size_t)len, fp) == (size_t)len);
-    fclose(fp);
-    return text;
-}
 
 static void test_escaping(void)
 {

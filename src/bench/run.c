@@ -78,6 +78,7 @@ typedef struct {
     const unsigned char *reference; /* the visit's first verified result, in a work buffer */
     bool reference_valid;
     bool swap_pending;           /* the reference is in `work`: swap it with `spare` */
+    size_t warmed_bytes;         /* the largest scratch warm_scratch has prepared */
     qsb_run_totals *totals;
     uint64_t run_start;          /* for the progress line's estimate */
 } run_state;
@@ -214,6 +215,7 @@ static int counted_sorts(run_state *s, cell_plan *plan, qsb_cell *cell)
 /* Scratch at least this large comes from fresh pages on every call, warm or not: glibc's
 ** malloc maps it (its dynamic mmap threshold stops growing at 32 MiB on 64-bit hosts). */
 #define FRESH_SCRATCH_BYTES ((size_t)32 << 20)
+#define SCRATCH_MARGIN_BYTES ((size_t)1 << 20) /* below it, for malloc's own headers */
 
 /* The model's cell for this one (the run's first worker's results, run.h): used only when it
 ** has every row verified (a failure is found, and named, by counting here). */
@@ -250,27 +252,31 @@ static void adopt_model(const run_state *s, cell_plan *plan, qsb_cell *cell, con
     plan->modelled = true;
 }
 
-/* A modelled first visit has had no sort before its timed ones, so the allocator has not
-** seen the cell's scratch: an allocating sort's first call would map fresh pages (and a
-** second one grow the heap into fresh pages) that every later call of a long-lived program
-** finds ready. Two rounds of allocate, touch, free of twice the input's size leave glibc's
-** malloc as a sort's earlier calls would (the first raises its dynamic mmap threshold, the
-** second leaves the touched pages at the top of the heap), for a fraction of a sort: the
-** warm-up a long sort needs (warmups_of gives short ones a whole sort). Scratch of
-** FRESH_SCRATCH_BYTES and more is mapped afresh at every call anyway. */
+/* A modelled first visit has had no sort before its timed ones, so the allocator may not have
+** seen a scratch of the cell's size: an allocating sort's first call would map fresh pages
+** (and a second one grow the heap into fresh pages) that every later call of a long-lived
+** program finds ready. Two rounds of allocate, touch, free of twice the input's size (just
+** under FRESH_SCRATCH_BYTES at most) leave glibc's malloc as a sort's earlier calls would:
+** the first raises its dynamic mmap threshold, the second leaves touched pages at the top of
+** the heap, which later frees keep (the trim threshold rose too). Done once per size in a
+** process: a smaller scratch finds the same pages. Scratch of FRESH_SCRATCH_BYTES and more is
+** mapped afresh at every call anyway, warm or not. */
 static void warm_scratch(run_state *s)
 {
     size_t bytes = 2 * s->bytes;
-    if (bytes == 0 || bytes >= FRESH_SCRATCH_BYTES)
+    if (bytes > FRESH_SCRATCH_BYTES - SCRATCH_MARGIN_BYTES)
+        bytes = FRESH_SCRATCH_BYTES - SCRATCH_MARGIN_BYTES;
+    if (bytes <= s->warmed_bytes)
         return;
     uint64_t t0 = qsb_clock_ns();
     for (int round = 0; round < 2; round++) {
         unsigned char *scratch = malloc(bytes);
         if (!scratch)
-            break;
+            return;
         memset(scratch, 0, bytes);
         free(scratch);
     }
+    s->warmed_bytes = bytes;
     charge(&s->totals->warmup_ns, t0);
 }
 
