@@ -107,6 +107,11 @@ void qsb_progress_begin(size_t total, bool enabled)
     line.remaining_s = -1.0;
 }
 
+void qsb_progress_set_total(size_t total)
+{
+    line.total = total;
+}
+
 static void redraw(void)
 {
     char text[MAX_COLUMNS + 1];

@@ -16,6 +16,9 @@
 ** enabled and stderr is a terminal. */
 void qsb_progress_begin(size_t total, bool enabled);
 
+/* The total changed (a run's plan of processes grows or shrinks as it learns its costs). */
+void qsb_progress_set_total(size_t total);
+
 /* `done` cells are finished and `label` ("sorted n=49152 size=4") is the one running now
 ** (NULL or "" when none). Redraws the line. */
 void qsb_progress_update(size_t done, const char *label);

@@ -139,6 +139,7 @@ typedef struct {
     const qsb_reference *ref;
     qsb_run_files *files;
     qsb_results *results;
+    uint64_t started_ns; /* when the command began: --budget bounds the whole run */
 } run_parts;
 
 /* The cells in this process (its units; a worker's, one visit of each), with the inputs its
@@ -200,6 +201,8 @@ static int measure(const run_parts *p, qsb_run_totals *totals, size_t *processes
                                                 inputs ? qsb_shared_inputs_fd(inputs) : -1,
                                                 &stop_signal);
     workers.algo_names = (const char *const *)p->results->context.matrix.algos;
+    /* The estimate, the calibration and the inputs came out of the budget too. */
+    workers.budget_s -= (double)(qsb_clock_ns() - p->started_ns) / 1e9;
     qsb_results pooled;
     int status = qsb_run_workers(&workers, &pooled, processes);
     qsb_shared_inputs_close(inputs);
@@ -283,6 +286,7 @@ static int run_isolated(const run_parts *p)
 
 int qsb_run_execute(const qsb_run_config *cfg)
 {
+    uint64_t started_ns = qsb_clock_ns();
     qsb_reference ref;
     memset(&ref, 0, sizeof ref);
     qsb_results results;
@@ -339,7 +343,7 @@ int qsb_run_execute(const qsb_run_config *cfg)
         status = qsb_run_record_context(&results, cfg, &plan, placement, timed ? &timer : NULL,
                                         &utc, load_average);
     run_parts parts = {cfg, &plan, placement, timed ? &timer : NULL,
-                       cfg->reference ? &ref : NULL, &files, &results};
+                       cfg->reference ? &ref : NULL, &files, &results, started_ns};
     if (status == QSB_OK)
         status = run_isolated(&parts);
     else
