@@ -4,6 +4,7 @@
 ** written from a small run whose hostile names come out as text (gnuplot draws its charts; the
 ** test skips with 77 without gnuplot). The page as a browser shows it: test_report_browser.sh.
 */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,13 @@ static void test_page(void)
     size_t n = 0;
     CHECK(qsb_read_fleet(FIXTURES "fleet-hostile.json", &runs, &n) == QSB_OK && n == 2);
     CHECK(qsb_read_results(FIXTURES "run.json", &run) == QSB_OK);
+    /* a candidate whose processes ran at two speeds: its modes are said, as in the table */
+    bool moded = run.ncells > 0 && run.cells[0].nrows > 1;
+    if (moded) {
+        free(run.cells[0].rows[1].modes);
+        run.cells[0].rows[1].modes = strdup("0.62@2010345/5.1;0.38@2931002/80.2");
+    }
+    CHECK(moded);
     qsb_html_page page = {.run = &run, .run_name = "run.json", .fleet = runs, .fleet_n = n,
                           .fleet_name = "fleet <b>.json"};
     FILE *fp = tmpfile();
@@ -85,6 +93,7 @@ static void test_page(void)
     CHECK(html && strstr(html, "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;q") &&
           strstr(html, "evil&quot;host&lt;img src=x onerror=alert(1)&gt;"));
     CHECK(html && strstr(html, "default-src 'none'") && !strstr(html, "http://example"));
+    CHECK(html && strstr(html, "<span class=\"modes\">modes 62% +5.10% / 38% +80.20%</span>"));
     free(html);
     for (size_t i = 0; i < n; i++)
         qsb_results_free(&runs[i]);

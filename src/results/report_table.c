@@ -106,19 +106,12 @@ static void print_delta(FILE *out, const qsb_row *cand)
 ** separated speeds (pool.h). Nothing for a row without modes, or a text that is not one. */
 static void print_modes(FILE *out, const qsb_row *row)
 {
-    double share[2], median[2], delta[2];
-    int n = row->modes ? qsb_row_modes_parse(row->modes, share, median, delta) : 0;
-    if (n == 0)
-        return;
-    char a[QSB_QUOTE_MAX + 1];
-    fprintf(out, "  %s%smodes", n == 1 ? shown(a, row->algorithm) : "", n == 1 ? " " : "");
-    for (int k = 0; k < 2; k++) {
-        fprintf(out, "%s %.0f%% ", k ? " /" : "", share[k] * 100.0);
-        if (n == 2)
-            fprintf(out, "%+.2f%%", delta[k]);
-        else
-            fprintf(out, "%.1f", median[k]);
-    }
+    char words[128], a[QSB_QUOTE_MAX + 1];
+    int kind = qsb_row_modes_words(row, words, sizeof words);
+    if (kind == 2)
+        fprintf(out, "  %s %s", shown(a, row->algorithm), words);
+    else if (kind == 1)
+        fprintf(out, "  %s", words);
 }
 
 /* One line: the candidate against the baseline (cand NULL when the run has no candidate). */

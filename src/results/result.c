@@ -8,6 +8,7 @@
 #include "result.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -313,4 +314,21 @@ int qsb_row_modes_parse(const char *text, double share[2], double median[2], dou
             return 0;
     }
     return deltas ? 2 : 1;
+}
+
+int qsb_row_modes_words(const qsb_row *row, char *buf, size_t len)
+{
+    double share[2], median[2], delta[2];
+    int n = row->modes ? qsb_row_modes_parse(row->modes, share, median, delta) : 0;
+    if (len > 0)
+        buf[0] = '\0';
+    if (n == 0)
+        return 0;
+    if (n == 2)
+        snprintf(buf, len, "modes %.0f%% %+.2f%% / %.0f%% %+.2f%%", share[0] * 100.0, delta[0],
+                 share[1] * 100.0, delta[1]);
+    else
+        snprintf(buf, len, "modes %.0f%% %.1f / %.0f%% %.1f", share[0] * 100.0, median[0],
+                 share[1] * 100.0, median[1]);
+    return n == 2 ? 1 : 2;
 }

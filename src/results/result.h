@@ -177,6 +177,12 @@ size_t qsb_row_unit_count(const qsb_row *row);
 ** baseline's), 0 when the text is not one. */
 int qsb_row_modes_parse(const char *text, double share[2], double median[2], double delta[2]);
 
+/* A row's modes in words, as the table and the report show them: "modes 62% +5.10% / 38%
+** +80.20%" (a candidate's deltas per mode) or "modes 62% 2010345.0 / 38% 2931002.0" (a
+** baseline's medians). Returns 0 (buf empty) for a row without modes, else 1 with deltas or 2
+** without (whose algorithm the caller may name). */
+int qsb_row_modes_words(const qsb_row *row, char *buf, size_t len);
+
 /* Frees what the row owns (algorithm, samples, failure) and zeroes it. */
 void qsb_row_free(qsb_row *row);
 
