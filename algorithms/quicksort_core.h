@@ -101,12 +101,15 @@ static inline qsb_swap_kind quicksort_swap_kind_2021(size_t size)
 ** do_swap: objdump of the real introsort (03bf8357e8, built by tools/glibc-qsort-plugin with
 ** the registry's flags) shows do_swap as its own function and 8 `call do_swap` in qsort_r
 ** (median of three 3, partition 1, heapsort 3, insertion sort 1). Inlined here, those swaps
-** made `introsort` 2-8% faster than the real code (docs/speed-parity.md). */
+** made `introsort` 2-8% faster than the real code (docs/speed-parity.md). The 2021 series'
+** do_swap differs in its byte swap, which makes it a function with a frame (element_swap.h). */
 static inline void quicksort_swap(char *a, char *b, const quicksort_ctx *ctx,
                                   const qsb_quicksort_variant variant)
 {
     if (variant == QSB_QUICKSORT_LEGACY)
         qsb_swap_byte_loop(a, b, ctx->size);
+    else if (variant == QSB_QUICKSORT_INTROSORT_2021)
+        qsb_swap_call_2021(a, b, ctx->size, ctx->swap);
     else
         qsb_swap_call(a, b, ctx->size, ctx->swap);
 }
@@ -177,7 +180,7 @@ static inline void quicksort_heapsort(char *lo, char *hi, const quicksort_ctx *c
     size_t span = (size_t)(hi - lo) / ctx->size;
     if (variant == QSB_QUICKSORT_INTROSORT_2021) {
         qsb_heap_sort_bottom_up(lo, span, ctx->size, ctx->cmp, ctx->arg, ctx->swap,
-                                QSB_SWAP_CALL);
+                                QSB_SWAP_CALL_2021);
     } else if (variant == QSB_QUICKSORT_INTROSORT_FINAL) {
         if (span > 1)
             qsb_heap_sort(lo, span, ctx->size, ctx->cmp, ctx->arg, ctx->swap, QSB_HEAP_PROPER,
