@@ -169,9 +169,16 @@ static LLVM_INLINE size_t llvm_hoare(char *part, size_t len, const char *pivot, 
     for (;;) {
         while (left < right && llvm_before(llvm_at(part, left, size), pivot, ctx, order))
             left++;
+        /* The element size is read from the context at each step, as LLVM's array object
+        ** reads its own at each access: clang keeps this scan's address as right * size
+        ** (an imul with the size from memory, each step; objdump of the real object) where
+        ** it steps a pointer in the left scan. gcc, given the size in a register, steps a
+        ** pointer in both, and then ran long scans (sorted 32-byte input) clearly faster
+        ** than the real code. */
         do
             right--;
-        while (left < right && !llvm_before(llvm_at(part, right, size), pivot, ctx, order));
+        while (left < right &&
+               !llvm_before(llvm_at(part, right, ctx->size), pivot, ctx, order));
         if (left >= right)
             return left;
         llvm_swap(llvm_at(part, left, size), llvm_at(part, right, size), size, fixed);
