@@ -167,14 +167,19 @@ static LLVM_INLINE size_t llvm_hoare(char *part, size_t len, const char *pivot, 
 {
     size_t left = 0, right = len;
     for (;;) {
-        while (left < right && llvm_before(llvm_at(part, left, size), pivot, ctx, order))
+        /* Both scans read the element size from the context at each step, as LLVM's array
+        ** object reads its own at each access. Compiled (objdump of the real object), the
+        ** left scan starts from left * size and steps its pointer by the size loaded from
+        ** memory; the right scan recomputes right * size at each step (an imul with the size
+        ** from memory). gcc, given the size in a register, stepped pointers in both, and then
+        ** ran the scans (sorted, random and repeated 32-byte input) clearly faster than the
+        ** real code. Read from the context, the size must be reloaded after each comparator
+        ** call, and gcc emits the real code's loads and multiplications. */
+        const char *at_left = llvm_at(part, left, ctx->size);
+        while (left < right && llvm_before(at_left, pivot, ctx, order)) {
             left++;
-        /* The element size is read from the context at each step, as LLVM's array object
-        ** reads its own at each access: clang keeps this scan's address as right * size
-        ** (an imul with the size from memory, each step; objdump of the real object) where
-        ** it steps a pointer in the left scan. gcc, given the size in a register, steps a
-        ** pointer in both, and then ran long scans (sorted 32-byte input) clearly faster
-        ** than the real code. */
+            at_left += ctx->size;
+        }
         do
             right--;
         while (left < right &&
