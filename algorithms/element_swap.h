@@ -80,6 +80,26 @@ static inline void qsb_swap_bytes(char *a, char *b, size_t size)
     }
 }
 
+/* The 2021 series' byte swap: 32-byte blocks while more than 32 remain, then the rest through a
+** 32-byte buffer by three library copies of variable length (calls, not inlined: the length is
+** not a constant). Those calls are why glibc's 2021 do_swap saves four registers and reserves
+** a stack frame on entry, for every kind, where the 2023 one is a leaf (objdump of the real
+** 2021 code: push %r13, %r12, %rbp, %rbx and sub $0x28,%rsp before the kind test). The middle
+** copy may see a == b, so it is memmove; glibc's x86-64 memcpy and memmove are one routine. */
+static inline void qsb_swap_bytes_buffered(char *a, char *b, size_t size)
+{
+    unsigned char tmp[QSB_SWAP_CHUNK];
+    while (size > QSB_SWAP_CHUNK) {
+        qsb_swap_chunk(a, b);
+        a += QSB_SWAP_CHUNK;
+        b += QSB_SWAP_CHUNK;
+        size -= QSB_SWAP_CHUNK;
+    }
+    memcpy(tmp, a, size);
+    memmove(a, b, size);
+    memcpy(b, tmp, size);
+}
+
 static inline void qsb_swap_byte_loop(char *a, char *b, size_t size)
 {
     do {
@@ -105,7 +125,8 @@ static inline void qsb_swap(char *a, char *b, size_t size, qsb_swap_kind kind)
 ** tests the kind on each call. The choice decides the compiled code's shape, not the bytes. */
 typedef enum {
     QSB_SWAP_INLINE,
-    QSB_SWAP_CALL
+    QSB_SWAP_CALL,     /* qsb_swap_call(): the 2023 do_swap */
+    QSB_SWAP_CALL_2021 /* qsb_swap_call_2021(): the 2021 series' do_swap */
 } qsb_swap_site;
 
 /* qsb_swap() kept out of line: one copy per object that calls it, as glibc's own qsort.c since
@@ -118,12 +139,28 @@ static __attribute__((noinline, unused)) void qsb_swap_call(char *a, char *b, si
     qsb_swap(a, b, size, kind);
 }
 
+/* The 2021 series' do_swap, out of line like the 2023 one: the same word swaps, its own byte
+** swap (qsb_swap_bytes_buffered). The sizes 4, 8 and 32 never take the byte swap, but its
+** calls give the function a frame that every swap pays. */
+static __attribute__((noinline, unused)) void qsb_swap_call_2021(char *a, char *b, size_t size,
+                                                                 qsb_swap_kind kind)
+{
+    if (kind == QSB_SWAP_WORDS_64)
+        qsb_swap_words_64(a, b, size);
+    else if (kind == QSB_SWAP_WORDS_32)
+        qsb_swap_words_32(a, b, size);
+    else
+        qsb_swap_bytes_buffered(a, b, size);
+}
+
 /* qsb_swap() at the site a sort chose (a constant). */
 static inline void qsb_swap_at(char *a, char *b, size_t size, qsb_swap_kind kind,
                                const qsb_swap_site site)
 {
     if (site == QSB_SWAP_CALL)
         qsb_swap_call(a, b, size, kind);
+    else if (site == QSB_SWAP_CALL_2021)
+        qsb_swap_call_2021(a, b, size, kind);
     else
         qsb_swap(a, b, size, kind);
 }

@@ -71,42 +71,56 @@ static QSB_ALWAYS_INLINE void qsb_heap_sort(char *base, size_t last, size_t size
     }
 }
 
-/* Bottom-up: restores the heap of elements 0..end-1 below k. The comparisons are those of the
-** 2021 code: (c, c + 1) on the way down, then (k, b) on the way up. */
-static QSB_ALWAYS_INLINE void qsb_heap_sift_bottom_up(char *base, size_t k, size_t end,
-                                                      size_t size, qsb_compare cmp, void *arg,
-                                                      qsb_swap_kind swap,
-                                                      const qsb_swap_site site)
+/* The parent of the element at byte offset i (> 0), as a byte offset, with no division by the
+** size: (i - size) / size is odd exactly when i - size has the size's lowest set bit, and then
+** one more size comes off before halving. */
+static QSB_ALWAYS_INLINE size_t qsb_heap_parent_offset(size_t i, size_t lowbit, size_t size)
 {
-    size_t b = k, child, sibling;
-    while ((sibling = (child = 2 * b + 1) + 1) < end)
-        b = cmp(base + child * size, base + sibling * size, arg) >= 0 ? child : sibling;
-    if (sibling == end)
-        b = child; /* the last leaf, with no sibling */
-    while (b != k && cmp(base + k * size, base + b * size, arg) >= 0)
-        b = (b - 1) / 2;
-    /* b is where the element at k belongs: each swap with the next ancestor moves it one step
-    ** down the path and that ancestor's element into its place. */
-    const size_t target = b;
-    while (b != k) {
-        b = (b - 1) / 2;
-        qsb_swap_at(base + b * size, base + target * size, size, swap, site);
-    }
+    i -= size;
+    i -= size & -(i & lowbit);
+    return i / 2;
 }
 
-/* Sorts the `count` elements from base (nothing below two). */
+/* Bottom-up: sorts the `count` elements from base (nothing below two). It is written, as the
+** 2021 code writes it, over byte offsets in one loop that first heapifies (node steps down to
+** offset 0) and then moves the root behind the shrinking heap; children are 2 b + size and
+** 2 b + 2 size, parents come from qsb_heap_parent_offset(). Compiled, the walks are additions
+** and shifts with no multiplication by the size (objdump of the real code); the same walks
+** over element indices cost two multiplications per comparison. The comparisons are the 2021
+** code's: (child, sibling) on the way down, then (node, b) on the way up. */
 static QSB_ALWAYS_INLINE void qsb_heap_sort_bottom_up(char *base, size_t count, size_t size,
                                                       qsb_compare cmp, void *arg,
                                                       qsb_swap_kind swap,
                                                       const qsb_swap_site site)
 {
-    if (count < 2)
+    const size_t lowbit = size & -size;
+    size_t end = count * size;        /* the heap is the bytes before it */
+    size_t node = count / 2 * size;   /* the next node to sift, once decremented */
+    if (node == 0)
         return;
-    for (size_t k = count / 2; k-- > 0;)
-        qsb_heap_sift_bottom_up(base, k, count, size, cmp, arg, swap, site);
-    for (size_t end = count - 1; end > 0; end--) {
-        qsb_swap_at(base, base + end * size, size, swap, site);
-        qsb_heap_sift_bottom_up(base, 0, end, size, cmp, arg, swap, site);
+    for (;;) {
+        if (node != 0) {
+            node -= size;
+        } else {
+            end -= size;
+            if (end == 0)
+                break;
+            qsb_swap_at(base, base + end, size, swap, site);
+        }
+        size_t b = node, child, sibling;
+        while ((sibling = (child = 2 * b + size) + size) < end)
+            b = cmp(base + child, base + sibling, arg) >= 0 ? child : sibling;
+        if (sibling == end)
+            b = child; /* the last leaf, with no sibling */
+        while (b != node && cmp(base + node, base + b, arg) >= 0)
+            b = qsb_heap_parent_offset(b, lowbit, size);
+        /* b is where the element at node belongs: each swap with the next ancestor moves it
+        ** one step down the path and that ancestor's element into its place. */
+        const size_t target = b;
+        while (b != node) {
+            b = qsb_heap_parent_offset(b, lowbit, size);
+            qsb_swap_at(base + b, base + target, size, swap, site);
+        }
     }
 }
 

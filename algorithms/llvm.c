@@ -20,11 +20,11 @@
 ** Like LLVM's templates, the sort is compiled once per element size of 4, 8 and 16 bytes, and
 ** once for any other size. The fixed sizes swap through registers and partition with a
 ** branchless Lomuto scan (each element compared once, left to right); the others partition
-** with Hoare's two scans, and swap through a stack buffer from 32 to 4096 bytes, byte by byte
-** otherwise. The partition scheme decides the comparator calls, so both are LLVM's; the swap
-** decides only speed.
+** with Hoare's two scans, and swap by 4-byte words and then bytes. The partition scheme
+** decides the comparator calls, so both are LLVM's; the swap decides only speed.
 */
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "element_swap.h"
@@ -34,9 +34,7 @@
 
 enum {
     LLVM_SMALL_PIVOT = 8,            /* below it, element 0 is the pivot */
-    LLVM_PSEUDO_MEDIAN_REC = 64,     /* from it on, the pivot is a recursive pseudo-median */
-    LLVM_BLOCK_SWAP_MIN = 32,        /* generic sizes swap by blocks from here ... */
-    LLVM_BLOCK_SWAP_MAX = 4096       /* ... up to here (LLVM's stack array on 64-bit) */
+    LLVM_PSEUDO_MEDIAN_REC = 64      /* from it on, the pivot is a recursive pseudo-median */
 };
 
 typedef struct {
@@ -74,9 +72,33 @@ static LLVM_INLINE char *llvm_at(char *base, size_t i, size_t size)
 
 /* a == b happens (Lomuto swaps an element with itself while all come first; the pivot goes
 ** back to index 0 when nothing comes before it), which every swap here allows. Fixed sizes
-** (at most 16 bytes) copy through registers. Generic sizes from 32 to 4096 bytes go by 32-byte
-** blocks, inline, as LLVM's inline_memcpy expands (libc's memcpy, called, was slower here);
-** the others byte by byte, as LLVM does. */
+** (at most 16 bytes) copy through registers. Generic sizes swap as LLVM 22's ArrayGenericSize
+** does: 4-byte words, then the 0-3 bytes left one at a time. clang compiles that word loop
+** (objdump of the real qsort_r.cpp.o) with a run-time test: from 8 words on, and when the two
+** elements do not overlap, it moves 32 bytes per step in 16-byte registers and leaves the last
+** size / 4 % 8 words to the word loop; otherwise (a == b among them) the word loop does all.
+** gcc -O2 does not vectorise such a loop, so the test and the 32-byte steps are written out. */
+static LLVM_INLINE void llvm_swap_words(char *a, char *b, size_t size)
+{
+    const size_t words = size / 4;
+    size_t done = 0;
+    if (words >= 8 && (a + words * 4 <= b || b + words * 4 <= a))
+        for (; done + 8 <= words; done += 8)
+            qsb_swap_chunk(a + done * 4, b + done * 4);
+    for (; done < words; done++) {
+        uint32_t x, y;
+        memcpy(&x, a + done * 4, 4);
+        memcpy(&y, b + done * 4, 4);
+        memcpy(a + done * 4, &y, 4);
+        memcpy(b + done * 4, &x, 4);
+    }
+    for (size_t i = words * 4; i < size; i++) {
+        char t = a[i];
+        a[i] = b[i];
+        b[i] = t;
+    }
+}
+
 static LLVM_INLINE void llvm_swap(char *a, char *b, size_t size, const bool fixed)
 {
     if (fixed) {
@@ -86,15 +108,7 @@ static LLVM_INLINE void llvm_swap(char *a, char *b, size_t size, const bool fixe
         memcpy(b, tmp, size);
         return;
     }
-    size_t done = 0;
-    if (size >= LLVM_BLOCK_SWAP_MIN && size <= LLVM_BLOCK_SWAP_MAX)
-        for (; size - done >= QSB_SWAP_CHUNK; done += QSB_SWAP_CHUNK)
-            qsb_swap_chunk(a + done, b + done);
-    for (; done < size; done++) {
-        char t = a[done];
-        a[done] = b[done];
-        b[done] = t;
-    }
+    llvm_swap_words(a, b, size);
 }
 
 /* ---- pivot choice ---- */
@@ -153,11 +167,23 @@ static LLVM_INLINE size_t llvm_hoare(char *part, size_t len, const char *pivot, 
 {
     size_t left = 0, right = len;
     for (;;) {
-        while (left < right && llvm_before(llvm_at(part, left, size), pivot, ctx, order))
+        /* Both scans read the element size from the context at each step, as LLVM's array
+        ** object reads its own at each access. Compiled (objdump of the real object), the
+        ** left scan starts from left * size and steps its pointer by the size loaded from
+        ** memory; the right scan recomputes right * size at each step (an imul with the size
+        ** from memory). gcc, given the size in a register, stepped pointers in both, and then
+        ** ran the scans (sorted, random and repeated 32-byte input) clearly faster than the
+        ** real code. Read from the context, the size must be reloaded after each comparator
+        ** call, and gcc emits the real code's loads and multiplications. */
+        const char *at_left = llvm_at(part, left, ctx->size);
+        while (left < right && llvm_before(at_left, pivot, ctx, order)) {
             left++;
+            at_left += ctx->size;
+        }
         do
             right--;
-        while (left < right && !llvm_before(llvm_at(part, right, size), pivot, ctx, order));
+        while (left < right &&
+               !llvm_before(llvm_at(part, right, ctx->size), pivot, ctx, order));
         if (left >= right)
             return left;
         llvm_swap(llvm_at(part, left, size), llvm_at(part, right, size), size, fixed);

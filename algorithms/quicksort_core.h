@@ -101,12 +101,15 @@ static inline qsb_swap_kind quicksort_swap_kind_2021(size_t size)
 ** do_swap: objdump of the real introsort (03bf8357e8, built by tools/glibc-qsort-plugin with
 ** the registry's flags) shows do_swap as its own function and 8 `call do_swap` in qsort_r
 ** (median of three 3, partition 1, heapsort 3, insertion sort 1). Inlined here, those swaps
-** made `introsort` 2-8% faster than the real code (docs/speed-parity.md). */
+** made `introsort` 2-8% faster than the real code (docs/speed-parity.md). The 2021 series'
+** do_swap differs in its byte swap, which makes it a function with a frame (element_swap.h). */
 static inline void quicksort_swap(char *a, char *b, const quicksort_ctx *ctx,
                                   const qsb_quicksort_variant variant)
 {
     if (variant == QSB_QUICKSORT_LEGACY)
         qsb_swap_byte_loop(a, b, ctx->size);
+    else if (variant == QSB_QUICKSORT_INTROSORT_2021)
+        qsb_swap_call_2021(a, b, ctx->size, ctx->swap);
     else
         qsb_swap_call(a, b, ctx->size, ctx->swap);
 }
@@ -177,7 +180,7 @@ static inline void quicksort_heapsort(char *lo, char *hi, const quicksort_ctx *c
     size_t span = (size_t)(hi - lo) / ctx->size;
     if (variant == QSB_QUICKSORT_INTROSORT_2021) {
         qsb_heap_sort_bottom_up(lo, span, ctx->size, ctx->cmp, ctx->arg, ctx->swap,
-                                QSB_SWAP_CALL);
+                                QSB_SWAP_CALL_2021);
     } else if (variant == QSB_QUICKSORT_INTROSORT_FINAL) {
         if (span > 1)
             qsb_heap_sort(lo, span, ctx->size, ctx->cmp, ctx->arg, ctx->swap, QSB_HEAP_PROPER,
@@ -203,6 +206,22 @@ static inline void quicksort_rotate_down(char *to, char *from, size_t size)
     }
 }
 
+/* The same moves in glibc's own loop shape, as the 2021 series' insertion sort compiles (objdump
+** of the real code): two pointers a column apart, hi and lo = hi - size, both stepped, and the
+** column ends when lo passes below `to`. That is 7 instructions per byte where
+** quicksort_rotate_down() compiles to 5, and the 32-byte sorts spend much of their insertion
+** sort there. lo can pass below the array's start, so it is kept as an integer. */
+static inline void quicksort_rotate_down_glibc(char *to, char *from, size_t size)
+{
+    for (char *trav = from + size; --trav >= from;) {
+        char saved = *trav;
+        char *hi = trav;
+        for (uintptr_t lo = (uintptr_t)trav; (lo -= size) >= (uintptr_t)to; hi = (char *)lo)
+            *hi = *(char *)lo;
+        *hi = saved;
+    }
+}
+
 /* Insertion sort of the whole array (n >= 1). The minimum of the first min(n, 5) elements is
 ** the global minimum after partitioning: it goes first, as the sentinel that stops the inner
 ** scan; only the final introsort also bounds that scan by the array's start. */
@@ -225,8 +244,12 @@ static inline void quicksort_insertion_sort(char *base, size_t n, const quicksor
         while ((!bounded || tmp != base) && ctx->cmp(run, tmp, ctx->arg) < 0)
             tmp -= size;
         tmp += size;
-        if (tmp != run)
-            quicksort_rotate_down(tmp, run, size);
+        if (tmp != run) {
+            if (variant == QSB_QUICKSORT_INTROSORT_2021)
+                quicksort_rotate_down_glibc(tmp, run, size);
+            else
+                quicksort_rotate_down(tmp, run, size);
+        }
     }
 }
 
