@@ -444,6 +444,72 @@ static void test_bad_csv(void)
     free(good);
 }
 
+/* ---- rows grouped into cells as they are read (read_results.h, qsb_assembler) ---- */
+
+#define ORDER_HEADER "pattern,nelem,size,algorithm,baseline,metric,reps,min,median,mean," \
+                     "stddev,delta_pct,comparisons,verified,samples\n"
+
+/* One row of the order tests: three samples, verified. */
+static void order_row(char *buf, size_t len, const char *pattern, const char *algorithm,
+                      const char *metric)
+{
+    size_t used = strlen(buf);
+    snprintf(buf + used, len - used, "%s,100,4,%s,msort,%s,3,1,2,2,1,,5,true,1;2;3\n", pattern,
+             algorithm, metric);
+}
+
+/* Cells in first appearance order, however their rows interleave; in each cell the baseline
+** row first, then the others in file order. */
+static void test_assembly_order(void)
+{
+    char text[2048] = ORDER_HEADER, path[256];
+    order_row(text, sizeof text, "random", "introsort", "cycles");
+    order_row(text, sizeof text, "sorted", "msort", "cycles");
+    order_row(text, sizeof text, "random", "heapsort", "cycles");
+    order_row(text, sizeof text, "random", "msort", "cycles");
+    order_row(text, sizeof text, "sorted", "introsort", "cycles");
+    path_in_tmp(path, sizeof path, "interleaved.csv");
+    write_text(path, text, strlen(text));
+    qsb_results r;
+    CHECK(qsb_read_results(path, &r) == QSB_OK);
+    const char *want[2][3] = {{"msort", "introsort", "heapsort"}, {"msort", "introsort", NULL}};
+    CHECK(r.ncells == 2 && strcmp(r.cells[0].pattern, "random") == 0 &&
+          strcmp(r.cells[1].pattern, "sorted") == 0);
+    for (size_t c = 0; c < r.ncells && c < 2; c++) {
+        CHECK(r.cells[c].nrows == (c == 0 ? 3u : 2u));
+        for (size_t i = 0; i < r.cells[c].nrows && want[c][i]; i++)
+            CHECK_MSG(strcmp(r.cells[c].rows[i].algorithm, want[c][i]) == 0,
+                      "cell %zu row %zu: %s", c, i, r.cells[c].rows[i].algorithm);
+    }
+    CHECK(strcmp(r.baseline, "msort") == 0 && strcmp(r.context.metric, "cycles") == 0);
+    qsb_results_free(&r);
+}
+
+/* The checks of the whole file come after the parsing, in a fixed order, whatever order the
+** defects have in the file. */
+static void test_assembly_defects(void)
+{
+    char text[2048] = ORDER_HEADER;
+    order_row(text, sizeof text, "sorted", "msort", "cycles");
+    order_row(text, sizeof text, "random", "msort", "ns"); /* disagrees, line 3 */
+    size_t used = strlen(text);
+    snprintf(text + used, sizeof text - used, "random,1e2,4,msort,msort,cycles,3,1,2,2,1,,5,"
+             "true,1;2;3\n");
+    expect_rejected_text("parse-first.csv", text, ":4: column 'nelem'");
+    char dups[2048] = ORDER_HEADER;
+    order_row(dups, sizeof dups, "sorted", "msort", "cycles");
+    order_row(dups, sizeof dups, "random", "msort", "cycles");
+    order_row(dups, sizeof dups, "sorted", "msort", "cycles");  /* line 4 */
+    order_row(dups, sizeof dups, "random", "msort", "cycles");  /* line 5: the least key */
+    order_row(dups, sizeof dups, "random", "msort", "cycles");
+    expect_rejected_text("least-duplicate.csv", dups, ":5: a second row for random/100");
+    char agree[2048] = ORDER_HEADER;
+    order_row(agree, sizeof agree, "sorted", "introsort", "cycles"); /* no baseline row */
+    order_row(agree, sizeof agree, "sorted", "introsort", "cycles"); /* a duplicate */
+    order_row(agree, sizeof agree, "random", "msort", "ns");         /* disagrees */
+    expect_rejected_text("agreement-first.csv", agree, ":4: metric 'ns'");
+}
+
 static void test_bad_json(void)
 {
     char *good = slurp(FIXTURES "small.json", NULL);
@@ -593,6 +659,8 @@ int main(void)
     test_fixtures();
     test_bad_csv();
     test_bad_json();
+    test_assembly_order();
+    test_assembly_defects();
     test_unreadable();
     test_not_regular();
     test_over_cap();

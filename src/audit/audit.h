@@ -285,6 +285,11 @@ typedef struct {
 int qsb_run_in_child(int (*fn)(void *ctx), void *ctx, unsigned timeout_s,
                      qsb_child_outcome *out);
 
+/* What every child runs first, before fn: the audit's command loads its plug-ins there
+** (plugin.h), so that their code runs in children only and not inside a probe's measures.
+** A non-zero return ends the child with that status, as fn's would. NULL: nothing. */
+void qsb_child_set_setup(int (*setup)(void));
+
 /* Called in the child: faults inside these ranges end the child as GUARD_BELOW/ABOVE.
 ** NULL clears a range. */
 void qsb_child_set_guards(const void *below, size_t below_len, const void *above,

@@ -36,7 +36,13 @@ typedef struct {
     int returned; /* the probe function returned (the child did not exit from inside it) */
 } fault_record;
 static volatile fault_record *fault; /* shared with the parent */
+static int (*child_setup)(void);
 static char alternate_stack[64 * 1024];
+
+void qsb_child_set_setup(int (*setup)(void))
+{
+    child_setup = setup;
+}
 
 void qsb_child_set_guards(const void *below, size_t below_len, const void *above,
                           size_t above_len)
@@ -133,7 +139,9 @@ int qsb_run_in_child(int (*fn)(void *ctx), void *ctx, unsigned timeout_s,
     if (pid == 0) {
         fault = shared_fault;
         install_fault_handlers();
-        int code = fn(ctx);
+        int code = child_setup ? child_setup() : 0;
+        if (code == 0)
+            code = fn(ctx);
         shared_fault->returned = 1;
         _exit(code); /* _exit: no atexit handlers, no leak check of a longjmp'd sort */
     }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "plugin.h"
 
 #define REGION_SHIFT 24     /* 16 MiB-aligned regions (docs/measurement.md) */
 #define GAP_PAGES 16384     /* the gap below which a copy loads: 0 .. 64 MiB of 4 KiB pages */
@@ -63,7 +64,7 @@ static const char *object_of_function(const void *fn, const char **symbol)
         !info.dli_fname || !info.dli_sname || info.dli_saddr != fn)
         return NULL;
     if (strcmp(info.dli_fname, self.dli_fname) == 0)
-        return NULL; /* the executable: a test's sort, or a qsort-signature adapter */
+        return NULL; /* the executable: a test's sort */
     *symbol = info.dli_sname;
     return info.dli_fname;
 }
@@ -147,8 +148,9 @@ qsb_placement *qsb_placement_new(const qsb_algorithm *algos, size_t n,
     for (size_t i = 0; i < n && status >= -1; i++) {
         p->sorts[i] = algos[i].sort;
         p->object_of[i] = -1;
-        const char *path = reload ? object_of_function((const void *)algos[i].sort, &symbol)
-                                  : NULL;
+        const char *path = NULL;
+        if (reload && !qsb_plugin_object(algos[i].sort, &path, &symbol))
+            path = object_of_function((const void *)algos[i].sort, &symbol);
         if (!path)
             continue;
         status = find_or_add_object(p, path);
@@ -275,8 +277,10 @@ int qsb_placement_enter(qsb_placement *p)
     for (size_t i = 0; i < p->nobjects && status == QSB_OK; i++)
         status = load_copy(p, &p->objects[i]);
     for (size_t i = 0; i < p->n && status == QSB_OK; i++) {
-        if (p->object_of[i] < 0)
+        if (p->object_of[i] < 0) {
+            p->sorts[i] = qsb_plugin_direct(p->algos[i].sort); /* loaded by now (plugin.h) */
             continue;
+        }
         void *fn = dlsym(p->objects[p->object_of[i]].handle, p->symbol_of[i]);
         if (!fn)
             status = qsb_error(QSB_ESYSTEM, "a copy of '%s' has no '%s'",

@@ -24,10 +24,16 @@
 typedef void (*qsort_fn)(void *base, size_t n, size_t size,
                          int (*cmp)(const void *, const void *));
 
+/* A plug-in as the run knows it: name, where it is, and, only in a process that sorts, its
+** library and function (plugin.h: loaded there, never where the run's files are owned). */
 typedef struct {
-    void *handle;
+    void *handle;   /* NULL until loaded in this process */
+    void *symbol;   /* the function, once loaded */
     char *name;
     char *summary;
+    char *path;     /* as dlopen is given it */
+    char *symbol_name;
+    int qsort_slot; /* index of its qsort adapter, -1: qsort_r's signature */
 } plugin;
 
 static plugin plugins[QSB_PLUGIN_MAX];
@@ -58,28 +64,43 @@ static void call_qsort_plugin(qsort_fn sort, void *base, size_t n, size_t size, 
     current = saved;
 }
 
-static qsort_fn qsort_targets[QSB_PLUGIN_QSORT_MAX];
-static size_t qsort_target_count;
+static size_t qsort_slot_count;
 
-#define ADAPTER(i)                                                                        \
-    static void qsort_adapter_##i(void *base, size_t n, size_t size, qsb_compare cmp,        \
-                                  void *arg)                                              \
-    {                                                                                     \
-        call_qsort_plugin(qsort_targets[i], base, n, size, cmp, arg);                     \
+static int bind_plugin(plugin *p);
+
+/* What every plug-in's entry point does: load the plug-in here when this process has not
+** yet (qsb_plugins_load() does it before any measurement), then call it. */
+static void call_plugin(size_t i, void *base, size_t n, size_t size, qsb_compare cmp,
+                        void *arg)
+{
+    plugin *p = &plugins[i];
+    if (!p->symbol && bind_plugin(p) != QSB_OK)
+        abort(); /* checked in a child at resolution; gone since: nothing to sort with */
+    if (p->qsort_slot < 0) {
+        qsb_sort_fn sort;
+        memcpy(&sort, &p->symbol, sizeof sort); /* POSIX: object and function pointers */
+        sort(base, n, size, cmp, arg);
+        return;
     }
-ADAPTER(0)
-ADAPTER(1)
-ADAPTER(2)
-ADAPTER(3)
-ADAPTER(4)
-ADAPTER(5)
-ADAPTER(6)
-ADAPTER(7)
+    qsort_fn sort;
+    memcpy(&sort, &p->symbol, sizeof sort);
+    call_qsort_plugin(sort, base, n, size, cmp, arg);
+}
 
-static const qsb_sort_fn qsort_adapters[QSB_PLUGIN_QSORT_MAX] = {
-    qsort_adapter_0, qsort_adapter_1, qsort_adapter_2, qsort_adapter_3,
-    qsort_adapter_4, qsort_adapter_5, qsort_adapter_6, qsort_adapter_7,
-};
+/* A sort function is a bare pointer, with no room for "which plug-in": one entry point per
+** slot. */
+#define ENTRY(i)                                                                          \
+    static void plugin_entry_##i(void *base, size_t n, size_t size, qsb_compare cmp,       \
+                                 void *arg)                                               \
+    {                                                                                     \
+        call_plugin(i, base, n, size, cmp, arg);                                          \
+    }
+#define ENTRIES(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12)    \
+    X(13) X(14) X(15) X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26)   \
+    X(27) X(28) X(29) X(30) X(31)
+ENTRIES(ENTRY)
+#define ENTRY_NAME(i) plugin_entry_##i,
+static const qsb_sort_fn plugin_entries[QSB_PLUGIN_MAX] = {ENTRIES(ENTRY_NAME)};
 
 /* ---- parsing an entry ---- */
 
@@ -228,79 +249,83 @@ static int check_in_child(const char *entry, const char *path, const char *symbo
                      qsb_quote_path(entry), end.cause);
 }
 
-static int open_symbol(const char *entry, const plugin_spec *spec, void **handle, void **sym)
+/* Loads the plug-in in this process: its constructors run here. Reports failures. */
+static int bind_plugin(plugin *p)
 {
-    char *path = load_path(spec->path);
-    if (!path)
-        return qsb_out_of_memory("--algos");
-    int checked = check_in_child(entry, path, spec->symbol);
-    *handle = checked == QSB_OK ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
-    free(path);
-    if (checked != QSB_OK)
-        return checked;
-    if (!*handle)
+    if (p->symbol)
+        return QSB_OK;
+    p->handle = dlopen(p->path, RTLD_NOW | RTLD_LOCAL);
+    if (!p->handle)
         return qsb_error(QSB_EUSAGE, "--algos: cannot load plug-in '%s': %s",
-                         qsb_quote_path(entry), qsb_quote_path(dlerror())); /* names the path */
+                         qsb_quote_path(p->name), qsb_quote_path(dlerror())); /* names the path */
     dlerror(); /* a NULL symbol is legal: only dlerror() tells a failure */
-    *sym = dlsym(*handle, spec->symbol);
+    void *sym = dlsym(p->handle, p->symbol_name);
     const char *err = dlerror();
-    if (err || !*sym) {
-        int status = qsb_error(QSB_EUSAGE, "--algos: plug-in '%s': %s", qsb_quote_path(entry),
+    if (err || !sym) {
+        int status = qsb_error(QSB_EUSAGE, "--algos: plug-in '%s': %s", qsb_quote_path(p->name),
                                err ? qsb_quote_path(err) : "the symbol's address is NULL");
-        dlclose(*handle);
-        *handle = NULL;
+        dlclose(p->handle);
+        p->handle = NULL;
         return status;
     }
+    p->symbol = sym;
     return QSB_OK;
 }
 
-static int make_sort(const char *entry, const plugin_spec *spec, void *sym, qsb_sort_fn *sort)
+static void plugin_free(plugin *p)
 {
-    if (!spec->qsort_signature) {
-        memcpy(sort, &sym, sizeof *sort); /* POSIX: object and function pointers convert */
-        return QSB_OK;
-    }
-    if (qsort_target_count == QSB_PLUGIN_QSORT_MAX)
+    if (p->handle)
+        dlclose(p->handle);
+    free(p->name);
+    free(p->summary);
+    free(p->path);
+    free(p->symbol_name);
+    memset(p, 0, sizeof *p);
+}
+
+/* The plug-in's record: what resolution needs (name, summary, where), nothing loaded. */
+static int describe_plugin(const char *entry, const plugin_spec *spec, char *path, plugin *p)
+{
+    if (spec->qsort_signature && qsort_slot_count == QSB_PLUGIN_QSORT_MAX)
         return qsb_usage_error("--algos: plug-in '%s': at most %d plug-ins with qsort's "
                                "signature", qsb_quote_path(entry), QSB_PLUGIN_QSORT_MAX);
-    memcpy(&qsort_targets[qsort_target_count], &sym, sizeof(qsort_fn));
-    *sort = qsort_adapters[qsort_target_count++];
+    size_t len = strlen(spec->path) + strlen(spec->symbol) + 48;
+    p->path = path;
+    p->name = strdup(spec->name);
+    p->symbol_name = strdup(spec->symbol);
+    p->summary = malloc(len);
+    if (!p->name || !p->symbol_name || !p->summary)
+        return qsb_out_of_memory("--algos");
+    snprintf(p->summary, len, "plug-in %s:%s%s", spec->path, spec->symbol,
+             spec->qsort_signature ? " (qsort signature)" : "");
+    p->qsort_slot = spec->qsort_signature ? (int)qsort_slot_count++ : -1;
     return QSB_OK;
 }
 
+/* Checked in a child (its library loaded there, its symbol a function); this process only
+** records where it is: its code runs in the processes that sort (plugin.h). */
 static int load_plugin(const char *entry, qsb_algorithm *out)
 {
     if (plugin_count == QSB_PLUGIN_MAX)
         return qsb_usage_error("--algos: at most %d plug-ins", QSB_PLUGIN_MAX);
     plugin_spec spec;
-    void *handle = NULL, *sym = NULL;
     plugin *p = &plugins[plugin_count];
     int status = parse_spec(entry, &spec);
+    char *path = status == QSB_OK ? load_path(spec.path) : NULL;
+    if (status == QSB_OK && !path)
+        status = qsb_out_of_memory("--algos");
     if (status == QSB_OK)
-        status = open_symbol(entry, &spec, &handle, &sym);
-    if (status == QSB_OK) {
-        size_t len = strlen(spec.path) + strlen(spec.symbol) + 48;
-        p->name = strdup(spec.name);
-        p->summary = malloc(len);
-        if (!p->name || !p->summary)
-            status = qsb_out_of_memory("--algos");
-        else
-            snprintf(p->summary, len, "plug-in %s:%s%s", spec.path, spec.symbol,
-                     spec.qsort_signature ? " (qsort signature)" : "");
-    }
+        status = check_in_child(entry, path, spec.symbol);
     if (status == QSB_OK)
-        status = make_sort(entry, &spec, sym, &out->sort);
+        status = describe_plugin(entry, &spec, path, p);
+    else
+        free(path);
     free(spec.text);
     if (status != QSB_OK) {
-        free(p->name);
-        free(p->summary);
-        p->name = p->summary = NULL;
-        if (handle)
-            dlclose(handle);
+        plugin_free(p);
         return status;
     }
-    p->handle = handle;
-    plugin_count++;
+    out->sort = plugin_entries[plugin_count++];
     out->name = p->name;
     out->summary = p->summary;
     out->properties = QSB_PROP_UNKNOWN;
@@ -340,15 +365,47 @@ int qsb_resolve_algorithm(const char *entry, qsb_algorithm *out)
     return QSB_OK;
 }
 
+int qsb_plugins_load(void)
+{
+    int status = QSB_OK;
+    for (size_t i = 0; i < plugin_count && status == QSB_OK; i++)
+        status = bind_plugin(&plugins[i]);
+    return status;
+}
+
+/* The plug-in behind one of the entry points, or NULL. */
+static const plugin *plugin_of(qsb_sort_fn sort)
+{
+    for (size_t i = 0; i < plugin_count; i++)
+        if (plugin_entries[i] == sort)
+            return &plugins[i];
+    return NULL;
+}
+
+bool qsb_plugin_object(qsb_sort_fn sort, const char **path, const char **symbol)
+{
+    const plugin *p = plugin_of(sort);
+    if (!p || p->qsort_slot >= 0)
+        return false;
+    *path = p->path;
+    *symbol = p->symbol_name;
+    return true;
+}
+
+qsb_sort_fn qsb_plugin_direct(qsb_sort_fn sort)
+{
+    const plugin *p = plugin_of(sort);
+    if (!p || p->qsort_slot >= 0 || !p->symbol)
+        return sort;
+    qsb_sort_fn direct;
+    memcpy(&direct, &p->symbol, sizeof direct);
+    return direct;
+}
+
 void qsb_plugins_unload(void)
 {
-    for (size_t i = 0; i < plugin_count; i++) {
-        dlclose(plugins[i].handle);
-        free(plugins[i].name);
-        free(plugins[i].summary);
-        memset(&plugins[i], 0, sizeof plugins[i]);
-    }
+    for (size_t i = 0; i < plugin_count; i++)
+        plugin_free(&plugins[i]);
     plugin_count = 0;
-    memset(qsort_targets, 0, sizeof qsort_targets);
-    qsort_target_count = 0;
+    qsort_slot_count = 0;
 }

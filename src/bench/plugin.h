@@ -7,17 +7,24 @@
 **
 ** NAME defaults to SYMBOL; it may use [A-Za-z0-9_.+-] and must not be a registry name. PATH
 ** is split at the last ':' before SYMBOL; a PATH without '/' that names a file in the current
-** directory is loaded from there (dlopen alone would search only the library path). The
-** object is loaded with dlopen(RTLD_NOW | RTLD_LOCAL): missing file, symbol or dependency is a
-** usage error (QSB_EUSAGE, exit 2) carrying dlerror()'s text.
+** directory is loaded from there (dlopen alone would search only the library path).
+**
+** A plug-in's code (its library's constructors included) runs only in processes that sort: a
+** run's worker processes or its one-process measuring child, the audit's probe children,
+** and the throw-away child that checks an entry when it is resolved. The process that owns
+** the run's or the audit's files never loads it. Resolving an entry loads the library
+** (dlopen(RTLD_NOW | RTLD_LOCAL)) in that checking child and checks that SYMBOL names a
+** function; a missing file, symbol or dependency, data, or a constructor that crashes, exits
+** or hangs, is a usage error (QSB_EUSAGE, exit 2) carrying dlerror()'s text. The entry's
+** sort is then one of this file's entry points, which call the plug-in once a sorting
+** process has loaded it (qsb_plugins_load(), or at its first call).
 **
 ** qsort-signature functions cannot receive the comparator's argument (the counter of the
 ** comparisons metric, for one), so each is called through an adapter: a thread-local record
 ** holds the real comparator and its argument while the plug-in runs, and the plug-in is given
 ** a two-argument trampoline that forwards to it. The adapter saves and restores the record, so
-** a comparator that sorts again is safe. A sort function is a bare pointer, with no room for
-** "which plug-in": there is one adapter function per slot, QSB_PLUGIN_QSORT_MAX in all. The
-** trampoline costs one indirect call per comparison, which the timings include.
+** a comparator that sorts again is safe. The trampoline costs one indirect call per
+** comparison, which the timings include.
 **
 ** Plug-ins declare nothing (QSB_PROP_UNKNOWN); `audit` measures them like any other algorithm.
 */
@@ -35,9 +42,24 @@
 bool qsb_is_plugin_spec(const char *entry);
 
 /* Resolves one --algos entry: a registry name (the table's entry is copied) or a plug-in spec
-** (loaded). A plug-in's strings stay valid until qsb_plugins_unload(). Reports and returns
-** QSB_EUSAGE (unknown name, bad spec, load failure) or QSB_ESYSTEM (out of memory). */
+** (checked in a child, not loaded here). A plug-in's strings stay valid until
+** qsb_plugins_unload(). Reports and returns QSB_EUSAGE (unknown name, bad spec, load failure)
+** or QSB_ESYSTEM (out of memory). */
 int qsb_resolve_algorithm(const char *entry, qsb_algorithm *out);
+
+/* Loads every resolved plug-in into this process, which must be one that sorts (above): the
+** libraries' constructors run now, not inside a measured sort. Returns QSB_OK, or QSB_EUSAGE
+** (reported) when a library can no longer be loaded. */
+int qsb_plugins_load(void);
+
+/* For a plug-in of qsort_r's signature: the path its library is loaded from and its symbol
+** (valid until qsb_plugins_unload()), for loading copies of it (placement.h). False for
+** anything else. */
+bool qsb_plugin_object(qsb_sort_fn sort, const char **path, const char **symbol);
+
+/* The plug-in's own function behind an entry point of qsort_r's signature once it is loaded
+** here (no call through the entry point while timed); anything else as it is. */
+qsb_sort_fn qsb_plugin_direct(qsb_sort_fn sort);
 
 /* Unloads every plug-in and frees their strings: no entry resolved before may be used after. */
 void qsb_plugins_unload(void);

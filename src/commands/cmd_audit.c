@@ -104,7 +104,7 @@ static int select_subjects(const char *algos, subject_list *list)
     int status = QSB_OK;
     for (size_t i = 0; i < nwords && status == QSB_OK; i++) {
         const char *name = words ? words[i] : qsb_algorithms[i].name;
-        qsb_algorithm a; /* a registry entry, or a plug-in (loaded now) */
+        qsb_algorithm a; /* a registry entry, or a plug-in (checked in a child, not loaded) */
         status = qsb_resolve_algorithm(name, &a);
         if (status != QSB_OK)
             break;
@@ -233,6 +233,7 @@ int qsb_cmd_audit(int argc, char **argv)
                     "counted through ASan's hooks, and 'system' runs through ASan's qsort_r "
                     "interceptor (n-1 extra comparator calls); audit a normal build for the "
                     "real figures");
+    qsb_child_set_setup(qsb_plugins_load); /* plug-ins run in the probes' children only */
     FILE *table = table_stream(&args);
     qsb_audit_print_table_head(table, &config);
     for (size_t i = 0; i < subjects.count && status == QSB_OK; i++) {

@@ -153,8 +153,9 @@ static int measure_here(const run_parts *p, qsb_run_totals *totals, qsb_visit_re
     memset(&model, 0, sizeof model);
     if (cfg->inputs_fd > 0 && !(inputs = qsb_shared_inputs_open(cfg->inputs_fd)))
         return QSB_EUSAGE;
-    int status = QSB_OK;
-    if (cfg->visit_fd > 0 && !(record = worker_record = qsb_visit_record_open(cfg->visit_fd)))
+    int status = qsb_plugins_load(); /* here, where the sorts run: never in the files' owner */
+    if (status == QSB_OK && cfg->visit_fd > 0 &&
+        !(record = worker_record = qsb_visit_record_open(cfg->visit_fd)))
         status = QSB_EUSAGE;
     if (status == QSB_OK && cfg->model_path)
         status = qsb_read_results(cfg->model_path, &model);

@@ -15,28 +15,60 @@
 #include "read_results.h"
 #include "schema.h"
 
+/* One machine's rows (a file without a `machine` column is one machine), assembled into
+** cells as they are read. */
+typedef struct {
+    char *machine;        /* "" without the column */
+    qsb_results run;
+    qsb_assembler *cells; /* NULL once finished */
+} machine_rows;
+
 typedef struct {
     const char *path;     /* as messages show it: escaped already (read_results.h) */
     int status;
     size_t line;          /* physical line being fed to the parser */
     size_t record_line;   /* line where the current record's first field ended */
-    char **fields;        /* the current record */
+    char **fields;        /* the current record: buffers kept from record to record */
+    size_t *field_cap;    /* each buffer's room */
     size_t nfields, cap_fields;
     int have_header;
     size_t header_fields;
     long column_at[QSB_COLUMN_COUNT]; /* field index of each CSV column, -1: absent */
     long machine_at;      /* the fleet file's `machine` column (report.h), -1 when absent */
-    char **machines;      /* each row's machine (owned), when machine_at >= 0 */
-    size_t nmachines;     /* entries of machines set (rows read; they may be taken away) */
-    qsb_file_row *rows;
-    size_t nrows, cap_rows;
+    machine_rows **machines; /* first appearance order */
+    size_t nmachines, last;  /* last: the machine of the previous row (rows come in runs) */
 } csv_reader;
 
 static void clear_fields(csv_reader *r)
 {
-    for (size_t i = 0; i < r->nfields; i++)
-        free(r->fields[i]);
     r->nfields = 0;
+}
+
+static void free_fields(csv_reader *r)
+{
+    for (size_t i = 0; i < r->cap_fields; i++)
+        free(r->fields[i]);
+    free(r->fields);
+    free(r->field_cap);
+}
+
+static int more_fields(csv_reader *r)
+{
+    size_t cap = r->cap_fields ? 2 * r->cap_fields : 32;
+    char **fields = realloc(r->fields, cap * sizeof *fields);
+    if (fields)
+        r->fields = fields;
+    size_t *room = realloc(r->field_cap, cap * sizeof *room);
+    if (room)
+        r->field_cap = room;
+    if (!fields || !room)
+        return -1;
+    for (size_t i = r->cap_fields; i < cap; i++) {
+        fields[i] = NULL;
+        room[i] = 0;
+    }
+    r->cap_fields = cap;
+    return 0;
 }
 
 static void on_field(void *s, size_t len, void *data)
@@ -46,25 +78,24 @@ static void on_field(void *s, size_t len, void *data)
         return;
     if (r->nfields == 0)
         r->record_line = r->line;
-    if (r->nfields == r->cap_fields) {
-        size_t cap = r->cap_fields ? 2 * r->cap_fields : 32;
-        char **bigger = realloc(r->fields, cap * sizeof *bigger);
-        if (!bigger) {
-            r->status = qsb_out_of_memory("CSV record");
-            return;
-        }
-        r->fields = bigger;
-        r->cap_fields = cap;
-    }
-    char *copy = malloc(len + 1);
-    if (!copy) {
-        r->status = qsb_out_of_memory("CSV field");
+    if (r->nfields == r->cap_fields && more_fields(r) != 0) {
+        r->status = qsb_out_of_memory("CSV record");
         return;
     }
+    size_t i = r->nfields;
+    if (r->field_cap[i] < len + 1) {
+        char *bigger = realloc(r->fields[i], len + 1);
+        if (!bigger) {
+            r->status = qsb_out_of_memory("CSV field");
+            return;
+        }
+        r->fields[i] = bigger;
+        r->field_cap[i] = len + 1;
+    }
     if (len)
-        memcpy(copy, s, len);
-    copy[len] = '\0';
-    r->fields[r->nfields++] = copy;
+        memcpy(r->fields[i], s, len);
+    r->fields[i][len] = '\0';
+    r->nfields++;
 }
 
 /* ---- the header ---- */
@@ -274,36 +305,65 @@ static const qsb_column_reader csv_columns = {
     csv_text, csv_count, csv_number, csv_flag, csv_seed, csv_samples, csv_units, csv_unfit,
 };
 
-static int read_row(csv_reader *r)
+static void empty_context(qsb_context *ctx) /* what a CSV cannot say: unknown */
 {
-    if (r->nfields != r->header_fields)
-        return qsb_error(QSB_EUSAGE, "%s:%zu: %zu fields, but the header has %zu%s", r->path,
-                         r->record_line, r->nfields, r->header_fields,
-                         r->nfields < r->header_fields ? " (truncated?)" : "");
-    if (r->nrows == r->cap_rows) { /* only when the lines undercounted the rows */
-        size_t cap = r->cap_rows ? 2 * r->cap_rows : 64;
-        qsb_file_row *bigger = realloc(r->rows, cap * sizeof *bigger);
-        if (!bigger)
-            return qsb_out_of_memory("results");
-        r->rows = bigger;
-        char **names = realloc(r->machines, cap * sizeof *names);
-        if (!names)
-            return qsb_out_of_memory("results");
-        r->machines = names;
-        r->cap_rows = cap;
+    memset(ctx, 0, sizeof *ctx);
+    ctx->pinned_cpu = -1;
+    ctx->load_average = ctx->precision_pct = ctx->budget_s = NAN;
+    ctx->drift_ratios = ctx->drift_medians = NAN;
+}
+
+static void free_machine(machine_rows *m)
+{
+    if (!m)
+        return;
+    qsb_assembler_free(m->cells);
+    qsb_results_free(&m->run);
+    free(m->machine);
+    free(m);
+}
+
+/* A new machine's rows, named in the context when the file has the column. */
+static machine_rows *new_machine(const csv_reader *r, const char *name)
+{
+    machine_rows *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    empty_context(&m->run.context);
+    m->machine = strdup(name);
+    m->cells = qsb_assembler_new(r->path, false, &m->run);
+    if (!m->machine || !m->cells ||
+        (r->machine_at >= 0 && qsb_set_string(&m->run.context.machine, name) != 0)) {
+        free_machine(m);
+        return NULL;
     }
-    r->machines[r->nrows] = NULL;
-    r->nmachines = r->nrows + 1;
-    if (r->machine_at >= 0 && !(r->machines[r->nrows] = strdup(r->fields[r->machine_at])))
-        return qsb_out_of_memory("results");
-    char where[32];
-    snprintf(where, sizeof where, ":%zu", r->record_line);
-    qsb_file_row *lr = &r->rows[r->nrows++];
-    qsb_file_row_init(lr, where); /* optional columns that are absent stay unknown */
+    return m;
+}
+
+/* The rows of the machine called name (appended when new); NULL when out of memory. */
+static machine_rows *machine_of(csv_reader *r, const char *name)
+{
+    if (r->nmachines && strcmp(r->machines[r->last]->machine, name) == 0)
+        return r->machines[r->last];
+    for (r->last = 0; r->last < r->nmachines; r->last++)
+        if (strcmp(r->machines[r->last]->machine, name) == 0)
+            return r->machines[r->last];
+    machine_rows **more = realloc(r->machines, (r->nmachines + 1) * sizeof *more);
+    if (!more)
+        return NULL;
+    r->machines = more;
+    if (!(more[r->nmachines] = new_machine(r, name)))
+        return NULL;
+    r->last = r->nmachines++;
+    return more[r->last];
+}
+
+static int parse_row(const csv_reader *r, qsb_file_row *lr)
+{
     int status = QSB_OK;
     for (size_t c = 0; c < QSB_COLUMN_COUNT && status == QSB_OK; c++) {
         if (r->column_at[c] < 0)
-            continue;
+            continue; /* optional columns that are absent stay unknown */
         csv_field field = {r, r->fields[r->column_at[c]]};
         status = qsb_read_column(&csv_columns, &field, &qsb_columns[c], lr);
     }
@@ -311,6 +371,26 @@ static int read_row(csv_reader *r)
         status = qsb_error(QSB_EUSAGE, "%s:%zu: verified, yet a failure is given", r->path,
                            r->record_line);
     return status;
+}
+
+/* One data row, straight into its machine's cells. */
+static int read_row(csv_reader *r)
+{
+    if (r->nfields != r->header_fields)
+        return qsb_error(QSB_EUSAGE, "%s:%zu: %zu fields, but the header has %zu%s", r->path,
+                         r->record_line, r->nfields, r->header_fields,
+                         r->nfields < r->header_fields ? " (truncated?)" : "");
+    machine_rows *m = machine_of(r, r->machine_at >= 0 ? r->fields[r->machine_at] : "");
+    if (!m)
+        return qsb_out_of_memory("results");
+    qsb_file_row lr;
+    qsb_file_row_init(&lr);
+    int status = parse_row(r, &lr);
+    if (status != QSB_OK) {
+        qsb_file_row_free(&lr);
+        return status;
+    }
+    return qsb_assembler_add(m->cells, &lr, r->record_line);
 }
 
 static void on_record(int terminator, void *data)
@@ -344,115 +424,26 @@ static int feed(csv_reader *r, struct csv_parser *p, const char *text, size_t le
     return r->status;
 }
 
-/* Room for one row per line, made once: a large file's rows array is its largest allocation,
-** and doubling it would leave up to half of it unused (and need both copies while it moves). */
-static int reserve_rows(csv_reader *r, const char *text, size_t len)
+/* Each machine's cells finished in first appearance order; the first defect stops. */
+static int finish_machines(csv_reader *r, qsb_results **runs, size_t *n)
 {
-    size_t lines = 1;
-    for (const char *p = text; (p = memchr(p, '\n', len - (size_t)(p - text))) != NULL; p++)
-        lines++;
-    r->rows = malloc(lines * sizeof *r->rows);
-    r->machines = malloc(lines * sizeof *r->machines);
-    if (!r->rows || !r->machines)
-        return qsb_out_of_memory("results");
-    r->cap_rows = lines;
-    return QSB_OK;
-}
-
-static void free_machines(csv_reader *r)
-{
-    for (size_t i = 0; r->machines && i < r->nmachines; i++)
-        free(r->machines[i]);
-    free(r->machines);
-    r->machines = NULL;
-}
-
-static void empty_context(qsb_context *ctx) /* what a CSV cannot say: unknown */
-{
-    memset(ctx, 0, sizeof *ctx);
-    ctx->pinned_cpu = -1;
-    ctx->load_average = ctx->precision_pct = ctx->budget_s = NAN;
-    ctx->drift_ratios = ctx->drift_medians = NAN;
-}
-
-/* One machine's rows, moved into an array of their own (assemble frees it); NULL when out of
-** memory. */
-static qsb_file_row *take_group(csv_reader *r, const size_t *group, size_t g, size_t *k)
-{
-    *k = 0;
-    for (size_t i = 0; i < r->nrows; i++)
-        *k += group[i] == g;
-    qsb_file_row *rows = malloc((*k ? *k : 1) * sizeof *rows);
-    if (!rows)
-        return NULL;
-    *k = 0;
-    for (size_t i = 0; i < r->nrows; i++)
-        if (group[i] == g) {
-            rows[(*k)++] = r->rows[i];
-            memset(&r->rows[i], 0, sizeof r->rows[i]);
-        }
-    return rows;
-}
-
-/* Every row, when they are all one machine's: the array itself, not a copy of it. */
-static qsb_file_row *take_all_rows(csv_reader *r, size_t *k)
-{
-    qsb_file_row *rows = r->rows;
-    *k = r->nrows;
-    r->rows = NULL;
-    r->nrows = 0;
-    return rows;
-}
-
-/* The rows of each machine (first appearance order) assembled apart; a file without a
-** `machine` column is one machine. */
-static int assemble_machines(const char *name, csv_reader *r, qsb_results **runs, size_t *n)
-{
-    size_t groups = 0;
-    size_t *group = calloc(r->nrows ? r->nrows : 1, sizeof *group);
-    const char **names = calloc(r->nrows ? r->nrows : 1, sizeof *names);
-    int status = group && names ? QSB_OK : qsb_out_of_memory("results");
-    for (size_t i = 0; i < r->nrows && status == QSB_OK; i++) {
-        const char *m = r->machine_at >= 0 ? r->machines[i] : "";
-        size_t g = 0;
-        while (g < groups && strcmp(names[g], m) != 0)
-            g++;
-        if (g == groups)
-            names[groups++] = m;
-        group[i] = g;
+    int status = QSB_OK;
+    for (size_t g = 0; g < r->nmachines && status == QSB_OK; g++) {
+        status = qsb_assembler_finish(r->machines[g]->cells);
+        r->machines[g]->cells = NULL;
     }
-    qsb_results *out = status == QSB_OK ? calloc(groups ? groups : 1, sizeof *out) : NULL;
+    qsb_results *out = status == QSB_OK ? calloc(r->nmachines, sizeof *out) : NULL;
     if (status == QSB_OK && !out)
         status = qsb_out_of_memory("results");
-    size_t done = 0;
-    for (size_t g = 0; g < groups && status == QSB_OK; g++) {
-        size_t k = 0;
-        qsb_file_row *rows = groups == 1 ? take_all_rows(r, &k) : take_group(r, group, g, &k);
-        if (!rows) {
-            status = qsb_out_of_memory("results");
-            break;
-        }
-        empty_context(&out[g].context);
-        if (r->machine_at >= 0 && qsb_set_string(&out[g].context.machine, names[g]) != 0) {
-            qsb_file_rows_free(rows, k);
-            status = qsb_out_of_memory("results");
-            break;
-        }
-        status = qsb_results_assemble(name, rows, k, &out[g]);
-        if (status == QSB_OK)
-            done++;
+    for (size_t g = 0; g < r->nmachines && status == QSB_OK; g++) {
+        out[g] = r->machines[g]->run;
+        memset(&r->machines[g]->run, 0, sizeof out[g]);
     }
-    free(group);
-    free(names);
-    if (status != QSB_OK) {
-        for (size_t g = 0; g < done; g++)
-            qsb_results_free(&out[g]);
-        free(out);
-        return status;
+    if (status == QSB_OK) {
+        *runs = out;
+        *n = r->nmachines;
     }
-    *runs = out;
-    *n = groups;
-    return QSB_OK;
+    return status;
 }
 
 int qsb_read_csv_fleet(const char *name, const char *text, size_t len, qsb_results **runs,
@@ -464,34 +455,17 @@ int qsb_read_csv_fleet(const char *name, const char *text, size_t len, qsb_resul
     if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0)
         return qsb_out_of_memory("CSV parser");
     csv_reader r = {.path = name, .status = QSB_OK, .machine_at = -1};
-    int status = reserve_rows(&r, text, len);
-    if (status == QSB_OK)
-        status = feed(&r, &parser, text, len);
+    int status = feed(&r, &parser, text, len);
     csv_free(&parser);
-    clear_fields(&r);
-    free(r.fields);
+    free_fields(&r);
     if (status == QSB_OK && !r.have_header)
         status = qsb_error(QSB_EUSAGE, "%s: empty file: no results", name);
-    if (status == QSB_OK && r.nrows == 0) { /* a header alone: one machine, no cells */
-        qsb_results *one = calloc(1, sizeof *one);
-        if (!one)
-            status = qsb_out_of_memory("results");
-        else {
-            empty_context(&one->context);
-            qsb_file_row *none = malloc(sizeof *none);
-            status = none ? qsb_results_assemble(name, none, 0, one)
-                          : qsb_out_of_memory("results");
-            if (status == QSB_OK) {
-                *runs = one;
-                *n = 1;
-            } else {
-                free(one);
-            }
-        }
-    } else if (status == QSB_OK) {
-        status = assemble_machines(name, &r, runs, n);
-    }
-    qsb_file_rows_free(r.rows, r.nrows); /* what assemble did not take (zeroed rows) */
-    free_machines(&r);
+    if (status == QSB_OK && r.nmachines == 0 && !machine_of(&r, "")) /* a header alone */
+        status = qsb_out_of_memory("results");
+    if (status == QSB_OK)
+        status = finish_machines(&r, runs, n);
+    for (size_t g = 0; g < r.nmachines; g++)
+        free_machine(r.machines[g]);
+    free(r.machines);
     return status;
 }

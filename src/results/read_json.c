@@ -438,30 +438,28 @@ static int read_row(const json_place *at, const cJSON *obj, qsb_file_row *fr)
     return status;
 }
 
-static int read_rows(const char *name, const cJSON *root, qsb_file_row **rows, size_t *n)
+/* Each result straight into its cell (the assembler takes it). */
+static int read_rows(const char *name, const cJSON *root, qsb_assembler *cells)
 {
     json_place at = {name, ""};
     const cJSON *list = member(root, "results");
     if (!list || !cJSON_IsArray(list))
         return field_error(&at, "results", list ? "not an array" : "missing");
-    size_t count = (size_t)cJSON_GetArraySize(list);
-    *rows = calloc(count ? count : 1, sizeof **rows);
-    if (!*rows)
-        return qsb_out_of_memory("results");
     int status = QSB_OK;
     const cJSON *item;
     size_t i = 0;
     cJSON_ArrayForEach(item, list) {
         snprintf(at.where, sizeof at.where, "results[%zu]", i);
-        char where[sizeof at.where + 2];
-        snprintf(where, sizeof where, ": %s", at.where);
-        qsb_file_row_init(&(*rows)[i], where);
-        status = read_row(&at, item, &(*rows)[i]);
-        i++;
-        if (status != QSB_OK)
+        qsb_file_row fr;
+        qsb_file_row_init(&fr);
+        status = read_row(&at, item, &fr);
+        if (status != QSB_OK) {
+            qsb_file_row_free(&fr);
+            break;
+        }
+        if ((status = qsb_assembler_add(cells, &fr, i++)) != QSB_OK)
             break;
     }
-    *n = i;
     return status;
 }
 
@@ -524,21 +522,21 @@ static int check_schema(const char *name, const cJSON *root, int *version_out)
 static int read_document(const char *name, const cJSON *root, qsb_results *out)
 {
     memset(out, 0, sizeof *out);
-    qsb_file_row *rows = NULL;
-    size_t n = 0;
     json_place at = {name, ""};
+    qsb_assembler *cells = NULL;
     int status = read_context(name, root, &out->context);
     if (status == QSB_OK)
         status = get_string(&at, root, "baseline", 0, &out->baseline);
+    if (status == QSB_OK && !(cells = qsb_assembler_new(name, true, out)))
+        status = qsb_out_of_memory("results");
     if (status == QSB_OK)
-        status = read_rows(name, root, &rows, &n);
-    if (status != QSB_OK) {
-        qsb_file_rows_free(rows, n);
-        qsb_results_free(out);
-        memset(out, 0, sizeof *out);
-        return status;
-    }
-    return qsb_results_assemble(name, rows, n, out);
+        status = read_rows(name, root, cells);
+    if (status == QSB_OK)
+        return qsb_assembler_finish(cells);
+    qsb_assembler_free(cells);
+    qsb_results_free(out);
+    memset(out, 0, sizeof *out);
+    return status;
 }
 
 int qsb_read_json_fleet(const char *name, const char *text, size_t len, qsb_results **runs,

@@ -18,6 +18,7 @@
 #ifndef QSB_READ_RESULTS_H
 #define QSB_READ_RESULTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,12 +41,25 @@ int qsb_read_csv_fleet(const char *name, const char *text, size_t len, qsb_resul
 int qsb_read_json_fleet(const char *name, const char *text, size_t len, qsb_results **runs,
                         size_t *n);
 
-/* Groups rows into cells (first appearance order, the baseline row first), after checking
-** that they agree on metric and baseline, that no (cell, algorithm) repeats and that every
-** cell has its baseline row. Takes the rows' strings over (also on failure) and frees rows.
-** out->context must already hold what the file says of it; its metric, seed and mode are
-** filled from the rows when still empty. On failure out is freed and zeroed. */
-int qsb_results_assemble(const char *name, qsb_file_row *rows, size_t n, qsb_results *out);
+/* Groups rows into cells as they are read (assemble.c): no flat array of a file's rows is
+** kept, only each row's qsb_row in its cell. The cells are built in `out`, whose context (and
+** baseline) must already hold what the file says of them; metric, baseline, seed and mode are
+** filled from the first row when still empty. `json`: places are results[i] indices, else
+** CSV lines; `name` must outlive the assembler. NULL when out of memory. */
+typedef struct qsb_assembler qsb_assembler;
+qsb_assembler *qsb_assembler_new(const char *name, bool json, qsb_results *out);
+/* Takes the row over (its strings and samples are moved or freed; *row is left empty), even
+** on failure. Returns QSB_OK, or QSB_ESYSTEM when out of memory (reported). */
+int qsb_assembler_add(qsb_assembler *a, qsb_file_row *row, size_t place);
+/* Checks what needs the whole file, in this order, reporting the first defect: no rows, rows
+** that disagree on metric or baseline or whose reps are not their samples' count (the first in
+** file order), an unknown metric, a second row of a (cell, algorithm) (of the least pattern,
+** nelem, size and algorithm), a cell without its baseline row (the first cell in file order).
+** Cells are in first appearance order, each with the baseline row first, then the others in
+** file order. Frees the assembler; on failure out is freed and zeroed. */
+int qsb_assembler_finish(qsb_assembler *a);
+/* Frees an assembler that is not finished (its rows stay in out, for the caller to free). */
+void qsb_assembler_free(qsb_assembler *a);
 
 /* Strict number parsing of file fields: the whole text or nothing, C locale, finite. Return 0
 ** or -1; the caller reports where. */

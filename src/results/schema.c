@@ -103,16 +103,15 @@ void qsb_file_row_view(const qsb_results *r, const qsb_cell *cell, size_t index,
     out->incomplete = r->context.incomplete;
 }
 
-void qsb_file_row_init(qsb_file_row *r, const char *where)
+void qsb_file_row_init(qsb_file_row *r)
 {
     memset(r, 0, sizeof *r);
     qsb_summary *s = &r->row.summary;
     s->min = s->median = s->mean = s->stddev = s->cv = s->median_lo = s->median_hi = NAN;
     r->row.delta_pct = r->row.delta_lo = r->row.delta_hi = NAN;
-    snprintf(r->where, sizeof r->where, "%s", where);
 }
 
-static void file_row_free(qsb_file_row *r)
+void qsb_file_row_free(qsb_file_row *r)
 {
     qsb_row_free(&r->row);
     free(r->pattern);
@@ -120,11 +119,4 @@ static void file_row_free(qsb_file_row *r)
     free(r->metric);
     free(r->mode);
     memset(r, 0, sizeof *r);
-}
-
-void qsb_file_rows_free(qsb_file_row *rows, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        file_row_free(&rows[i]);
-    free(rows);
 }

@@ -46,7 +46,6 @@ typedef struct {
     int has_seed;
     int has_samples;
     bool incomplete; /* the run's context: interrupted, the cells are those finished */
-    char where[48];  /* where the row is, appended to the path: ":12" or ": results[3]" */
 } qsb_file_row;
 
 typedef enum {
@@ -252,9 +251,9 @@ int qsb_read_column(const qsb_column_reader *in, void *ctx, const qsb_column *c,
 void qsb_file_row_view(const qsb_results *r, const qsb_cell *cell, size_t index,
                        qsb_file_row *out);
 
-/* An empty row at `where`, for the readers: unknown (NAN) summary and deltas, as a file
-** leaves them. */
-void qsb_file_row_init(qsb_file_row *r, const char *where);
-void qsb_file_rows_free(qsb_file_row *rows, size_t n); /* each row, then the array */
+/* An empty row, for the readers: unknown (NAN) summary and deltas, as a file leaves them. */
+void qsb_file_row_init(qsb_file_row *r);
+/* Frees what the row owns and empties it. */
+void qsb_file_row_free(qsb_file_row *r);
 
 #endif

@@ -1,0 +1,417 @@
+/*
+** Rows grouped into cells as the readers parse them (read_results.h, qsb_assembler). A large
+** file's rows never exist as one flat array: each row goes straight into its cell, with only
+** its qsb_row kept; the run's baseline, metric and mode are kept once. The checks of the
+** whole file (agreement, duplicates, a baseline row in every cell) are decided as rows come
+** and reported at the end, in the order a reader of the finished file would name them.
+*/
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "read_results.h"
+
+/* ---- an open-addressing table of indices (0: an empty slot, else index + 1) ---- */
+
+typedef struct {
+    size_t *slot;
+    size_t mask; /* slots - 1, a power of two less one */
+    size_t used;
+} index_table;
+
+typedef uint64_t (*hash_fn)(const void *ctx, size_t index);
+
+static int table_init(index_table *t)
+{
+    t->mask = 1023;
+    t->used = 0;
+    t->slot = calloc(t->mask + 1, sizeof *t->slot);
+    return t->slot ? 0 : -1;
+}
+
+/* Doubles the table when half full: probes stay short. */
+static int table_grow(index_table *t, hash_fn hash, const void *ctx)
+{
+    if (2 * (t->used + 1) <= t->mask + 1)
+        return 0;
+    size_t mask = 2 * t->mask + 1;
+    size_t *slot = calloc(mask + 1, sizeof *slot);
+    if (!slot)
+        return -1;
+    for (size_t i = 0; i <= t->mask; i++) {
+        if (!t->slot[i])
+            continue;
+        size_t at = (size_t)hash(ctx, t->slot[i] - 1) & mask;
+        while (slot[at])
+            at = (at + 1) & mask;
+        slot[at] = t->slot[i];
+    }
+    free(t->slot);
+    t->slot = slot;
+    t->mask = mask;
+    return 0;
+}
+
+static uint64_t hash_text(uint64_t h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3u; /* FNV-1a */
+    return h;
+}
+
+static uint64_t hash_u64(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdu;
+}
+
+/* ---- the assembler ---- */
+
+typedef enum { AGREE_OK, AGREE_METRIC, AGREE_BASELINE, AGREE_REPS } agree_kind;
+
+struct qsb_assembler {
+    const char *name;
+    bool json;              /* places are "results[i]", else CSV lines */
+    qsb_results *out;       /* the cells are built in it */
+    size_t cap_cells;
+    size_t *first_place;    /* each cell's first row, where its messages point */
+    index_table cells;      /* (pattern, nelem, size) -> cell */
+    index_table rows;       /* (cell, algorithm) -> cell: a second row is a duplicate */
+    size_t nrows;
+    size_t place0;          /* the first row's place */
+    char *metric, *baseline; /* what every row must say: the context's, else the first row's */
+    agree_kind agree;       /* the first row that disagrees (file order) */
+    size_t agree_place;
+    char *agree_text;
+    uint64_t agree_reps;
+    size_t agree_samples;
+    bool dup;               /* the duplicate a sorted reading meets first: the least key */
+    size_t dup_cell, dup_row, dup_place;
+    int status;             /* QSB_ESYSTEM once out of memory (reported) */
+};
+
+/* Row positions of the rows table: cell index and row index, packed. */
+#define ROW_SHIFT 32
+
+static void place_text(const qsb_assembler *a, size_t place, char *buf, size_t size)
+{
+    if (a->json)
+        snprintf(buf, size, ": results[%zu]", place);
+    else
+        snprintf(buf, size, ":%zu", place);
+}
+
+static uint64_t cell_key_hash(const char *pattern, uint64_t nelem, uint64_t size)
+{
+    return hash_u64(hash_u64(hash_text(0xcbf29ce484222325u, pattern), nelem), size);
+}
+
+static uint64_t hash_cell(const void *ctx, size_t index)
+{
+    const qsb_cell *c = &((const qsb_assembler *)ctx)->out->cells[index];
+    return cell_key_hash(c->pattern, c->nelem, c->size);
+}
+
+static uint64_t row_key_hash(size_t cell, const char *algorithm)
+{
+    return hash_text(hash_u64(0xcbf29ce484222325u, cell), algorithm);
+}
+
+static uint64_t hash_row(const void *ctx, size_t packed)
+{
+    const qsb_assembler *a = ctx;
+    size_t cell = packed >> ROW_SHIFT, row = packed & (((size_t)1 << ROW_SHIFT) - 1);
+    return row_key_hash(cell, a->out->cells[cell].rows[row].algorithm);
+}
+
+qsb_assembler *qsb_assembler_new(const char *name, bool json, qsb_results *out)
+{
+    qsb_assembler *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->name = name;
+    a->json = json;
+    a->out = out;
+    if (table_init(&a->cells) != 0 || table_init(&a->rows) != 0) {
+        qsb_assembler_free(a);
+        return NULL;
+    }
+    return a;
+}
+
+void qsb_assembler_free(qsb_assembler *a)
+{
+    if (!a)
+        return;
+    free(a->first_place);
+    free(a->cells.slot);
+    free(a->rows.slot);
+    free(a->metric);
+    free(a->baseline);
+    free(a->agree_text);
+    free(a);
+}
+
+static int out_of_memory(qsb_assembler *a)
+{
+    if (a->status == QSB_OK)
+        a->status = qsb_out_of_memory("results");
+    return a->status;
+}
+
+static char *take(char **s)
+{
+    char *t = *s;
+    *s = NULL;
+    return t;
+}
+
+/* The first row sets what the others must agree with (unless the context said it) and the
+** run's fields the context lacks. */
+static void first_row(qsb_assembler *a, qsb_file_row *fr, size_t place)
+{
+    qsb_results *out = a->out;
+    qsb_context *c = &out->context;
+    a->place0 = place;
+    a->metric = take(c->metric ? &c->metric : &fr->metric);
+    a->baseline = take(out->baseline ? &out->baseline : &fr->baseline);
+    if (fr->mode && !c->mode)
+        c->mode = take(&fr->mode);
+    if (!c->seed && fr->has_seed)
+        c->seed = fr->seed;
+    c->incomplete |= fr->incomplete; /* every row of a file carries the run's flag */
+}
+
+/* Remembers the first row (in file order) that disagrees with the rest. */
+static void check_agreement(qsb_assembler *a, const qsb_file_row *fr, size_t place)
+{
+    if (a->agree != AGREE_OK)
+        return;
+    /* NULL: the first row's own, taken as the reference. */
+    const char *text = NULL;
+    if (fr->metric && strcmp(fr->metric, a->metric) != 0) {
+        a->agree = AGREE_METRIC;
+        text = fr->metric;
+    } else if (fr->baseline && strcmp(fr->baseline, a->baseline) != 0) {
+        a->agree = AGREE_BASELINE;
+        text = fr->baseline;
+    } else if (fr->has_samples && fr->reps != fr->row.nsamples) {
+        a->agree = AGREE_REPS;
+    }
+    if (a->agree == AGREE_OK)
+        return;
+    a->agree_place = place;
+    a->agree_reps = fr->reps;
+    a->agree_samples = fr->row.nsamples;
+    if (text && !(a->agree_text = strdup(text)))
+        out_of_memory(a);
+}
+
+/* The cell of the row's key, appended when new; SIZE_MAX when out of memory. */
+static size_t find_cell(qsb_assembler *a, qsb_file_row *fr, size_t place)
+{
+    qsb_results *out = a->out;
+    if (table_grow(&a->cells, hash_cell, a) != 0)
+        return SIZE_MAX;
+    size_t at = (size_t)cell_key_hash(fr->pattern, fr->nelem, fr->size) & a->cells.mask;
+    for (; a->cells.slot[at]; at = (at + 1) & a->cells.mask) {
+        const qsb_cell *c = &out->cells[a->cells.slot[at] - 1];
+        if (c->nelem == fr->nelem && c->size == fr->size && strcmp(c->pattern, fr->pattern) == 0)
+            return a->cells.slot[at] - 1;
+    }
+    if (out->ncells == a->cap_cells) {
+        size_t cap = a->cap_cells ? 2 * a->cap_cells : 64;
+        qsb_cell *cells = realloc(out->cells, cap * sizeof *cells);
+        if (cells)
+            out->cells = cells;
+        size_t *places = realloc(a->first_place, cap * sizeof *places);
+        if (places)
+            a->first_place = places;
+        if (!cells || !places)
+            return SIZE_MAX;
+        a->cap_cells = cap;
+    }
+    size_t index = out->ncells++;
+    out->cells[index] = (qsb_cell){take(&fr->pattern), fr->nelem, fr->size, NULL, 0};
+    a->first_place[index] = place;
+    a->cells.slot[at] = index + 1;
+    a->cells.used++;
+    return index;
+}
+
+/* Cells grow their rows by doubling from 2 (most cells have two or more rows): the room is
+** implied by the count, so nothing more is kept per cell. */
+static int room_for_row(qsb_cell *cell)
+{
+    size_t n = cell->nrows;
+    if (n != 0 && (n < 2 || (n & (n - 1)) != 0))
+        return 0;
+    size_t cap = n == 0 ? 2 : 2 * n;
+    qsb_row *rows = realloc(cell->rows, cap * sizeof *rows);
+    if (!rows)
+        return -1;
+    cell->rows = rows;
+    return 0;
+}
+
+static int key_order(const qsb_assembler *a, size_t cell_x, size_t row_x, size_t cell_y,
+                     size_t row_y)
+{
+    const qsb_cell *x = &a->out->cells[cell_x], *y = &a->out->cells[cell_y];
+    int c = strcmp(x->pattern, y->pattern);
+    if (c == 0)
+        c = (x->nelem > y->nelem) - (x->nelem < y->nelem);
+    if (c == 0)
+        c = (x->size > y->size) - (x->size < y->size);
+    return c ? c : strcmp(x->rows[row_x].algorithm, y->rows[row_y].algorithm);
+}
+
+/* A second row of a (cell, algorithm): the one of the least key is reported, as an ordered
+** reading of the whole file would meet it first. */
+static void note_duplicate(qsb_assembler *a, size_t cell, size_t row, size_t place)
+{
+    if (a->dup && key_order(a, cell, row, a->dup_cell, a->dup_row) >= 0)
+        return;
+    a->dup = true;
+    a->dup_cell = cell;
+    a->dup_row = row;
+    a->dup_place = place;
+}
+
+/* The row's algorithm in its cell: true when new (then recorded). */
+static int new_algorithm(qsb_assembler *a, size_t cell, const char *algorithm, size_t place,
+                         bool *fresh)
+{
+    if (table_grow(&a->rows, hash_row, a) != 0)
+        return -1;
+    size_t at = (size_t)row_key_hash(cell, algorithm) & a->rows.mask;
+    const qsb_cell *c = &a->out->cells[cell];
+    for (; a->rows.slot[at]; at = (at + 1) & a->rows.mask) {
+        size_t packed = a->rows.slot[at] - 1, row = packed & (((size_t)1 << ROW_SHIFT) - 1);
+        if ((packed >> ROW_SHIFT) == cell && strcmp(c->rows[row].algorithm, algorithm) == 0) {
+            note_duplicate(a, cell, row, place);
+            *fresh = false;
+            return 0;
+        }
+    }
+    a->rows.slot[at] = ((cell << ROW_SHIFT) | c->nrows) + 1;
+    a->rows.used++;
+    *fresh = true;
+    return 0;
+}
+
+int qsb_assembler_add(qsb_assembler *a, qsb_file_row *fr, size_t place)
+{
+    if (a->status == QSB_OK && a->nrows == 0)
+        first_row(a, fr, place);
+    if (a->status == QSB_OK)
+        check_agreement(a, fr, place);
+    size_t cell = a->status == QSB_OK ? find_cell(a, fr, place) : SIZE_MAX;
+    bool fresh = false;
+    if (a->status == QSB_OK &&
+        (cell == SIZE_MAX || a->out->cells[cell].nrows >= ((size_t)1 << ROW_SHIFT) - 1 ||
+         new_algorithm(a, cell, fr->row.algorithm, place, &fresh) != 0 ||
+         (fresh && room_for_row(&a->out->cells[cell]) != 0)))
+        out_of_memory(a);
+    if (a->status == QSB_OK && fresh) {
+        qsb_cell *c = &a->out->cells[cell];
+        c->rows[c->nrows++] = fr->row;
+        memset(&fr->row, 0, sizeof fr->row);
+    }
+    a->nrows++;
+    qsb_file_row_free(fr);
+    return a->status;
+}
+
+/* ---- the end: the checks in a fixed order, then the cells' final shape ---- */
+
+static int report_agreement(const qsb_assembler *a)
+{
+    char where[48];
+    place_text(a, a->agree_place, where, sizeof where);
+    if (a->agree == AGREE_METRIC)
+        return qsb_error(QSB_EUSAGE,
+                         "%s%s: metric '%s' differs from '%s' of the rest of the file",
+                         a->name, where, qsb_quote(a->agree_text), qsb_quote(a->metric));
+    if (a->agree == AGREE_BASELINE)
+        return qsb_error(QSB_EUSAGE,
+                         "%s%s: baseline '%s' differs from '%s' of the rest of the file",
+                         a->name, where, qsb_quote(a->agree_text), qsb_quote(a->baseline));
+    return qsb_error(QSB_EUSAGE, "%s%s: reps is %llu but there are %zu samples (truncated?)",
+                     a->name, where, (unsigned long long)a->agree_reps, a->agree_samples);
+}
+
+static int report_duplicate(const qsb_assembler *a)
+{
+    const qsb_cell *c = &a->out->cells[a->dup_cell];
+    char where[48];
+    place_text(a, a->dup_place, where, sizeof where);
+    return qsb_error(QSB_EUSAGE, "%s%s: a second row for %s/%llu/%llu/%s", a->name, where,
+                     qsb_quote(c->pattern), (unsigned long long)c->nelem,
+                     (unsigned long long)c->size, qsb_quote(c->rows[a->dup_row].algorithm));
+}
+
+static int check_file(const qsb_assembler *a)
+{
+    char where[48];
+    place_text(a, a->place0, where, sizeof where);
+    if (a->nrows == 0)
+        return qsb_error(QSB_EUSAGE, "%s: no result rows", a->name);
+    if (a->agree != AGREE_OK)
+        return report_agreement(a);
+    if (strcmp(a->metric, "cycles") != 0 && strcmp(a->metric, "ns") != 0 &&
+        strcmp(a->metric, "comparisons") != 0)
+        return qsb_error(QSB_EUSAGE, "%s%s: unknown metric '%s' (cycles, ns or comparisons)",
+                         a->name, where, qsb_quote(a->metric));
+    return a->dup ? report_duplicate(a) : QSB_OK;
+}
+
+/* The baseline's row first, the others in file order; its rows array exactly as long as
+** the rows (result.c's builders extend arrays one element at a time). */
+static int finish_cell(const qsb_assembler *a, size_t index)
+{
+    qsb_cell *cell = &a->out->cells[index];
+    size_t base = 0;
+    while (base < cell->nrows && strcmp(cell->rows[base].algorithm, a->baseline) != 0)
+        base++;
+    if (base == cell->nrows) {
+        char where[48];
+        place_text(a, a->first_place[index], where, sizeof where);
+        return qsb_error(QSB_EUSAGE, "%s%s: cell %s/%llu/%llu has no row of the baseline '%s'",
+                         a->name, where, qsb_quote(cell->pattern),
+                         (unsigned long long)cell->nelem, (unsigned long long)cell->size,
+                         qsb_quote(a->baseline));
+    }
+    qsb_row row = cell->rows[base];
+    memmove(cell->rows + 1, cell->rows, base * sizeof *cell->rows);
+    cell->rows[0] = row;
+    qsb_row *exact = realloc(cell->rows, cell->nrows * sizeof *exact);
+    cell->rows = exact ? exact : cell->rows; /* a smaller block: failing keeps the larger */
+    return QSB_OK;
+}
+
+static void results_clear(qsb_results *out)
+{
+    qsb_results_free(out);
+    memset(out, 0, sizeof *out);
+}
+
+int qsb_assembler_finish(qsb_assembler *a)
+{
+    qsb_results *out = a->out;
+    int status = a->status != QSB_OK ? a->status : check_file(a);
+    for (size_t c = 0; c < out->ncells && status == QSB_OK; c++)
+        status = finish_cell(a, c);
+    if (status == QSB_OK) {
+        out->baseline = take(&a->baseline);
+        out->context.metric = take(&a->metric);
+        qsb_cell *exact = realloc(out->cells, (out->ncells ? out->ncells : 1) * sizeof *exact);
+        out->cells = exact ? exact : out->cells;
+    }
+    qsb_assembler_free(a);
+    if (status != QSB_OK)
+        results_clear(out);
+    return status;
+}
