@@ -1,7 +1,6 @@
 /*
 ** src/bench/schedule.c without a clock: which cells each sweep visits (the minimum of units first,
-** then the widest intervals within the seconds left), the visit rates of the processes after
-** the minimum, --reps spread over units, when a cell is
+** then the widest intervals within the seconds left), --reps spread over units, when a cell is
 ** visited again, the minimum a run needs; and the batch and slowed rules of a sample.
 */
 #include <math.h>
@@ -182,32 +181,6 @@ static void test_slowed_rule(void)
     CHECK(!qsb_sample_slowed(1000, 3, 1e9, 0)); /* --slowed 0: never */
 }
 
-/* The processes after the minimum: visits in proportion to (k / cost)^(2/3), the cell that
-** needs the most visited by every process, each process paying its start. */
-static void test_rates(void)
-{
-    double rate[2];
-    /* As wide, 27 times as costly: 9 times fewer visits. 36 s buy 9 + 1 visits. */
-    double k[2] = {1.0, 1.0}, cost[2] = {1.0, 27.0};
-    size_t none[2] = {0, 0};
-    CHECK(fabs(qsb_schedule_rates(k, cost, none, 2, 36.0, 0.0, rate) - 9.0) < 1e-6);
-    CHECK(fabs(rate[0] - 1.0) < 1e-9);
-    CHECK(fabs(rate[1] - 1.0 / 9.0) < 1e-6);
-    /* Twice as wide, as costly: 2^(2/3) times the visits. */
-    double wide[2] = {2.0, 1.0}, same[2] = {1.0, 1.0};
-    CHECK(qsb_schedule_rates(wide, same, none, 2, 10.0, 0.0, rate) > 0);
-    CHECK(fabs(rate[1] - pow(2.0, -2.0 / 3.0)) < 1e-6);
-    /* A process's start counts: 10 s at 1 s a visit and 1 s a start buy 5 processes. */
-    CHECK(fabs(qsb_schedule_rates(k, same, none, 1, 10.0, 1.0, rate) - 5.0) < 1e-6);
-    /* A cell that already has more than its share gets none. */
-    size_t ahead[2] = {0, 100};
-    CHECK(fabs(qsb_schedule_rates(k, same, ahead, 2, 10.0, 0.0, rate) - 10.0) < 1e-6);
-    CHECK(rate[1] == 0.0);
-    /* No time left, or no cell: no process. */
-    CHECK(qsb_schedule_rates(k, same, none, 2, 0.0, 0.0, rate) == 0.0);
-    CHECK(qsb_schedule_rates(k, same, none, 0, 10.0, 0.0, rate) == 0.0);
-}
-
 int main(void)
 {
     test_minimum_first();
@@ -218,6 +191,5 @@ int main(void)
     test_unit_interval();
     test_batching();
     test_slowed_rule();
-    test_rates();
     return check_done();
 }

@@ -51,54 +51,6 @@ size_t qsb_schedule_sweep(const qsb_schedule_policy *p, const qsb_cell_state *ce
     return count;
 }
 
-/* The visits cell i gets beyond its own at scale alpha: alpha a_i - visits_i, or none. */
-static double extra_visits(double alpha, double a, size_t visits)
-{
-    return fmax(0.0, alpha * a - (double)visits);
-}
-
-/* What the visits at scale alpha cost: every cell's extra visits, and a process's start for
-** each process of the cell that gets the most. *processes: that most. */
-static double rates_spend(double alpha, const double *a, const double *cost,
-                          const size_t *visits, size_t n, double start_s, double *processes)
-{
-    double spend = 0.0, most = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        double extra = extra_visits(alpha, a[i], visits[i]);
-        spend += extra * cost[i];
-        most = fmax(most, extra);
-    }
-    *processes = most;
-    return spend + most * start_s;
-}
-
-double qsb_schedule_rates(const double *k, const double *cost, const size_t *visits, size_t n,
-                          double left_s, double start_s, double *rate)
-{
-    double *a = malloc((n ? n : 1) * sizeof *a), processes = 0.0;
-    if (!a || n == 0 || !(left_s > 0)) {
-        free(a);
-        return 0.0;
-    }
-    for (size_t i = 0; i < n; i++)
-        a[i] = pow(k[i] / cost[i], 2.0 / 3.0);
-    double lo = 0.0, hi = 1.0;
-    while (rates_spend(hi, a, cost, visits, n, start_s, &processes) < left_s && hi < 1e300)
-        hi *= 2.0;
-    for (int step = 0; step < 200 && hi - lo > 1e-12 * hi; step++) {
-        double mid = 0.5 * (lo + hi);
-        if (rates_spend(mid, a, cost, visits, n, start_s, &processes) < left_s)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    rates_spend(lo, a, cost, visits, n, start_s, &processes);
-    for (size_t i = 0; i < n; i++)
-        rate[i] = processes > 0 ? extra_visits(lo, a[i], visits[i]) / processes : 0.0;
-    free(a);
-    return processes;
-}
-
 bool qsb_schedule_revisits(const qsb_schedule_policy *p)
 {
     return p->min_units > 1 || p->budget_s > 0;

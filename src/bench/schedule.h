@@ -42,17 +42,6 @@ typedef struct {
 size_t qsb_schedule_sweep(const qsb_schedule_policy *p, const qsb_cell_state *cells, size_t n,
                           double remaining_s, size_t *order);
 
-/* Worker processes after the minimum (workers.h): how often each open cell is visited, so that
-** the sum of the cells' half-widths is smallest for the seconds left. A cell's half-width narrows
-** as k / sqrt(n) over its n visits (k: its widest half-width so far times sqrt(n)); at c seconds a
-** visit, that sum under a budget is smallest at n proportional to (k / c)^(2/3) (Lagrange): a
-** cell 27 times as costly as another, as wide, gets 9 times fewer visits, not none. rate[i] in
-** [0, 1] is the share of the coming processes that visit cell i: 1 for the cell that needs the
-** most visits, every process; each process also costs start_s. Every k[i] and cost[i] must be
-** positive. Returns how many processes that spends left_s on (0: none fits). */
-double qsb_schedule_rates(const double *k, const double *cost, const size_t *visits, size_t n,
-                          double left_s, double start_s, double *rate);
-
 /* Can a cell be visited more than once? Not when every cell gets one unit and no budget buys
 ** more (a worker process, --metric comparisons). */
 bool qsb_schedule_revisits(const qsb_schedule_policy *p);

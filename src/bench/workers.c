@@ -19,7 +19,6 @@
 #include "pool.h"
 #include "progress.h"
 #include "read_results.h"
-#include "schedule.h"
 #include "stats.h"
 #include "timing.h"
 #include "visit_record.h"
@@ -50,8 +49,6 @@ typedef struct {
     double *cost_s;            /* per cell of the first worker: seconds of its visits */
     size_t *costed;            /* ... over this many visits */
     size_t *visits;            /* per cell of the first worker: the processes that visited it */
-    double *credit;            /* per cell of the first worker: visits it is owed (choose_cells) */
-    double processes_left;     /* how many more processes the time left buys at those rates */
     pid_t parent;              /* this process, which its workers outlive only by mistake */
     size_t model;              /* the first finished worker, whose results the later ones
                                ** take their exact counts and batches from (run.h); or
@@ -251,7 +248,6 @@ static void add_costs(workers *w, size_t r, double wall_s)
         w->cost_s = calloc(ncells ? ncells : 1, sizeof *w->cost_s);
         w->costed = calloc(ncells ? ncells : 1, sizeof *w->costed);
         w->visits = calloc(ncells ? ncells : 1, sizeof *w->visits);
-        w->credit = calloc(ncells ? ncells : 1, sizeof *w->credit);
     }
     if (!w->cost_s || !w->costed || !w->visits)
         return;
@@ -491,80 +487,42 @@ static int by_gain_descending(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-/* A visit of cell c: its measured cost in seconds (0: not known yet). */
-static double visit_cost_s(const workers *w, size_t c)
-{
-    return w->costed[c] ? w->cost_s[c] / (double)w->costed[c] : 0.0;
-}
-
-/* Each open cell's share of the coming processes (qsb_schedule_rates: the sum of the
-** half-widths smallest for the time left) added to its credit; order[] gets the open cells,
-** with their gain. Returns how many. */
-static size_t credit_open_cells(workers *w, double left_s, cell_gain *order)
-{
-    size_t ncells = w->runs[0].run.ncells, open = 0;
-    double *k = malloc((ncells ? ncells : 1) * sizeof *k);
-    double *cost = malloc((ncells ? ncells : 1) * sizeof *cost);
-    double *rate = malloc((ncells ? ncells : 1) * sizeof *rate);
-    size_t *visits = malloc((ncells ? ncells : 1) * sizeof *visits);
-    for (size_t c = 0; k && cost && rate && visits && c < ncells; c++) {
-        double need = cell_need(w, c), each = visit_cost_s(w, c);
-        if (!(need > 0 && each > 0))
-            continue;
-        k[open] = need * sqrt((double)w->visits[c]);
-        cost[open] = each;
-        visits[open] = w->visits[c];
-        order[open++] = (cell_gain){c, need / ((double)w->visits[c] * each)};
-    }
-    w->processes_left = k && cost && rate && visits
-                            ? qsb_schedule_rates(k, cost, visits, open, left_s,
-                                                 w->plan->start_s, rate)
-                            : 0.0;
-    if (w->processes_left > 0)
-        for (size_t i = 0; i < open; i++)
-            w->credit[order[i].cell] += rate[i];
-    free(k);
-    free(cost);
-    free(rate);
-    free(visits);
-    return open;
-}
-
 /* The cells of the next process after the minimum (the first worker's indexes, in cells[]):
-** each open cell is visited at its rate, those visits spread evenly over the coming processes
-** (a cell earns its rate in credit at each process and is visited once it holds a whole
-** visit); of the cells due, those that fit into the time left, where a visit narrows the
-** intervals most for its time first. When no cell is due (the time left holds less than a
-** process at those rates), the open cells that fit, best first. Returns how many (0: none).
+** every cell that still needs processes while the time left holds them all and the process's
+** start; else, for the run's last processes, those that fit, where a visit narrows the
+** intervals most for its time first. Returns how many (0: no process).
 **
-** Why spread and not the widest first: what a process sees is not independent of when it ran.
-** msort's large cells switch between speeds (bitonic 786,432 x 32: 95 or 205M cycles) with a
-** state of the machine that holds for tens of seconds, so processes close in time agree.
-** Sending the later processes to the widest cells alone (or to the cells where a visit
+** Why every open cell and not only the widest: what a process sees is not independent of when
+** it ran. msort's large cells switch between speeds (bitonic 786,432 x 32: 95 or 205M cycles)
+** with a state of the machine that holds for tens of seconds, so processes close in time
+** agree. Sending the later processes to the widest cells alone (or to the cells where a visit
 ** narrowed most) gave them tens of processes from one stretch of the run, too narrow an
 ** interval for the next run: 142 of 180 rows agreed over six pairs of runs, against 157 with
 ** a cell's processes spread over the run (docs/measurement.md, "The budget"). The gain of a
 ** visit of a cell is taken as w / (n c): its widest interval against the target over its
 ** processes so far and the visit's cost (a half-width narrows about w / 2n per process). */
-static size_t choose_cells(workers *w, double left_s, size_t *cells)
+static size_t choose_cells(const workers *w, double left_s, size_t *cells)
 {
-    size_t ncells = w->runs[0].run.ncells, chosen = 0, due = 0;
+    size_t ncells = w->runs[0].run.ncells, open = 0, chosen = 0;
     cell_gain *order = malloc((ncells ? ncells : 1) * sizeof *order);
-    if (!order || !w->cost_s || !w->costed || !w->visits || !w->credit)
+    if (!order || !w->cost_s || !w->costed || !w->visits)
         goto done;
-    size_t open = credit_open_cells(w, left_s, order);
-    for (size_t i = 0; i < open; i++)
-        if (w->credit[order[i].cell] >= 1.0 - 1e-9)
-            order[due++] = order[i];
-    if (due == 0)
-        due = credit_open_cells(w, 0.0, order); /* the open cells again, no credit */
-    qsort(order, due, sizeof *order, by_gain_descending);
+    double all_s = w->plan->start_s;
+    for (size_t c = 0; c < ncells; c++) {
+        double need = cell_need(w, c);
+        double cost = w->costed[c] ? w->cost_s[c] / (double)w->costed[c] : 0;
+        if (need > 0 && cost > 0) {
+            order[open++] = (cell_gain){c, need / ((double)w->visits[c] * cost)};
+            all_s += cost;
+        }
+    }
+    if (all_s > left_s) /* the last processes: the cells that fit, best first */
+        qsort(order, open, sizeof *order, by_gain_descending);
     double spend = w->plan->start_s;
-    for (size_t i = 0; i < due; i++) {
-        double cost = visit_cost_s(w, order[i].cell);
+    for (size_t k = 0; k < open; k++) {
+        double cost = w->cost_s[order[k].cell] / (double)w->costed[order[k].cell];
         if (spend + cost <= left_s) {
-            cells[chosen++] = order[i].cell;
-            w->credit[order[i].cell] = fmax(0.0, w->credit[order[i].cell] - 1.0);
+            cells[chosen++] = order[k].cell;
             spend += cost;
         }
     }
@@ -587,7 +545,7 @@ static int pool_workers(workers *w, qsb_results *out)
 
 /* Before the next worker: the cells it visits after the minimum (*ncells of them in cells;
 ** before, all: *ncells 0), and whether it starts at all. */
-static bool next_worker(workers *w, size_t started, double elapsed_s, size_t *cells,
+static bool next_worker(const workers *w, size_t started, double elapsed_s, size_t *cells,
                         size_t *ncells)
 {
     const qsb_workers_plan *p = w->plan;
@@ -614,7 +572,6 @@ static void free_workers(workers *w, size_t processes)
     free(w->cost_s);
     free(w->costed);
     free(w->visits);
-    free(w->credit);
 }
 
 int qsb_run_workers(const qsb_workers_plan *plan, qsb_results *out, size_t *processes)
@@ -656,11 +613,10 @@ int qsb_run_workers(const qsb_workers_plan *plan, qsb_results *out, size_t *proc
             finding = true;
             status = QSB_OK;
         }
-        if (started >= plan->min_processes && w.processes_left > 0)
-            planned = started - 1 + (size_t)ceil(w.processes_left); /* with this one */
-        if (started >= planned)
+        if (started >= planned) {
             planned = started + 1;
-        qsb_progress_set_total(planned);
+            qsb_progress_set_total(planned);
+        }
     }
     qsb_progress_end();
     free(cells);

@@ -8,15 +8,13 @@
 ** addresses for everything), each visiting its cells once, and pools them with every
 ** process one unit (pool.h): the intervals are then taken over independent processes.
 **
-** The first min_processes workers visit every cell. The later ones share the time left among
-** the cells that still need processes (a cell needs none once every interval it reports is
-** within --precision and it has 2 x QSB_MIN_UNITS processes) so that the sum of their
-** half-widths is smallest (schedule.h, qsb_schedule_rates: a costly cell gets fewer visits,
-** not none), each cell's visits spread evenly over the coming processes; a process takes the
-** cells due that fit, where a visit narrows the intervals most for its time first (what a
-** visit costs: each worker's wall time, less its start, shared among its cells as their timed
-** sorts were). So the run ends within one visit of a cell of its budget, and every cell's
-** processes are spread over the run's time (processes close in time agree).
+** The first min_processes workers visit every cell. Each later one visits every cell that
+** still needs processes (a cell needs none once every interval it reports is within
+** --precision and it has 2 x QSB_MIN_UNITS processes) while the time left holds them all; the
+** last ones visit the cells that fit, where a visit narrows the intervals most for its time
+** first (what a visit costs: each worker's wall time, less its start, shared among its cells
+** as their timed sorts were). So the run ends within one visit of a cell of its budget, and
+** every cell's processes are spread over the run's time (processes close in time agree).
 **
 ** A worker is this executable run as `run --worker K:SLICE[:CELLS]` with the run's measuring
 ** options (and `--inputs-fd FD`: the inputs the run generated once, shared_inputs.h), writing
