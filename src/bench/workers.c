@@ -48,6 +48,7 @@ typedef struct {
                                ** in that worker's results, or NO_CELL */
     double *cost_s;            /* per cell of the first worker: seconds of its visits */
     size_t *costed;            /* ... over this many visits */
+    double *cost_max_s;        /* ... the longest of them: whether a visit still fits */
     size_t *visits;            /* per cell of the first worker: the processes that visited it */
     pid_t parent;              /* this process, which its workers outlive only by mistake */
     size_t model;              /* the first finished worker, whose results the later ones
@@ -247,13 +248,15 @@ static void add_costs(workers *w, size_t r, double wall_s)
     if (r == 0) {
         w->cost_s = calloc(ncells ? ncells : 1, sizeof *w->cost_s);
         w->costed = calloc(ncells ? ncells : 1, sizeof *w->costed);
+        w->cost_max_s = calloc(ncells ? ncells : 1, sizeof *w->cost_max_s);
         w->visits = calloc(ncells ? ncells : 1, sizeof *w->visits);
     }
-    if (!w->cost_s || !w->costed || !w->visits)
+    if (!w->cost_s || !w->costed || !w->cost_max_s || !w->visits)
         return;
     if (r == 1) {
         memset(w->cost_s, 0, ncells * sizeof *w->cost_s);
         memset(w->costed, 0, ncells * sizeof *w->costed);
+        memset(w->cost_max_s, 0, ncells * sizeof *w->cost_max_s);
     }
     double total = qsb_results_timed_s(run), spent = wall_s - w->plan->start_s;
     for (size_t c = 0; c < ncells; c++) {
@@ -261,8 +264,10 @@ static void add_costs(workers *w, size_t r, double wall_s)
             continue;
         w->visits[c]++;
         if (total > 0 && spent > 0) {
-            w->cost_s[c] += spent * cell_timed_s(&run->context, &run->cells[w->where[r][c]]) /
-                            total;
+            double cost = spent * cell_timed_s(&run->context, &run->cells[w->where[r][c]]) /
+                          total;
+            w->cost_s[c] += cost;
+            w->cost_max_s[c] = fmax(w->cost_max_s[c], cost);
             w->costed[c]++;
         }
     }
@@ -505,7 +510,7 @@ static size_t choose_cells(const workers *w, double left_s, size_t *cells)
 {
     size_t ncells = w->runs[0].run.ncells, open = 0, chosen = 0;
     cell_gain *order = malloc((ncells ? ncells : 1) * sizeof *order);
-    if (!order || !w->cost_s || !w->costed || !w->visits)
+    if (!order || !w->cost_s || !w->costed || !w->cost_max_s || !w->visits)
         goto done;
     double all_s = w->plan->start_s;
     for (size_t c = 0; c < ncells; c++) {
@@ -513,14 +518,14 @@ static size_t choose_cells(const workers *w, double left_s, size_t *cells)
         double cost = w->costed[c] ? w->cost_s[c] / (double)w->costed[c] : 0;
         if (need > 0 && cost > 0) {
             order[open++] = (cell_gain){c, need / ((double)w->visits[c] * cost)};
-            all_s += cost;
+            all_s += w->cost_max_s[c];
         }
     }
     if (all_s > left_s) /* the last processes: the cells that fit, best first */
         qsort(order, open, sizeof *order, by_gain_descending);
-    double spend = w->plan->start_s;
+    double spend = w->plan->start_s; /* at the longest a visit took: the budget is a bound */
     for (size_t k = 0; k < open; k++) {
-        double cost = w->cost_s[order[k].cell] / (double)w->costed[order[k].cell];
+        double cost = w->cost_max_s[order[k].cell];
         if (spend + cost <= left_s) {
             cells[chosen++] = order[k].cell;
             spend += cost;
@@ -571,6 +576,7 @@ static void free_workers(workers *w, size_t processes)
     free(w->runs);
     free(w->cost_s);
     free(w->costed);
+    free(w->cost_max_s);
     free(w->visits);
 }
 
