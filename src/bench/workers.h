@@ -13,8 +13,9 @@
 ** --precision and it has 2 x QSB_MIN_UNITS processes) while the time left holds them all; the
 ** last ones visit the cells that fit, where a visit narrows the intervals most for its time
 ** first (what a visit costs: each worker's wall time, less its start, shared among its cells
-** as their timed sorts were). So the run ends within one visit of a cell of its budget, and
-** every cell's processes are spread over the run's time (processes close in time agree).
+** as their timed sorts were; a visit fits at the longest it has taken). So the run ends
+** within its budget, and every cell's processes are spread over the run's time (processes
+** close in time agree).
 **
 ** A worker is this executable run as `run --worker K:SLICE[:CELLS]` with the run's measuring
 ** options (and `--inputs-fd FD`: the inputs the run generated once, shared_inputs.h), writing
