@@ -103,9 +103,10 @@ typedef struct {
     double delta_lo, delta_hi; /* its 95% interval; NAN when unknown */
     uint64_t comparisons; /* comparator calls of one (separate, counted) sort */
     bool verified;
-    char *failure;       /* NULL when verified, else why ("not sorted at index 12") */
     bool noisy;          /* the precision target was not reached, or the machine was slowed
-                         ** for most of the samples (docs/measurement.md, "Slowed samples") */
+                         ** for most of the samples (docs/measurement.md, "Slowed samples");
+                         ** next to verified, where the two take one word */
+    char *failure;       /* NULL when verified, else why ("not sorted at index 12") */
     unsigned long batch; /* sorts timed back to back per sample (a sample is their time / batch);
                          ** 0 when unknown (JSON only, optional) */
     unsigned long retaken; /* sorts timed again because the process lost the CPU during them
