@@ -433,6 +433,50 @@ static void add_new_rows(qsb_compare_report *out, const row_ref *refs, size_t nr
     }
 }
 
+/* Does NEW hold BASE's cells and rows in BASE's order (two runs of one matrix)? Then each
+** row's match is the row at its place, and no index of NEW's rows is needed. */
+static bool same_layout(const qsb_results *a, const qsb_results *b)
+{
+    if (a->ncells != b->ncells)
+        return false;
+    for (size_t c = 0; c < a->ncells; c++) {
+        const qsb_cell *x = &a->cells[c], *y = &b->cells[c];
+        if (x->nrows != y->nrows || x->nelem != y->nelem || x->size != y->size ||
+            strcmp(x->pattern, y->pattern) != 0)
+            return false;
+        for (size_t i = 0; i < x->nrows; i++)
+            if (strcmp(x->rows[i].algorithm, y->rows[i].algorithm) != 0)
+                return false;
+    }
+    return true;
+}
+
+static int compare_in_place(qsb_compare_report *out)
+{
+    int status = QSB_OK;
+    for (size_t c = 0; c < out->base->ncells && status == QSB_OK; c++) {
+        const qsb_cell *cell = &out->base->cells[c];
+        for (size_t i = 0; i < cell->nrows && status == QSB_OK; i++)
+            status = first_judgement(out, add_entry(out, cell, i, &out->cand->cells[c], i,
+                                                    QSB_VERDICT_SAME));
+    }
+    return status;
+}
+
+/* Every row of BASE matched through a sorted index of NEW's rows, then NEW's rows alone. */
+static int compare_by_key(qsb_compare_report *out)
+{
+    size_t nrefs;
+    row_ref *refs = index_rows(out->cand, &nrefs);
+    if (!refs)
+        return qsb_out_of_memory("compare");
+    int status = compare_base_rows(out, refs, nrefs);
+    if (status == QSB_OK)
+        add_new_rows(out, refs, nrefs);
+    free(refs);
+    return status;
+}
+
 int qsb_compare_results(const qsb_results *base, const qsb_results *cand,
                         const qsb_compare_options *opt, qsb_compare_report *out)
 {
@@ -440,25 +484,18 @@ int qsb_compare_results(const qsb_results *base, const qsb_results *cand,
     int status = check_metrics(base, cand, opt->normalize);
     if (status != QSB_OK)
         return status;
-    size_t nrefs;
-    row_ref *refs = index_rows(cand, &nrefs);
-    out->entries = malloc((count_rows(base) + nrefs + 1) * sizeof *out->entries);
-    if (!refs || !out->entries) {
-        free(refs);
-        free(out->entries);
-        out->entries = NULL;
+    bool in_place = same_layout(base, cand);
+    size_t room = count_rows(base) + (in_place ? 0 : count_rows(cand)) + 1;
+    out->entries = malloc(room * sizeof *out->entries);
+    if (!out->entries)
         return qsb_out_of_memory("compare");
-    }
     out->base = base;
     out->cand = cand;
     out->opt = *opt;
     out->metric = base->context.metric;
     out->exact = strcmp(out->metric, "comparisons") == 0;
     out->normalized = opt->normalize && !out->exact;
-    status = compare_base_rows(out, refs, nrefs);
-    if (status == QSB_OK)
-        add_new_rows(out, refs, nrefs);
-    free(refs);
+    status = in_place ? compare_in_place(out) : compare_by_key(out);
     out->correction = opt->correction;
     out->ndiffers = qsb_context_differences(&base->context, &cand->context, out->differs);
     if (status == QSB_OK && !out->exact)
