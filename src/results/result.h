@@ -102,17 +102,18 @@ typedef struct {
     double delta_pct;    /* paired delta against the cell's baseline; NAN for the baseline */
     double delta_lo, delta_hi; /* its 95% interval; NAN when unknown */
     uint64_t comparisons; /* comparator calls of one (separate, counted) sort */
+    /* The flags and counts side by side, where they share words: a file of millions of rows
+    ** holds millions of these. The counts are below 2^32, as the files allow. */
     bool verified;
     bool noisy;          /* the precision target was not reached, or the machine was slowed
-                         ** for most of the samples (docs/measurement.md, "Slowed samples");
-                         ** next to verified, where the two take one word */
-    char *failure;       /* NULL when verified, else why ("not sorted at index 12") */
-    unsigned long batch; /* sorts timed back to back per sample (a sample is their time / batch);
+                         ** for most of the samples (docs/measurement.md, "Slowed samples") */
+    unsigned batch;      /* sorts timed back to back per sample (a sample is their time / batch);
                          ** 0 when unknown (JSON only, optional) */
-    unsigned long retaken; /* sorts timed again because the process lost the CPU during them
-                           ** or the machine slowed them (run.h; JSON only, optional) */
-    unsigned long near_units; /* units in which the sort's code and the comparator shared a
-                              ** 16 MiB-aligned region (placement.h; JSON only, optional) */
+    unsigned retaken;    /* sorts timed again because the process lost the CPU during them
+                         ** or the machine slowed them (run.h; JSON only, optional) */
+    unsigned near_units; /* units in which the sort's code and the comparator shared a
+                         ** 16 MiB-aligned region (placement.h; JSON only, optional) */
+    char *failure;       /* NULL when verified, else why ("not sorted at index 12") */
     char *modes;         /* NULL, or the row's speed modes over units (pool.h), fast one
                          ** first: "SHARE@MEDIAN" (a baseline) or "SHARE@MEDIAN/DELTA%"
                          ** joined by ';', e.g. "0.62@2010345/+5.1;0.38@2931002/+80.2" */
