@@ -236,21 +236,21 @@ enum {
 };
 
 /* One of the entries' p-values (which: the faster side's) corrected over every tested row,
-** in place; how many rows were tested, or -1 when out of memory (reported). Two passes of
-** one array each keep the memory of a large report to one double per row. */
+** in place; how many rows were tested, or -1 when out of memory (reported). One side at a
+** time, adjusted in its own array, keeps a large report's extra memory to a double a row
+** (and the correction's own index). */
 static long correct_p(qsb_compare_report *out, bool faster)
 {
-    double *p = malloc(2 * (out->n ? out->n : 1) * sizeof *p);
+    double *p = malloc((out->n ? out->n : 1) * sizeof *p);
     if (!p) {
         qsb_out_of_memory("compare");
         return -1;
     }
-    double *adj = p + out->n;
     for (size_t i = 0; i < out->n; i++)
         p[i] = faster ? out->entries[i].p_faster_adjusted : out->entries[i].p_adjusted;
-    long m = qsb_adjust_p(p, out->n, out->opt.correction, adj);
+    long m = qsb_adjust_p(p, out->n, out->opt.correction, p);
     for (size_t i = 0; i < out->n && m >= 0; i++)
-        *(faster ? &out->entries[i].p_faster_adjusted : &out->entries[i].p_adjusted) = adj[i];
+        *(faster ? &out->entries[i].p_faster_adjusted : &out->entries[i].p_adjusted) = p[i];
     free(p);
     if (m < 0)
         qsb_out_of_memory("compare");
