@@ -143,6 +143,14 @@ static qsb_compare_options defaults(void)
     return o;
 }
 
+/* Row i of the report, worked out in full. */
+static qsb_comparison item_at(const qsb_compare_report *rep, size_t i)
+{
+    qsb_comparison it;
+    CHECK(qsb_compare_item(rep, i, &it) == QSB_OK);
+    return it;
+}
+
 static void compare_to_report(const qsb_results *a, const qsb_results *b, qsb_compare_report *rep)
 {
     qsb_compare_options o = defaults();
@@ -163,7 +171,7 @@ static void test_verdicts(void)
     CHECK_EQ_U64(rep.n, 4);
     CHECK_EQ_U64(rep.count[QSB_VERDICT_REGRESSION], 2); /* introsort in both cells */
     CHECK_EQ_U64(rep.count[QSB_VERDICT_SAME], 2);       /* msort unchanged */
-    const qsb_comparison *it = &rep.items[1];
+    const qsb_comparison row1 = item_at(&rep, 1), *it = &row1;
     CHECK(strcmp(it->algorithm, "introsort") == 0 && strcmp(it->pattern, "random") == 0);
     CHECK_MSG(near(it->change_pct, 10.0, 1e-9), "change %g", it->change_pct);
     CHECK(it->p < 1e-4 && it->change_lo > 5.0 && it->change_hi < 15.0);
@@ -173,7 +181,7 @@ static void test_verdicts(void)
 
     compare_to_report(&base, &same, &rep);
     CHECK_EQ_U64(rep.count[QSB_VERDICT_SAME], 4);
-    CHECK(rep.items[1].change_pct == 0.0 && rep.items[1].p > 0.5);
+    CHECK(item_at(&rep, 1).change_pct == 0.0 && item_at(&rep, 1).p > 0.5);
     CHECK(qsb_compare_status(&rep, true) == QSB_OK);
     qsb_compare_report_free(&rep);
 
@@ -185,9 +193,9 @@ static void test_verdicts(void)
     compare_to_report(&base, &bit_slower, &rep); /* +2%: clearly slower, but not beyond 5% */
     CHECK_EQ_U64(rep.count[QSB_VERDICT_SAME], 4);
     /* p is of "slower beyond the threshold" now (one-sided over units): far from it */
-    CHECK(rep.items[1].test == QSB_TEST_UNITS && rep.items[1].p > 0.5);
-    CHECK(rep.items[1].change_lo > 0.0 && rep.items[1].change_hi < 5.0);
-    CHECK(rep.tests == 4 && rep.tests_units == 4 && rep.items[1].p_adjusted >= rep.items[1].p);
+    CHECK(item_at(&rep, 1).test == QSB_TEST_UNITS && item_at(&rep, 1).p > 0.5);
+    CHECK(item_at(&rep, 1).change_lo > 0.0 && item_at(&rep, 1).change_hi < 5.0);
+    CHECK(rep.tests == 4 && rep.tests_units == 4 && item_at(&rep, 1).p_adjusted >= item_at(&rep, 1).p);
     qsb_compare_report_free(&rep);
 
     build(&few_a, "cycles", 1.0, 3, 1);
@@ -200,12 +208,12 @@ static void test_verdicts(void)
     /* NEW's sort failed: FAILED, a finding */
     CHECK(qsb_row_fail(&same.cells[0].rows[1], "not sorted at index 3") == 0);
     compare_to_report(&base, &same, &rep);
-    CHECK(rep.items[1].verdict == QSB_VERDICT_FAILED);
+    CHECK(item_at(&rep, 1).verdict == QSB_VERDICT_FAILED);
     CHECK(qsb_compare_status(&rep, false) == QSB_FINDING);
     qsb_compare_report_free(&rep);
     /* ... and in BASE only: listed, not compared */
     compare_to_report(&same, &base, &rep);
-    CHECK(rep.items[1].verdict == QSB_VERDICT_BASE_FAILED);
+    CHECK(item_at(&rep, 1).verdict == QSB_VERDICT_BASE_FAILED);
     CHECK(qsb_compare_status(&rep, false) == QSB_OK);
     qsb_compare_report_free(&rep);
 
@@ -235,8 +243,8 @@ static void test_missing_rows(void)
     CHECK_EQ_U64(rep.count[QSB_VERDICT_ONLY_BASE], 2); /* the third cell's two rows */
     CHECK_EQ_U64(rep.count[QSB_VERDICT_ONLY_NEW], 2);
     CHECK_EQ_U64(rep.n, 8);
-    CHECK(rep.items[rep.n - 1].verdict == QSB_VERDICT_ONLY_NEW &&
-          strcmp(rep.items[rep.n - 1].algorithm, "heapsort") == 0);
+    CHECK(item_at(&rep, rep.n - 1).verdict == QSB_VERDICT_ONLY_NEW &&
+          strcmp(item_at(&rep, rep.n - 1).algorithm, "heapsort") == 0);
     CHECK(qsb_compare_status(&rep, false) == QSB_OK);
     CHECK(qsb_compare_status(&rep, true) == QSB_FINDING);
     qsb_compare_report_free(&rep);
@@ -253,17 +261,17 @@ static void test_metrics(void)
     qsb_compare_report rep;
     fflush(stderr);
     CHECK(qsb_compare_results(&cycles, &ns, &o, &rep) == QSB_EUSAGE);
-    CHECK(rep.items == NULL);
+    CHECK(rep.entries == NULL);
 
     build(&counted, "comparisons", 1.0, 1, 1);
     build(&more, "comparisons", 1.01, 1, 1);
     o.threshold_pct = 0.5;
     CHECK(qsb_compare_results(&counted, &more, &o, &rep) == QSB_OK);
-    CHECK(rep.exact && rep.items[1].verdict == QSB_VERDICT_REGRESSION);
-    CHECK(near(rep.items[1].change_pct, 1.0, 1e-9) && isnan(rep.items[1].p));
+    CHECK(rep.exact && item_at(&rep, 1).verdict == QSB_VERDICT_REGRESSION);
+    CHECK(near(item_at(&rep, 1).change_pct, 1.0, 1e-9) && isnan(item_at(&rep, 1).p));
     qsb_compare_report_free(&rep);
     CHECK(qsb_compare_results(&more, &counted, &o, &rep) == QSB_OK);
-    CHECK(rep.items[1].verdict == QSB_VERDICT_IMPROVED);
+    CHECK(item_at(&rep, 1).verdict == QSB_VERDICT_IMPROVED);
     qsb_compare_report_free(&rep);
 
     /* without samples (a reduced CSV): the threshold alone decides */
@@ -273,8 +281,8 @@ static void test_metrics(void)
     no_samples_b.cells[0].rows[1].summary.median = 120;
     o = defaults();
     CHECK(qsb_compare_results(&no_samples_a, &no_samples_b, &o, &rep) == QSB_OK);
-    CHECK(rep.items[1].threshold_only && rep.items[1].verdict == QSB_VERDICT_REGRESSION);
-    CHECK(near(rep.items[1].change_pct, 20.0, 1e-9));
+    CHECK(item_at(&rep, 1).threshold_only && item_at(&rep, 1).verdict == QSB_VERDICT_REGRESSION);
+    CHECK(near(item_at(&rep, 1).change_pct, 20.0, 1e-9));
     qsb_compare_report_free(&rep);
 
     qsb_results_free(&cycles);
@@ -300,18 +308,18 @@ static void test_normalize(void)
 
     o.normalize = true;
     CHECK(qsb_compare_results(&base, &drifted_same, &o, &rep) == QSB_OK);
-    CHECK(rep.normalized && rep.items[0].verdict == QSB_VERDICT_REFERENCE);
-    CHECK(rep.items[0].base_value == 1.0 && isnan(rep.items[0].change_pct));
-    CHECK_MSG(rep.items[1].verdict == QSB_VERDICT_SAME && fabs(rep.items[1].change_pct) < 1.5,
-              "normalized A/A: %s %+.2f%%", qsb_verdict_name(rep.items[1].verdict),
-              rep.items[1].change_pct);
+    CHECK(rep.normalized && item_at(&rep, 0).verdict == QSB_VERDICT_REFERENCE);
+    CHECK(item_at(&rep, 0).base_value == 1.0 && isnan(item_at(&rep, 0).change_pct));
+    CHECK_MSG(item_at(&rep, 1).verdict == QSB_VERDICT_SAME && fabs(item_at(&rep, 1).change_pct) < 1.5,
+              "normalized A/A: %s %+.2f%%", qsb_verdict_name(item_at(&rep, 1).verdict),
+              item_at(&rep, 1).change_pct);
     CHECK(qsb_compare_status(&rep, false) == QSB_OK);
     qsb_compare_report_free(&rep);
 
     CHECK(qsb_compare_results(&base, &drifted_slow, &o, &rep) == QSB_OK);
-    CHECK(rep.items[1].verdict == QSB_VERDICT_REGRESSION);
-    CHECK_MSG(fabs(rep.items[1].change_pct - 10.0) < 1.5, "%+.2f%%", rep.items[1].change_pct);
-    CHECK(rep.items[1].change_lo > 5.0 && rep.items[1].p < 1e-4);
+    CHECK(item_at(&rep, 1).verdict == QSB_VERDICT_REGRESSION);
+    CHECK_MSG(fabs(item_at(&rep, 1).change_pct - 10.0) < 1.5, "%+.2f%%", item_at(&rep, 1).change_pct);
+    CHECK(item_at(&rep, 1).change_lo > 5.0 && item_at(&rep, 1).p < 1e-4);
     qsb_compare_report_free(&rep);
 
     build_drifted(&other_baseline, 1.0, 1.0, 15);
@@ -386,7 +394,7 @@ static size_t count_raw(const qsb_compare_report *rep, double alpha, double thre
 {
     size_t n = 0;
     for (size_t i = 0; i < rep->n; i++)
-        n += rep->items[i].p < alpha && rep->items[i].change_pct > threshold;
+        n += item_at(rep, i).p < alpha && item_at(rep, i).change_pct > threshold;
     return n;
 }
 
@@ -420,7 +428,7 @@ static void test_matrix_aa(void)
         CHECK(count_raw(&rep, o.alpha, o.threshold_pct) == raw); /* the raw p are kept */
         CHECK(qsb_compare_status(&rep, false) == QSB_OK);
         for (size_t i = 0; i < rep.n; i++)
-            CHECK(isnan(rep.items[i].p) || rep.items[i].p_adjusted >= rep.items[i].p);
+            CHECK(isnan(item_at(&rep, i).p) || item_at(&rep, i).p_adjusted >= item_at(&rep, i).p);
         qsb_compare_report_free(&rep);
 
         o.correction = QSB_CORRECTION_BH;
@@ -454,7 +462,7 @@ static void test_matrix_slowdown(void)
             CHECK(qsb_compare_results(&a, &b, &o, &rep) == QSB_OK);
             size_t called = 0, covered = 0;
             for (size_t i = 0; i < rep.n; i++) {
-                const qsb_comparison *it = &rep.items[i];
+                const qsb_comparison row = item_at(&rep, i), *it = &row;
                 bool cand = strcmp(it->algorithm, "introsort") == 0;
                 called += cand && it->verdict == QSB_VERDICT_REGRESSION;
                 covered += cand && it->change_lo < 5.0 && it->change_hi > 5.0;
@@ -496,7 +504,7 @@ static void test_without_units(void)
     compare_to_report(&base, &slow, &rep);
     CHECK_EQ_U64(rep.count[QSB_VERDICT_REGRESSION], 2);
     CHECK(rep.tests == 4 && rep.tests_mann_whitney == 4 && rep.tests_units == 0);
-    const qsb_comparison *it = &rep.items[1];
+    const qsb_comparison row1 = item_at(&rep, 1), *it = &row1;
     CHECK(it->test == QSB_TEST_MANN_WHITNEY && it->p < 1e-4 && it->p_adjusted < 1e-3);
     CHECK(it->p_adjusted >= it->p && it->change_lo > 5.0);
     qsb_compare_report_free(&rep);

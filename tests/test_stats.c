@@ -386,6 +386,12 @@ static void test_welch_and_corrections(void)
         CHECK_MSG(i == 2 ? isnan(adj[i]) : fabs(adj[i] - bh[i]) < 1e-15, "bh %d: %g", i,
                   adj[i]);
     CHECK(qsb_adjust_p(p, 5, QSB_CORRECTION_NONE, adj) == 4 && adj[4] == 0.005);
+    double in_place[5];
+    memcpy(in_place, p, sizeof in_place);
+    CHECK(qsb_adjust_p(in_place, 5, QSB_CORRECTION_HOLM, in_place) == 4);
+    for (int i = 0; i < 5; i++)
+        CHECK_MSG(i == 2 ? isnan(in_place[i]) : fabs(in_place[i] - holm[i]) < 1e-15,
+                  "holm in place %d: %g", i, in_place[i]);
     const double big[] = {0.5, 0.9, 0.6};
     CHECK(qsb_adjust_p(big, 3, QSB_CORRECTION_HOLM, adj) == 3);
     CHECK(adj[0] == 1.0 && adj[1] == 1.0 && adj[2] == 1.0); /* capped at 1 */

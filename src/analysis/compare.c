@@ -228,44 +228,56 @@ static int judge_values(qsb_comparison *it, const values *b, const values *n,
     return QSB_OK;
 }
 
-/* The verdicts of the tested rows, from their p-values corrected over all of them. */
-static int decide_tested(qsb_compare_report *out, const qsb_compare_options *opt)
+/* The entries' bits of what the correction decides by (qsb_compare_entry.beyond). */
+enum {
+    BEYOND_SLOWER = 1,     /* slower beyond the threshold */
+    BEYOND_FASTER = 2,     /* faster beyond it */
+    BEYOND_UNTESTABLE = 4, /* slower beyond it, and Mann-Whitney cannot reach alpha */
+};
+
+/* One of the entries' p-values (which: the faster side's) corrected over every tested row,
+** in place; how many rows were tested, or -1 when out of memory (reported). One side at a
+** time, adjusted in its own array, keeps a large report's extra memory to a double a row
+** (and the correction's own index). */
+static long correct_p(qsb_compare_report *out, bool faster)
 {
-    double *p = malloc(4 * (out->n ? out->n : 1) * sizeof *p);
-    if (!p)
-        return qsb_out_of_memory("compare");
-    double *pf = p + out->n, *adj = pf + out->n, *adjf = adj + out->n;
-    for (size_t i = 0; i < out->n; i++) {
-        const qsb_comparison *it = &out->items[i];
-        bool tested = it->test != QSB_TEST_NONE && it->verdict == QSB_VERDICT_SAME;
-        p[i] = tested && !isnan(it->p) ? it->p : NAN;
-        pf[i] = tested && !isnan(it->p) ? it->p_faster : NAN;
+    double *p = malloc((out->n ? out->n : 1) * sizeof *p);
+    if (!p) {
+        qsb_out_of_memory("compare");
+        return -1;
     }
-    long m = qsb_adjust_p(p, out->n, opt->correction, adj);
-    if (m >= 0)
-        m = qsb_adjust_p(pf, out->n, opt->correction, adjf);
-    if (m < 0) {
-        free(p);
-        return qsb_out_of_memory("compare");
-    }
-    out->tests = (size_t)m;
-    for (size_t i = 0; i < out->n; i++) {
-        qsb_comparison *it = &out->items[i];
-        if (isnan(p[i]))
-            continue;
-        it->p_adjusted = adj[i];
-        it->p_faster_adjusted = adjf[i];
-        out->tests_units += it->test == QSB_TEST_UNITS;
-        out->tests_mann_whitney += it->test == QSB_TEST_MANN_WHITNEY;
-        if (it->change_pct > opt->threshold_pct && adj[i] < opt->alpha)
-            it->verdict = QSB_VERDICT_REGRESSION;
-        else if (it->change_pct < -opt->threshold_pct && adjf[i] < opt->alpha)
-            it->verdict = QSB_VERDICT_IMPROVED;
-        else if (it->change_pct > opt->threshold_pct && it->test == QSB_TEST_MANN_WHITNEY &&
-                 qsb_min_attainable_p(it->base_n, it->new_n) >= opt->alpha)
-            it->verdict = QSB_VERDICT_FEW_SAMPLES;
-    }
+    for (size_t i = 0; i < out->n; i++)
+        p[i] = faster ? out->entries[i].p_faster_adjusted : out->entries[i].p_adjusted;
+    long m = qsb_adjust_p(p, out->n, out->opt.correction, p);
+    for (size_t i = 0; i < out->n && m >= 0; i++)
+        *(faster ? &out->entries[i].p_faster_adjusted : &out->entries[i].p_adjusted) = p[i];
     free(p);
+    if (m < 0)
+        qsb_out_of_memory("compare");
+    return m;
+}
+
+/* The verdicts of the tested rows, from their p-values corrected over all of them. */
+static int decide_tested(qsb_compare_report *out)
+{
+    long m = correct_p(out, false);
+    if (m < 0 || correct_p(out, true) < 0)
+        return QSB_ESYSTEM;
+    out->tests = (size_t)m;
+    double alpha = out->opt.alpha;
+    for (size_t i = 0; i < out->n; i++) {
+        qsb_compare_entry *e = &out->entries[i];
+        if (isnan(e->p_adjusted))
+            continue;
+        out->tests_units += e->test == QSB_TEST_UNITS;
+        out->tests_mann_whitney += e->test == QSB_TEST_MANN_WHITNEY;
+        if ((e->beyond & BEYOND_SLOWER) && e->p_adjusted < alpha)
+            e->verdict = QSB_VERDICT_REGRESSION;
+        else if ((e->beyond & BEYOND_FASTER) && e->p_faster_adjusted < alpha)
+            e->verdict = QSB_VERDICT_IMPROVED;
+        else if (e->beyond & BEYOND_UNTESTABLE)
+            e->verdict = QSB_VERDICT_FEW_SAMPLES;
+    }
     return QSB_OK;
 }
 
@@ -327,36 +339,141 @@ static int check_metrics(const qsb_results *base, const qsb_results *cand, bool 
     return QSB_OK;
 }
 
-static int compare_base_rows(const qsb_results *base, const qsb_results *cand, row_ref *refs,
-                             size_t nrefs, bool exact, const qsb_compare_options *opt,
-                             qsb_compare_report *out)
+/* Works the entry's row out into *it: its values, change and own p-values, and its verdict
+** before the correction. */
+static int work_out(const qsb_compare_report *r, const qsb_compare_entry *e,
+                    qsb_comparison *it)
+{
+    const qsb_row *row = &e->cell->rows[e->row];
+    init_item(it, e->cell, row);
+    if (!e->other) {
+        it->verdict = (qsb_verdict)e->verdict;
+        return QSB_OK;
+    }
+    bool ref = r->normalized && e->row > 0;
+    int status = judge(it, row, &e->other->rows[e->other_row], ref ? &e->cell->rows[0] : NULL,
+                       ref ? &e->other->rows[0] : NULL, &r->base->context, &r->cand->context,
+                       r->exact, &r->opt);
+    if (r->normalized && e->row == 0 && it->verdict != QSB_VERDICT_FAILED &&
+        it->verdict != QSB_VERDICT_BASE_FAILED) {
+        init_item(it, e->cell, row); /* the others' divisor: 1 by definition */
+        it->base_value = it->new_value = 1.0;
+        it->verdict = QSB_VERDICT_REFERENCE;
+    }
+    return status;
+}
+
+/* Works the new entry out once and keeps what the correction needs: the row's p-values
+** (adjusted later in place), its test and which way it is beyond the threshold. */
+static int first_judgement(qsb_compare_report *r, qsb_compare_entry *e)
+{
+    qsb_comparison it;
+    int status = work_out(r, e, &it);
+    bool tested = it.test != QSB_TEST_NONE && it.verdict == QSB_VERDICT_SAME && !isnan(it.p);
+    double thr = r->opt.threshold_pct;
+    e->verdict = (uint8_t)it.verdict;
+    e->test = (uint8_t)it.test;
+    e->p_adjusted = tested ? it.p : NAN;
+    e->p_faster_adjusted = tested ? it.p_faster : NAN;
+    e->beyond = (uint8_t)((it.change_pct > thr ? BEYOND_SLOWER : 0) |
+                          (it.change_pct < -thr ? BEYOND_FASTER : 0) |
+                          (it.change_pct > thr && it.test == QSB_TEST_MANN_WHITNEY &&
+                                   qsb_min_attainable_p(it.base_n, it.new_n) >= r->opt.alpha
+                               ? BEYOND_UNTESTABLE
+                               : 0));
+    r->no_samples += it.threshold_only && it.verdict != QSB_VERDICT_FAILED;
+    return status;
+}
+
+/* A new entry for row i of cell, matched with other's row other_row (other NULL: in one
+** file only, of that verdict). */
+static qsb_compare_entry *add_entry(qsb_compare_report *r, const qsb_cell *cell, size_t i,
+                                    const qsb_cell *other, size_t other_row, qsb_verdict v)
+{
+    qsb_compare_entry *e = &r->entries[r->n++];
+    *e = (qsb_compare_entry){cell, other, (uint32_t)i, (uint32_t)other_row, NAN, NAN,
+                             (uint8_t)v, QSB_TEST_NONE, 0};
+    return e;
+}
+
+static int compare_base_rows(qsb_compare_report *out, row_ref *refs, size_t nrefs)
 {
     int status = QSB_OK;
+    const qsb_results *base = out->base;
     for (size_t c = 0; c < base->ncells && status == QSB_OK; c++) {
         const qsb_cell *cell = &base->cells[c];
         for (size_t i = 0; i < cell->nrows && status == QSB_OK; i++) {
             row_ref key = {cell, &cell->rows[i], false};
             row_ref *hit = nrefs ? bsearch(&key, refs, nrefs, sizeof *refs, by_key) : NULL;
-            qsb_comparison *it = &out->items[out->n++];
-            init_item(it, cell, &cell->rows[i]);
             if (!hit) {
-                it->verdict = QSB_VERDICT_ONLY_BASE;
+                add_entry(out, cell, i, NULL, 0, QSB_VERDICT_ONLY_BASE);
                 continue;
             }
             hit->matched = true;
-            bool normalize = opt->normalize && !exact;
-            const qsb_row *b_ref = normalize && i > 0 ? &cell->rows[0] : NULL;
-            const qsb_row *n_ref = normalize && i > 0 ? &hit->cell->rows[0] : NULL;
-            status = judge(it, &cell->rows[i], hit->row, b_ref, n_ref, &base->context,
-                           &cand->context, exact, opt);
-            if (normalize && i == 0 && it->verdict != QSB_VERDICT_FAILED &&
-                it->verdict != QSB_VERDICT_BASE_FAILED) {
-                init_item(it, cell, &cell->rows[i]); /* the others' divisor: 1 by definition */
-                it->base_value = it->new_value = 1.0;
-                it->verdict = QSB_VERDICT_REFERENCE;
-            }
+            status = first_judgement(out, add_entry(out, cell, i, hit->cell,
+                                                    (size_t)(hit->row - hit->cell->rows),
+                                                    QSB_VERDICT_SAME));
         }
     }
+    return status;
+}
+
+/* Rows of NEW alone, in NEW's order (refs are sorted by key: walk the cells instead). */
+static void add_new_rows(qsb_compare_report *out, const row_ref *refs, size_t nrefs)
+{
+    const qsb_results *cand = out->cand;
+    for (size_t c = 0; c < cand->ncells; c++) {
+        const qsb_cell *cell = &cand->cells[c];
+        for (size_t i = 0; i < cell->nrows; i++) {
+            row_ref key = {cell, &cell->rows[i], false};
+            const row_ref *hit = bsearch(&key, refs, nrefs, sizeof *refs, by_key);
+            if (!hit || !hit->matched)
+                add_entry(out, cell, i, NULL, 0, QSB_VERDICT_ONLY_NEW);
+        }
+    }
+}
+
+/* Does NEW hold BASE's cells and rows in BASE's order (two runs of one matrix)? Then each
+** row's match is the row at its place, and no index of NEW's rows is needed. */
+static bool same_layout(const qsb_results *a, const qsb_results *b)
+{
+    if (a->ncells != b->ncells)
+        return false;
+    for (size_t c = 0; c < a->ncells; c++) {
+        const qsb_cell *x = &a->cells[c], *y = &b->cells[c];
+        if (x->nrows != y->nrows || x->nelem != y->nelem || x->size != y->size ||
+            strcmp(x->pattern, y->pattern) != 0)
+            return false;
+        for (size_t i = 0; i < x->nrows; i++)
+            if (strcmp(x->rows[i].algorithm, y->rows[i].algorithm) != 0)
+                return false;
+    }
+    return true;
+}
+
+static int compare_in_place(qsb_compare_report *out)
+{
+    int status = QSB_OK;
+    for (size_t c = 0; c < out->base->ncells && status == QSB_OK; c++) {
+        const qsb_cell *cell = &out->base->cells[c];
+        for (size_t i = 0; i < cell->nrows && status == QSB_OK; i++)
+            status = first_judgement(out, add_entry(out, cell, i, &out->cand->cells[c], i,
+                                                    QSB_VERDICT_SAME));
+    }
+    return status;
+}
+
+/* Every row of BASE matched through a sorted index of NEW's rows, then NEW's rows alone. */
+static int compare_by_key(qsb_compare_report *out)
+{
+    size_t nrefs;
+    row_ref *refs = index_rows(out->cand, &nrefs);
+    if (!refs)
+        return qsb_out_of_memory("compare");
+    int status = compare_base_rows(out, refs, nrefs);
+    if (status == QSB_OK)
+        add_new_rows(out, refs, nrefs);
+    free(refs);
     return status;
 }
 
@@ -367,50 +484,53 @@ int qsb_compare_results(const qsb_results *base, const qsb_results *cand,
     int status = check_metrics(base, cand, opt->normalize);
     if (status != QSB_OK)
         return status;
-    size_t nrefs;
-    row_ref *refs = index_rows(cand, &nrefs);
-    out->items = malloc((count_rows(base) + nrefs + 1) * sizeof *out->items);
-    if (!refs || !out->items) {
-        free(refs);
-        free(out->items);
-        out->items = NULL;
+    bool in_place = same_layout(base, cand);
+    size_t room = count_rows(base) + (in_place ? 0 : count_rows(cand)) + 1;
+    out->entries = malloc(room * sizeof *out->entries);
+    if (!out->entries)
         return qsb_out_of_memory("compare");
-    }
+    out->base = base;
+    out->cand = cand;
+    out->opt = *opt;
     out->metric = base->context.metric;
     out->exact = strcmp(out->metric, "comparisons") == 0;
     out->normalized = opt->normalize && !out->exact;
-    status = compare_base_rows(base, cand, refs, nrefs, out->exact, opt, out);
-    /* Rows of NEW alone, in NEW's order (refs are sorted by key: walk the cells instead). */
-    for (size_t c = 0; c < cand->ncells && status == QSB_OK; c++) {
-        const qsb_cell *cell = &cand->cells[c];
-        for (size_t i = 0; i < cell->nrows; i++) {
-            row_ref key = {cell, &cell->rows[i], false};
-            const row_ref *hit = bsearch(&key, refs, nrefs, sizeof *refs, by_key);
-            if (hit && hit->matched)
-                continue;
-            qsb_comparison *it = &out->items[out->n++];
-            init_item(it, cell, &cell->rows[i]);
-            it->verdict = QSB_VERDICT_ONLY_NEW;
-        }
-    }
-    free(refs);
+    status = in_place ? compare_in_place(out) : compare_by_key(out);
     out->correction = opt->correction;
     out->ndiffers = qsb_context_differences(&base->context, &cand->context, out->differs);
     if (status == QSB_OK && !out->exact)
-        status = decide_tested(out, opt);
+        status = decide_tested(out);
     if (status != QSB_OK) {
         qsb_compare_report_free(out);
         return status;
     }
     for (size_t i = 0; i < out->n; i++)
-        out->count[out->items[i].verdict]++;
+        out->count[out->entries[i].verdict]++;
     return QSB_OK;
 }
 
 void qsb_compare_report_free(qsb_compare_report *r)
 {
-    free(r->items);
+    free(r->entries);
     memset(r, 0, sizeof *r);
+}
+
+int qsb_compare_item(const qsb_compare_report *r, size_t i, qsb_comparison *it)
+{
+    const qsb_compare_entry *e = &r->entries[i];
+    int status = work_out(r, e, it);
+    it->p_adjusted = e->p_adjusted;
+    it->p_faster_adjusted = e->p_faster_adjusted;
+    it->verdict = (qsb_verdict)e->verdict;
+    return status;
+}
+
+void qsb_compare_names(const qsb_compare_report *r, size_t i, const char **pattern,
+                       const char **algorithm)
+{
+    const qsb_compare_entry *e = &r->entries[i];
+    *pattern = e->cell->pattern;
+    *algorithm = e->cell->rows[e->row].algorithm;
 }
 
 int qsb_compare_status(const qsb_compare_report *r, bool strict)

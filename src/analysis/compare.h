@@ -68,10 +68,26 @@ typedef struct {
 ** build_type, seed, mode, metric, placement, tool_version. */
 #define QSB_CONTEXT_COMPARED 9
 
+/* One row of a report as the report keeps it: where its rows are, and what the correction
+** over every row decided. The rest of its qsb_comparison is worked out again when asked
+** (qsb_compare_item), so that a report of millions of rows costs a small part of the
+** results it points into. */
 typedef struct {
-    qsb_comparison *items; /* BASE's order, then the rows found in NEW only */
+    const qsb_cell *cell;  /* BASE's cell; NEW's for a row in NEW only */
+    const qsb_cell *other; /* NEW's cell of the same key; NULL for a row in one file only */
+    uint32_t row, other_row; /* the rows' indices in them (a cell's rows are its algorithms) */
+    double p_adjusted, p_faster_adjusted; /* NAN when not tested */
+    uint8_t verdict;       /* qsb_verdict, after the correction */
+    uint8_t test;          /* qsb_test */
+    uint8_t beyond;        /* the change beyond the threshold, either way, and whether at
+                           ** alpha it is untestable: what the correction decides by */
+} qsb_compare_entry;
+
+typedef struct {
+    qsb_compare_entry *entries; /* BASE's order, then the rows found in NEW only */
     size_t n;
     size_t count[QSB_VERDICT_COUNT];
+    size_t no_samples;     /* rows judged on the threshold alone (FAILED ones aside) */
     bool exact;            /* comparisons metric: exact counts, no test */
     bool normalized;       /* values are per-round ratios to the baseline (options.normalize) */
     const char *metric;
@@ -80,6 +96,8 @@ typedef struct {
     size_t tests_units, tests_mann_whitney;
     const char *differs[QSB_CONTEXT_COMPARED]; /* names of the context fields that differ */
     size_t ndiffers;
+    const qsb_results *base, *cand; /* what the entries point into: they outlive the report */
+    qsb_compare_options opt;
 } qsb_compare_report;
 
 /* The names of the context fields (above) known in both and different; returns how many. */
@@ -91,6 +109,13 @@ size_t qsb_context_differences(const qsb_context *a, const qsb_context *b,
 int qsb_compare_results(const qsb_results *base, const qsb_results *cand,
                         const qsb_compare_options *opt, qsb_compare_report *out);
 void qsb_compare_report_free(qsb_compare_report *r);
+
+/* Row i of the report in full. QSB_OK, or QSB_ESYSTEM when out of memory (reported). */
+int qsb_compare_item(const qsb_compare_report *r, size_t i, qsb_comparison *it);
+
+/* Row i's pattern and algorithm, without working the row out (column widths). */
+void qsb_compare_names(const qsb_compare_report *r, size_t i, const char **pattern,
+                       const char **algorithm);
 
 /* The exit status of a report: QSB_FINDING on a regression or a FAILED row, and with strict
 ** also on rows present in one file only; QSB_OK otherwise. */

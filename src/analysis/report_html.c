@@ -556,11 +556,15 @@ static int put_compare(FILE *out, const qsb_html_page *p)
                  "<th class=\"num\">BASE</th><th class=\"num\">NEW</th><th class=\"num\">"
                  "change</th><th class=\"num\">95%% interval</th><th class=\"num\">p adj.</th>"
                  "<th>verdict</th></tr></thead>\n<tbody>\n");
-    for (size_t i = 0; i < rep.n; i++)
-        put_comparison(out, &rep.items[i]);
+    for (size_t i = 0; i < rep.n && status == QSB_OK; i++) {
+        qsb_comparison it;
+        status = qsb_compare_item(&rep, i, &it);
+        if (status == QSB_OK)
+            put_comparison(out, &it);
+    }
     fputs("</tbody></table>\n</section>\n", out);
     qsb_compare_report_free(&rep);
-    return QSB_OK;
+    return status;
 }
 
 /* ---- fleet and audit ---- */

@@ -79,18 +79,17 @@ static int read_to_end(int fd, size_t guess, const char *prefix, const char *pat
     return QSB_OK;
 }
 
-int qsb_read_input_file(const char *path, const char *prefix, const char *hint, char **text,
-                        size_t *len)
+/* Opens path and checks it is a regular file within the cap; on failure (reported) *fd is -1. */
+static int open_checked(const char *path, const char *prefix, const char *hint, int *fd,
+                        size_t *size)
 {
-    *text = NULL;
-    *len = 0;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
+    *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (*fd < 0)
         return qsb_error(QSB_EUSAGE, "%scannot read '%s': %s%s", prefix, qsb_quote_path(path),
                          strerror(errno), hint ? hint : "");
     struct stat st;
     int status = QSB_OK;
-    if (fstat(fd, &st) != 0)
+    if (fstat(*fd, &st) != 0)
         status = qsb_error(QSB_EUSAGE, "%scannot read '%s': %s", prefix, qsb_quote_path(path),
                            strerror(errno));
     else if (!S_ISREG(st.st_mode))
@@ -99,7 +98,54 @@ int qsb_read_input_file(const char *path, const char *prefix, const char *hint, 
     else if ((uint64_t)st.st_size > QSB_INPUT_MAX_BYTES)
         status = too_large(prefix, path);
     else
-        status = read_to_end(fd, (size_t)st.st_size, prefix, path, text, len);
+        *size = (size_t)st.st_size;
+    if (status != QSB_OK) {
+        close(*fd);
+        *fd = -1;
+    }
+    return status;
+}
+
+int qsb_read_input_file(const char *path, const char *prefix, const char *hint, char **text,
+                        size_t *len)
+{
+    *text = NULL;
+    *len = 0;
+    int fd;
+    size_t size = 0;
+    int status = open_checked(path, prefix, hint, &fd, &size);
+    if (status != QSB_OK)
+        return status;
+    status = read_to_end(fd, size, prefix, path, text, len);
+    close(fd);
+    return status;
+}
+
+int qsb_read_input_pieces(const char *path, const char *prefix, const char *hint,
+                          qsb_input_piece piece, void *ctx)
+{
+    int fd;
+    size_t size = 0, total = 0;
+    int status = open_checked(path, prefix, hint, &fd, &size);
+    if (status != QSB_OK)
+        return status;
+    char *buf = malloc(QSB_INPUT_PIECE);
+    if (!buf)
+        status = qsb_out_of_memory("input file");
+    while (status == QSB_OK) {
+        ssize_t got = read(fd, buf, QSB_INPUT_PIECE);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            status = qsb_error(QSB_EUSAGE, "%scannot read '%s': %s", prefix,
+                               qsb_quote_path(path), strerror(errno));
+        if (got <= 0)
+            break;
+        total += (size_t)got; /* the file may have grown since fstat */
+        status = total > QSB_INPUT_MAX_BYTES ? too_large(prefix, path)
+                                             : piece(ctx, buf, (size_t)got);
+    }
+    free(buf);
     close(fd);
     return status;
 }

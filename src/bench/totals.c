@@ -35,10 +35,13 @@ void qsb_totals_adopt_workers(qsb_results *results, qsb_results *pooled, qsb_run
 {
     qsb_cell *cells = results->cells;
     size_t ncells = results->ncells;
+    qsb_store *store = results->store; /* what the cells' texts and arrays may be kept in */
     results->cells = pooled->cells;
     results->ncells = pooled->ncells;
+    results->store = pooled->store;
     pooled->cells = cells;
     pooled->ncells = ncells;
+    pooled->store = store;
     results->context.incomplete = pooled->context.incomplete || interrupted;
     results->context.drift_ratios = pooled->context.drift_ratios;
     results->context.drift_medians = pooled->context.drift_medians;

@@ -179,8 +179,9 @@ static int name_width(const qsb_compare_report *r, int algorithm, int minimum)
     size_t w = (size_t)minimum;
     for (size_t i = 0; i < r->n; i++) {
         char buf[NAME_MAX_SHOWN + 1];
-        size_t len = strlen(shown(buf, sizeof buf,
-                                  algorithm ? r->items[i].algorithm : r->items[i].pattern));
+        const char *pattern, *name;
+        qsb_compare_names(r, i, &pattern, &name);
+        size_t len = strlen(shown(buf, sizeof buf, algorithm ? name : pattern));
         w = len > w ? len : w;
     }
     return (int)w;
@@ -228,8 +229,8 @@ static void criterion(char *buf, size_t len, const qsb_compare_report *r,
 
 /* ---- the table on stdout ---- */
 
-static void print_table(FILE *fp, const qsb_compare_report *r, const char *base_path,
-                        const char *new_path, const qsb_compare_options *opt)
+static int print_table(FILE *fp, const qsb_compare_report *r, const char *base_path,
+                       const char *new_path, const qsb_compare_options *opt)
 {
     char text[480], base[QSB_QUOTE_PATH_MAX + 1], cand[QSB_QUOTE_PATH_MAX + 1];
     criterion(text, sizeof text, r, opt);
@@ -240,7 +241,9 @@ static void print_table(FILE *fp, const qsb_compare_report *r, const char *base_
             "size", aw, "algorithm", "base median", "new median", "change", "95% interval",
             "p", "p adj", "verdict");
     for (size_t i = 0; i < r->n; i++) {
-        const qsb_comparison *it = &r->items[i];
+        qsb_comparison item, *it = &item;
+        if (qsb_compare_item(r, i, it) != QSB_OK)
+            return QSB_ESYSTEM;
         formatted f;
         format_item(it, r, &f);
         char pattern[NAME_MAX_SHOWN + 1], algorithm[NAME_MAX_SHOWN + 1];
@@ -252,6 +255,7 @@ static void print_table(FILE *fp, const qsb_compare_report *r, const char *base_
     }
     summary_sentence(text, sizeof text, r);
     fprintf(fp, "%s\n", text);
+    return QSB_OK;
 }
 
 /* ---- Markdown ---- */
@@ -267,8 +271,8 @@ static void md_text(FILE *fp, const char *s, size_t max)
           fp);
 }
 
-static void write_markdown(FILE *fp, const qsb_compare_report *r, const char *base_path,
-                           const char *new_path, const qsb_compare_options *opt, int status)
+static int write_markdown(FILE *fp, const qsb_compare_report *r, const char *base_path,
+                          const char *new_path, const qsb_compare_options *opt, int status)
 {
     char text[480];
     fprintf(fp, "### qsortbench compare: ");
@@ -288,7 +292,9 @@ static void write_markdown(FILE *fp, const qsb_compare_report *r, const char *ba
                 "95%% interval | p | p adj. | verdict |\n"
                 "|---|--:|--:|---|--:|--:|--:|---|--:|--:|---|\n");
     for (size_t i = 0; i < r->n; i++) {
-        const qsb_comparison *it = &r->items[i];
+        qsb_comparison item, *it = &item;
+        if (qsb_compare_item(r, i, it) != QSB_OK)
+            return QSB_ESYSTEM;
         formatted f;
         format_item(it, r, &f);
         fprintf(fp, "| ");
@@ -304,6 +310,7 @@ static void write_markdown(FILE *fp, const qsb_compare_report *r, const char *ba
     }
     summary_sentence(text, sizeof text, r);
     fprintf(fp, "\n%s.\n\n", text);
+    return QSB_OK;
 }
 
 /* ---- JSON verdicts ---- */
@@ -390,7 +397,8 @@ static cJSON *report_json(const qsb_compare_report *r, const char *base_path,
     for (size_t v = 0; v < QSB_VERDICT_COUNT && !bad; v++)
         bad = add_number(counts, verdict_keys[v], (double)r->count[v]);
     for (size_t i = 0; i < r->n && !bad; i++) {
-        cJSON *item = item_json(&r->items[i]);
+        qsb_comparison it;
+        cJSON *item = qsb_compare_item(r, i, &it) == QSB_OK ? item_json(&it) : NULL;
         bad = !item || !cJSON_AddItemToArray(cells, item);
     }
     if (!bad)
@@ -607,9 +615,7 @@ static void warn_context(const qsb_results *base, const qsb_results *cand)
 
 static void warn_report(const qsb_compare_report *r, const qsb_compare_options *opt)
 {
-    size_t few = r->count[QSB_VERDICT_FEW_SAMPLES], bare = 0;
-    for (size_t i = 0; i < r->n; i++)
-        bare += r->items[i].threshold_only && r->items[i].verdict != QSB_VERDICT_FAILED;
+    size_t few = r->count[QSB_VERDICT_FEW_SAMPLES], bare = r->no_samples;
     if (few)
         qsb_warning("%zu row%s slower beyond %g%% with too few samples for p < %g: run with "
                     "more repetitions (--reps 10 or more)", few, few == 1 ? " is" : "s are",
@@ -634,10 +640,11 @@ static int append_step_summary(const qsb_compare_report *r, const char *base_pat
     if (!fp)
         return qsb_error(QSB_ESYSTEM, "cannot append to $GITHUB_STEP_SUMMARY '%s'",
                          qsb_quote_path(path));
-    write_markdown(fp, r, base_path, new_path, opt, status);
-    return fclose(fp) == 0 ? QSB_OK
-                           : qsb_error(QSB_ESYSTEM, "cannot write $GITHUB_STEP_SUMMARY '%s'",
-                                       qsb_quote_path(path));
+    int written = write_markdown(fp, r, base_path, new_path, opt, status);
+    if (fclose(fp) != 0 && written == QSB_OK)
+        return qsb_error(QSB_ESYSTEM, "cannot write $GITHUB_STEP_SUMMARY '%s'",
+                         qsb_quote_path(path));
+    return written;
 }
 
 static int report_finding(const qsb_compare_report *r, bool strict)
@@ -662,10 +669,10 @@ static int write_outputs(const compare_config *cfg, qsb_outputs *out, const qsb_
                          const char *base_path, const char *new_path, int verdict)
 {
     FILE *markdown = out->file[OUT_MARKDOWN].fp, *json = out->file[OUT_JSON].fp;
-    if (markdown)
-        write_markdown(markdown, r, base_path, new_path, &cfg->opt, verdict);
-    int status = json ? write_json(json, r, base_path, new_path, &cfg->opt, cfg->strict, verdict)
-                      : QSB_OK;
+    int status = markdown ? write_markdown(markdown, r, base_path, new_path, &cfg->opt, verdict)
+                          : QSB_OK;
+    if (json && status == QSB_OK)
+        status = write_json(json, r, base_path, new_path, &cfg->opt, cfg->strict, verdict);
     status = qsb_outputs_close(out, status);
     int s = append_step_summary(r, base_path, new_path, &cfg->opt, verdict);
     return status != QSB_OK ? status : s;
@@ -706,7 +713,9 @@ int qsb_cmd_compare(int argc, char **argv)
     warn_differences(&report, &base, &cand);
     warn_context(&base, &cand);
     int verdict = qsb_compare_status(&report, cfg.strict);
-    print_table(stdout, &report, base_path, new_path, &cfg.opt);
+    status = print_table(stdout, &report, base_path, new_path, &cfg.opt);
+    if (status != QSB_OK)
+        goto done;
     warn_report(&report, &cfg.opt);
     status = write_outputs(&cfg, &out, &report, base_path, new_path, verdict);
     if (status == QSB_OK && verdict != QSB_OK)

@@ -1,9 +1,11 @@
 /*
 ** Rows grouped into cells as the readers parse them (read_results.h, qsb_assembler). A large
 ** file's rows never exist as one flat array: each row goes straight into its cell, with only
-** its qsb_row kept; the run's baseline, metric and mode are kept once. The checks of the
-** whole file (agreement, duplicates, a baseline row in every cell) are decided as rows come
-** and reported at the end, in the order a reader of the finished file would name them.
+** its qsb_row kept; the run's baseline, metric and mode are kept once. The cells' and rows'
+** texts and arrays go into the results' store (result.h), each pattern and algorithm name
+** once. The checks of the whole file (agreement, duplicates, a baseline row in every cell)
+** are decided as rows come and reported at the end, in the order a reader of the finished
+** file would name them.
 */
 #include <stdint.h>
 #include <stdio.h>
@@ -79,6 +81,9 @@ struct qsb_assembler {
     size_t *first_place;    /* each cell's first row, where its messages point */
     index_table cells;      /* (pattern, nelem, size) -> cell */
     index_table rows;       /* (cell, algorithm) -> cell: a second row is a duplicate */
+    char **names;           /* the patterns and algorithms stored so far, each once */
+    size_t nnames, cap_names;
+    index_table by_name;    /* name -> its index in names */
     size_t nrows;
     size_t place0;          /* the first row's place */
     char *metric, *baseline; /* what every row must say: the context's, else the first row's */
@@ -114,6 +119,11 @@ static uint64_t hash_cell(const void *ctx, size_t index)
     return cell_key_hash(c->pattern, c->nelem, c->size);
 }
 
+static uint64_t hash_name(const void *ctx, size_t index)
+{
+    return hash_text(0xcbf29ce484222325u, ((const qsb_assembler *)ctx)->names[index]);
+}
+
 static uint64_t row_key_hash(size_t cell, const char *algorithm)
 {
     return hash_text(hash_u64(0xcbf29ce484222325u, cell), algorithm);
@@ -134,7 +144,8 @@ qsb_assembler *qsb_assembler_new(const char *name, bool json, qsb_results *out)
     a->name = name;
     a->json = json;
     a->out = out;
-    if (table_init(&a->cells) != 0 || table_init(&a->rows) != 0) {
+    if (table_init(&a->cells) != 0 || table_init(&a->rows) != 0 ||
+        table_init(&a->by_name) != 0) {
         qsb_assembler_free(a);
         return NULL;
     }
@@ -148,6 +159,8 @@ void qsb_assembler_free(qsb_assembler *a)
     free(a->first_place);
     free(a->cells.slot);
     free(a->rows.slot);
+    free(a->by_name.slot);
+    free(a->names);
     free(a->metric);
     free(a->baseline);
     free(a->agree_text);
@@ -209,6 +222,68 @@ static void check_agreement(qsb_assembler *a, const qsb_file_row *fr, size_t pla
         out_of_memory(a);
 }
 
+/* The stored copy of a pattern or algorithm name, stored when new (a file has a handful of
+** each, so most rows add nothing); NULL when out of memory. */
+static char *stored_name(qsb_assembler *a, const char *name)
+{
+    if (table_grow(&a->by_name, hash_name, a) != 0)
+        return NULL;
+    size_t at = (size_t)hash_text(0xcbf29ce484222325u, name) & a->by_name.mask;
+    for (; a->by_name.slot[at]; at = (at + 1) & a->by_name.mask)
+        if (strcmp(a->names[a->by_name.slot[at] - 1], name) == 0)
+            return a->names[a->by_name.slot[at] - 1];
+    if (a->nnames == a->cap_names) {
+        size_t cap = a->cap_names ? 2 * a->cap_names : 16;
+        char **names = realloc(a->names, cap * sizeof *names);
+        if (!names)
+            return NULL;
+        a->names = names;
+        a->cap_names = cap;
+    }
+    char *copy = qsb_store_text(&a->out->store, name);
+    if (!copy)
+        return NULL;
+    a->names[a->nnames++] = copy;
+    a->by_name.slot[at] = a->nnames;
+    a->by_name.used++;
+    return copy;
+}
+
+/* A copy of text in the store; NULL stays NULL. False when out of memory. */
+static bool stored_text(qsb_assembler *a, char **text)
+{
+    if (*text && !(*text = qsb_store_text(&a->out->store, *text)))
+        return false;
+    return true;
+}
+
+/* The row's texts and arrays replaced by copies in the store (fr keeps the originals, for
+** qsb_file_row_free): samples and units in one block. False when out of memory. */
+static bool store_row(qsb_assembler *a, qsb_row *row)
+{
+    size_t n = row->nsamples;
+    const double *samples = row->samples;
+    const uint32_t *units = row->units;
+    if (!(row->algorithm = stored_name(a, row->algorithm)) || !stored_text(a, &row->failure) ||
+        !stored_text(a, &row->modes))
+        return false;
+    if (!samples && !units)
+        return true;
+    size_t bytes = n * sizeof *samples + (units ? n * sizeof *units : 0);
+    double *block = n <= SIZE_MAX / (sizeof *samples + sizeof *units)
+                        ? qsb_store_alloc(&a->out->store, bytes ? bytes : 1)
+                        : NULL;
+    if (!block)
+        return false;
+    row->samples = samples ? block : NULL;
+    row->units = units ? (uint32_t *)(block + n) : NULL;
+    if (samples && n)
+        memcpy(row->samples, samples, n * sizeof *samples);
+    if (units && n)
+        memcpy(row->units, units, n * sizeof *units);
+    return true;
+}
+
 /* The cell of the row's key, appended when new; SIZE_MAX when out of memory. */
 static size_t find_cell(qsb_assembler *a, qsb_file_row *fr, size_t place)
 {
@@ -233,8 +308,11 @@ static size_t find_cell(qsb_assembler *a, qsb_file_row *fr, size_t place)
             return SIZE_MAX;
         a->cap_cells = cap;
     }
+    char *pattern = stored_name(a, fr->pattern);
+    if (!pattern)
+        return SIZE_MAX;
     size_t index = out->ncells++;
-    out->cells[index] = (qsb_cell){take(&fr->pattern), fr->nelem, fr->size, NULL, 0};
+    out->cells[index] = (qsb_cell){pattern, fr->nelem, fr->size, NULL, 0};
     a->first_place[index] = place;
     a->cells.slot[at] = index + 1;
     a->cells.used++;
@@ -317,8 +395,11 @@ int qsb_assembler_add(qsb_assembler *a, qsb_file_row *fr, size_t place)
         out_of_memory(a);
     if (a->status == QSB_OK && fresh) {
         qsb_cell *c = &a->out->cells[cell];
-        c->rows[c->nrows++] = fr->row;
-        memset(&fr->row, 0, sizeof fr->row);
+        c->rows[c->nrows] = fr->row;
+        if (store_row(a, &c->rows[c->nrows]))
+            c->nrows++;
+        else
+            out_of_memory(a);
     }
     a->nrows++;
     qsb_file_row_free(fr);

@@ -198,6 +198,8 @@ static int join_machine(qsb_merge_input *in, size_t n, qsb_results *out)
                 out->cells[out->ncells++] = *slot[at];
                 memset(slot[at], 0, sizeof *slot[at]);
             }
+        for (size_t i = 0; i < n; i++) /* and the texts and arrays the cells point into */
+            qsb_store_join(&out->store, &in[i].run.store);
     }
     free(slot);
     free(from);

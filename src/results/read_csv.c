@@ -1,8 +1,9 @@
 /*
 ** The CSV results reader (schema.h). Parsed with libcsv in strict mode, fed one physical line
-** at a time so that every error can name its line. Columns are found by their header names:
-** the schema's required columns must be there, the others may be, unknown columns are
-** ignored.
+** at a time so that every error can name its line; the text comes in pieces, as the file is
+** read (read_results.c), so a large file is never held whole. Columns are found by their
+** header names: the schema's required columns must be there, the others may be, unknown
+** columns are ignored.
 */
 #include <csv.h>
 #include <errno.h>
@@ -23,9 +24,11 @@ typedef struct {
     qsb_assembler *cells; /* NULL once finished */
 } machine_rows;
 
-typedef struct {
+struct qsb_csv_reader {
     const char *path;     /* as messages show it: escaped already (read_results.h) */
     int status;
+    struct csv_parser parser;
+    bool ends_line;       /* the text so far ends with a newline */
     size_t line;          /* physical line being fed to the parser */
     size_t record_line;   /* line where the current record's first field ended */
     char **fields;        /* the current record: buffers kept from record to record */
@@ -37,7 +40,8 @@ typedef struct {
     long machine_at;      /* the fleet file's `machine` column (report.h), -1 when absent */
     machine_rows **machines; /* first appearance order */
     size_t nmachines, last;  /* last: the machine of the previous row (rows come in runs) */
-} csv_reader;
+};
+typedef qsb_csv_reader csv_reader;
 
 static void clear_fields(csv_reader *r)
 {
@@ -404,23 +408,47 @@ static void on_record(int terminator, void *data)
 
 /* ---- driving libcsv ---- */
 
-static int feed(csv_reader *r, struct csv_parser *p, const char *text, size_t len)
+qsb_csv_reader *qsb_csv_begin(const char *name)
+{
+    csv_reader *r = calloc(1, sizeof *r);
+    if (!r || csv_init(&r->parser, CSV_STRICT | CSV_STRICT_FINI) != 0) {
+        free(r);
+        return NULL;
+    }
+    r->path = name;
+    r->status = QSB_OK;
+    r->line = 1;
+    r->machine_at = -1;
+    return r;
+}
+
+int qsb_csv_feed(qsb_csv_reader *r, const char *text, size_t len)
 {
     size_t pos = 0;
-    r->line = 1;
     while (pos < len && r->status == QSB_OK) {
         const char *nl = memchr(text + pos, '\n', len - pos);
         size_t chunk = nl ? (size_t)(nl - (text + pos)) + 1 : len - pos;
-        if (csv_parse(p, text + pos, chunk, on_field, on_record, r) != chunk && r->status == QSB_OK)
+        if (csv_parse(&r->parser, text + pos, chunk, on_field, on_record, r) != chunk &&
+            r->status == QSB_OK)
             r->status = qsb_error(QSB_EUSAGE, "%s:%zu: malformed CSV (%s)", r->path, r->line,
-                                  csv_strerror(csv_error(p)));
+                                  csv_strerror(csv_error(&r->parser)));
         pos += chunk;
         r->line += nl != NULL;
     }
-    size_t last_line = r->line - (len > 0 && text[len - 1] == '\n');
-    if (r->status == QSB_OK && csv_fini(p, on_field, on_record, r) != 0 && r->status == QSB_OK)
+    if (len > 0)
+        r->ends_line = text[len - 1] == '\n';
+    return r->status;
+}
+
+/* The end of the text: what libcsv still holds is the last record. */
+static int feed_end(csv_reader *r)
+{
+    size_t last_line = r->line - r->ends_line;
+    if (r->status == QSB_OK && csv_fini(&r->parser, on_field, on_record, r) != 0 &&
+        r->status == QSB_OK)
         r->status = qsb_error(QSB_EUSAGE, "%s:%zu: malformed CSV at the end of the file (%s: "
-                              "truncated?)", r->path, last_line, csv_strerror(csv_error(p)));
+                              "truncated?)", r->path, last_line,
+                              csv_strerror(csv_error(&r->parser)));
     return r->status;
 }
 
@@ -446,26 +474,23 @@ static int finish_machines(csv_reader *r, qsb_results **runs, size_t *n)
     return status;
 }
 
-int qsb_read_csv_fleet(const char *name, const char *text, size_t len, qsb_results **runs,
-                       size_t *n)
+int qsb_csv_end(qsb_csv_reader *r, int status, qsb_results **runs, size_t *n)
 {
     *runs = NULL;
     *n = 0;
-    struct csv_parser parser;
-    if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0)
-        return qsb_out_of_memory("CSV parser");
-    csv_reader r = {.path = name, .status = QSB_OK, .machine_at = -1};
-    int status = feed(&r, &parser, text, len);
-    csv_free(&parser);
-    free_fields(&r);
-    if (status == QSB_OK && !r.have_header)
-        status = qsb_error(QSB_EUSAGE, "%s: empty file: no results", name);
-    if (status == QSB_OK && r.nmachines == 0 && !machine_of(&r, "")) /* a header alone */
+    if (status == QSB_OK)
+        status = feed_end(r);
+    csv_free(&r->parser);
+    free_fields(r);
+    if (status == QSB_OK && !r->have_header)
+        status = qsb_error(QSB_EUSAGE, "%s: empty file: no results", r->path);
+    if (status == QSB_OK && r->nmachines == 0 && !machine_of(r, "")) /* a header alone */
         status = qsb_out_of_memory("results");
     if (status == QSB_OK)
-        status = finish_machines(&r, runs, n);
-    for (size_t g = 0; g < r.nmachines; g++)
-        free_machine(r.machines[g]);
-    free(r.machines);
+        status = finish_machines(r, runs, n);
+    for (size_t g = 0; g < r->nmachines; g++)
+        free_machine(r->machines[g]);
+    free(r->machines);
+    free(r);
     return status;
 }

@@ -47,14 +47,75 @@ int qsb_text_to_double(const char *text, double *out)
     return 0;
 }
 
-/* ---- loading and format detection ---- */
+/* ---- format detection, then the reading ---- */
 
-static size_t line_of(const char *text, size_t offset)
+/* What a first pass over a file finds, before a parser sees a byte of it. */
+typedef struct {
+    size_t seen;          /* bytes so far */
+    unsigned char head[3]; /* the first three: a UTF-8 byte order mark (spreadsheets)? */
+    bool nul;             /* a NUL would silently cut a field short in both parsers */
+    size_t nul_line;      /* the line of the first NUL */
+    int first, first_after_head; /* the first byte that is not blank, from the start and
+                                  ** after the head; -1: none */
+} survey;
+
+static int survey_piece(void *ctx, const char *bytes, size_t len)
 {
-    size_t line = 1;
-    for (size_t i = 0; i < offset; i++)
-        line += text[i] == '\n';
-    return line;
+    survey *s = ctx;
+    for (size_t i = 0; i < len; i++, s->seen++) {
+        unsigned char c = (unsigned char)bytes[i];
+        if (s->seen < sizeof s->head)
+            s->head[s->seen] = c;
+        s->nul |= c == '\0';
+        s->nul_line += !s->nul && c == '\n';
+        bool blank = c == ' ' || c == '\t' || c == '\r' || c == '\n';
+        if (!blank && s->first < 0)
+            s->first = c;
+        if (!blank && s->first_after_head < 0 && s->seen >= sizeof s->head)
+            s->first_after_head = c;
+    }
+    return QSB_OK;
+}
+
+static size_t bom_length(const survey *s)
+{
+    return s->seen >= 3 && memcmp(s->head, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
+/* The CSV text, piece by piece, past the byte order mark. */
+typedef struct {
+    qsb_csv_reader *reader;
+    size_t skip; /* bytes of the mark not yet passed */
+} csv_pieces;
+
+static int csv_piece(void *ctx, const char *bytes, size_t len)
+{
+    csv_pieces *c = ctx;
+    size_t skip = c->skip < len ? c->skip : len;
+    c->skip -= skip;
+    return qsb_csv_feed(c->reader, bytes + skip, len - skip);
+}
+
+static int read_csv(const char *path, const char *shown, size_t bom, qsb_results **runs,
+                    size_t *n)
+{
+    csv_pieces c = {qsb_csv_begin(shown), bom};
+    if (!c.reader)
+        return qsb_out_of_memory("CSV parser");
+    int status = qsb_read_input_pieces(path, "", NULL, csv_piece, &c);
+    return qsb_csv_end(c.reader, status, runs, n);
+}
+
+/* JSON is parsed whole (cJSON). */
+static int read_json(const char *path, const char *shown, qsb_results **runs, size_t *n)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int status = qsb_read_input_file(path, "", NULL, &text, &len);
+    if (status == QSB_OK)
+        status = qsb_read_json_fleet(shown, text, len, runs, n);
+    free(text);
+    return status;
 }
 
 int qsb_read_fleet(const char *path, qsb_results **runs, size_t *n)
@@ -63,28 +124,20 @@ int qsb_read_fleet(const char *path, qsb_results **runs, size_t *n)
     *n = 0;
     char shown[QSB_QUOTE_PATH_MAX + 1]; /* the path, escaped once for every message */
     snprintf(shown, sizeof shown, "%s", qsb_quote_path(path));
-    char *text = NULL;
-    size_t len = 0;
-    int status = qsb_read_input_file(path, "", NULL, &text, &len);
+    survey s = {.nul_line = 1, .first = -1, .first_after_head = -1};
+    int status = qsb_read_input_pieces(path, "", NULL, survey_piece, &s);
     if (status != QSB_OK)
         return status;
-    /* A NUL would silently cut a field short in both parsers. */
-    const char *nul = memchr(text, '\0', len);
-    size_t bom = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* spreadsheets */
-    size_t start = bom;
-    while (start < len && strchr(" \t\r\n", text[start]))
-        start++;
-    if (nul)
-        status = qsb_error(QSB_EUSAGE, "%s:%zu: a NUL byte: not a text results file", shown,
-                           line_of(text, (size_t)(nul - text)));
-    else if (start == len)
-        status = qsb_error(QSB_EUSAGE, "%s: empty file: no results", shown);
-    else if (text[start] == '{' || text[start] == '[')
-        status = qsb_read_json_fleet(shown, text, len, runs, n);
-    else
-        status = qsb_read_csv_fleet(shown, text + bom, len - bom, runs, n);
-    free(text);
-    return status;
+    size_t bom = bom_length(&s);
+    int first = bom ? s.first_after_head : s.first;
+    if (s.nul)
+        return qsb_error(QSB_EUSAGE, "%s:%zu: a NUL byte: not a text results file", shown,
+                         s.nul_line);
+    if (first < 0)
+        return qsb_error(QSB_EUSAGE, "%s: empty file: no results", shown);
+    if (first == '{' || first == '[')
+        return read_json(path, shown, runs, n);
+    return read_csv(path, shown, bom, runs, n);
 }
 
 int qsb_read_results(const char *path, qsb_results *out)

@@ -36,8 +36,14 @@ int qsb_read_fleet(const char *path, qsb_results **runs, size_t *n);
 
 /* `name` is the file's name as messages show it: qsb_read_results escapes the path once
 ** (qsb_quote_path), and every value taken from the text is escaped where it is quoted. */
-int qsb_read_csv_fleet(const char *name, const char *text, size_t len, qsb_results **runs,
-                       size_t *n);
+/* The CSV reader takes the text in pieces, in order: begin (NULL when out of memory), a feed
+** per piece (QSB_OK, or the status of the first defect, reported), then end, which reads what
+** is left and hands over the runs when `status` (of the feeding and the file's reading) is
+** QSB_OK, and frees the reader in any case. */
+typedef struct qsb_csv_reader qsb_csv_reader;
+qsb_csv_reader *qsb_csv_begin(const char *name);
+int qsb_csv_feed(qsb_csv_reader *r, const char *text, size_t len);
+int qsb_csv_end(qsb_csv_reader *r, int status, qsb_results **runs, size_t *n);
 int qsb_read_json_fleet(const char *name, const char *text, size_t len, qsb_results **runs,
                         size_t *n);
 

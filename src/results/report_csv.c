@@ -66,7 +66,6 @@ static void put_value(FILE *out, const qsb_column *c, qsb_file_row *fr, const ch
     case QSB_COL_U64:
     case QSB_COL_SIZE: fprintf(out, "%" PRIu64, *(const uint64_t *)field); return;
     case QSB_COL_UINT: fprintf(out, "%u", *(const unsigned *)field); return;
-    case QSB_COL_ULONG: fprintf(out, "%lu", *(const unsigned long *)field); return;
     case QSB_COL_DOUBLE:
         d = *(const double *)field;
         if (!isnan(d))

@@ -220,7 +220,6 @@ static cJSON *column_value(builder *b, const qsb_column *c, qsb_file_row *fr)
     case QSB_COL_SIZE:
     case QSB_COL_SEED: return count(*(const uint64_t *)field);
     case QSB_COL_UINT: return count(*(const unsigned *)field);
-    case QSB_COL_ULONG: return count(*(const unsigned long *)field);
     case QSB_COL_DOUBLE: return number_or_null(*(const double *)field);
     case QSB_COL_BOOL: return cJSON_CreateBool(*(const bool *)field);
     case QSB_COL_SAMPLES: return number_array(b, fr->row.samples, fr->row.nsamples);

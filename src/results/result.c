@@ -73,12 +73,14 @@ void qsb_row_free(qsb_row *row)
     memset(row, 0, sizeof *row);
 }
 
-static void cell_free(qsb_cell *cell)
+/* stored: the cell's texts and arrays are in its results' store, freed with it. */
+static void cell_free(qsb_cell *cell, bool stored)
 {
-    for (size_t i = 0; i < cell->nrows; i++)
+    for (size_t i = 0; i < cell->nrows && !stored; i++)
         qsb_row_free(&cell->rows[i]);
     free(cell->rows);
-    free(cell->pattern);
+    if (!stored)
+        free(cell->pattern);
     memset(cell, 0, sizeof *cell);
 }
 
@@ -91,7 +93,7 @@ qsb_cell *qsb_results_add_cell(qsb_results *r, const char *pattern, uint64_t nel
         failed = qsb_row_init(&cell.rows[i], algorithms[i]) != 0;
     qsb_cell *grown = failed ? NULL : realloc(r->cells, (r->ncells + 1) * sizeof *grown);
     if (!grown) {
-        cell_free(&cell);
+        cell_free(&cell, false);
         return NULL;
     }
     r->cells = grown;
@@ -102,7 +104,7 @@ qsb_cell *qsb_results_add_cell(qsb_results *r, const char *pattern, uint64_t nel
 void qsb_results_drop_last_cell(qsb_results *r)
 {
     if (r->ncells > 0)
-        cell_free(&r->cells[--r->ncells]);
+        cell_free(&r->cells[--r->ncells], r->store != NULL);
 }
 
 const char *qsb_machine_name(const qsb_context *c)
@@ -220,8 +222,67 @@ void qsb_results_free(qsb_results *r)
         qsb_results_drop_last_cell(r);
     free(r->cells);
     free(r->baseline);
+    qsb_store_free(r->store);
     qsb_context_free(&r->context);
     memset(r, 0, sizeof *r);
+}
+
+/* ---- the store ---- */
+
+/* A block's usual room: large enough that its malloc is rare, small enough that the last
+** block's unused part is nothing beside a file that needs many. */
+#define STORE_BLOCK ((size_t)1 << 20)
+
+struct qsb_store {
+    qsb_store *next;   /* the blocks filled before this one */
+    size_t used, size; /* bytes of data */
+    double data[];     /* doubles are the strictest alignment kept: samples */
+};
+
+void *qsb_store_alloc(qsb_store **store, size_t size)
+{
+    size_t need = (size + sizeof(double) - 1) / sizeof(double) * sizeof(double);
+    qsb_store *s = *store;
+    if (need < size)
+        return NULL;
+    if (!s || s->size - s->used < need) {
+        size_t room = need > STORE_BLOCK ? need : STORE_BLOCK;
+        if (room > SIZE_MAX - sizeof *s || !(s = malloc(sizeof *s + room)))
+            return NULL;
+        *s = (qsb_store){*store, 0, room};
+        *store = s;
+    }
+    void *p = (char *)s->data + s->used;
+    s->used += need;
+    return p;
+}
+
+char *qsb_store_text(qsb_store **store, const char *text)
+{
+    size_t len = strlen(text) + 1;
+    char *copy = qsb_store_alloc(store, len);
+    return copy ? memcpy(copy, text, len) : NULL;
+}
+
+void qsb_store_join(qsb_store **into, qsb_store **from)
+{
+    qsb_store *last = *from;
+    if (!last)
+        return;
+    while (last->next)
+        last = last->next;
+    last->next = *into;
+    *into = *from;
+    *from = NULL;
+}
+
+void qsb_store_free(qsb_store *store)
+{
+    while (store) {
+        qsb_store *next = store->next;
+        free(store);
+        store = next;
+    }
 }
 
 /* The half-width of [lo, hi] around x in % of x; INFINITY when unknown. */

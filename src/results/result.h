@@ -4,7 +4,8 @@
 ** the CSV and JSON readers fill it back (compare, plot). Nothing else carries results. The
 ** files' columns are the schema's table (schema.h).
 **
-** Strings are owned by the structure (malloc'd) and freed by qsb_results_free().
+** Strings are owned by the structure and freed by qsb_results_free(): each one malloc'd, or,
+** in results read from a file, kept in the results' store (below).
 */
 #ifndef QSB_RESULT_H
 #define QSB_RESULT_H
@@ -101,16 +102,18 @@ typedef struct {
     double delta_pct;    /* paired delta against the cell's baseline; NAN for the baseline */
     double delta_lo, delta_hi; /* its 95% interval; NAN when unknown */
     uint64_t comparisons; /* comparator calls of one (separate, counted) sort */
+    /* The flags and counts side by side, where they share words: a file of millions of rows
+    ** holds millions of these. The counts are below 2^32, as the files allow. */
     bool verified;
-    char *failure;       /* NULL when verified, else why ("not sorted at index 12") */
     bool noisy;          /* the precision target was not reached, or the machine was slowed
                          ** for most of the samples (docs/measurement.md, "Slowed samples") */
-    unsigned long batch; /* sorts timed back to back per sample (a sample is their time / batch);
+    unsigned batch;      /* sorts timed back to back per sample (a sample is their time / batch);
                          ** 0 when unknown (JSON only, optional) */
-    unsigned long retaken; /* sorts timed again because the process lost the CPU during them
-                           ** or the machine slowed them (run.h; JSON only, optional) */
-    unsigned long near_units; /* units in which the sort's code and the comparator shared a
-                              ** 16 MiB-aligned region (placement.h; JSON only, optional) */
+    unsigned retaken;    /* sorts timed again because the process lost the CPU during them
+                         ** or the machine slowed them (run.h; JSON only, optional) */
+    unsigned near_units; /* units in which the sort's code and the comparator shared a
+                         ** 16 MiB-aligned region (placement.h; JSON only, optional) */
+    char *failure;       /* NULL when verified, else why ("not sorted at index 12") */
     char *modes;         /* NULL, or the row's speed modes over units (pool.h), fast one
                          ** first: "SHARE@MEDIAN" (a baseline) or "SHARE@MEDIAN/DELTA%"
                          ** joined by ';', e.g. "0.62@2010345/+5.1;0.38@2931002/+80.2" */
@@ -124,11 +127,28 @@ typedef struct {
     size_t nrows;
 } qsb_cell;
 
+/* Large blocks that results read from a file keep their cells' and rows' texts and arrays
+** in: a file of millions of rows would otherwise cost a malloc (and its overhead) per name
+** and per array, and a copy of the same few names per row. */
+typedef struct qsb_store qsb_store;
+
+/* size bytes from the store (created when *store is NULL), aligned for a double; NULL when
+** out of memory. Freed only with the whole store. */
+void *qsb_store_alloc(qsb_store **store, size_t size);
+/* A copy of text in the store; NULL when out of memory. */
+char *qsb_store_text(qsb_store **store, const char *text);
+/* Moves every block of *from into *into (*from is left NULL). */
+void qsb_store_join(qsb_store **into, qsb_store **from);
+void qsb_store_free(qsb_store *store);
+
 typedef struct {
     qsb_context context;
     char *baseline;      /* name of the baseline algorithm */
     qsb_cell *cells;
     size_t ncells;
+    qsb_store *store;    /* NULL: every cell and row owns its texts and arrays (malloc'd);
+                         ** else all of them are in it (read results) and the rows own none:
+                         ** rows are not added to, nor their texts replaced */
 } qsb_results;
 
 void qsb_results_free(qsb_results *r);

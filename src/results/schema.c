@@ -36,7 +36,7 @@ static const char *count_unfit(const qsb_column *c, uint64_t v)
 {
     if (c->type == QSB_COL_SIZE && v == 0)
         return "a size (>= 1)";
-    if ((c->type == QSB_COL_UINT || c->type == QSB_COL_ULONG) && v > UINT32_MAX)
+    if (c->type == QSB_COL_UINT && v > UINT32_MAX)
         return "a count below 2^32";
     return NULL;
 }
@@ -47,8 +47,6 @@ static void set_count(const qsb_column *c, qsb_file_row *r, uint64_t v)
     void *field = qsb_column_field(c, r);
     if (c->type == QSB_COL_UINT)
         *(unsigned *)field = (unsigned)v;
-    else if (c->type == QSB_COL_ULONG)
-        *(unsigned long *)field = (unsigned long)v;
     else
         *(uint64_t *)field = v;
 }
@@ -65,7 +63,6 @@ int qsb_read_column(const qsb_column_reader *in, void *ctx, const qsb_column *c,
     case QSB_COL_U64:
     case QSB_COL_SIZE:
     case QSB_COL_UINT:
-    case QSB_COL_ULONG:
         if ((status = in->count(ctx, c, &v)) != QSB_OK)
             return status;
         if ((unfit = count_unfit(c, v)) != NULL)

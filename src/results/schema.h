@@ -53,7 +53,6 @@ typedef enum {
     QSB_COL_U64,     /* uint64_t */
     QSB_COL_SIZE,    /* uint64_t, at least 1 */
     QSB_COL_UINT,    /* unsigned, below 2^32 */
-    QSB_COL_ULONG,   /* unsigned long, below 2^32 */
     QSB_COL_DOUBLE,  /* double, NAN when unknown (CSV: empty; JSON: null) */
     QSB_COL_BOOL,    /* bool: true or false */
     QSB_COL_SEED,    /* uint64_t and has_seed; CSV 0x-hex, JSON a number or a 0x-hex string */
@@ -92,9 +91,9 @@ typedef enum {
     X(samples,     SAMPLES, row.samples,            0, true)   \
     X(units,       UNITS,   row.units,              0, true)   \
     X(incomplete,  BOOL,    incomplete,             0, true)   \
-    X(batch,       ULONG,   row.batch,              0, false)  \
-    X(retaken,     ULONG,   row.retaken,            0, false)  \
-    X(near_units,  ULONG,   row.near_units,         0, false)  \
+    X(batch,       UINT,    row.batch,              0, false)  \
+    X(retaken,     UINT,    row.retaken,            0, false)  \
+    X(near_units,  UINT,    row.near_units,         0, false)  \
     X(modes,       TEXT,    row.modes,              0, true)
 
 typedef enum {

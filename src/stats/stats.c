@@ -841,15 +841,15 @@ static int by_p(const void *pa, const void *pb)
 
 long qsb_adjust_p(const double *p, size_t n, qsb_correction c, double *adjusted)
 {
-    for (size_t i = 0; i < n; i++)
-        adjusted[i] = NAN;
     indexed_p *order = malloc((n ? n : 1) * sizeof *order);
-    if (!order)
-        return -1;
     size_t m = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; order && i < n; i++)
         if (isfinite(p[i]))
             order[m++] = (indexed_p){fmin(1.0, fmax(0.0, p[i])), i};
+    for (size_t i = 0; i < n; i++) /* only now: p may be adjusted itself */
+        adjusted[i] = NAN;
+    if (!order)
+        return -1;
     qsort(order, m, sizeof *order, by_p);
     if (c == QSB_CORRECTION_HOLM) {
         /* step down: (m - k) p_(k) for 0-based rank k, made non-decreasing in k */

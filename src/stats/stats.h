@@ -213,7 +213,8 @@ int qsb_correction_of(const char *name, qsb_correction *out);
 
 /* adjusted[i] for the finite p[i] (m of them: the tests), NAN elsewhere; adjusted[i] < alpha
 ** is the corrected decision at level alpha. Returns m, or -1 when out of memory (adjusted is
-** then all NAN). p and adjusted may not overlap. */
+** then all NAN). p and adjusted may be the same array (a large family needs no second one),
+** but may not overlap otherwise. */
 long qsb_adjust_p(const double *p, size_t n, qsb_correction c, double *adjusted);
 
 #endif
