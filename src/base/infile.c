@@ -34,6 +34,23 @@ static int too_large(const char *prefix, const char *path)
                      qsb_quote_path(path), QSB_INPUT_MAX_BYTES >> 20);
 }
 
+/* read(2) of up to len bytes, again when a signal interrupted it: the bytes read, 0 at the end,
+** or -1 with the error reported in *status. */
+static ssize_t read_some(int fd, char *buf, size_t len, const char *prefix, const char *path,
+                         int *status)
+{
+    for (;;) {
+        ssize_t got = read(fd, buf, len);
+        if (got >= 0)
+            return got;
+        if (errno != EINTR) {
+            *status = qsb_error(QSB_EUSAGE, "%scannot read '%s': %s", prefix,
+                                qsb_quote_path(path), strerror(errno));
+            return -1;
+        }
+    }
+}
+
 /* Reads fd to its end into a buffer grown as needed (the size stat gave is only the first
 ** guess: a file may grow while it is read, and some report 0), at most the cap. */
 static int read_to_end(int fd, size_t guess, const char *prefix, const char *path, char **text,
@@ -57,12 +74,7 @@ static int read_to_end(int fd, size_t guess, const char *prefix, const char *pat
             buf = grown;
             cap = bigger;
         }
-        ssize_t got = read(fd, buf + used, cap - used);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0)
-            status = qsb_error(QSB_EUSAGE, "%scannot read '%s': %s", prefix,
-                               qsb_quote_path(path), strerror(errno));
+        ssize_t got = read_some(fd, buf + used, cap - used, prefix, path, &status);
         if (got <= 0)
             break;
         used += (size_t)got;
@@ -133,12 +145,7 @@ int qsb_read_input_pieces(const char *path, const char *prefix, const char *hint
     if (!buf)
         status = qsb_out_of_memory("input file");
     while (status == QSB_OK) {
-        ssize_t got = read(fd, buf, QSB_INPUT_PIECE);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0)
-            status = qsb_error(QSB_EUSAGE, "%scannot read '%s': %s", prefix,
-                               qsb_quote_path(path), strerror(errno));
+        ssize_t got = read_some(fd, buf, QSB_INPUT_PIECE, prefix, path, &status);
         if (got <= 0)
             break;
         total += (size_t)got; /* the file may have grown since fstat */
