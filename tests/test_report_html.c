@@ -76,11 +76,10 @@ static void test_page(void)
     CHECK(qsb_read_results(FIXTURES "run.json", &run) == QSB_OK);
     /* a candidate whose processes ran at two speeds: its modes are said, as in the table */
     bool moded = run.ncells > 0 && run.cells[0].nrows > 1;
-    if (moded) {
-        free(run.cells[0].rows[1].modes);
-        run.cells[0].rows[1].modes = strdup("0.62@2010345/5.1;0.38@2931002/80.2");
-    }
-    CHECK(moded);
+    if (moded) /* a read result's texts live in its store */
+        run.cells[0].rows[1].modes =
+            qsb_store_text(&run.store, "0.62@2010345/5.1;0.38@2931002/80.2");
+    CHECK(moded && run.cells[0].rows[1].modes);
     qsb_html_page page = {.run = &run, .run_name = "run.json", .fleet = runs, .fleet_n = n,
                           .fleet_name = "fleet <b>.json"};
     FILE *fp = tmpfile();
