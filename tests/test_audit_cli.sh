@@ -6,11 +6,7 @@ set -u
 bin=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-failed=0
-check() { # check DESCRIPTION COMMAND...
-    what=$1; shift
-    if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; failed=1; fi
-}
+. "$(dirname "$0")/check.sh"
 
 "$bin" audit --bogus >/dev/null 2>"$dir/err"; check "unknown option exits 2" test $? -eq 2
 check "one error line" grep -q "^qsortbench: error: " "$dir/err"
@@ -43,4 +39,4 @@ if [ -n "$libc" ] && [ -f "$libc" ]; then
 else
     echo "skipped: no libc path from ldd"
 fi
-exit $failed
+check_done

@@ -13,11 +13,7 @@ case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 case $PLUGIN in /*) ;; *) PLUGIN=$PWD/$PLUGIN ;; esac
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-passed=0
-failed=0
-check() {
-    if eval "$1"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "check failed: $1" >&2; fi
-}
+. "$(dirname "$0")/check.sh"
 run() { # run ARGS...: status in $st, stdout in out, stderr in err
     "$BIN" run --nelem 1000:5000 --sizes 4,8 --patterns random,sorted -q \
         --csv "$dir/r.csv" --json "$dir/r.json" "$@" >"$dir/out" 2>"$dir/err"
@@ -35,11 +31,11 @@ for regime in "--reps 3" "--budget 0.5s"; do
         symbol=${plugin%%:*}
         where=${plugin#*:}
         run --algos "msort,$PLUGIN:$symbol" $regime
-        check '[ $st -eq 1 ]'
-        check '[ "$(grep -c "FAILED ($symbol: wrote outside the array: $where)" "$dir/out")" -eq 8 ]'
-        check '[ "$(rows "$symbol" verified false)" -eq 8 ]'
-        check '[ "$(rows msort verified true)" -eq 8 ]'
-        check 'grep -q "^qsortbench: error: 8 result(s) failed verification" "$dir/err"'
+        check_eval '[ $st -eq 1 ]'
+        check_eval '[ "$(grep -c "FAILED ($symbol: wrote outside the array: $where)" "$dir/out")" -eq 8 ]'
+        check_eval '[ "$(rows "$symbol" verified false)" -eq 8 ]'
+        check_eval '[ "$(rows msort verified true)" -eq 8 ]'
+        check_eval 'grep -q "^qsortbench: error: 8 result(s) failed verification" "$dir/err"'
     done
 done
 
@@ -56,20 +52,19 @@ for plugin in crash_segv:"crashed: signal 11" exit_zero:"exited with status " \
     symbol=${plugin%%:*}
     how=${plugin#*:}
     audit "$symbol"
-    check '[ $st -eq 1 ]'
-    check 'grep -q "^$symbol  *FAILED ($how.* in its first sort)$" "$dir/out"'
-    check 'grep -q "^qsortbench: error: audit: $symbol: $how" "$dir/err"'
-    check 'grep -q "^bsd  *no  *no  .* OK  *OK " "$dir/out"'
-    check 'grep -q "^\"$symbol\",\"\",\"\",.*,\"$how" "$dir/a.csv"'
-    check 'grep -q "^\"bsd\",\"\",\"no\"" "$dir/a.csv"'
-    check 'grep -q "\"failure\":[[:space:]]*\"$how" "$dir/a.json"'
+    check_eval '[ $st -eq 1 ]'
+    check_eval 'grep -q "^$symbol  *FAILED ($how.* in its first sort)$" "$dir/out"'
+    check_eval 'grep -q "^qsortbench: error: audit: $symbol: $how" "$dir/err"'
+    check_eval 'grep -q "^bsd  *no  *no  .* OK  *OK " "$dir/out"'
+    check_eval 'grep -q "^\"$symbol\",\"\",\"\",.*,\"$how" "$dir/a.csv"'
+    check_eval 'grep -q "^\"bsd\",\"\",\"no\"" "$dir/a.csv"'
+    check_eval 'grep -q "\"failure\":[[:space:]]*\"$how" "$dir/a.json"'
 done
 
 # A sort that strays only on small arrays passes the first sort and fails in the stability
 # probe, whose arrays are fenced too.
 audit past_end_small_n
-check '[ $st -eq 1 ]'
-check 'grep -q "^past_end_small_n  *FAILED (wrote outside the array: past its end (size 1, n 2) in the stability probe)$" "$dir/out"'
+check_eval '[ $st -eq 1 ]'
+check_eval 'grep -q "^past_end_small_n  *FAILED (wrote outside the array: past its end (size 1, n 2) in the stability probe)$" "$dir/out"'
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+check_done

@@ -10,11 +10,7 @@ bin=$1
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
-passed=0
-failed=0
-
-ok() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/check.sh"
 
 # Runs "$bin gen ARGS..." with stdout in $tmp/out and stderr in $tmp/err; sets $rc.
 run_gen() {
@@ -250,5 +246,4 @@ else
     echo "no pseudo-terminal here: the terminal check is skipped"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+check_done

@@ -22,10 +22,7 @@ tools=$(cd "$(dirname "$0")/.." && pwd)/tools/fleet
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 cd "$tmp" || exit 1
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/check.sh"
 
 M="--nelem 100:1000:3000 --sizes 4,32 --patterns random,sorted,reversed,allequal --metric comparisons -q"
 run() { "$bin" run $M "$@" >/dev/null 2>>run.err || fail "run $*"; }
@@ -207,5 +204,4 @@ cp p2.csv again.csv
 bad_merge "p2.csv and again.csv are the same run: identical samples" --pool p1.csv p2.csv \
     p3.csv again.csv -o x.json
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+check_done

@@ -12,12 +12,7 @@ bin=$1
 fixtures=$2
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
-passed=0
-failed=0
-
-ok() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
-check() { if [ "$1" = "$2" ]; then ok; else fail "$3: got '$1', expected '$2'"; fi; }
+. "$(dirname "$0")/check.sh"
 
 # Runs "$bin plot ARGS..." with stdout in $tmp/out and stderr in $tmp/err; sets $rc.
 run_plot() {
@@ -41,9 +36,9 @@ occurrences() { grep -o "$2" "$1" | wc -l | tr -d ' '; }
 
 # The one error line: prefix, one line, nothing on stdout.
 check_error_line() {
-    check "$(wc -l <"$tmp/err" | tr -d ' ')" 1 "$1: stderr lines"
-    check "$(grep -c '^qsortbench: error: ' "$tmp/err")" 1 "$1: error prefix"
-    check "$(wc -c <"$tmp/out" | tr -d ' ')" 0 "$1: stdout"
+    check_same "$(wc -l <"$tmp/err" | tr -d ' ')" 1 "$1: stderr lines"
+    check_same "$(grep -c '^qsortbench: error: ' "$tmp/err")" 1 "$1: error prefix"
+    check_same "$(wc -c <"$tmp/out" | tr -d ' ')" 0 "$1: stdout"
 }
 
 if ! command -v gnuplot >/dev/null 2>&1; then
@@ -56,49 +51,49 @@ mkdir "$tmp/runs"
 name="it's a \"run\""
 cp "$fixtures/small.csv" "$tmp/runs/$name.csv"
 run_plot "$tmp/runs/$name.csv"
-check "$rc" 0 "csv: exit status"
-check "$(cat "$tmp/out")" "$tmp/runs/$name-deltas-introsort.png
+check_same "$rc" 0 "csv: exit status"
+check_same "$(cat "$tmp/out")" "$tmp/runs/$name-deltas-introsort.png
 $tmp/runs/$name-scaling.png
 $tmp/runs/$name-comparisons.png" "csv: charts listed"
-check "$(wc -c <"$tmp/err" | tr -d ' ')" 0 "csv: stderr"
-check "$(png_size "$tmp/runs/$name-deltas-introsort.png")" 1100x765 "csv: deltas PNG"
-check "$(png_size "$tmp/runs/$name-scaling.png")" 1035x725 "csv: scaling PNG"
-check "$(png_size "$tmp/runs/$name-comparisons.png")" 1090x765 "csv: comparisons PNG"
-check "$(ls "$tmp/runs" | wc -l | tr -d ' ')" 4 "csv: files beside the results (no temporaries)"
+check_same "$(wc -c <"$tmp/err" | tr -d ' ')" 0 "csv: stderr"
+check_same "$(png_size "$tmp/runs/$name-deltas-introsort.png")" 1100x765 "csv: deltas PNG"
+check_same "$(png_size "$tmp/runs/$name-scaling.png")" 1035x725 "csv: scaling PNG"
+check_same "$(png_size "$tmp/runs/$name-comparisons.png")" 1090x765 "csv: comparisons PNG"
+check_same "$(ls "$tmp/runs" | wc -l | tr -d ' ')" 4 "csv: files beside the results (no temporaries)"
 
 # ---- JSON, -o DIR (created), SVG, a title with quotes ----
 run_plot "$fixtures/small.json" -o "$tmp/svg out" --format svg --title "Tom's \"test\""
-check "$rc" 0 "svg: exit status"
-check "$(ls "$tmp/svg out" | tr '\n' ' ')" \
+check_same "$rc" 0 "svg: exit status"
+check_same "$(ls "$tmp/svg out" | tr '\n' ' ')" \
     "small-comparisons.svg small-deltas-introsort.svg small-scaling.svg " "svg: files"
 deltas="$tmp/svg out/small-deltas-introsort.svg"
 scaling="$tmp/svg out/small-scaling.svg"
 comparisons="$tmp/svg out/small-comparisons.svg"
 for svg in "$deltas" "$scaling" "$comparisons"; do
-    check "$(head -c 5 "$svg")" "<?xml" "svg: XML declaration"
-    check "$(grep -v '^$' "$svg" | tail -n 1)" "</svg>" "svg: closing tag last"
-    check "$(occurrences "$svg" '<g ')" "$(occurrences "$svg" '</g>')" "svg: balanced groups"
-    check "$(grep -c 'plot-fixture (Fixture CPU 3000), glibc 2.36; seed 0x9abc56781234' "$svg")" 1 \
+    check_same "$(head -c 5 "$svg")" "<?xml" "svg: XML declaration"
+    check_same "$(grep -v '^$' "$svg" | tail -n 1)" "</svg>" "svg: closing tag last"
+    check_same "$(occurrences "$svg" '<g ')" "$(occurrences "$svg" '</g>')" "svg: balanced groups"
+    check_same "$(grep -c 'plot-fixture (Fixture CPU 3000), glibc 2.36; seed 0x9abc56781234' "$svg")" 1 \
         "svg: machine and seed subtitle"
 done
 # Bars: 8 cells less the failed one, plus 2 key samples; crosses: the failed cell and its key.
-check "$(occurrences "$deltas" "fill-opacity = '0.850000'")" 9 "svg: delta bars"
-check "$(occurrences "$deltas" "href='#gpPt1'")" 2 "svg: failed crosses in deltas"
-check "$(grep -c "Tom's &quot;test&quot;: introsort against msort\|Tom's \"test\": introsort against msort" "$deltas")" 1 "svg: title"
+check_same "$(occurrences "$deltas" "fill-opacity = '0.850000'")" 9 "svg: delta bars"
+check_same "$(occurrences "$deltas" "href='#gpPt1'")" 2 "svg: failed crosses in deltas"
+check_same "$(grep -c "Tom's &quot;test&quot;: introsort against msort\|Tom's \"test\": introsort against msort" "$deltas")" 1 "svg: title"
 # Points: 4 panels x 2 algorithms x 2 counts less the failed one, plus 2 key samples.
-check "$(occurrences "$scaling" "href='#gpPt6'")" 17 "svg: scaling points"
-check "$(occurrences "$scaling" '<text>L1d</text>')" 2 "svg: L1d marks (32-byte panels only)"
-check "$(occurrences "$comparisons" "fill-opacity = '0.850000'")" 17 "svg: comparison bars"
+check_same "$(occurrences "$scaling" "href='#gpPt6'")" 17 "svg: scaling points"
+check_same "$(occurrences "$scaling" '<text>L1d</text>')" 2 "svg: L1d marks (32-byte panels only)"
+check_same "$(occurrences "$comparisons" "fill-opacity = '0.850000'")" 17 "svg: comparison bars"
 
 # ---- gnuplot missing: an empty PATH directory ----
 mkdir "$tmp/empty" "$tmp/none"
 PATH="$tmp/empty" "$bin" plot "$fixtures/small.csv" -o "$tmp/none" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-check "$rc" 3 "no gnuplot: exit status"
+check_same "$rc" 3 "no gnuplot: exit status"
 check_error_line "no gnuplot"
-check "$(grep -c 'gnuplot.*No such file or directory.*gnuplot-nox' "$tmp/err")" 1 \
+check_same "$(grep -c 'gnuplot.*No such file or directory.*gnuplot-nox' "$tmp/err")" 1 \
     "no gnuplot: message names the package"
-check "$(ls "$tmp/none" | wc -l | tr -d ' ')" 0 "no gnuplot: no chart"
+check_same "$(ls "$tmp/none" | wc -l | tr -d ' ')" 0 "no gnuplot: no chart"
 
 # ---- gnuplot failing half-way (the scaling chart), after writing part of its output ----
 mkdir "$tmp/fake"
@@ -112,48 +107,47 @@ EOF
 chmod +x "$tmp/fake/gnuplot"
 PATH="$tmp/fake:$PATH" "$bin" plot "$fixtures/small.csv" -o "$tmp/none" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-check "$rc" 3 "gnuplot failing: exit status"
+check_same "$rc" 3 "gnuplot failing: exit status"
 check_error_line "gnuplot failing"
-check "$(grep -c 'scaling.gp" line 7: fake failure.*gnuplot-nox' "$tmp/err")" 1 \
+check_same "$(grep -c 'scaling.gp" line 7: fake failure.*gnuplot-nox' "$tmp/err")" 1 \
     "gnuplot failing: its message and the package"
-check "$(ls "$tmp/none" | wc -l | tr -d ' ')" 0 "gnuplot failing: no chart, whole or partial"
+check_same "$(ls "$tmp/none" | wc -l | tr -d ' ')" 0 "gnuplot failing: no chart, whole or partial"
 
 # ---- usage errors: exit 2, one line, nothing written ----
 run_plot
-check "$rc" 2 "no operand"
+check_same "$rc" 2 "no operand"
 check_error_line "no operand"
 run_plot "$fixtures/small.csv" --format jpg -o "$tmp/none"
-check "$rc" 2 "bad format"
+check_same "$rc" 2 "bad format"
 check_error_line "bad format"
 run_plot "$fixtures/small.csv" "$fixtures/small.json" -o "$tmp/none"
-check "$rc" 2 "two operands"
+check_same "$rc" 2 "two operands"
 check_error_line "two operands"
 run_plot "$tmp/missing.csv" -o "$tmp/none"
-check "$rc" 2 "missing results file"
+check_same "$rc" 2 "missing results file"
 check_error_line "missing results file"
 run_plot "$fixtures/small.csv" -o "$tmp/runs/$name.csv/sub"
-check "$rc" 2 "-o under a file"
+check_same "$rc" 2 "-o under a file"
 check_error_line "-o under a file"
-check "$(ls "$tmp/none" | wc -l | tr -d ' ')" 0 "usage errors: no chart"
+check_same "$(ls "$tmp/none" | wc -l | tr -d ' ')" 0 "usage errors: no chart"
 
 # ---- run --plot: the charts beside the CSV; without gnuplot it fails before the run ----
 mkdir "$tmp/run"
 "$bin" run --nelem 100:1000 --sizes 4 --patterns sorted,random --metric comparisons --quiet \
     --csv "$tmp/run/r.csv" --json "$tmp/run/r.json" --plot >"$tmp/out" 2>"$tmp/err"
-check "$?" 0 "run --plot: exit status"
-check "$(ls "$tmp/run" | tr '\n' ' ')" \
+check_same "$?" 0 "run --plot: exit status"
+check_same "$(ls "$tmp/run" | tr '\n' ' ')" \
     "r-comparisons.png r-deltas-introsort.png r-scaling.png r.csv r.json " "run --plot: files"
-check "$(grep -c "^$tmp/run/r-.*\.png$" "$tmp/out")" 3 "run --plot: charts listed after the table"
+check_same "$(grep -c "^$tmp/run/r-.*\.png$" "$tmp/out")" 3 "run --plot: charts listed after the table"
 mkdir "$tmp/run2"
 PATH="$tmp/empty" "$bin" run --nelem 100 --sizes 4 --patterns sorted --metric comparisons \
     --quiet --csv "$tmp/run2/r.csv" --json "$tmp/run2/r.json" --plot >"$tmp/out" 2>"$tmp/err"
-check "$?" 3 "run --plot without gnuplot: exit status"
+check_same "$?" 3 "run --plot without gnuplot: exit status"
 check_error_line "run --plot without gnuplot"
-check "$(ls "$tmp/run2" | wc -l | tr -d ' ')" 0 "run --plot without gnuplot: nothing run or written"
+check_same "$(ls "$tmp/run2" | wc -l | tr -d ' ')" 0 "run --plot without gnuplot: nothing run or written"
 
 run_plot --help
-check "$rc" 0 "--help"
-check "$(grep -c -- '--format FMT' "$tmp/out")" 1 "--help lists --format"
+check_same "$rc" 0 "--help"
+check_same "$(grep -c -- '--format FMT' "$tmp/out")" 1 "--help lists --format"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+check_done

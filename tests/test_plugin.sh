@@ -12,11 +12,7 @@ case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 case $PLUGIN in /*) ;; *) PLUGIN=$PWD/$PLUGIN ;; esac
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-passed=0
-failed=0
-check() {
-    if eval "$1"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "check failed: $1" >&2; fi
-}
+. "$(dirname "$0")/check.sh"
 run() { # run ARGS...: status in $st, stdout in out, stderr in err
     "$BIN" run --nelem 1000 --sizes 4 --patterns random --reps 3 -q \
         --csv "$dir/r.csv" --json "$dir/r.json" "$@" >"$dir/out" 2>"$dir/err"
@@ -28,64 +24,63 @@ column() { # column NAME ALGORITHM: that field of the algorithm's CSV rows
 }
 
 run --algos "introsort,$PLUGIN:broken_sort"
-check '[ $st -eq 1 ]'
-check 'grep -q "FAILED (broken_sort: not sorted" "$dir/out"'
-check '[ "$(column verified broken_sort)" = false ]'
-check 'grep -q "^qsortbench: error: 1 result(s) failed verification" "$dir/err"'
+check_eval '[ $st -eq 1 ]'
+check_eval 'grep -q "FAILED (broken_sort: not sorted" "$dir/out"'
+check_eval '[ "$(column verified broken_sort)" = false ]'
+check_eval 'grep -q "^qsortbench: error: 1 result(s) failed verification" "$dir/err"'
 
 run --algos "introsort,$PLUGIN:no_such_symbol"
-check '[ $st -eq 2 ] && grep -q "undefined symbol: no_such_symbol" "$dir/err"'
+check_eval '[ $st -eq 2 ] && grep -q "undefined symbol: no_such_symbol" "$dir/err"'
 run --algos "introsort,$dir/missing.so:plain_introsort"
-check '[ $st -eq 2 ] && grep -q "cannot open shared object file" "$dir/err"'
+check_eval '[ $st -eq 2 ] && grep -q "cannot open shared object file" "$dir/err"'
 run --algos "introsort,x=:plain_introsort"
-check '[ $st -eq 2 ] && grep -q "expected \[NAME=\]PATH.so:SYMBOL" "$dir/err"'
+check_eval '[ $st -eq 2 ] && grep -q "expected \[NAME=\]PATH.so:SYMBOL" "$dir/err"'
 run --algos "introsort,msort=$PLUGIN:plain_introsort"
-check '[ $st -eq 2 ] && grep -q "NAME is a registry algorithm" "$dir/err"'
+check_eval '[ $st -eq 2 ] && grep -q "NAME is a registry algorithm" "$dir/err"'
 run --algos "introsort,$PLUGIN:plain_introsort,$PLUGIN:plain_introsort"
-check '[ $st -eq 2 ] && grep -q "listed twice" "$dir/err"'
+check_eval '[ $st -eq 2 ] && grep -q "listed twice" "$dir/err"'
 
 # the same introsort behind qsort_r, behind qsort (the trampoline), and the registry's
 run --metric comparisons --algos "introsort,q=$PLUGIN:introsort_qsort:qsort,$PLUGIN:plain_introsort"
-check '[ $st -eq 0 ]'
-check '[ -n "$(column comparisons introsort)" ]'
-check '[ "$(column comparisons q)" = "$(column comparisons introsort)" ]'
-check '[ "$(column comparisons plain_introsort)" = "$(column comparisons introsort)" ]'
+check_eval '[ $st -eq 0 ]'
+check_eval '[ -n "$(column comparisons introsort)" ]'
+check_eval '[ "$(column comparisons q)" = "$(column comparisons introsort)" ]'
+check_eval '[ "$(column comparisons plain_introsort)" = "$(column comparisons introsort)" ]'
 
 # a plug-in named without a directory is found in the current directory
 (cd "$(dirname "$PLUGIN")" && "$BIN" run --nelem 100 --sizes 8 --patterns random --reps 1 -q \
     --metric comparisons --algos "introsort,$(basename "$PLUGIN"):slow_introsort_3pct" \
     --csv "$dir/r.csv" --json "$dir/r.json" >/dev/null 2>"$dir/err")
 st=$?
-check '[ $st -eq 0 ]'
+check_eval '[ $st -eq 0 ]'
 
 # --export gbench, both spellings; comparisons cannot be exported
 run --metric ns --algos "introsort,$PLUGIN:plain_introsort" --export gbench "$dir/g1.json"
-check '[ $st -eq 0 ] && grep -q "\"introsort/RANDOM/1000/4\"" "$dir/g1.json"'
-check 'grep -q "\"plain_introsort/RANDOM/1000/4_median\"" "$dir/g1.json"'
+check_eval '[ $st -eq 0 ] && grep -q "\"introsort/RANDOM/1000/4\"" "$dir/g1.json"'
+check_eval 'grep -q "\"plain_introsort/RANDOM/1000/4_median\"" "$dir/g1.json"'
 run --metric ns --algos introsort --export "gbench=$dir/g2.json"
-check '[ $st -eq 0 ] && grep -q "\"run_type\":[[:space:]]*\"aggregate\"" "$dir/g2.json"'
+check_eval '[ $st -eq 0 ] && grep -q "\"run_type\":[[:space:]]*\"aggregate\"" "$dir/g2.json"'
 run --metric comparisons --export "gbench=$dir/g3.json"
-check '[ $st -eq 2 ] && [ ! -e "$dir/g3.json" ]'
+check_eval '[ $st -eq 2 ] && [ ! -e "$dir/g3.json" ]'
 run --metric ns --export "gbench=$dir/no/such/dir/g.json"
-check '[ $st -eq 2 ]'
+check_eval '[ $st -eq 2 ]'
 
 # --fail-above on exact counts: introsort makes more comparisons than msort on random input
 run --metric comparisons --algos msort,introsort --fail-above 1
-check '[ $st -eq 1 ] && grep -q "^qsortbench: error: --fail-above 1: introsort is +" "$dir/err"'
+check_eval '[ $st -eq 1 ] && grep -q "^qsortbench: error: --fail-above 1: introsort is +" "$dir/err"'
 run --metric comparisons --algos introsort,msort --fail-above 1
-check '[ $st -eq 0 ]'
+check_eval '[ $st -eq 0 ]'
 run --algos introsort --fail-above 1
-check '[ $st -eq 2 ] && grep -q "needs a candidate" "$dir/err"'
+check_eval '[ $st -eq 2 ] && grep -q "needs a candidate" "$dir/err"'
 run --metric comparisons --algos msort,introsort --alpha 0.05
-check '[ $st -eq 2 ] && grep -q "give both" "$dir/err"'
+check_eval '[ $st -eq 2 ] && grep -q "give both" "$dir/err"'
 run --metric comparisons --algos msort,introsort --fail-above 1 --alpha 1.5
-check '[ $st -eq 2 ]'
+check_eval '[ $st -eq 2 ]'
 run --metric comparisons --algos msort,introsort --correction bh
-check '[ $st -eq 2 ] && grep -q "give both" "$dir/err"'
+check_eval '[ $st -eq 2 ] && grep -q "give both" "$dir/err"'
 run --metric comparisons --algos msort,introsort --fail-above 1 --correction bonferroni
-check '[ $st -eq 2 ] && grep -q "is not holm, bh or none" "$dir/err"'
+check_eval '[ $st -eq 2 ] && grep -q "is not holm, bh or none" "$dir/err"'
 run --metric comparisons --algos msort,introsort --fail-above 1 --correction bh
-check '[ $st -eq 1 ] && grep -q "^qsortbench: error: --fail-above 1: introsort is +" "$dir/err"'
+check_eval '[ $st -eq 1 ] && grep -q "^qsortbench: error: --fail-above 1: introsort is +" "$dir/err"'
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+check_done

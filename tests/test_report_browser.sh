@@ -27,12 +27,7 @@ for tool in "$chromium" gnuplot python3; do
 done
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
-passed=0
-failed=0
-
-ok() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
-check() { if [ "$1" = "$2" ]; then ok; else fail "$3: got '$1', expected '$2'"; fi; }
+. "$(dirname "$0")/check.sh"
 
 # chromium NAME URL ARGS...: headless, its own profile, every request through a proxy on a
 # closed port, console messages on stderr ($tmp/NAME.err), the net log in $tmp/NAME.net.
@@ -51,7 +46,7 @@ browse() {
 
 "$bin" report "$fixtures/run.json" "$fixtures/merged.json" "$fixtures/fleet-hostile.json" \
     "$fixtures/audit.json" -o "$tmp/page.html" 2>"$tmp/report.err"
-check "$?" 0 "report of a run, an earlier run, a fleet and an audit"
+check_same "$?" 0 "report of a run, an earlier run, a fleet and an audit"
 printf '<!DOCTYPE html><html><head><meta charset="utf-8"><title>control</title></head><body><img src="http://127.0.0.1:9/probe.png" alt=""></body></html>\n' >"$tmp/control.html"
 
 browse page "file://$tmp/page.html" --dump-dom
@@ -61,27 +56,26 @@ browse control "file://$tmp/control.html" --dump-dom
 # the page's structure
 python3 "$checker" dom "$tmp/page.out" sections=run,results,charts,compare,fleet,audit \
     charts=6 svg=6 cell_rows=12 verdict_rows=8 audit_rows=3 >"$tmp/dom.txt"
-check "$?" 0 "page structure: $(cat "$tmp/dom.txt")"
+check_same "$?" 0 "page structure: $(cat "$tmp/dom.txt")"
 grep -c 'CONSOLE' "$tmp/page.err" "$tmp/shot.err" | grep -v ':0$' >"$tmp/console.txt"
-check "$(cat "$tmp/console.txt")" "" "console messages"
+check_same "$(cat "$tmp/console.txt")" "" "console messages"
 
 # no request from the page; the control page's request is seen
 python3 "$checker" netlog "$tmp/page.net" >"$tmp/requests.txt"
-check "$?:$(cat "$tmp/requests.txt")" "0:" "requests of the page"
+check_same "$?:$(cat "$tmp/requests.txt")" "0:" "requests of the page"
 python3 "$checker" netlog "$tmp/shot.net" >"$tmp/requests.txt"
-check "$?:$(cat "$tmp/requests.txt")" "0:" "requests of the page, screenshot"
+check_same "$?:$(cat "$tmp/requests.txt")" "0:" "requests of the page, screenshot"
 python3 "$checker" netlog "$tmp/control.net" >"$tmp/requests.txt"
-check "$(cat "$tmp/requests.txt")" "http://127.0.0.1:9/probe.png" "the control page's request"
+check_same "$(cat "$tmp/requests.txt")" "http://127.0.0.1:9/probe.png" "the control page's request"
 
 # hostile names are text
 python3 "$checker" hostile "$tmp/page.out" '<script>alert("x")</script>'"'q" \
     'evil"host<img src=x onerror=alert(1)>' '<style>body{display:none}</style>&amp;' \
     >"$tmp/hostile.txt"
-check "$?" 0 "hostile names: $(cat "$tmp/hostile.txt")"
+check_same "$?" 0 "hostile names: $(cat "$tmp/hostile.txt")"
 
 # a screenshot that is not blank
 python3 "$checker" png "$tmp/shot.png" 1024 1400 >"$tmp/png.txt" 2>&1
-check "$?" 0 "screenshot: $(cat "$tmp/png.txt")"
+check_same "$?" 0 "screenshot: $(cat "$tmp/png.txt")"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+check_done
