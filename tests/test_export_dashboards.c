@@ -118,38 +118,57 @@ static void check_metric(const cJSON *m, double value, double lo, double hi)
     }
 }
 
-static void check_bmf_rows(const cJSON *root, const qsb_results *runs, size_t n, const char *file)
+/* Where a row of runs[m] is exported in a parsed file: the entry, or NULL. */
+typedef const cJSON *(*entry_lookup)(const cJSON *root, const char *name);
+
+/* What one exported row must say: its entry, the row, its cell and its run. */
+typedef void (*entry_check)(const cJSON *entry, const qsb_results *run, const qsb_cell *cell,
+                            size_t i, const char *name, const char *file);
+
+/* Every row of every run: a failed row is not exported, any other one is, and says what
+** `check` asks of it. The file holds no other entry. */
+static void check_exported_rows(const cJSON *root, const qsb_results *runs, size_t n,
+                                const char *file, entry_lookup lookup, entry_check check)
 {
     CHECK_EQ_U64(cJSON_GetArraySize(root), exportable_rows(runs, n));
-    for (size_t m = 0; m < n; m++) {
-        char measure[64];
-        snprintf(measure, sizeof measure, "median-%s", runs[m].context.metric);
+    for (size_t m = 0; m < n; m++)
         for (size_t c = 0; c < runs[m].ncells; c++) {
             const qsb_cell *cell = &runs[m].cells[c];
             for (size_t i = 0; i < cell->nrows; i++) {
-                const qsb_row *row = &cell->rows[i];
                 char name[1100];
-                row_name(name, sizeof name, runs, n, m, cell, row);
-                const cJSON *b = cJSON_GetObjectItemCaseSensitive(root, name);
-                if (!row->verified) {
-                    CHECK_MSG(b == NULL, "%s: failed row %s exported", file, name);
+                row_name(name, sizeof name, runs, n, m, cell, &cell->rows[i]);
+                const cJSON *entry = lookup(root, name);
+                if (!cell->rows[i].verified) {
+                    CHECK_MSG(entry == NULL, "%s: failed row %s exported", file, name);
                     continue;
                 }
-                CHECK_MSG(b != NULL, "%s: %s missing", file, name);
-                if (!b)
-                    continue;
-                check_metric(cJSON_GetObjectItemCaseSensitive(b, measure), row->summary.median,
-                             row->summary.median_lo, row->summary.median_hi);
-                const cJSON *d = cJSON_GetObjectItemCaseSensitive(b, "delta-pct");
-                if (i == 0 || !isfinite(row->delta_pct) || !cell->rows[0].verified) {
-                    CHECK_MSG(d == NULL, "%s: %s has a delta", file, name);
-                } else {
-                    CHECK_MSG(d != NULL, "%s: %s has no delta", file, name);
-                    if (d)
-                        check_metric(d, row->delta_pct, row->delta_lo, row->delta_hi);
-                }
+                CHECK_MSG(entry != NULL, "%s: %s missing", file, name);
+                if (entry)
+                    check(entry, &runs[m], cell, i, name, file);
             }
         }
+}
+
+static const cJSON *bmf_entry(const cJSON *root, const char *name)
+{
+    return cJSON_GetObjectItemCaseSensitive(root, name);
+}
+
+static void check_bmf_entry(const cJSON *b, const qsb_results *run, const qsb_cell *cell,
+                            size_t i, const char *name, const char *file)
+{
+    const qsb_row *row = &cell->rows[i];
+    char measure[64];
+    snprintf(measure, sizeof measure, "median-%s", run->context.metric);
+    check_metric(cJSON_GetObjectItemCaseSensitive(b, measure), row->summary.median,
+                 row->summary.median_lo, row->summary.median_hi);
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(b, "delta-pct");
+    if (i == 0 || !isfinite(row->delta_pct) || !cell->rows[0].verified) {
+        CHECK_MSG(d == NULL, "%s: %s has a delta", file, name);
+    } else {
+        CHECK_MSG(d != NULL, "%s: %s has no delta", file, name);
+        if (d)
+            check_metric(d, row->delta_pct, row->delta_lo, row->delta_hi);
     }
 }
 
@@ -195,42 +214,25 @@ static const cJSON *find_entry(const cJSON *root, const char *name)
     return found;
 }
 
-static void check_github_rows(const cJSON *root, const qsb_results *runs, size_t n,
-                              const char *file)
+static void check_github_entry(const cJSON *e, const qsb_results *run, const qsb_cell *cell,
+                               size_t i, const char *name, const char *file)
 {
-    CHECK_EQ_U64(cJSON_GetArraySize(root), exportable_rows(runs, n));
-    for (size_t m = 0; m < n; m++)
-        for (size_t c = 0; c < runs[m].ncells; c++) {
-            const qsb_cell *cell = &runs[m].cells[c];
-            for (size_t i = 0; i < cell->nrows; i++) {
-                const qsb_row *row = &cell->rows[i];
-                char name[1100];
-                row_name(name, sizeof name, runs, n, m, cell, row);
-                const cJSON *e = find_entry(root, name);
-                if (!row->verified) {
-                    CHECK(e == NULL);
-                    continue;
-                }
-                CHECK_MSG(e != NULL, "%s: %s missing", file, name);
-                if (!e)
-                    continue;
-                const cJSON *unit = cJSON_GetObjectItemCaseSensitive(e, "unit");
-                CHECK(cJSON_IsString(unit) &&
-                      strcmp(unit->valuestring, runs[m].context.metric) == 0);
-                CHECK(number_is(e, "value", row->summary.median));
-                const cJSON *range = cJSON_GetObjectItemCaseSensitive(e, "range");
-                bool interval = isfinite(row->summary.median_lo);
-                CHECK(interval ? cJSON_IsString(range) &&
-                                     strncmp(range->valuestring, "\xc2\xb1", 2) == 0 &&
-                                     strtod(range->valuestring + 2, NULL) >= 0
-                               : range == NULL);
-                const cJSON *extra = cJSON_GetObjectItemCaseSensitive(e, "extra");
-                CHECK(cJSON_IsString(extra) &&
-                      (i == 0 ? strstr(extra->valuestring, "baseline") != NULL
-                              : strstr(extra->valuestring, "delta vs ") != NULL ||
-                                    !isfinite(row->delta_pct) || !cell->rows[0].verified));
-            }
-        }
+    (void)name;
+    (void)file;
+    const qsb_row *row = &cell->rows[i];
+    const cJSON *unit = cJSON_GetObjectItemCaseSensitive(e, "unit");
+    CHECK(cJSON_IsString(unit) && strcmp(unit->valuestring, run->context.metric) == 0);
+    CHECK(number_is(e, "value", row->summary.median));
+    const cJSON *range = cJSON_GetObjectItemCaseSensitive(e, "range");
+    bool interval = isfinite(row->summary.median_lo);
+    CHECK(interval ? cJSON_IsString(range) && strncmp(range->valuestring, "\xc2\xb1", 2) == 0 &&
+                         strtod(range->valuestring + 2, NULL) >= 0
+                   : range == NULL);
+    const cJSON *extra = cJSON_GetObjectItemCaseSensitive(e, "extra");
+    CHECK(cJSON_IsString(extra) &&
+          (i == 0 ? strstr(extra->valuestring, "baseline") != NULL
+                  : strstr(extra->valuestring, "delta vs ") != NULL ||
+                        !isfinite(row->delta_pct) || !cell->rows[0].verified));
 }
 
 static void check_file(const char *file)
@@ -240,10 +242,10 @@ static void check_file(const char *file)
     CHECK_MSG(qsb_read_fleet(file, &runs, &n) == QSB_OK, "%s unreadable", file);
     cJSON *bmf = export_and_parse("bmf", runs, n);
     check_bmf_schema(bmf, file);
-    check_bmf_rows(bmf, runs, n, file);
+    check_exported_rows(bmf, runs, n, file, bmf_entry, check_bmf_entry);
     cJSON *gab = export_and_parse("github-action-benchmark", runs, n);
     check_github_schema(gab, file);
-    check_github_rows(gab, runs, n, file);
+    check_exported_rows(gab, runs, n, file, find_entry, check_github_entry);
     cJSON_Delete(bmf);
     cJSON_Delete(gab);
     for (size_t i = 0; i < n; i++)
