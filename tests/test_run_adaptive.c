@@ -6,7 +6,8 @@
 **   "fixed: N rounds ...";
 ** - a budget below the matrix's minimum is warned about up front, the minimum of 5 units
 **   runs anyway, a precision nobody reaches flags every row noisy in the CSV and the JSON,
-**   one summary line counts the noisy cells, and the last stderr line breaks the overhead
+**   one summary line counts the noisy cells and says how many units that precision would
+**   take (more than the cap), and the last stderr line breaks the overhead
 **   down (where the schedule stops depends on the clock: test_schedule drives it with fake
 **   times);
 ** - worker processes (the default): the minimum of 5 runs whatever the budget, each sample's
@@ -198,6 +199,9 @@ static void test_tiny_budget(void)
     run(&o, "tiny", args);
     CHECK_EQ_U64(o.status, 0);
     check_all_noisy(&o, 2);
+    /* what that precision would take, at any spread a clock gives */
+    const char *need = "would reach it with more than 100000 units (it had 5)";
+    CHECK_MSG(strstr(o.stderr_text, need) != NULL, "no units needed in %s", o.stderr_text);
     CHECK(strstr(o.stderr_text, "warning: --budget 0.001s is below this matrix's minimum") !=
           NULL);
     const cJSON *ctx = context_of(&o);

@@ -501,6 +501,27 @@ static void test_pooled_intervals(void)
     CHECK(qsb_drift_factor(&steady.medians) == 1.0 && qsb_drift_factor(&steady.ratios) == 1.0);
 }
 
+/* The units an interval would need: 6.73% over 7 units to 3% takes 25 (t(0.975, 24) / 5 =
+** 0.4128 is under the goal 0.4197 = ln 1.03 / ln 1.0673 * t(0.975, 6) / sqrt 7, t(0.975, 23) /
+** sqrt 24 = 0.4223 is not); a width already within the target needs no more; the cap; and
+** nothing from widths that are none. */
+static void test_units_for_precision(void)
+{
+    CHECK(qsb_units_for_precision(7, 6.73, 3.0, 1000) == 25);
+    CHECK(qsb_units_for_precision(7, 2.0, 3.0, 1000) == 7);
+    CHECK(qsb_units_for_precision(7, 3.0, 3.0, 1000) == 7);
+    CHECK(qsb_units_for_precision(5, 1000.0, 0.01, 1000) == 1000);
+    /* far out the t quantile is about 1.96: the units grow with the square of the ratio */
+    size_t u = qsb_units_for_precision(1000, 2.0, 1.0, 1000000);
+    double expected = 1000.0 * pow(log1p(0.02) / log1p(0.01), 2);
+    CHECK_MSG(fabs((double)u / expected - 1.0) < 0.01, "%zu units, about %.0f expected", u,
+              expected);
+    CHECK(qsb_units_for_precision(1, 5.0, 1.0, 1000) == 0);
+    CHECK(qsb_units_for_precision(7, NAN, 1.0, 1000) == 0);
+    CHECK(qsb_units_for_precision(7, INFINITY, 1.0, 1000) == 0);
+    CHECK(qsb_units_for_precision(7, 5.0, 0.0, 1000) == 0);
+}
+
 int main(void)
 {
     test_empty_and_tiny();
@@ -518,5 +539,6 @@ int main(void)
     test_welch_and_corrections();
     test_drift();
     test_pooled_intervals();
+    test_units_for_precision();
     return check_done();
 }

@@ -4,9 +4,11 @@
 #include "totals.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 
 #include "diag.h"
+#include "stats.h"
 #include "workers.h"
 
 #define DRIFT_WARN_FACTOR 1.5 /* intervals widened this much or more: one warning line */
@@ -66,15 +68,75 @@ void qsb_totals_record_split(qsb_context *c, const qsb_run_totals *t, double wal
         c->time.wall_s = 0;
 }
 
-/* The noisy cells are marked in the table and the files; one line counts them. */
-static void warn_noisy_total(const qsb_run_config *cfg, const qsb_run_totals *t)
+#define NEED_UNITS_CAP 100000 /* "about 100000 units": further is no estimate */
+
+typedef struct {
+    size_t need, had; /* units */
+} cell_units;
+
+static int by_need(const void *pa, const void *pb)
+{
+    size_t a = ((const cell_units *)pa)->need, b = ((const cell_units *)pb)->need;
+    return (a > b) - (a < b);
+}
+
+/* What cell's widest noisy row would need, and had; need 0 when no noisy row has an
+** interval. */
+static cell_units cell_units_needed(const qsb_cell *cell, double precision_pct)
+{
+    cell_units u = {0, 0};
+    for (size_t i = 0; i < cell->nrows; i++) {
+        size_t units = qsb_row_unit_count(&cell->rows[i]);
+        if (!cell->rows[i].noisy || units < QSB_MIN_UNITS)
+            continue;
+        size_t need = qsb_units_for_precision(units, qsb_row_interval_pct(cell, i),
+                                              precision_pct, NEED_UNITS_CAP);
+        if (need > u.need)
+            u = (cell_units){need, units};
+    }
+    return u;
+}
+
+/* The units the median noisy cell would need for every row's interval to reach the precision,
+** the units' spread staying as this run measured it, and the units it had; need 0 when no
+** noisy row has an interval. */
+static cell_units median_units_needed(const qsb_results *r, double precision_pct)
+{
+    cell_units median = {0, 0};
+    cell_units *cells = r->ncells ? malloc(r->ncells * sizeof *cells) : NULL;
+    size_t n = 0;
+    for (size_t c = 0; cells && c < r->ncells; c++) {
+        cells[n] = cell_units_needed(&r->cells[c], precision_pct);
+        n += cells[n].need > 0;
+    }
+    if (n > 0) {
+        qsort(cells, n, sizeof *cells, by_need); /* libc's: never a sort under test */
+        median = cells[n / 2];
+    }
+    free(cells);
+    return median;
+}
+
+/* The noisy cells are marked in the table and the files; one line counts them and says how
+** many units the precision would take at this run's spread. */
+static void warn_noisy_total(const qsb_run_config *cfg, const qsb_run_totals *t,
+                             const qsb_results *r)
 {
     if (t->noisy_cells == 0 || cfg->metric == QSB_METRIC_COMPARISONS)
         return;
+    char need_text[160] = "";
+    cell_units u = {0, 0};
+    if (cfg->precision_pct > 0)
+        u = median_units_needed(r, cfg->precision_pct);
+    if (u.need > 0)
+        snprintf(need_text, sizeof need_text,
+                 "; at this run's spread the median noisy cell would reach it with %s %zu "
+                 "units (it had %zu)",
+                 u.need >= NEED_UNITS_CAP ? "more than" : "about", u.need, u.had);
     qsb_warning("%zu of %zu cells are noisy (an interval wider than +-%g%%, none under %d "
                 "units, or slowed by a busy machine): marked '~noisy' in the table and 'noisy' in "
-                "the files; a longer --budget or a quieter machine helps",
-                t->noisy_cells, t->cells_done, cfg->precision_pct, QSB_MIN_UNITS);
+                "the files%s; a longer --budget or a quieter machine helps",
+                t->noisy_cells, t->cells_done, cfg->precision_pct, QSB_MIN_UNITS, need_text);
 }
 
 /* The time level widened the intervals markedly (stats.h qsb_drift). */
@@ -88,10 +150,10 @@ static void warn_drift(const qsb_context *c)
                 c->drift_ratios, c->drift_medians);
 }
 
-void qsb_totals_warn(const qsb_run_config *cfg, const qsb_run_totals *t, const qsb_context *c)
+void qsb_totals_warn(const qsb_run_config *cfg, const qsb_run_totals *t, const qsb_results *r)
 {
-    warn_noisy_total(cfg, t);
-    warn_drift(c);
+    warn_noisy_total(cfg, t, r);
+    warn_drift(&r->context);
 }
 
 /* The last line: where the wall time went. Overhead is everything outside the timed sorts:

@@ -24,8 +24,9 @@ void qsb_totals_adopt_workers(qsb_results *results, qsb_results *pooled, qsb_run
 /* The time split of totals over wall_ns into the context (wall 0: the split is unknown). */
 void qsb_totals_record_split(qsb_context *c, const qsb_run_totals *t, double wall_ns);
 
-/* One warning for all the noisy cells, one when the drift widened the intervals markedly. */
-void qsb_totals_warn(const qsb_run_config *cfg, const qsb_run_totals *t, const qsb_context *c);
+/* One warning for all the noisy cells (with the units the precision would take), one when
+** the drift widened r's intervals markedly. */
+void qsb_totals_warn(const qsb_run_config *cfg, const qsb_run_totals *t, const qsb_results *r);
 
 /* The last line: the wall time inside timed sorts and where the rest went, the peak memory;
 ** processes > 1: a run of that many worker processes (their sums, the children's peak). */

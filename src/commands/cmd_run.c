@@ -230,7 +230,7 @@ static int run_and_report(const run_parts *p, qsb_visit_record *record)
     int status = measure(p, &totals, &processes, record);
     double wall_ns = (double)(qsb_clock_ns() - start);
     qsb_totals_record_split(&results->context, &totals, wall_ns);
-    qsb_totals_warn(cfg, &totals, &results->context);
+    qsb_totals_warn(cfg, &totals, results);
     if (status != QSB_OK && status != QSB_FINDING)
         return qsb_outputs_close(&files->out, status);
     bool table_on_stdout = files->out.file[QSB_RUN_CSV].final_path &&

@@ -458,6 +458,35 @@ double qsb_unit_precision_pct(const qsb_unit_spread *s)
     return isfinite(h) ? (exp(h) - 1.0) * 100.0 : INFINITY;
 }
 
+/* t(0.975, U - 1) / sqrt(U): how a unit-level interval's half-width falls with U units. */
+static double width_factor(size_t units)
+{
+    return qsb_t_quantile(0.975, (double)(units - 1)) / sqrt((double)units);
+}
+
+size_t qsb_units_for_precision(size_t units, double pct, double target_pct, size_t max_units)
+{
+    if (units < 2 || !(pct > 0) || !isfinite(pct) || !(target_pct > 0) || !isfinite(target_pct))
+        return 0;
+    /* The log half-width is factor(U) * sd: the same sd at the target. */
+    double goal = log1p(target_pct / 100.0) / log1p(pct / 100.0) * width_factor(units);
+    size_t lo = units, hi = units;
+    while (hi < max_units && width_factor(hi) > goal) { /* doubling, then bisection */
+        lo = hi;
+        hi = hi * 2 < max_units ? hi * 2 : max_units;
+    }
+    if (width_factor(hi) > goal)
+        return max_units;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (width_factor(mid) > goal)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return width_factor(lo) <= goal ? lo : hi;
+}
+
 int qsb_paired_ratios(const double *base, const double *cand, size_t n, double *ratios)
 {
     size_t valid = 0;

@@ -75,6 +75,11 @@ double qsb_unit_half_width(const qsb_unit_spread *s);
 /* The half-width as a percentage of the estimate, (exp(h) - 1) * 100; INFINITY when none. */
 double qsb_unit_precision_pct(const qsb_unit_spread *s);
 
+/* How many units an interval of half-width pct % over units units would need to narrow to
+** target_pct %, the units' spread staying as it is (the t quantile falls with them too); at
+** least units, at most max_units; 0 when either width is not a positive finite number. */
+size_t qsb_units_for_precision(size_t units, double pct, double target_pct, size_t max_units);
+
 /* ratios[i] = cand[i] / base[i], NAN where base[i] <= 0 or cand[i] is not finite. Returns 0,
 ** or -1 when no pair is valid. */
 int qsb_paired_ratios(const double *base, const double *cand, size_t n, double *ratios);
