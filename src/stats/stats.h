@@ -76,8 +76,9 @@ double qsb_unit_half_width(const qsb_unit_spread *s);
 double qsb_unit_precision_pct(const qsb_unit_spread *s);
 
 /* How many units an interval of half-width pct % over units units would need to narrow to
-** target_pct %, the units' spread staying as it is (the t quantile falls with them too); at
-** least units, at most max_units; 0 when either width is not a positive finite number. */
+** target_pct %, the units' spread staying as it is (the t quantile falls with them too): units
+** when it is already within the target, else the fewest more that reach it, at most
+** max_units; 0 when either width is not a positive finite number or units < 2. */
 size_t qsb_units_for_precision(size_t units, double pct, double target_pct, size_t max_units);
 
 /* ratios[i] = cand[i] / base[i], NAN where base[i] <= 0 or cand[i] is not finite. Returns 0,
