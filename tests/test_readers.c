@@ -382,6 +382,36 @@ static void rejected_edit(const char *name, char *text, const char *where)
     free(text);
 }
 
+/* The rows' array found in the text is the one cJSON would take: a key spelt with an escape
+** is read from the tree, and of two "results" keys the first counts. */
+static void read_edited_fixture(const char *name, char *text)
+{
+    char path[256];
+    path_in_tmp(path, sizeof path, name);
+    write_text(path, text, strlen(text));
+    free(text);
+    qsb_results r;
+    int status = qsb_read_results(path, &r);
+    CHECK_MSG(status == QSB_OK, "%s: status %d", name, status);
+    if (status == QSB_OK) {
+        check_fixture(&r, 1);
+        qsb_results_free(&r);
+    }
+}
+
+static void test_json_rows_apart(void)
+{
+    char *good = slurp(FIXTURES "small.json", NULL);
+    CHECK(good != NULL);
+    if (!good)
+        return;
+    read_edited_fixture("escaped-key.json", replace_once(good, "\"results\": [",
+                                                         "\"r\\u0065sults\": ["));
+    read_edited_fixture("second-results.json",
+                        replace_once(good, "\n  ]\n}\n", "\n  ],\n  \"results\": []\n}\n"));
+    free(good);
+}
+
 static void test_bad_csv(void)
 {
     char *good = slurp(FIXTURES "small.csv", NULL);
@@ -593,6 +623,19 @@ static void test_bad_json(void)
     rejected_edit("batch.json", replace_once(good, "[100, 110, 120]}", "[100, 110, 120], "
                                              "\"batch\": \"x\"}"),
                   "field 'results[0].batch'");
+    /* The rows are parsed one at a time, the rest of the document apart from them: a fault
+    ** in a row, between rows or after the rows is placed on its line of the file. */
+    rejected_edit("row-syntax.json", replace_once(good, "\"comparisons\": 9500,",
+                                                  "\"comparisons\": 95 00,"),
+                  ":33: malformed JSON");
+    rejected_edit("rows-between.json",
+                  replace_once(good, "[100, 110, 120]},", "[100, 110, 120]} x,"),
+                  ":30: malformed JSON");
+    rejected_edit("rows-trailing-comma.json",
+                  replace_once(good, "\"samples\": [60, 61]}\n  ]", "\"samples\": [60, 61]},\n  ]"),
+                  ":48: malformed JSON");
+    rejected_edit("after-rows.json", replace_once(good, "\n  ]\n}\n", "\n  ],\n  \"x\" 1\n}\n"),
+                  ":49: malformed JSON");
     expect_rejected_text("array.json", "[1, 2]", "not a JSON object");
     expect_rejected_text("empty-object.json", "{}", "schema_version");
     expect_rejected_text("no-rows.json",
@@ -657,6 +700,7 @@ int main(void)
     }
     test_round_trip();
     test_fixtures();
+    test_json_rows_apart();
     test_bad_csv();
     test_bad_json();
     test_assembly_order();

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "json_split.h"
 #include "read_results.h"
 #include "schema.h"
 
@@ -438,33 +439,6 @@ static int read_row(const json_place *at, const cJSON *obj, qsb_file_row *fr)
     return status;
 }
 
-/* Each result straight into its cell (the assembler takes it). */
-static int read_rows(const char *name, const cJSON *root, qsb_assembler *cells)
-{
-    json_place at = {name, ""};
-    const cJSON *list = member(root, "results");
-    if (!list || !cJSON_IsArray(list))
-        return field_error(&at, "results", list ? "not an array" : "missing");
-    int status = QSB_OK;
-    const cJSON *item;
-    size_t i = 0;
-    cJSON_ArrayForEach(item, list) {
-        snprintf(at.where, sizeof at.where, "results[%zu]", i);
-        qsb_file_row fr;
-        qsb_file_row_init(&fr);
-        status = read_row(&at, item, &fr);
-        if (status != QSB_OK) {
-            qsb_file_row_free(&fr);
-            break;
-        }
-        if ((status = qsb_assembler_add(cells, &fr, i++)) != QSB_OK)
-            break;
-    }
-    return status;
-}
-
-/* ---- the document ---- */
-
 /* Does the text end inside a string or an open object or array (cut short, not misspelt)? */
 static int ends_open(const char *text, size_t len)
 {
@@ -498,6 +472,76 @@ static int syntax_error(const char *name, const char *text, size_t len, const ch
                      ends_open(text, len) ? " (truncated?)" : "");
 }
 
+/* The whole text, where syntax errors are placed, and a document's rows in it. */
+typedef struct {
+    const char *text;
+    size_t len;
+    const qsb_json_span *rows; /* the document's results array, parsed a row at a time; NULL:
+                               ** read from the tree (or reported missing from it) */
+} json_rows;
+
+/* One result object straight into its cell (the assembler takes it). */
+static int add_row(const json_place *at, const cJSON *obj, size_t i, qsb_assembler *cells)
+{
+    qsb_file_row fr;
+    qsb_file_row_init(&fr);
+    int status = read_row(at, obj, &fr);
+    if (status != QSB_OK) {
+        qsb_file_row_free(&fr);
+        return status;
+    }
+    return qsb_assembler_add(cells, &fr, i);
+}
+
+/* Each element of the results array's text parsed alone, read, and its tree freed. */
+static int read_row_texts(const char *name, const json_rows *src, qsb_assembler *cells)
+{
+    json_place at = {name, ""};
+    const char *cursor = src->rows->start;
+    qsb_json_span item;
+    int more, status = QSB_OK;
+    size_t i = 0;
+    while (status == QSB_OK && (more = qsb_json_next_element(src->rows, &cursor, &item)) == 1) {
+        const char *parsed = NULL;
+        cJSON *obj = cJSON_ParseWithLengthOpts(item.start, (size_t)(item.end - item.start),
+                                               &parsed, 0);
+        if (!obj || parsed != item.end) {
+            cJSON_Delete(obj);
+            return syntax_error(name, src->text, src->len, obj ? parsed : cJSON_GetErrorPtr());
+        }
+        snprintf(at.where, sizeof at.where, "results[%zu]", i);
+        status = add_row(&at, obj, i, cells);
+        cJSON_Delete(obj);
+        i++;
+    }
+    if (status == QSB_OK && more < 0)
+        return syntax_error(name, src->text, src->len, cursor);
+    return status;
+}
+
+static int read_rows(const char *name, const cJSON *root, const json_rows *src,
+                     qsb_assembler *cells)
+{
+    json_place at = {name, ""};
+    const cJSON *list = member(root, "results");
+    if (!list || !cJSON_IsArray(list))
+        return field_error(&at, "results", list ? "not an array" : "missing");
+    if (src->rows)
+        return read_row_texts(name, src, cells);
+    int status = QSB_OK;
+    const cJSON *item;
+    size_t i = 0;
+    cJSON_ArrayForEach(item, list) {
+        snprintf(at.where, sizeof at.where, "results[%zu]", i);
+        if ((status = add_row(&at, item, i, cells)) != QSB_OK)
+            break;
+        i++;
+    }
+    return status;
+}
+
+/* ---- the document ---- */
+
 /* The version of the document: 1 (one machine) or 2 (a fleet file, report.h). */
 static int check_schema(const char *name, const cJSON *root, int *version_out)
 {
@@ -519,7 +563,8 @@ static int check_schema(const char *name, const cJSON *root, int *version_out)
 }
 
 /* One machine's document: context, baseline, results. */
-static int read_document(const char *name, const cJSON *root, qsb_results *out)
+static int read_document(const char *name, const cJSON *root, const json_rows *rows,
+                         qsb_results *out)
 {
     memset(out, 0, sizeof *out);
     json_place at = {name, ""};
@@ -530,7 +575,7 @@ static int read_document(const char *name, const cJSON *root, qsb_results *out)
     if (status == QSB_OK && !(cells = qsb_assembler_new(name, true, out)))
         status = qsb_out_of_memory("results");
     if (status == QSB_OK)
-        status = read_rows(name, root, cells);
+        status = read_rows(name, root, rows, cells);
     if (status == QSB_OK)
         return qsb_assembler_finish(cells);
     qsb_assembler_free(cells);
@@ -539,15 +584,33 @@ static int read_document(const char *name, const cJSON *root, qsb_results *out)
     return status;
 }
 
+/* Document k's rows: their array in the text when the split found one. */
+static json_rows rows_of(const qsb_json_split *split, size_t k, const char *text, size_t len)
+{
+    const qsb_json_span *span = k < split->ndocs && split->docs[k].start ? &split->docs[k] : NULL;
+    return (json_rows){text, len, span};
+}
+
 int qsb_read_json_fleet(const char *name, const char *text, size_t len, qsb_results **runs,
                         size_t *nruns)
 {
     *runs = NULL;
     *nruns = 0;
+    /* The outline as a tree and the rows one at a time; a text the split does not take is
+    ** parsed whole (and its fault reported from there). */
+    qsb_json_split split;
+    int shaped = qsb_json_split_results(text, len, &split);
+    if (shaped < 0)
+        return qsb_out_of_memory("JSON");
+    const char *doc_text = shaped == 0 ? split.outline : text;
+    size_t doc_len = shaped == 0 ? split.outline_len : len;
     const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
-    if (!root)
-        return syntax_error(name, text, len, end ? end : cJSON_GetErrorPtr());
+    cJSON *root = cJSON_ParseWithOpts(doc_text, &end, 1);
+    if (!root) {
+        int status = syntax_error(name, doc_text, doc_len, end ? end : cJSON_GetErrorPtr());
+        qsb_json_split_free(&split);
+        return status;
+    }
     int version = 0;
     int status = check_schema(name, root, &version);
     const cJSON *machines = NULL;
@@ -565,15 +628,17 @@ int qsb_read_json_fleet(const char *name, const char *text, size_t len, qsb_resu
         status = qsb_out_of_memory("results");
     size_t done = 0;
     if (status == QSB_OK && !machines) {
-        status = read_document(name, root, &r[0]);
+        json_rows rows = rows_of(&split, 0, text, len);
+        status = read_document(name, root, &rows, &r[0]);
         done = status == QSB_OK;
     } else if (status == QSB_OK) {
         const cJSON *doc;
         cJSON_ArrayForEach(doc, machines) {
             char where[QSB_QUOTE_PATH_MAX + 32];
             snprintf(where, sizeof where, "%s: machines[%zu]", name, done);
+            json_rows rows = rows_of(&split, 1 + done, text, len);
             status = cJSON_IsObject(doc)
-                         ? read_document(where, doc, &r[done])
+                         ? read_document(where, doc, &rows, &r[done])
                          : qsb_error(QSB_EUSAGE, "%s: not an object", where);
             if (status != QSB_OK)
                 break;
@@ -581,6 +646,7 @@ int qsb_read_json_fleet(const char *name, const char *text, size_t len, qsb_resu
         }
     }
     cJSON_Delete(root);
+    qsb_json_split_free(&split);
     if (status != QSB_OK) {
         for (size_t i = 0; i < done; i++)
             qsb_results_free(&r[i]);
