@@ -99,6 +99,21 @@ static long add_doc(scan *s)
     return (long)s->ndocs++;
 }
 
+/* What follows a member or an element at *p: the container's `close` (1, *p one past it), a
+** comma (0, *p at what comes next), or anything else (-1). */
+static int after_member(const char **p, const char *end, char close)
+{
+    const char *q = skip_ws(*p, end);
+    if (q < end && *q == close) {
+        *p = q + 1;
+        return 1;
+    }
+    if (q >= end || *q != ',')
+        return -1;
+    *p = skip_ws(q + 1, end);
+    return 0;
+}
+
 static const char *scan_machines(scan *s, const char *p);
 
 /* The object at p (its '{'), document doc: the span of its first "results" key's array, and
@@ -129,12 +144,10 @@ static const char *scan_object(scan *s, const char *p, long doc, bool root)
         }
         if (!v_end)
             return NULL;
-        p = skip_ws(v_end, s->end);
-        if (p < s->end && *p == '}')
-            return p + 1;
-        if (p >= s->end || *p != ',')
-            return NULL;
-        p = skip_ws(p + 1, s->end);
+        p = v_end;
+        int step = after_member(&p, s->end, '}');
+        if (step != 0)
+            return step > 0 ? p : NULL;
     }
     return NULL;
 }
@@ -153,12 +166,10 @@ static const char *scan_machines(scan *s, const char *p)
         const char *e = *p == '{' ? scan_object(s, p, doc, false) : value_end(p, s->end);
         if (!e)
             return NULL;
-        p = skip_ws(e, s->end);
-        if (p < s->end && *p == ']')
-            return p + 1;
-        if (p >= s->end || *p != ',')
-            return NULL;
-        p = skip_ws(p + 1, s->end);
+        p = e;
+        int step = after_member(&p, s->end, ']');
+        if (step != 0)
+            return step > 0 ? p : NULL;
     }
     return NULL;
 }
