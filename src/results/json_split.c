@@ -212,7 +212,8 @@ static int build_outline(const char *text, size_t len, qsb_json_split *out)
     used += (size_t)(text + len - from);
     outline[used] = '\0';
     free(spans);
-    out->outline = outline;
+    char *fitted = realloc(outline, used + 1); /* a large file's outline is a small part of it */
+    out->outline = fitted ? fitted : outline;
     out->outline_len = used;
     return 0;
 }
