@@ -1,7 +1,8 @@
 /*
-** The JSON results reader (schema.h), parsed with cJSON. Syntax errors
-** name the line; schema errors name the field ("results[3].nelem"). Every value is
-** type-checked: a results file may come from anywhere.
+** The JSON results reader (schema.h), parsed with cJSON: a document's rows one at a time, the
+** rest of it as one tree (json_split.h). Syntax errors name the line; schema errors name the
+** field ("results[3].nelem"). Every value is type-checked: a results file may come from
+** anywhere.
 */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -499,7 +500,7 @@ static int read_row_texts(const char *name, const json_rows *src, qsb_assembler 
     json_place at = {name, ""};
     const char *cursor = src->rows->start;
     qsb_json_span item;
-    int more, status = QSB_OK;
+    int more = 0, status = QSB_OK;
     size_t i = 0;
     while (status == QSB_OK && (more = qsb_json_next_element(src->rows, &cursor, &item)) == 1) {
         const char *parsed = NULL;
