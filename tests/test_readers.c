@@ -57,7 +57,8 @@ static char *slurp(const char *path, size_t *len)
 
 static char captured[4096];
 
-static int read_captured(const char *path, qsb_results *out)
+/* stderr into a file from begin_capture() until end_capture() puts it into `captured`. */
+static int begin_capture(void)
 {
     char errpath[256];
     path_in_tmp(errpath, sizeof errpath, "stderr.txt");
@@ -66,13 +67,26 @@ static int read_captured(const char *path, qsb_results *out)
     int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     dup2(fd, 2);
     close(fd);
-    int status = qsb_read_results(path, out);
+    return saved;
+}
+
+static void end_capture(int saved)
+{
+    char errpath[256];
+    path_in_tmp(errpath, sizeof errpath, "stderr.txt");
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
     char *text = slurp(errpath, NULL);
     snprintf(captured, sizeof captured, "%s", text ? text : "");
     free(text);
+}
+
+static int read_captured(const char *path, qsb_results *out)
+{
+    int saved = begin_capture();
+    int status = qsb_read_results(path, out);
+    end_capture(saved);
     return status;
 }
 
@@ -689,6 +703,15 @@ static void test_over_cap(void)
     qsb_results r;
     CHECK(read_captured(path, &r) == QSB_EUSAGE);
     CHECK(strstr(captured, "larger than 256 MiB") != NULL && count_lines(captured) == 1);
+    /* written by this tool, such a file is warned about at once */
+    int saved = begin_capture();
+    qsb_warn_if_unreadable(path);
+    qsb_warn_if_unreadable(FIXTURES "small.csv");
+    qsb_warn_if_unreadable("-");
+    end_capture(saved);
+    CHECK_MSG(strncmp(captured, "qsortbench: warning: ", 21) == 0 && count_lines(captured) == 1 &&
+                  strstr(captured, "is 257 MiB, larger than the 256 MiB this tool reads") != NULL,
+              "'%s'", captured);
     unlink(path);
 }
 

@@ -156,3 +156,15 @@ int qsb_read_input_pieces(const char *path, const char *prefix, const char *hint
     close(fd);
     return status;
 }
+
+void qsb_warn_if_unreadable(const char *path)
+{
+    struct stat st;
+    if (!path || strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+        (uint64_t)st.st_size <= QSB_INPUT_MAX_BYTES)
+        return;
+    qsb_warning("'%s' is %llu MiB, larger than the %zu MiB this tool reads: compare, merge, "
+                "plot and report will refuse it",
+                qsb_quote_path(path), ((unsigned long long)st.st_size + (1u << 20) - 1) >> 20,
+                QSB_INPUT_MAX_BYTES >> 20);
+}

@@ -32,4 +32,8 @@ typedef int (*qsb_input_piece)(void *ctx, const char *bytes, size_t len);
 int qsb_read_input_pieces(const char *path, const char *prefix, const char *hint,
                           qsb_input_piece piece, void *ctx);
 
+/* After writing a results file: a warning when the file at path is larger than the cap, so
+** that its readers here would refuse it ("-", devices and missing files: nothing). */
+void qsb_warn_if_unreadable(const char *path);
+
 #endif

@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "diag.h"
 #include "export.h"
+#include "infile.h"
 #include "merge.h"
 #include "outfile.h"
 #include "pool.h"
@@ -146,7 +147,12 @@ static int write_merged(const merge_outputs *o, const qsb_results *runs, size_t 
         status = n == 1 ? qsb_report_json(json, &runs[0]) : qsb_report_fleet_json(json, runs, n);
     if (status == QSB_OK && out.file[OUT_EXPORT].fp)
         status = o->export_format->write(out.file[OUT_EXPORT].fp, runs, n);
-    return qsb_outputs_close(&out, status);
+    status = qsb_outputs_close(&out, status);
+    if (status == QSB_OK) {
+        qsb_warn_if_unreadable(o->csv);
+        qsb_warn_if_unreadable(o->json);
+    }
+    return status;
 }
 
 int qsb_cmd_merge(int argc, char **argv)

@@ -10,6 +10,7 @@
 
 #include "diag.h"
 #include "export.h"
+#include "infile.h"
 #include "plot.h"
 #include "report.h"
 #include "report_html.h"
@@ -65,7 +66,12 @@ int qsb_run_files_write(qsb_run_files *f, const qsb_run_config *cfg, const qsb_r
                               .run_name = qsb_run_file_name(cfg->json_path, f->json_default)};
         status = qsb_report_html(f->out.file[QSB_RUN_REPORT].fp, &page);
     }
-    return qsb_outputs_close(&f->out, status);
+    status = qsb_outputs_close(&f->out, status);
+    if (status == QSB_OK) {
+        qsb_warn_if_unreadable(cfg->csv_path ? cfg->csv_path : f->csv_default);
+        qsb_warn_if_unreadable(cfg->json_path ? cfg->json_path : f->json_default);
+    }
+    return status;
 }
 
 int qsb_run_files_plot(const qsb_run_config *cfg, const qsb_run_files *files,
