@@ -496,7 +496,6 @@ int qsb_compare_results(const qsb_results *base, const qsb_results *cand,
     out->exact = strcmp(out->metric, "comparisons") == 0;
     out->normalized = opt->normalize && !out->exact;
     status = in_place ? compare_in_place(out) : compare_by_key(out);
-    out->correction = opt->correction;
     out->ndiffers = qsb_context_differences(&base->context, &cand->context, out->differs);
     if (status == QSB_OK && !out->exact)
         status = decide_tested(out);

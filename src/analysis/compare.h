@@ -91,13 +91,12 @@ typedef struct {
     bool exact;            /* comparisons metric: exact counts, no test */
     bool normalized;       /* values are per-round ratios to the baseline (options.normalize) */
     const char *metric;
-    qsb_correction correction;
     size_t tests;          /* rows tested: the number the correction is over */
     size_t tests_units, tests_mann_whitney;
     const char *differs[QSB_CONTEXT_COMPARED]; /* names of the context fields that differ */
     size_t ndiffers;
     const qsb_results *base, *cand; /* what the entries point into: they outlive the report */
-    qsb_compare_options opt;
+    qsb_compare_options opt;        /* what the report was made with */
 } qsb_compare_report;
 
 /* The names of the context fields (above) known in both and different; returns how many. */

@@ -215,25 +215,25 @@ static const char *correction_text(qsb_correction c)
                                     : "no correction";
 }
 
-static void criterion(char *buf, size_t len, const qsb_compare_report *r,
-                      const qsb_compare_options *opt)
+static void criterion(char *buf, size_t len, const qsb_compare_report *r)
 {
+    const qsb_compare_options *opt = &r->opt;
     if (r->exact)
         snprintf(buf, len, "exact counts; regression: more than %g%% more", opt->threshold_pct);
     else
         snprintf(buf, len, "%sregression: slower by more than %g%%, one-sided p adjusted by %s "
                  "over %zu tests < %g; test: %s",
                  r->normalized ? "per-round ratios to the baseline; " : "", opt->threshold_pct,
-                 correction_text(r->correction), r->tests, opt->alpha, test_name(r));
+                 correction_text(opt->correction), r->tests, opt->alpha, test_name(r));
 }
 
 /* ---- the table on stdout ---- */
 
 static int print_table(FILE *fp, const qsb_compare_report *r, const char *base_path,
-                       const char *new_path, const qsb_compare_options *opt)
+                       const char *new_path)
 {
     char text[480], base[QSB_QUOTE_PATH_MAX + 1], cand[QSB_QUOTE_PATH_MAX + 1];
-    criterion(text, sizeof text, r, opt);
+    criterion(text, sizeof text, r);
     fprintf(fp, "compare %s -> %s (metric %s; %s)\n", shown(base, sizeof base, base_path),
             shown(cand, sizeof cand, new_path), r->metric, text);
     int pw = name_width(r, 0, 7), aw = name_width(r, 1, 9);
@@ -272,14 +272,14 @@ static void md_text(FILE *fp, const char *s, size_t max)
 }
 
 static int write_markdown(FILE *fp, const qsb_compare_report *r, const char *base_path,
-                          const char *new_path, const qsb_compare_options *opt, int status)
+                          const char *new_path, int status)
 {
     char text[480];
     fprintf(fp, "### qsortbench compare: ");
     md_text(fp, base_path, QSB_QUOTE_PATH_MAX);
     fprintf(fp, " → ");
     md_text(fp, new_path, QSB_QUOTE_PATH_MAX);
-    criterion(text, sizeof text, r, opt);
+    criterion(text, sizeof text, r);
     fprintf(fp, "\n\n%s: metric %s; %s.\n\n", status == QSB_OK ? "**Passed**" : "**Failed**",
             r->metric, text);
     if (r->ndiffers) {
@@ -364,9 +364,9 @@ static const char *interval_key(const qsb_compare_report *r)
 }
 
 static cJSON *report_json(const qsb_compare_report *r, const char *base_path,
-                          const char *new_path, const qsb_compare_options *opt, bool strict,
-                          int status)
+                          const char *new_path, bool strict, int status)
 {
+    const qsb_compare_options *opt = &r->opt;
     cJSON *root = cJSON_CreateObject();
     int bad = !root || add_number(root, "schema_version", 1) ||
               !cJSON_AddStringToObject(root, "base", base_path) ||
@@ -378,12 +378,12 @@ static cJSON *report_json(const qsb_compare_report *r, const char *base_path,
               !cJSON_AddBoolToObject(root, "normalized", r->normalized) ||
               !cJSON_AddStringToObject(root, "interval",
                                        r->exact ? "exact" : interval_key(r)) ||
-              !cJSON_AddStringToObject(root, "correction", qsb_correction_name(r->correction)) ||
+              !cJSON_AddStringToObject(root, "correction", qsb_correction_name(opt->correction)) ||
               add_number(root, "tests", (double)r->tests) ||
               add_number(root, "tests_units", (double)r->tests_units) ||
               add_number(root, "tests_mann_whitney", (double)r->tests_mann_whitney) ||
-              add_number(root, "fdr", r->correction == QSB_CORRECTION_BH ? opt->alpha : NAN) ||
-              add_number(root, "fwer", r->correction == QSB_CORRECTION_HOLM ? opt->alpha : NAN) ||
+              add_number(root, "fdr", opt->correction == QSB_CORRECTION_BH ? opt->alpha : NAN) ||
+              add_number(root, "fwer", opt->correction == QSB_CORRECTION_HOLM ? opt->alpha : NAN) ||
               !cJSON_AddStringToObject(root, "verdict", status == QSB_OK ? "pass" : "fail");
     cJSON *differs = bad ? NULL : cJSON_AddArrayToObject(root, "context_differences");
     bad = !differs;
@@ -408,10 +408,9 @@ static cJSON *report_json(const qsb_compare_report *r, const char *base_path,
 }
 
 static int write_json(FILE *fp, const qsb_compare_report *r, const char *base_path,
-                      const char *new_path, const qsb_compare_options *opt, bool strict,
-                      int status)
+                      const char *new_path, bool strict, int status)
 {
-    cJSON *root = report_json(r, base_path, new_path, opt, strict, status);
+    cJSON *root = report_json(r, base_path, new_path, strict, status);
     return qsb_json_write(fp, root, true, "compare JSON");
 }
 
@@ -613,8 +612,9 @@ static void warn_context(const qsb_results *base, const qsb_results *cand)
                     base->context.incomplete ? "BASE" : "NEW");
 }
 
-static void warn_report(const qsb_compare_report *r, const qsb_compare_options *opt)
+static void warn_report(const qsb_compare_report *r)
 {
+    const qsb_compare_options *opt = &r->opt;
     size_t few = r->count[QSB_VERDICT_FEW_SAMPLES], bare = r->no_samples;
     if (few)
         qsb_warning("%zu row%s slower beyond %g%% with too few samples for p < %g: run with "
@@ -631,7 +631,7 @@ static void warn_report(const qsb_compare_report *r, const qsb_compare_options *
 }
 
 static int append_step_summary(const qsb_compare_report *r, const char *base_path,
-                               const char *new_path, const qsb_compare_options *opt, int status)
+                               const char *new_path, int status)
 {
     const char *path = getenv("GITHUB_STEP_SUMMARY");
     if (!path || !*path)
@@ -640,7 +640,7 @@ static int append_step_summary(const qsb_compare_report *r, const char *base_pat
     if (!fp)
         return qsb_error(QSB_ESYSTEM, "cannot append to $GITHUB_STEP_SUMMARY '%s'",
                          qsb_quote_path(path));
-    int written = write_markdown(fp, r, base_path, new_path, opt, status);
+    int written = write_markdown(fp, r, base_path, new_path, status);
     if (fclose(fp) != 0 && written == QSB_OK)
         return qsb_error(QSB_ESYSTEM, "cannot write $GITHUB_STEP_SUMMARY '%s'",
                          qsb_quote_path(path));
@@ -669,12 +669,11 @@ static int write_outputs(const compare_config *cfg, qsb_outputs *out, const qsb_
                          const char *base_path, const char *new_path, int verdict)
 {
     FILE *markdown = out->file[OUT_MARKDOWN].fp, *json = out->file[OUT_JSON].fp;
-    int status = markdown ? write_markdown(markdown, r, base_path, new_path, &cfg->opt, verdict)
-                          : QSB_OK;
+    int status = markdown ? write_markdown(markdown, r, base_path, new_path, verdict) : QSB_OK;
     if (json && status == QSB_OK)
-        status = write_json(json, r, base_path, new_path, &cfg->opt, cfg->strict, verdict);
+        status = write_json(json, r, base_path, new_path, cfg->strict, verdict);
     status = qsb_outputs_close(out, status);
-    int s = append_step_summary(r, base_path, new_path, &cfg->opt, verdict);
+    int s = append_step_summary(r, base_path, new_path, verdict);
     return status != QSB_OK ? status : s;
 }
 
@@ -713,10 +712,10 @@ int qsb_cmd_compare(int argc, char **argv)
     warn_differences(&report, &base, &cand);
     warn_context(&base, &cand);
     int verdict = qsb_compare_status(&report, cfg.strict);
-    status = print_table(stdout, &report, base_path, new_path, &cfg.opt);
+    status = print_table(stdout, &report, base_path, new_path);
     if (status != QSB_OK)
         goto done;
-    warn_report(&report, &cfg.opt);
+    warn_report(&report);
     status = write_outputs(&cfg, &out, &report, base_path, new_path, verdict);
     if (status == QSB_OK && verdict != QSB_OK)
         status = report_finding(&report, cfg.strict);
