@@ -1,9 +1,10 @@
 /*
 ** Every file the tool reads from the user (results files, merge and compare inputs, plot
 ** data, the --reference table) goes through this one reader: a regular file only, read whole
-** (or in pieces), at most QSB_INPUT_MAX_BYTES. A FIFO, a device (/dev/zero), a directory or a socket is
-** refused with one line before a byte is read, so no reader blocks on a pipe or grows without
-** bound; the file is opened without blocking (a FIFO without a writer would block open()).
+** (or in pieces), at most QSB_INPUT_MAX_BYTES. A FIFO, a device (/dev/zero), a directory or a
+** socket is refused with one line before a byte is read, so no reader blocks on a pipe or grows
+** without bound; the file is opened without blocking (a FIFO without a writer would block
+** open()).
 */
 #ifndef QSB_INFILE_H
 #define QSB_INFILE_H

@@ -130,9 +130,9 @@ static int pin_process(int cpu)
     return QSB_OK;
 }
 
-/* What the run goes through, from its measurement to its files. */
 #define FINISH_RESERVE_S 1.0 /* of --budget, kept for pooling and writing the results */
 
+/* What the run goes through, from its measurement to its files. */
 typedef struct {
     const qsb_run_config *cfg;
     const qsb_run_plan *plan;
