@@ -106,7 +106,7 @@ static int read_csv(const char *path, const char *shown, size_t bom, qsb_results
     return qsb_csv_end(c.reader, status, runs, n);
 }
 
-/* JSON is parsed whole (cJSON). */
+/* JSON is read whole, its rows parsed one at a time (read_json.c). */
 static int read_json(const char *path, const char *shown, qsb_results **runs, size_t *n)
 {
     char *text = NULL;
