@@ -201,7 +201,7 @@ static void put_modes(FILE *out, const qsb_row *row)
     if (kind == 0)
         return;
     fputs(" <span class=\"modes\">", out);
-    if (kind == 2) {
+    if (kind == 1) {
         qsb_html_text(out, row->algorithm);
         fputc(' ', out);
     }

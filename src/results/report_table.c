@@ -108,9 +108,9 @@ static void print_modes(FILE *out, const qsb_row *row)
 {
     char words[128], a[QSB_QUOTE_MAX + 1];
     int kind = qsb_row_modes_words(row, words, sizeof words);
-    if (kind == 2)
+    if (kind == 1)
         fprintf(out, "  %s %s", shown(a, row->algorithm), words);
-    else if (kind == 1)
+    else if (kind == 2)
         fprintf(out, "  %s", words);
 }
 

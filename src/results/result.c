@@ -391,5 +391,5 @@ int qsb_row_modes_words(const qsb_row *row, char *buf, size_t len)
     else
         snprintf(buf, len, "modes %.0f%% %.1f / %.0f%% %.1f", share[0] * 100.0, median[0],
                  share[1] * 100.0, median[1]);
-    return n == 2 ? 1 : 2;
+    return n;
 }

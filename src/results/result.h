@@ -199,8 +199,8 @@ int qsb_row_modes_parse(const char *text, double share[2], double median[2], dou
 
 /* A row's modes in words, as the table and the report show them: "modes 62% +5.10% / 38%
 ** +80.20%" (a candidate's deltas per mode) or "modes 62% 2010345.0 / 38% 2931002.0" (a
-** baseline's medians). Returns 0 (buf empty) for a row without modes, else 1 with deltas or 2
-** without (whose algorithm the caller may name). */
+** baseline's medians). Returns as qsb_row_modes_parse: 0 (buf empty) for a row without modes,
+** 2 with deltas, 1 without (a baseline's, whose algorithm the caller may name). */
 int qsb_row_modes_words(const qsb_row *row, char *buf, size_t len);
 
 /* Frees what the row owns (algorithm, samples, failure) and zeroes it. */
