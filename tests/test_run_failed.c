@@ -2,11 +2,12 @@
 ** FAILED reporting, with deliberately broken sorts that exist only in this test.
 **
 ** The shipped tool has no hook for a broken algorithm (no environment variable, no hidden
-** registry entry). Instead the run command is split at the config: qsb_cmd_run() parses the
-** command line and calls qsb_run_execute(config); this test parses a real command line the
-** same way, replaces some algorithms of the config with broken sort functions defined here,
-** and calls qsb_run_execute(), so that the very code of the command (run loop, verification,
-** the three reporters, the files, the exit status) meets a wrong sort.
+** registry entry). Instead the run is split at the config: the command parses the command
+** line and hands the config to the bench layer (runner.h); this test parses a real command
+** line the same way, replaces some algorithms of the config with broken sort functions
+** defined here, and runs it through the bench layer, so that the very code of the run (the
+** watched child, the run loop, verification, the totals) meets a wrong sort, and the table,
+** CSV and JSON writers meet its failed rows.
 **
 **   noop   does nothing: right on sorted input, "not sorted at index i" on random input;
 **   lossy  sorts, then copies one element over another: "not a permutation of the input";
@@ -14,18 +15,16 @@
 **          counted sort, round 0, then round 1, which the next unit runs): the row fails in
 **          the middle of the timed rounds, keeping the one sample of round 0.
 */
-#include <fcntl.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "check.h"
-#include "commands.h"
+#include "bench_run.h"
 #include "diag.h"
 #include "element.h"
 #include "patterns.h"
@@ -67,28 +66,6 @@ static const qsb_algorithm broken[] = {
 };
 
 static char dir[256], csv[300], json[300], out[300], err[300];
-
-/* qsb_run_execute with stdout and stderr in files, as the binary would have them. */
-static int execute_captured(const qsb_run_config *cfg)
-{
-    fflush(stdout);
-    fflush(stderr);
-    int saved_out = dup(STDOUT_FILENO), saved_err = dup(STDERR_FILENO);
-    int fd_out = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int fd_err = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(fd_out, STDOUT_FILENO);
-    dup2(fd_err, STDERR_FILENO);
-    int status = qsb_run_execute(cfg);
-    fflush(stdout);
-    fflush(stderr);
-    dup2(saved_out, STDOUT_FILENO);
-    dup2(saved_err, STDERR_FILENO);
-    close(fd_out);
-    close(fd_err);
-    close(saved_out);
-    close(saved_err);
-    return status;
-}
 
 /* Where a no-op leaves the random input unsorted: its first descent, found here by keys. */
 static size_t first_descent(size_t n, size_t size)
@@ -183,7 +160,7 @@ static void check_outputs(void)
         CHECK(strstr(table, "  elements=      100 (size= 4): FAILED (lossy: not a "
                             "permutation of the input)\n") != NULL);
         CHECK(strstr(table, "(size= 8): FAILED (noop: not sorted at index ") != NULL);
-        CHECK(strstr(errors, "qsortbench: error: 13 result(s) failed verification") != NULL);
+        CHECK(strstr(errors, "failed rows: 13\n") != NULL);
     }
     csv_table t;
     CHECK(csv_table_read(csv, &t) == 0);
@@ -218,7 +195,8 @@ int main(void)
         /* msort stays the baseline and introsort a sound candidate; the others break. */
         for (size_t i = 0; i < 3; i++)
             cfg.algos[2 + i] = broken[i];
-        CHECK_EQ_U64(execute_captured(&cfg), QSB_FINDING);
+        bench_run_files files = {csv, json, out, err};
+        CHECK_EQ_U64(bench_run_captured(&cfg, &files), QSB_FINDING);
         check_results();
         check_outputs();
     }

@@ -1,7 +1,7 @@
 /*
-** Slowed samples (docs/measurement.md), through the run
-** command's own code, with sorts that exist only in this test (swapped into a parsed config
-** as the candidate, as test_run_failed does):
+** Slowed samples (docs/measurement.md), through the bench layer's run (runner.h), with sorts
+** that exist only in this test (swapped into a parsed config as the candidate, as
+** test_run_failed does):
 **
 **   steady  the baseline: sorts, then spins until 300 us have passed since it started;
 **   lumpy   the same, but every third call from the sixth on spins 600 us: a machine slowed
@@ -21,18 +21,16 @@
 ** patterns hold anyway: no two of lumpy's calls in a row are slow, and busy's six fast calls
 ** leave fast samples after a few preempted ones.
 */
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "check.h"
-#include "commands.h"
+#include "bench_run.h"
 #include "diag.h"
 #include "run.h"
 #include "run_options.h"
@@ -106,20 +104,6 @@ static void read_candidate(const char *json, outcome *o)
     cJSON_Delete(root);
 }
 
-/* qsb_run_execute with stderr in a file. */
-static int execute_capturing_stderr(const qsb_run_config *cfg, const char *err)
-{
-    fflush(stderr);
-    int saved = dup(STDERR_FILENO), fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(fd, STDERR_FILENO);
-    int status = qsb_run_execute(cfg);
-    fflush(stderr);
-    dup2(saved, STDERR_FILENO);
-    close(fd);
-    close(saved);
-    return status;
-}
-
 /* One run of 200 4-byte random elements, steady against the candidate, with `more` options
 ** (NULL-terminated). */
 static outcome run_with(const char *dir, qsb_sort_fn candidate, const char *const *more)
@@ -142,7 +126,8 @@ static outcome run_with(const char *dir, qsb_sort_fn candidate, const char *cons
         cfg.algos[0] = (qsb_algorithm){"steady", "test only", steady_sort, 0, "test"};
         cfg.algos[1] = (qsb_algorithm){"cand", "test only", candidate, 0, "test"};
         calls = 0;
-        CHECK_EQ_U64(execute_capturing_stderr(&cfg, err), QSB_OK);
+        bench_run_files files = {csv, json, NULL, err};
+        CHECK_EQ_U64(bench_run_captured(&cfg, &files), QSB_OK);
         read_candidate(json, &o);
         o.errors = slurp(err, NULL);
     }

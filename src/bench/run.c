@@ -829,7 +829,7 @@ static size_t largest_input(const qsb_run_config *cfg)
 }
 
 
-/* A second work buffer, for the verified result, beside the buffers that must fit (cmd_run.c
+/* A second work buffer, for the verified result, beside the buffers that must fit (runner.c
 ** checks three of the largest input): while four fit in the memory available. */
 static bool spare_fits(size_t bytes)
 {

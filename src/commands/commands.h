@@ -21,11 +21,6 @@ int qsb_cmd_merge(int argc, char **argv);
 int qsb_cmd_export(int argc, char **argv);
 int qsb_cmd_report(int argc, char **argv);
 
-/* The run command after parsing (cmd_run.c): checks, result files opened before the run,
-** the run, the reports, the files committed. Returns the exit status. Tests call it with a
-** config whose algos hold sort functions of their own. */
-int qsb_run_execute(const qsb_run_config *config);
-
 /* The run's options, also shown by the top-level --help (run is the default command). */
 extern const qsb_command_spec qsb_run_spec;
 

@@ -1,0 +1,282 @@
+/*
+** The run, from its configuration to its result (runner.h).
+*/
+#include "runner.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "isolated.h"
+#include "machine.h"
+#include "memory.h"
+#include "placement.h"
+#include "plan.h"
+#include "plugin.h"
+#include "read_results.h"
+#include "run_record.h"
+#include "shared_inputs.h"
+#include "stop.h"
+#include "timing.h"
+#include "totals.h"
+#include "version.h"
+#include "visit_record.h"
+#include "workers.h"
+
+#define WORK_BUFFERS 3 /* the input, the work copy, and msort's scratch of the same size */
+
+/* Of --budget, kept for pooling the worker processes and writing the results. */
+#define FINISH_RESERVE_S 1.0
+
+int qsb_run_check_memory(const qsb_run_config *cfg)
+{
+    int status = QSB_OK;
+    for (size_t i = 0; i < cfg->n_nelem && status == QSB_OK; i++)
+        for (size_t j = 0; j < cfg->n_sizes && status == QSB_OK; j++)
+            status = qsb_check_fits(cfg->nelem[i], cfg->sizes[j], WORK_BUFFERS, "--nelem");
+    return status;
+}
+
+/* Other processes share the CPUs, caches and memory bandwidth: the paired, spread-out
+** rounds absorb much of it, not all. */
+static void warn_about_load(double load_average)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus > 0 && load_average >= 1.0 && load_average >= 0.5 * (double)cpus)
+        qsb_warning("the 1-minute load average is %.2f on %ld CPUs: other processes compete "
+                    "with the benchmark and its timings will be noisier; run it on an idle "
+                    "machine",
+                    load_average, cpus);
+}
+
+static void warn_about_build(const qsb_run_config *cfg)
+{
+    if (cfg->metric == QSB_METRIC_COMPARISONS)
+        return; /* counts do not depend on the build */
+    if (!qsb_release_build())
+        qsb_warning("this is a %s build: its timings do not represent the algorithms; "
+                    "rebuild with -DCMAKE_BUILD_TYPE=Release",
+                    QSB_BUILD_TYPE[0] ? QSB_BUILD_TYPE : "unoptimised");
+    if (QSB_SANITIZED)
+        qsb_warning("this build is sanitized (ASan/UBSan): its timings are meaningless; "
+                    "rebuild without -DQSB_SANITIZE=ON");
+    char governor[64];
+    qsb_cpu_governor(governor, sizeof governor);
+    if (strcmp(governor, "powersave") == 0)
+        qsb_warning("the CPU governor is powersave; for steadier timings set it to "
+                    "performance (cpupower frequency-set -g performance)");
+}
+
+/* What the run is about to measure with, said once its outputs are open. */
+static void warn_before_measuring(const qsb_run_config *cfg, double load_average)
+{
+    if (cfg->nelem_source == QSB_NELEM_FALLBACK)
+        qsb_warning("--nelem auto: no cache sizes under %s; using the seed's "
+                    QSB_FALLBACK_NELEM, qsb_sysfs_cpu_root());
+    warn_about_build(cfg);
+    if (cfg->metric != QSB_METRIC_COMPARISONS)
+        warn_about_load(load_average);
+}
+
+/* --pin: this process (its one thread) on that CPU from now on, before the TSC is
+** calibrated. The CPU was checked available when the options were parsed. */
+static int pin_process(int cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0)
+        return qsb_error(QSB_ESYSTEM, "--pin %d: cannot pin this process to CPU %d: %s", cpu,
+                         cpu, strerror(errno));
+    return QSB_OK;
+}
+
+static int start_timer(const qsb_run_config *cfg, qsb_timer *timer)
+{
+    bool cycles = cfg->metric == QSB_METRIC_CYCLES;
+    if ((cycles && cfg->tsc_hz > 0 ? qsb_timer_init_tsc_hz(timer, cfg->tsc_hz)
+                                   : qsb_timer_init(timer, cycles)) != 0)
+        return qsb_error(QSB_ESYSTEM, "the invariant TSC could not be calibrated; use "
+                                      "--metric ns");
+    return QSB_OK;
+}
+
+/* What the run holds from its start to its report. */
+typedef struct {
+    const qsb_run_config *cfg;
+    const qsb_run_reporter *reporter;
+    qsb_run_plan plan;
+    qsb_placement *placement;
+    const qsb_timer *timer; /* NULL: counted */
+    qsb_results results;
+    uint64_t started_ns; /* when the run began: --budget bounds the whole run */
+} run_state;
+
+/* The cells in this process (its units; a worker's, one visit of each), with the inputs its
+** run shared, the visits it records for its run and its model (run.h) when it is a worker. */
+static int measure_here(run_state *s, qsb_run_totals *totals, qsb_visit_record *record)
+{
+    const qsb_run_config *cfg = s->cfg;
+    qsb_shared_inputs *inputs = NULL;
+    qsb_visit_record *worker_record = NULL;
+    qsb_results model;
+    memset(&model, 0, sizeof model);
+    if (cfg->inputs_fd > 0 && !(inputs = qsb_shared_inputs_open(cfg->inputs_fd)))
+        return QSB_EUSAGE;
+    int status = qsb_plugins_load(); /* here, where the sorts run: never in the files' owner */
+    if (status == QSB_OK && cfg->visit_fd > 0 &&
+        !(record = worker_record = qsb_visit_record_open(cfg->visit_fd)))
+        status = QSB_EUSAGE;
+    if (status == QSB_OK && cfg->model_path)
+        status = qsb_read_results(cfg->model_path, &model);
+    qsb_run_setup setup = {
+        .config = cfg,
+        .timer = s->timer,
+        .schedule = qsb_plan_schedule(cfg, &s->plan),
+        .stop = qsb_stop_request(),
+        .progress = !cfg->quiet,
+        .slice_s = s->plan.slice_s,
+        .placement = s->placement,
+        .round_offset = cfg->worker_index ? (size_t)cfg->worker_index - 1 : 0,
+        .inputs = inputs,
+        .model = cfg->model_path ? &model : NULL,
+        .record = record,
+    };
+    if (status == QSB_OK)
+        status = qsb_run_matrix(&setup, &s->results, totals);
+    qsb_results_free(&model);
+    qsb_shared_inputs_close(inputs);
+    qsb_visit_record_close(worker_record, -1);
+    return status;
+}
+
+/* What the run's shared inputs may take: a quarter of the memory available (each worker
+** needs its buffers beside them), or 1 GiB where that is unknown. */
+static uint64_t shared_inputs_cap(void)
+{
+    uint64_t available = qsb_available_memory();
+    return available ? available / 4 : (uint64_t)1 << 30;
+}
+
+/* The cells, measured in this process (its units) or by worker processes (workers.h), which
+** share the inputs the run generates once (shared_inputs.h). */
+static int measure(run_state *s, qsb_run_totals *totals, size_t *processes,
+                   qsb_visit_record *record)
+{
+    const qsb_run_config *cfg = s->cfg;
+    if (s->plan.processes <= 1)
+        return measure_here(s, totals, record);
+    double generate_s = 0;
+    qsb_shared_inputs *inputs = qsb_shared_inputs_create(cfg, shared_inputs_cap(), &generate_s);
+    totals->generate_ns = generate_s * 1e9;
+    totals->shared_bytes = inputs ? qsb_shared_inputs_bytes(inputs) : 0;
+    qsb_workers_plan workers = qsb_plan_workers(cfg, &s->plan, s->timer->tsc_hz,
+                                                inputs ? qsb_shared_inputs_fd(inputs) : -1,
+                                                qsb_stop_request());
+    workers.algo_names = (const char *const *)s->results.context.matrix.algos;
+    /* The estimate, the calibration and the inputs came out of the budget too, and pooling
+    ** the processes and writing the files will (0.1-0.5 s for the seed matrix). */
+    workers.budget_s -= (double)(qsb_clock_ns() - s->started_ns) / 1e9 + FINISH_RESERVE_S;
+    qsb_results pooled;
+    int status = qsb_run_workers(&workers, &pooled, processes);
+    qsb_shared_inputs_close(inputs);
+    if (status == QSB_OK || status == QSB_FINDING)
+        qsb_totals_adopt_workers(&s->results, &pooled, totals, qsb_stop_status() != 0);
+    qsb_results_free(&pooled);
+    return status;
+}
+
+/* The run from its measurement to its report and its last lines. */
+static int measure_and_report(run_state *s, qsb_visit_record *record)
+{
+    qsb_run_totals totals;
+    memset(&totals, 0, sizeof totals);
+    totals.split_known = true; /* until workers' files do not say */
+    size_t processes = 1;
+    uint64_t start = qsb_clock_ns();
+    int status = measure(s, &totals, &processes, record);
+    double wall_ns = (double)(qsb_clock_ns() - start);
+    qsb_totals_record_split(&s->results.context, &totals, wall_ns);
+    qsb_totals_warn(s->cfg, &totals, &s->results);
+    if (status != QSB_OK && status != QSB_FINDING)
+        return status;
+    qsb_run_outcome outcome = {status, qsb_stop_status(), &s->results, &totals};
+    status = s->reporter->report(s->reporter->arg, &outcome);
+    qsb_totals_print(&totals, wall_ns, s->timer != NULL, s->plan.processes > 1 ? processes : 1);
+    return status;
+}
+
+static int measure_in_child(void *arg, qsb_visit_record *record)
+{
+    return measure_and_report(arg, record);
+}
+
+/* One process (--reps, --processes 1): measured in a watched child, where a plug-in's crash,
+** exit() or hang is reported against it (isolated.h); worker processes are watched by their
+** run (workers.h), and a worker measures in itself. */
+static int measure_isolated(run_state *s)
+{
+    if (s->plan.processes > 1 || s->cfg->worker_slice_s > 0)
+        return measure_and_report(s, NULL);
+    qsb_isolated_run run = {
+        .measure = measure_in_child,
+        .arg = s,
+        .estimate_s = s->plan.estimate_s,
+        .stop = qsb_stop_request(),
+        .algo_names = (const char *const *)s->results.context.matrix.algos,
+    };
+    return qsb_run_isolated(&run);
+}
+
+/* From the opened outputs to the report: the timer, the placement, the plan, the context. */
+static int prepare_and_measure(run_state *s, qsb_timer *timer, const struct tm *utc,
+                               double load_average)
+{
+    const qsb_run_config *cfg = s->cfg;
+    bool timed = cfg->metric != QSB_METRIC_COMPARISONS;
+    warn_before_measuring(cfg, load_average);
+    int status = cfg->pin_cpu >= 0 ? pin_process(cfg->pin_cpu) : QSB_OK;
+    if (status == QSB_OK && timed && (status = start_timer(cfg, timer)) == QSB_OK)
+        s->timer = timer;
+    /* A sanitized build keeps one placement: ASan reports a second copy of an object's
+    ** globals as an ODR violation, and its timings mean nothing anyway. */
+    if (status == QSB_OK &&
+        !(s->placement = qsb_placement_new(cfg->algos, cfg->n_algos,
+                                           (qsb_placement_regime)cfg->placement,
+                                           cfg->reload && timed && !QSB_SANITIZED)))
+        status = QSB_ESYSTEM;
+    if (status == QSB_OK)
+        status = qsb_plan_run(cfg, &s->plan);
+    if (status == QSB_OK)
+        qsb_plan_announce(cfg, &s->plan);
+    if (status == QSB_OK)
+        status = qsb_run_record_context(&s->results, cfg, &s->plan, s->placement, s->timer, utc,
+                                        load_average);
+    return status == QSB_OK ? measure_isolated(s) : status;
+}
+
+int qsb_run_bench(const qsb_run_config *cfg, const qsb_run_reporter *reporter)
+{
+    run_state s;
+    memset(&s, 0, sizeof s);
+    s.cfg = cfg;
+    s.reporter = reporter;
+    s.started_ns = qsb_clock_ns();
+    double load_average = qsb_load_average(); /* before this run adds to it */
+    time_t now = time(NULL);
+    struct tm utc;
+    gmtime_r(&now, &utc);
+    qsb_timer timer;
+    /* Caught before the outputs exist: from then on an interrupt must reach the commit. */
+    qsb_stop_handlers saved;
+    qsb_stop_catch(&saved);
+    int status = reporter->open ? reporter->open(reporter->arg, &utc) : QSB_OK;
+    if (status == QSB_OK)
+        status = prepare_and_measure(&s, &timer, &utc, load_average);
+    qsb_placement_free(s.placement);
+    qsb_stop_release(&saved);
+    qsb_results_free(&s.results);
+    return status;
+}
