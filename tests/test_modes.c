@@ -118,7 +118,7 @@ static void test_pool_delta_over_units(void)
         worker_run(&in[r], 1000.0, 1000.0 * ratio);
     }
     qsb_results out;
-    CHECK(qsb_pool_runs(in, N_OF(in), false, &out) == 0);
+    CHECK(qsb_pool_runs(in, N_OF(in), &out) == 0);
     const qsb_row *cand = &out.cells[0].rows[1];
     double mean = logs / (double)N_OF(in);
     CHECK_NEAR(cand->delta_pct, expm1(mean) * 100.0, 1e-9);
@@ -147,7 +147,7 @@ static void test_pool_modes(void)
         worker_run(&in[r], (slow ? 3.0e6 : 2.0e6) * jitter, 3.0e6 * jitter);
     }
     qsb_results out;
-    CHECK(qsb_pool_runs(in, N_OF(in), false, &out) == 0);
+    CHECK(qsb_pool_runs(in, N_OF(in), &out) == 0);
     const qsb_cell *cell = &out.cells[0];
     double share[2], median[2], delta[2];
     CHECK(cell->rows[0].modes && qsb_row_modes_parse(cell->rows[0].modes, share, median,

@@ -193,7 +193,7 @@ static void test_counts_and_worker(void)
     CHECK_EQ_U64(p.processes, 1);
     CHECK(p.budget_s == 0 && p.slice_s == 0);
     cfg = config(2, 0, 1);
-    cfg.worker_slice_s = 0.004;
+    cfg.worker.slice_s = 0.004;
     p = plan_of(&cfg);
     CHECK_EQ_U64(p.min_units, 1);
     CHECK_EQ_U64(p.processes, 1);
@@ -324,16 +324,17 @@ static void test_worker_argv(void)
             texts[i] = "box";
     }
     CHECK(qsb_worker_option_count <= 16);
-    CHECK_EQ_U64(qsb_worker_argv_build(&cfg, texts, true), QSB_OK);
+    cfg.reload = false; /* --no-reload */
+    CHECK_EQ_U64(qsb_worker_argv_build(&cfg, texts), QSB_OK);
     const char *want[] = {"run", "--nelem=100:2000", "--sizes=4,8", "--machine=box",
                           "--no-reload", NULL};
+    char **argv = cfg.worker.argv_head;
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
-        CHECK_MSG(want[i] ? cfg.worker_argv[i] && strcmp(cfg.worker_argv[i], want[i]) == 0
-                          : cfg.worker_argv[i] == NULL,
-                  "argument %zu: %s", i, cfg.worker_argv[i] ? cfg.worker_argv[i] : "(end)");
-    for (size_t i = 0; cfg.worker_argv[i]; i++)
-        free(cfg.worker_argv[i]);
-    free(cfg.worker_argv);
+        CHECK_MSG(want[i] ? argv[i] && strcmp(argv[i], want[i]) == 0 : argv[i] == NULL,
+                  "argument %zu: %s", i, argv[i] ? argv[i] : "(end)");
+    for (size_t i = 0; argv[i]; i++)
+        free(argv[i]);
+    free(argv);
 }
 
 int main(void)

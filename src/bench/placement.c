@@ -119,8 +119,9 @@ static bool comparators_beside(const char *registry, char *buf, size_t len)
 }
 
 qsb_placement *qsb_placement_new(const qsb_algorithm *algos, size_t n,
-                                 qsb_placement_regime regime, bool reload)
+                                 qsb_placement_regime regime, qsb_placement_copies copies)
 {
+    bool reload = copies == QSB_PLACEMENT_RELOADED;
     qsb_placement *p = calloc(1, sizeof *p);
     if (!p || !(p->object_of = calloc(n ? n : 1, sizeof *p->object_of)) ||
         !(p->symbol_of = calloc(n ? n : 1, sizeof *p->symbol_of)) ||

@@ -34,11 +34,17 @@ const char *qsb_placement_regime_name(qsb_placement_regime r); /* "far", "near" 
 
 typedef struct qsb_placement qsb_placement;
 
-/* Prepares the placements of n algorithms (their entries must outlive it). reload false:
-** every unit uses the functions as given (--placement fixed; test sorts). Returns NULL when
+/* Whether the sorts are loaded afresh for every unit. */
+typedef enum {
+    QSB_PLACEMENT_RELOADED, /* a fresh copy of every object that can be reloaded per unit */
+    QSB_PLACEMENT_AS_GIVEN  /* every unit uses the functions as given (--no-reload; counted
+                            ** runs; test sorts; sanitized builds) */
+} qsb_placement_copies;
+
+/* Prepares the placements of n algorithms (their entries must outlive it). Returns NULL when
 ** out of memory or an object cannot be read (reported). */
 qsb_placement *qsb_placement_new(const qsb_algorithm *algos, size_t n,
-                                 qsb_placement_regime regime, bool reload);
+                                 qsb_placement_regime regime, qsb_placement_copies copies);
 
 /* Enters a new unit: unloads the previous copies and loads fresh ones. Returns 0, or -1
 ** (reported) when a copy cannot be loaded. */

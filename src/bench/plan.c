@@ -20,7 +20,7 @@ static void plan_worker(const qsb_run_config *cfg, qsb_run_plan *plan)
     plan->min_units = 1;
     plan->processes = 1;
     plan->budget_s = 0;
-    plan->slice_s = cfg->worker_slice_s;
+    plan->slice_s = cfg->worker.slice_s;
 }
 
 static double auto_budget_s(double minimum_s)
@@ -109,7 +109,7 @@ static void plan_units(const qsb_run_config *cfg, qsb_run_plan *plan, const doub
 void qsb_plan_from_costs(const qsb_run_config *cfg, const double *round_s,
                          const double *first_s, size_t cells, qsb_run_plan *plan)
 {
-    if (cfg->worker_slice_s > 0)
+    if (cfg->worker.slice_s > 0)
         plan_worker(cfg, plan);
     else if (cfg->processes == 1)
         plan_units(cfg, plan, round_s, first_s, cells);
@@ -119,7 +119,7 @@ void qsb_plan_from_costs(const qsb_run_config *cfg, const double *round_s,
 
 int qsb_plan_run(const qsb_run_config *cfg, qsb_run_plan *plan)
 {
-    if (cfg->worker_slice_s > 0) { /* no estimate: a worker's plan is its run's */
+    if (cfg->worker.slice_s > 0) { /* no estimate: a worker's plan is its run's */
         plan_worker(cfg, plan);
         return QSB_OK;
     }
@@ -158,7 +158,7 @@ void qsb_plan_announce(const qsb_run_config *cfg, const qsb_run_plan *plan)
         qsb_warning("--budget %s is below this matrix's minimum (about %s for %zu %s): the run "
                     "takes that long; give a longer --budget or fewer cells",
                     budget, minimum, plan->min_units, level);
-    if (cfg->quiet || cfg->metric == QSB_METRIC_COMPARISONS || cfg->worker_slice_s > 0)
+    if (cfg->quiet || cfg->metric == QSB_METRIC_COMPARISONS || cfg->worker.slice_s > 0)
         return;
     if (plan->processes > 1) {
         char worker[32];
@@ -219,25 +219,29 @@ double qsb_plan_stop_precision(const qsb_run_config *cfg)
 
 qsb_schedule_policy qsb_plan_schedule(const qsb_run_config *cfg, const qsb_run_plan *plan)
 {
-    return (qsb_schedule_policy){plan->min_units, QSB_MAX_UNITS, qsb_plan_stop_precision(cfg),
-                                 plan->budget_s};
+    return (qsb_schedule_policy){.min_units = plan->min_units,
+                                 .max_units = QSB_MAX_UNITS,
+                                 .precision_pct = qsb_plan_stop_precision(cfg),
+                                 .budget_s = plan->budget_s};
 }
 
 qsb_workers_plan qsb_plan_workers(const qsb_run_config *cfg, const qsb_run_plan *plan,
                                   double tsc_hz, int inputs_fd, volatile sig_atomic_t *stop)
 {
-    return (qsb_workers_plan){cfg->worker_argv,
-                              plan->slice_s,
-                              plan->estimate_s, /* announced: the minimum when larger */
-                              QSB_WORKER_START_S,
-                              qsb_plan_stop_precision(cfg),
-                              plan->min_units,
-                              cfg->processes ? plan->min_units : QSB_MAX_PROCESSES,
-                              plan->processes,
-                              plan->worker_s,
-                              tsc_hz,
-                              inputs_fd,
-                              stop,
-                              !cfg->quiet,
-                              NULL}; /* algo_names: the run's results name them */
+    return (qsb_workers_plan){
+        .argv_head = cfg->worker.argv_head,
+        .slice_s = plan->slice_s,
+        .budget_s = plan->estimate_s, /* announced: the minimum when larger */
+        .start_s = QSB_WORKER_START_S,
+        .precision_pct = qsb_plan_stop_precision(cfg),
+        .min_processes = plan->min_units,
+        .max_processes = cfg->processes ? plan->min_units : QSB_MAX_PROCESSES,
+        .planned = plan->processes,
+        .worker_s = plan->worker_s,
+        .tsc_hz = tsc_hz,
+        .inputs_fd = inputs_fd,
+        .stop = stop,
+        .progress = !cfg->quiet,
+        .algo_names = NULL, /* the run's results name them */
+    };
 }

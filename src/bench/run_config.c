@@ -61,8 +61,8 @@ void qsb_run_config_free(qsb_run_config *cfg)
     free(cfg->algos);
     free(cfg->command_line);
     free(cfg->in_shard);
-    for (size_t i = 0; cfg->worker_argv && cfg->worker_argv[i]; i++)
-        free(cfg->worker_argv[i]);
-    free(cfg->worker_argv);
+    for (size_t i = 0; cfg->worker.argv_head && cfg->worker.argv_head[i]; i++)
+        free(cfg->worker.argv_head[i]);
+    free(cfg->worker.argv_head);
     memset(cfg, 0, sizeof *cfg);
 }

@@ -39,6 +39,23 @@ typedef enum {
 
 const char *qsb_nelem_source_text(qsb_nelem_source source);
 
+/* The worker protocol (workers.h): what a run tells each of its worker processes on the
+** command line, and the command line it starts them with. In a process that is not a worker
+** every field but argv_head is zero. */
+typedef struct {
+    uint64_t index;         /* --worker K:SLICE: this process is worker K (from 1) of a run, */
+    double slice_s;         /* one visit per cell with SLICE seconds of rounds */
+    double tsc_hz;          /* --tsc-hz: the TSC frequency from the run; 0: calibrate */
+    int inputs_fd;          /* --inputs-fd: the inputs from the run (shared_inputs.h); 0: none
+                            ** (the run's file is never a standard stream) */
+    int visit_fd;           /* --visit-fd: where the worker records its visits for the run
+                            ** (visit_record.h); 0: none */
+    const char *model_path; /* --model: a later worker's model (run.h); NULL: none */
+    char **argv_head;       /* the run's side: its workers' command line up to their own
+                            ** options, "run" and the options that decide what is measured
+                            ** (worker_args.h; malloc'd, as are its strings; NULL-terminated) */
+} qsb_worker_protocol;
+
 typedef struct {
     uint64_t *nelem;    /* element counts, in the order given (malloc'd) */
     size_t n_nelem;
@@ -85,17 +102,7 @@ typedef struct {
                              ** this shard runs it (shard.h; malloc'd); NULL: every cell */
     const char *machine;    /* --machine NAME; NULL: the host's name is recorded */
     uint64_t processes;     /* --processes: worker processes (workers.h); 0 = auto */
-    uint64_t worker_index;  /* --worker K:SLICE: this process is worker K (from 1) of a run, */
-    double worker_slice_s;  /* one visit per cell with SLICE seconds of rounds; 0, 0 otherwise */
-    double tsc_hz;          /* --tsc-hz: a worker's TSC frequency from its run; 0: calibrate */
-    int inputs_fd;          /* --inputs-fd: a worker's inputs from its run (shared_inputs.h);
-                            ** 0: none (the run's file is never a standard stream) */
-    const char *model_path; /* --model: a later worker's model (run.h); NULL: none */
-    int visit_fd;           /* --visit-fd: where a worker records its visits for its run
-                            ** (visit_record.h); 0: none */
-    char **worker_argv;     /* a worker's command line up to its own options: "run" and the
-                            ** options that decide what is measured (malloc'd, as are its
-                            ** strings; NULL-terminated) */
+    qsb_worker_protocol worker; /* --worker and the options only a worker is given */
 } qsb_run_config;
 
 /* The cells this run visits: the matrix's, or its shard's. */

@@ -96,7 +96,7 @@ static int pin_process(int cpu)
 static int start_timer(const qsb_run_config *cfg, qsb_timer *timer)
 {
     bool cycles = cfg->metric == QSB_METRIC_CYCLES;
-    if ((cycles && cfg->tsc_hz > 0 ? qsb_timer_init_tsc_hz(timer, cfg->tsc_hz)
+    if ((cycles && cfg->worker.tsc_hz > 0 ? qsb_timer_init_tsc_hz(timer, cfg->worker.tsc_hz)
                                    : qsb_timer_init(timer, cycles)) != 0)
         return qsb_error(QSB_ESYSTEM, "the invariant TSC could not be calibrated; use "
                                       "--metric ns");
@@ -123,14 +123,14 @@ static int measure_here(run_state *s, qsb_run_totals *totals, qsb_visit_record *
     qsb_visit_record *worker_record = NULL;
     qsb_results model;
     memset(&model, 0, sizeof model);
-    if (cfg->inputs_fd > 0 && !(inputs = qsb_shared_inputs_open(cfg->inputs_fd)))
+    if (cfg->worker.inputs_fd > 0 && !(inputs = qsb_shared_inputs_open(cfg->worker.inputs_fd)))
         return QSB_EUSAGE;
     int status = qsb_plugins_load(); /* here, where the sorts run: never in the files' owner */
-    if (status == QSB_OK && cfg->visit_fd > 0 &&
-        !(record = worker_record = qsb_visit_record_open(cfg->visit_fd)))
+    if (status == QSB_OK && cfg->worker.visit_fd > 0 &&
+        !(record = worker_record = qsb_visit_record_open(cfg->worker.visit_fd)))
         status = QSB_EUSAGE;
-    if (status == QSB_OK && cfg->model_path)
-        status = qsb_read_results(cfg->model_path, &model);
+    if (status == QSB_OK && cfg->worker.model_path)
+        status = qsb_read_results(cfg->worker.model_path, &model);
     qsb_run_setup setup = {
         .config = cfg,
         .timer = s->timer,
@@ -139,9 +139,9 @@ static int measure_here(run_state *s, qsb_run_totals *totals, qsb_visit_record *
         .progress = !cfg->quiet,
         .slice_s = s->plan.slice_s,
         .placement = s->placement,
-        .round_offset = cfg->worker_index ? (size_t)cfg->worker_index - 1 : 0,
+        .round_offset = cfg->worker.index ? (size_t)cfg->worker.index - 1 : 0,
         .inputs = inputs,
-        .model = cfg->model_path ? &model : NULL,
+        .model = cfg->worker.model_path ? &model : NULL,
         .record = record,
     };
     if (status == QSB_OK)
@@ -182,8 +182,11 @@ static int measure(run_state *s, qsb_run_totals *totals, size_t *processes,
     qsb_results pooled;
     int status = qsb_run_workers(&workers, &pooled, processes);
     qsb_shared_inputs_close(inputs);
-    if (status == QSB_OK || status == QSB_FINDING)
-        qsb_totals_adopt_workers(&s->results, &pooled, totals, qsb_stop_status() != 0);
+    if (status == QSB_OK || status == QSB_FINDING) {
+        qsb_totals_adopt_workers(&s->results, &pooled, totals);
+        if (qsb_stop_status()) /* the workers not started are missing */
+            s->results.context.incomplete = true;
+    }
     qsb_results_free(&pooled);
     return status;
 }
@@ -204,7 +207,7 @@ static int measure_and_report(run_state *s, qsb_visit_record *record)
         return status;
     qsb_run_outcome outcome = {status, qsb_stop_status(), &s->results, &totals};
     status = s->reporter->report(s->reporter->arg, &outcome);
-    qsb_totals_print(&totals, wall_ns, s->timer != NULL, s->plan.processes > 1 ? processes : 1);
+    qsb_totals_print(&totals, wall_ns, s->cfg->metric, s->plan.processes > 1 ? processes : 1);
     return status;
 }
 
@@ -218,7 +221,7 @@ static int measure_in_child(void *arg, qsb_visit_record *record)
 ** run (workers.h), and a worker measures in itself. */
 static int measure_isolated(run_state *s)
 {
-    if (s->plan.processes > 1 || s->cfg->worker_slice_s > 0)
+    if (s->plan.processes > 1 || s->cfg->worker.slice_s > 0)
         return measure_and_report(s, NULL);
     qsb_isolated_run run = {
         .measure = measure_in_child,
@@ -242,10 +245,12 @@ static int prepare_and_measure(run_state *s, qsb_timer *timer, const struct tm *
         s->timer = timer;
     /* A sanitized build keeps one placement: ASan reports a second copy of an object's
     ** globals as an ODR violation, and its timings mean nothing anyway. */
+    qsb_placement_copies copies = cfg->reload && timed && !QSB_SANITIZED
+                                      ? QSB_PLACEMENT_RELOADED
+                                      : QSB_PLACEMENT_AS_GIVEN;
     if (status == QSB_OK &&
         !(s->placement = qsb_placement_new(cfg->algos, cfg->n_algos,
-                                           (qsb_placement_regime)cfg->placement,
-                                           cfg->reload && timed && !QSB_SANITIZED)))
+                                           (qsb_placement_regime)cfg->placement, copies)))
         status = QSB_ESYSTEM;
     if (status == QSB_OK)
         status = qsb_plan_run(cfg, &s->plan);

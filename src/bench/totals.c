@@ -32,8 +32,8 @@ static void add_workers_time(qsb_run_totals *totals, const qsb_results *pooled)
     totals->verify_ns = w->checks_s * 1e9;
 }
 
-void qsb_totals_adopt_workers(qsb_results *results, qsb_results *pooled, qsb_run_totals *totals,
-                              bool interrupted)
+void qsb_totals_adopt_workers(qsb_results *results, qsb_results *pooled,
+                              qsb_run_totals *totals)
 {
     qsb_cell *cells = results->cells;
     size_t ncells = results->ncells;
@@ -44,7 +44,7 @@ void qsb_totals_adopt_workers(qsb_results *results, qsb_results *pooled, qsb_run
     pooled->cells = cells;
     pooled->ncells = ncells;
     pooled->store = store;
-    results->context.incomplete = pooled->context.incomplete || interrupted;
+    results->context.incomplete = pooled->context.incomplete;
     results->context.drift_ratios = pooled->context.drift_ratios;
     results->context.drift_medians = pooled->context.drift_medians;
     totals->cells_done = results->ncells;
@@ -162,7 +162,8 @@ void qsb_totals_warn(const qsb_run_config *cfg, const qsb_run_totals *t, const q
 ** generation, copies into the work buffer, result checks, and the rest (statistics, policy,
 ** progress line, allocation; with worker processes, starting them and reading their files).
 ** A run of worker processes sums its workers' parts (their own last lines are not shown). */
-void qsb_totals_print(const qsb_run_totals *t, double wall_ns, bool timed, size_t processes)
+void qsb_totals_print(const qsb_run_totals *t, double wall_ns, qsb_metric metric,
+                      size_t processes)
 {
     struct rusage usage;
     bool workers = processes > 1;
@@ -178,7 +179,7 @@ void qsb_totals_print(const qsb_run_totals *t, double wall_ns, bool timed, size_
     char who[64] = "";
     if (workers)
         snprintf(who, sizeof who, "%zu worker processes, ", processes);
-    if (!timed) {
+    if (metric == QSB_METRIC_COMPARISONS) {
         qsb_note("%sno timed sorts (comparisons are counted), %.2f s wall time; peak memory "
                  "%.1f MiB",
                  who, wall_ns / 1e9, peak_mib);

@@ -15,11 +15,11 @@
 #include "run_config.h"
 
 /* The workers' pooled cells into the run's results (the context stays the run's, but for the
-** drift and whether it is incomplete: pooled's, or interrupted), and what they spent (their
-** sum, pool.c) into totals beside the run's own generation of the inputs. pooled gets the
-** run's previous cells, to be freed with it. */
-void qsb_totals_adopt_workers(qsb_results *results, qsb_results *pooled, qsb_run_totals *totals,
-                              bool interrupted);
+** drift and whether it is incomplete: pooled's), and what they spent (their sum, pool.c)
+** into totals beside the run's own generation of the inputs. pooled gets the run's previous
+** cells, to be freed with it. */
+void qsb_totals_adopt_workers(qsb_results *results, qsb_results *pooled,
+                              qsb_run_totals *totals);
 
 /* The time split of totals over wall_ns into the context (wall 0: the split is unknown). */
 void qsb_totals_record_split(qsb_context *c, const qsb_run_totals *t, double wall_ns);
@@ -30,6 +30,7 @@ void qsb_totals_warn(const qsb_run_config *cfg, const qsb_run_totals *t, const q
 
 /* The last line: the wall time inside timed sorts and where the rest went, the peak memory;
 ** processes > 1: a run of that many worker processes (their sums, the children's peak). */
-void qsb_totals_print(const qsb_run_totals *t, double wall_ns, bool timed, size_t processes);
+void qsb_totals_print(const qsb_run_totals *t, double wall_ns, qsb_metric metric,
+                      size_t processes);
 
 #endif

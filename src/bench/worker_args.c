@@ -36,7 +36,7 @@ static char *nelem_list(const qsb_run_config *cfg)
     return text;
 }
 
-int qsb_worker_argv_build(qsb_run_config *cfg, const char *const texts[], bool no_reload)
+int qsb_worker_argv_build(qsb_run_config *cfg, const char *const texts[])
 {
     char **argv = calloc(qsb_worker_option_count + 4, sizeof *argv);
     char *nelem = nelem_list(cfg);
@@ -46,9 +46,9 @@ int qsb_worker_argv_build(qsb_run_config *cfg, const char *const texts[], bool n
     for (size_t i = 0; ok && i < qsb_worker_option_count; i++)
         if (texts[i])
             ok = (argv[n++] = option_word(qsb_worker_options[i], texts[i])) != NULL;
-    if (ok && no_reload)
+    if (ok && !cfg->reload)
         ok = (argv[n++] = strdup("--no-reload")) != NULL;
     free(nelem);
-    cfg->worker_argv = argv;
+    cfg->worker.argv_head = argv;
     return ok ? QSB_OK : qsb_out_of_memory("worker command line");
 }

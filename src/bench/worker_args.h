@@ -18,10 +18,10 @@
 extern const char *const qsb_worker_options[];
 extern const size_t qsb_worker_option_count;
 
-/* cfg->worker_argv: "run", --nelem=COUNTS, then --NAME=TEXT for each of qsb_worker_options
-** that the run was given (texts[i]: the text of qsb_worker_options[i], NULL when not given),
-** and --no-reload when given; NULL-terminated, every string malloc'd (run_config.h frees
-** them). QSB_OK, or QSB_ESYSTEM (reported) when out of memory. */
-int qsb_worker_argv_build(qsb_run_config *cfg, const char *const texts[], bool no_reload);
+/* cfg->worker.argv_head: "run", --nelem=COUNTS, then --NAME=TEXT for each of
+** qsb_worker_options that the run was given (texts[i]: the text of qsb_worker_options[i], NULL
+** when not given), and --no-reload when the run has it (cfg->reload false); NULL-terminated,
+** every string malloc'd (run_config.h frees them). QSB_OK, or QSB_ESYSTEM (reported) when out of memory. */
+int qsb_worker_argv_build(qsb_run_config *cfg, const char *const texts[]);
 
 #endif

@@ -543,7 +543,7 @@ static int pool_workers(workers *w, qsb_results *out)
         memset(&w->runs[0].run, 0, sizeof w->runs[0].run);
         return QSB_OK;
     }
-    int status = qsb_pool_runs(w->runs, w->n, true, out);
+    int status = qsb_pool_series(w->runs, w->n, out);
     w->n = 0; /* pooled: taken over and freed */
     return status;
 }

@@ -121,7 +121,7 @@ static int pool_inputs(qsb_merge_input *in, size_t n, qsb_results **out, size_t 
             qsb_results_free(&in[i].run);
         return qsb_out_of_memory("merge");
     }
-    int status = qsb_pool_runs(in, n, false, *out);
+    int status = qsb_pool_runs(in, n, *out);
     if (status == QSB_OK)
         *nout = 1;
     else {

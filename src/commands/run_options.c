@@ -610,10 +610,10 @@ static int parse_worker(qsb_run_config *cfg, const char *text)
         return qsb_usage_error("--worker: '%s' is not K:SLICE", qsb_quote(text));
     memcpy(slice, colon + 1, slice_len);
     slice[slice_len] = '\0';
-    int status = qsb_parse_u64(index, "--worker K", 1, QSB_MAX_PROCESSES, 0, &cfg->worker_index);
+    int status = qsb_parse_u64(index, "--worker K", 1, QSB_MAX_PROCESSES, 0, &cfg->worker.index);
     if (status == QSB_OK)
         status = parse_positive(slice, "--worker SLICE", MAX_WORKER_SLICE_S,
-                                &cfg->worker_slice_s);
+                                &cfg->worker.slice_s);
     return status == QSB_OK && cells ? select_worker_cells(cfg, cells + 1) : status;
 }
 
@@ -622,7 +622,7 @@ static int parse_worker(qsb_run_config *cfg, const char *text)
 static int parse_worker_fd(qsb_run_config *cfg, const char *text, const char *option, int *fd)
 {
     uint64_t value;
-    if (cfg->worker_slice_s <= 0)
+    if (cfg->worker.slice_s <= 0)
         return qsb_usage_error("%s is for worker processes (--worker)", option);
     int status = qsb_parse_u64(text, option, STDERR_FILENO + 1, INT_MAX, 0, &value);
     *fd = (int)value;
@@ -643,15 +643,17 @@ static int resolve_processes(qsb_run_config *cfg, const option_texts *t)
     if (status == QSB_OK && t->text[OPT_WORKER])
         status = parse_worker(cfg, t->text[OPT_WORKER]);
     if (status == QSB_OK && t->text[OPT_TSC_HZ])
-        status = parse_positive(t->text[OPT_TSC_HZ], "--tsc-hz", MAX_TSC_HZ, &cfg->tsc_hz);
+        status = parse_positive(t->text[OPT_TSC_HZ], "--tsc-hz", MAX_TSC_HZ,
+                                &cfg->worker.tsc_hz);
     if (status == QSB_OK && t->text[OPT_INPUTS_FD])
-        status = parse_worker_fd(cfg, t->text[OPT_INPUTS_FD], "--inputs-fd", &cfg->inputs_fd);
+        status = parse_worker_fd(cfg, t->text[OPT_INPUTS_FD], "--inputs-fd",
+                                 &cfg->worker.inputs_fd);
     if (status == QSB_OK && t->text[OPT_VISIT_FD])
-        status = parse_worker_fd(cfg, t->text[OPT_VISIT_FD], "--visit-fd", &cfg->visit_fd);
-    if (status == QSB_OK && t->text[OPT_MODEL] && cfg->worker_slice_s <= 0)
+        status = parse_worker_fd(cfg, t->text[OPT_VISIT_FD], "--visit-fd", &cfg->worker.visit_fd);
+    if (status == QSB_OK && t->text[OPT_MODEL] && cfg->worker.slice_s <= 0)
         status = qsb_usage_error("--model is for worker processes (--worker)");
-    cfg->model_path = t->text[OPT_MODEL];
-    if (cfg->reps || cfg->metric == QSB_METRIC_COMPARISONS || cfg->worker_slice_s > 0)
+    cfg->worker.model_path = t->text[OPT_MODEL];
+    if (cfg->reps || cfg->metric == QSB_METRIC_COMPARISONS || cfg->worker.slice_s > 0)
         cfg->processes = 1;
     return status;
 }
@@ -699,7 +701,7 @@ static int build_worker_argv(qsb_run_config *cfg, const option_texts *t)
         for (int o = 0; o < OPT_COUNT; o++)
             if (strcmp(run_options[o].name, qsb_worker_options[i]) == 0)
                 texts[i] = t->text[o];
-    return qsb_worker_argv_build(cfg, texts, t->no_reload);
+    return qsb_worker_argv_build(cfg, texts);
 }
 
 static int resolve_all(qsb_run_config *cfg, const option_texts *t)

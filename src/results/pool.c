@@ -110,7 +110,7 @@ static int pool_row(const qsb_merge_input *in, size_t n, const qsb_cell *model, 
     for (size_t r = 0; r < n; r++) {
         const qsb_cell *cell = r == 0 ? model : qsb_results_find_cell(&in[r].run, model);
         if (!cell)
-            continue; /* a worker that visited only other cells (workers.h) */
+            continue; /* a process of a series that visited only other cells */
         const qsb_row *from = &cell->rows[i];
         if (!from->verified && row->verified && qsb_row_fail(row, from->failure) != 0)
             return -1;
@@ -224,7 +224,7 @@ static int pool_context(const qsb_merge_input *in, size_t n, qsb_results *out)
         qsb_set_string(&out->baseline, in[0].run.baseline) != 0)
         return -1;
     qsb_context *c = &out->context;
-    c->drift_ratios = c->drift_medians = 1.0; /* runs: the level above time; workers: below */
+    c->drift_ratios = c->drift_medians = 1.0; /* runs: the level above time; a series: below */
     memset(&c->time, 0, sizeof c->time);
     for (size_t r = 0; r < n; r++) {
         c->incomplete |= in[r].run.context.incomplete;
@@ -236,7 +236,7 @@ static int pool_context(const qsb_merge_input *in, size_t n, qsb_results *out)
     return qsb_set_string(&c->repetitions, text);
 }
 
-static int pool_cells(const qsb_merge_input *in, size_t n, bool workers, qsb_results *out)
+static int pool_cells(const qsb_merge_input *in, size_t n, bool series, qsb_results *out)
 {
     const qsb_results *first = &in[0].run;
     bool exact = qsb_same_text(first->context.metric, "comparisons");
@@ -260,32 +260,43 @@ static int pool_cells(const qsb_merge_input *in, size_t n, bool workers, qsb_res
         if (summarize_pooled(cell) != 0)
             return -1;
     }
-    if (workers && !exact && qsb_widen_for_time(out) != 0)
+    if (series && !exact && qsb_widen_for_time(out) != 0)
         return -1;
     for (size_t c = 0; c < out->ncells; c++)
         flag_noisy(&out->cells[c], precision, exact);
     return 0;
 }
 
-int qsb_pool_runs(qsb_merge_input *in, size_t n, bool workers, qsb_results *out)
+/* series: one run's processes in time order (qsb_pool_series); else separate runs. */
+static int pool(qsb_merge_input *in, size_t n, bool series, qsb_results *out)
 {
     memset(out, 0, sizeof *out);
     int status = QSB_OK;
     if (n < 2)
         status = qsb_usage_error("merge --pool needs two runs or more (five for intervals)");
     for (size_t r = 1; r < n && status == QSB_OK; r++) {
-        const char *why = mismatch(&in[0].run, &in[r].run, workers);
+        const char *why = mismatch(&in[0].run, &in[r].run, series);
         if (why)
             status = qsb_error(QSB_EUSAGE, "merge --pool: %s is not a run of the same command "
                                "as %s: %s", in[r].file, in[0].file, why);
     }
-    if (status == QSB_OK && !workers)
+    if (status == QSB_OK && !series)
         status = refuse_repeated_runs(in, n);
-    if (status == QSB_OK && (pool_context(in, n, out) != 0 || pool_cells(in, n, workers, out) != 0))
+    if (status == QSB_OK && (pool_context(in, n, out) != 0 || pool_cells(in, n, series, out) != 0))
         status = qsb_out_of_memory("merge --pool");
     if (status != QSB_OK)
         qsb_results_free(out);
     for (size_t r = 0; r < n; r++)
         qsb_results_free(&in[r].run);
     return status;
+}
+
+int qsb_pool_runs(qsb_merge_input *in, size_t n, qsb_results *out)
+{
+    return pool(in, n, false, out);
+}
+
+int qsb_pool_series(qsb_merge_input *in, size_t n, qsb_results *out)
+{
+    return pool(in, n, true, out);
 }

@@ -10,10 +10,10 @@
 **   6 runs the order-statistic interval of the runs' medians, with 5 t over the runs,
 **   exp(m +- t(0.975, 4) * s / sqrt(5)), m and s the mean and sd of the runs' log medians,
 **   stretched to hold the pooled median;
-** - a delta (intervals.h, qsb_pooled_delta): from QSB_MIN_UNITS runs, the geometric mean of the runs' paired ratios (each
-**   run's median of cand[i] / base[i]) with the t interval exp(m +- t(0.975, U-1) * s /
-**   sqrt(U)) over them (a mixture of speed modes moves it smoothly, where the median of the
-**   pooled ratios jumps between modes); under QSB_MIN_UNITS runs the spec's median of the
+** - a delta (intervals.h, qsb_pooled_delta): from QSB_MIN_UNITS runs, the geometric mean of
+**   the runs' paired ratios (each run's median of cand[i] / base[i]) with the t interval
+**   exp(m +- t(0.975, U-1) * s / sqrt(U)) over them (a mixture of speed modes moves it
+**   smoothly, where the median of the pooled ratios jumps between modes); under QSB_MIN_UNITS runs the spec's median of the
 **   pooled paired ratios, no interval;
 ** - speed modes (stats.h, qsb_unit_modes_of): a row whose runs' medians fall into two
 **   separated groups gets them in `modes`, with each mode's share, median and (a candidate,
@@ -32,16 +32,19 @@
 #ifndef QSB_POOL_H
 #define QSB_POOL_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
 #include "merge.h"
 
-/* Pools in[0..n-1] (their results are freed, also on failure) into *out. workers: the runs
-** are a run's worker processes in time order (workers.h): those after the first may have only
-** some of its cells (a cell's units are then the processes that visited it), and the time
-** level is measured over them and widens the intervals (result.h qsb_widen_for_time; merge's
-** runs keep drift factors 1). Returns QSB_OK, QSB_EUSAGE or QSB_ESYSTEM (reported). */
-int qsb_pool_runs(qsb_merge_input *in, size_t n, bool workers, qsb_results *out);
+/* Pools the separate runs in[0..n-1] (merge --pool; their results are freed, also on
+** failure) into *out; the drift factors stay 1. Returns QSB_OK, QSB_EUSAGE or QSB_ESYSTEM
+** (reported). */
+int qsb_pool_runs(qsb_merge_input *in, size_t n, qsb_results *out);
+
+/* The same for a series: the processes of one run in time order (in[0] the first), of which
+** those after the first may hold only some of its cells (a cell's units are then the
+** processes that visited it); the time level is measured over them and widens the intervals
+** (result.h qsb_widen_for_time). */
+int qsb_pool_series(qsb_merge_input *in, size_t n, qsb_results *out);
 
 #endif
