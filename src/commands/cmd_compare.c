@@ -25,6 +25,7 @@
 #include "json_write.h"
 #include "outfile.h"
 #include "read_results.h"
+#include "significance.h"
 
 enum {
     OPT_THRESHOLD,
@@ -42,14 +43,13 @@ enum {
 static const qsb_option compare_options[] = {
     [OPT_THRESHOLD] = {"threshold", 0, "PCT",
                        "a regression is a change of the median above PCT % (default 5)"},
-    [OPT_ALPHA] = {"alpha", 0, "A",
-                   "...that is significant: its one-sided p over units (Mann-Whitney's for "
-                   "files without units), corrected over all rows tested, below A (default "
-                   "0.01)"},
-    [OPT_CORRECTION] = {"correction", 0, "C",
-                        "holm (default: the chance of any false regression in the matrix is at "
-                        "most alpha), bh (Benjamini-Hochberg: the expected share of false "
-                        "regressions is at most alpha) or none"},
+    [OPT_ALPHA] = QSB_OPTION_ALPHA("...that is significant: its one-sided p over units "
+                                   "(Mann-Whitney's for files without units), corrected over "
+                                   "all rows tested, below A (default 0.01)"),
+    [OPT_CORRECTION] = QSB_OPTION_CORRECTION("holm (default: the chance of any false regression "
+                                             "in the matrix is at most alpha), bh "
+                                             "(Benjamini-Hochberg: the expected share of false "
+                                             "regressions is at most alpha) or none"),
     [OPT_NORMALIZE] = {"normalize", 0, NULL,
                        "judge candidates by their per-round ratio to the run's baseline, "
                        "which cancels the machine's drift between the two runs"},
@@ -89,17 +89,8 @@ static int on_option(void *ctx, int index, const char *arg)
     switch (index) {
     case OPT_THRESHOLD:
         return qsb_parse_double(arg, "--threshold", 0.0, 1e6, &cfg->opt.threshold_pct);
-    case OPT_ALPHA: {
-        int status = qsb_parse_double(arg, "--alpha", 0.0, 1.0, &cfg->opt.alpha);
-        if (status == QSB_OK && (cfg->opt.alpha <= 0.0 || cfg->opt.alpha >= 1.0))
-            return qsb_usage_error("--alpha: '%s' must lie strictly between 0 and 1",
-                                   qsb_quote(arg));
-        return status;
-    }
-    case OPT_CORRECTION:
-        if (qsb_correction_of(arg, &cfg->opt.correction) == 0)
-            return QSB_OK;
-        return qsb_usage_error("--correction: '%s' is not holm, bh or none", qsb_quote(arg));
+    case OPT_ALPHA: return qsb_parse_alpha(arg, &cfg->opt.alpha);
+    case OPT_CORRECTION: return qsb_parse_correction(arg, &cfg->opt.correction);
     case OPT_NORMALIZE: cfg->opt.normalize = true; return QSB_OK;
     case OPT_CALIBRATION: cfg->calibration = true; return QSB_OK;
     case OPT_STRICT: cfg->strict = true; return QSB_OK;
@@ -682,7 +673,10 @@ int qsb_cmd_compare(int argc, char **argv)
     for (int i = 1; i < argc; i++) /* two machines of a fleet: fleet_view.h */
         if (strncmp(argv[i], "--machines", 10) == 0 && (!argv[i][10] || argv[i][10] == '='))
             return qsb_cmd_compare_machines(argc, argv);
-    compare_config cfg = {{5.0, 0.01, false, QSB_CORRECTION_HOLM}, false, false, NULL, NULL};
+    compare_config cfg = {.opt = {.threshold_pct = 5.0,
+                                  .alpha = QSB_DEFAULT_ALPHA,
+                                  .normalize = false,
+                                  .correction = QSB_DEFAULT_CORRECTION}};
     int first;
     int status = qsb_parse_options(&compare_spec, argc, argv, on_option, &cfg, &first);
     if (status != QSB_OK)

@@ -25,6 +25,7 @@
 #include "plugin.h"
 #include "run_context.h"
 #include "schedule.h"
+#include "significance.h"
 #include "timing.h"
 #include "worker_args.h"
 
@@ -152,12 +153,13 @@ static const qsb_option run_options[] = {
                         "above 1 + PCT/100 by a one-sided t test over its units, p corrected "
                         "over all candidate rows below --alpha; a gating run spends its whole "
                         "--budget (no early end at --precision)"},
-    [OPT_ALPHA] = {"alpha", 0, "A", "--fail-above's level after the correction (default 0.01)"},
-    [OPT_CORRECTION] = {"correction", 0, "C",
-                        "--fail-above's correction: holm (default: the chance of any false "
-                        "failure is at most alpha), bh (Benjamini-Hochberg: the expected share "
-                        "of false failures among the failed rows is at most alpha; more rows "
-                        "caught when many changed) or none"},
+    [OPT_ALPHA] = QSB_OPTION_ALPHA("--fail-above's level after the correction (default 0.01)"),
+    [OPT_CORRECTION] = QSB_OPTION_CORRECTION("--fail-above's correction: holm (default: the "
+                                             "chance of any false failure is at most alpha), "
+                                             "bh (Benjamini-Hochberg: the expected share of "
+                                             "false failures among the failed rows is at most "
+                                             "alpha; more rows caught when many changed) or "
+                                             "none"),
     [OPT_PLOT] = {"plot", 0, NULL, "also draw the charts of `qsortbench plot` beside the results "
                                    "file (needs gnuplot: Debian gnuplot-nox)"},
     [OPT_SHARD] = {"shard", 0, "K/N",
@@ -532,22 +534,16 @@ static int resolve_export_and_gate(qsb_run_config *cfg, const option_texts *t)
             status = qsb_usage_error("--fail-above needs a candidate: --algos BASELINE,"
                                      "CANDIDATE");
     }
-    cfg->fail_above_alpha = 0.01;
+    cfg->fail_above_alpha = QSB_DEFAULT_ALPHA;
     if (status == QSB_OK && t->text[OPT_ALPHA]) {
-        status = qsb_parse_double(t->text[OPT_ALPHA], "--alpha", 0.0, 1.0,
-                                  &cfg->fail_above_alpha);
-        if (status == QSB_OK && (cfg->fail_above_alpha <= 0.0 || cfg->fail_above_alpha >= 1.0))
-            status = qsb_usage_error("--alpha: '%s' must lie strictly between 0 and 1",
-                                     qsb_quote(t->text[OPT_ALPHA]));
+        status = qsb_parse_alpha(t->text[OPT_ALPHA], &cfg->fail_above_alpha);
         if (status == QSB_OK && !t->text[OPT_FAIL_ABOVE])
             status = qsb_usage_error("--alpha is the level of --fail-above: give both");
     }
-    cfg->fail_above_correction = QSB_CORRECTION_HOLM;
+    cfg->fail_above_correction = QSB_DEFAULT_CORRECTION;
     if (status == QSB_OK && t->text[OPT_CORRECTION]) {
-        if (qsb_correction_of(t->text[OPT_CORRECTION], &cfg->fail_above_correction) != 0)
-            status = qsb_usage_error("--correction: '%s' is not holm, bh or none",
-                                     qsb_quote(t->text[OPT_CORRECTION]));
-        else if (!t->text[OPT_FAIL_ABOVE])
+        status = qsb_parse_correction(t->text[OPT_CORRECTION], &cfg->fail_above_correction);
+        if (status == QSB_OK && !t->text[OPT_FAIL_ABOVE])
             status = qsb_usage_error("--correction is the correction of --fail-above: give "
                                      "both");
     }
