@@ -135,7 +135,7 @@ static void test_stack(void)
 
     /* The same through the child runner. */
     qsb_audit_config config;
-    qsb_audit_config_init(&config, true);
+    qsb_audit_config_init(&config, QSB_AUDIT_QUICK);
     config.stack_nelem[0] = 255;
     config.stack_nelem[1] = 4096;
     config.stack_count = 2;
@@ -184,7 +184,7 @@ static void test_adversary(void)
     CHECK_EQ_U64(calls, qsb_adversary_limit(1000) + 1);
 
     qsb_audit_config config;
-    qsb_audit_config_init(&config, true);
+    qsb_audit_config_init(&config, QSB_AUDIT_QUICK);
     config.adversary_nelem[0] = 1000;
     config.adversary_nelem[1] = 10000;
     config.adversary_count = 2;
@@ -261,7 +261,7 @@ static void test_child_runner(void)
 static void test_row_and_reports(void)
 {
     qsb_audit_config config;
-    qsb_audit_config_init(&config, true);
+    qsb_audit_config_init(&config, QSB_AUDIT_QUICK);
     config.stack_nelem[0] = 1000;
     config.stack_count = 1;
     config.adversary_nelem[0] = 1000;

@@ -19,8 +19,9 @@
 #define FIRST_SORT_NELEM 1000
 #define FAILURE_BYTES sizeof((qsb_audit_row *)NULL)->failure
 
-void qsb_audit_config_init(qsb_audit_config *config, bool quick)
+void qsb_audit_config_init(qsb_audit_config *config, qsb_audit_depth depth)
 {
+    bool quick = depth == QSB_AUDIT_QUICK;
     static const uint64_t stack_full[] = {255, 65536, 8388608};
     static const uint64_t stack_quick[] = {255, 65536};
     static const uint64_t adversary[] = {1000, 10000, 100000};

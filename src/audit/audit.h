@@ -38,9 +38,13 @@ typedef struct {
     unsigned timeout_s;                            /* per child; past it: HANG */
 } qsb_audit_config;
 
-/* The full audit (1000/10000/100000 adversary, stack up to 8,388,608) or --quick (smaller
-** stack and adversary sizes, same verdict logic). */
-void qsb_audit_config_init(qsb_audit_config *config, bool quick);
+typedef enum {
+    QSB_AUDIT_FULL, /* the stack probe up to n = 8,388,608 */
+    QSB_AUDIT_QUICK /* --quick: the stack probe up to n = 65,536; the same verdict logic */
+} qsb_audit_depth;
+
+/* The audit's sizes at that depth (the adversary at n = 1000, 10000, 100000 in both). */
+void qsb_audit_config_init(qsb_audit_config *config, qsb_audit_depth depth);
 
 typedef struct {
     const char *name;    /* registry or plug-in name */

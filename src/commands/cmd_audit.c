@@ -94,7 +94,7 @@ int qsb_cmd_audit(int argc, char **argv)
         return qsb_usage_error("audit takes no operands ('%s')", qsb_quote(argv[first]));
     qsb_audit_exec_with_probe(argc, argv);
     qsb_audit_config config;
-    qsb_audit_config_init(&config, text[OPT_QUICK] != NULL);
+    qsb_audit_config_init(&config, text[OPT_QUICK] ? QSB_AUDIT_QUICK : QSB_AUDIT_FULL);
     qsb_audit_result result;
     qsb_audit_result_begin(&result, &config);
     qsb_audit_subjects subjects = {NULL, 0, 0};
