@@ -205,7 +205,10 @@ static int measure_and_report(run_state *s, qsb_visit_record *record)
     qsb_totals_warn(s->cfg, &totals, &s->results);
     if (status != QSB_OK && status != QSB_FINDING)
         return status;
-    qsb_run_outcome outcome = {status, qsb_stop_status(), &s->results, &totals};
+    qsb_run_outcome outcome = {.status = status,
+                               .stopped = qsb_stop_status(),
+                               .results = &s->results,
+                               .totals = &totals};
     status = s->reporter->report(s->reporter->arg, &outcome);
     qsb_totals_print(&totals, wall_ns, s->cfg->metric, s->plan.processes > 1 ? processes : 1);
     return status;
