@@ -392,6 +392,11 @@ bool qsb_plugin_object(qsb_sort_fn sort, const char **path, const char **symbol)
     return true;
 }
 
+bool qsb_is_plugin_sort(qsb_sort_fn sort)
+{
+    return plugin_of(sort) != NULL;
+}
+
 qsb_sort_fn qsb_plugin_direct(qsb_sort_fn sort)
 {
     const plugin *p = plugin_of(sort);

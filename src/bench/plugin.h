@@ -57,6 +57,9 @@ int qsb_plugins_load(void);
 ** anything else. */
 bool qsb_plugin_object(qsb_sort_fn sort, const char **path, const char **symbol);
 
+/* Is this sort one of the plug-ins' entry points? */
+bool qsb_is_plugin_sort(qsb_sort_fn sort);
+
 /* The plug-in's own function behind an entry point of qsort_r's signature once it is loaded
 ** here (no call through the entry point while timed); anything else as it is. */
 qsb_sort_fn qsb_plugin_direct(qsb_sort_fn sort);
