@@ -16,7 +16,8 @@
 **
 ** The library's constructor does one of the first three at load when QSB_TEST_CONSTRUCTOR is
 ** "print", "fork" or "close". A forked child appends its pid to the file QSB_TEST_PID_LOG
-** (when set), so that a test can see it ended; deaf_sort creates the file QSB_TEST_DEAF_MARK
+** (when set) and holds a shared lock on that file while it lives, so that a test can see
+** that every such child ended (an exclusive lock can be taken); deaf_sort creates the file QSB_TEST_DEAF_MARK
 ** at its first call, so that a test knows it runs.
 */
 #include <fcntl.h>
@@ -24,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -68,8 +70,8 @@ static void leave_child(void)
     int fd = log ? open(log, O_WRONLY | O_APPEND | O_CREAT, 0600) : -1;
     char line[32];
     int len = snprintf(line, sizeof line, "%ld\n", (long)getpid());
-    if (fd >= 0 && len > 0 && write(fd, line, (size_t)len) == len)
-        close(fd);
+    if (fd >= 0 && flock(fd, LOCK_SH) == 0 && len > 0 && write(fd, line, (size_t)len) == len)
+        fd = -1; /* kept open: its lock is held for as long as this process lives */
     for (;;)
         pause();
 }

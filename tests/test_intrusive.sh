@@ -4,6 +4,10 @@
 # CASE late: plug-in code that writes into an array after its sort returned FAILs that
 #   plug-in's rows ("wrote into the array after returning"), never another algorithm's, in a
 #   one-process run and in worker processes.
+# CASE leftovers: processes that plug-in code forks (in its sort, in its library's
+#   constructor) and leaves running are killed when the process that ran it ends, and named
+#   on stderr; `--csv - | ...` ends with the run, in a one-process run, with worker processes
+#   and in the audit.
 # Only outcomes are asserted; every wait is for an event (a process's end, a file's creation).
 set -u
 BIN=$1
@@ -50,8 +54,50 @@ late() {
     done
 }
 
+# The children the plug-in left hold a shared lock on the log of their pids while they live.
+all_ended() { flock -n -x "$QSB_TEST_PID_LOG" true; }
+kill_logged() { [ -f "$QSB_TEST_PID_LOG" ] && xargs kill -9 <"$QSB_TEST_PID_LOG" 2>/dev/null; }
+
+leftovers() {
+    export QSB_TEST_PID_LOG="$dir/pids"
+    trap 'kill_logged; rm -rf "$dir"' EXIT
+    for how in "--reps 3 fork_sort" "--processes 2 fork_sort" "--reps 3 constructor"; do
+        set -- $how
+        mode="$1 $2" symbol=$3
+        rm -f "$QSB_TEST_PID_LOG"
+        if [ "$symbol" = constructor ]; then
+            export QSB_TEST_CONSTRUCTOR=fork
+            symbol=plain=$PLUGIN:late_write_sort
+        else
+            symbol=$PLUGIN:$symbol
+        fi
+        # The pipeline ends when every writer of the pipe has: the run and what it left.
+        # shellcheck disable=SC2086
+        timeout -s KILL 120 "$BIN" run $M $mode --algos "msort,$symbol" --csv - \
+            --json "$dir/r.json" 2>"$dir/err" | cat >"$dir/out"
+        st=$?
+        unset QSB_TEST_CONSTRUCTOR
+        at="leftovers ($how)"
+        check "$at: the pipeline ended with the run" [ "$st" -eq 0 ]
+        check "$at: the CSV on stdout, nothing else" [ "$(wc -l <"$dir/out")" -eq $((2 * CELLS + 1)) ]
+        check "$at: the plug-in left processes" [ -s "$QSB_TEST_PID_LOG" ]
+        check "$at: named on stderr" \
+            grep -Eq "^qsortbench: warning: .* left [0-9]+ process(es)? running \(pid [0-9]+.*; (it was|they were) killed" "$dir/err"
+        check "$at: every one of them ended" all_ended
+        check "$at: nothing left" nothing_left
+    done
+    rm -f "$QSB_TEST_PID_LOG"
+    timeout -s KILL 120 "$BIN" audit --quick --algos "$PLUGIN:fork_sort" --csv "$dir/a.csv" \
+        2>"$dir/err" | cat >"$dir/out"
+    check "leftovers (audit): a row for the plug-in" grep -q '^"fork_sort",' "$dir/a.csv"
+    check "leftovers (audit): named on stderr" \
+        grep -q "^qsortbench: warning: an audit probe left 1 process running" "$dir/err"
+    check "leftovers (audit): every one of them ended" all_ended
+}
+
 case $CASE in
 late) late ;;
+leftovers) leftovers ;;
 *) fail "unknown case $CASE" ;;
 esac
 check_done

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "process_group.h"
 
 /* Forks the child that measures and watches it to its end. */
 static int measure_in_child(const qsb_isolated_run *run, qsb_visit_record *record,
@@ -19,9 +20,9 @@ static int measure_in_child(const qsb_isolated_run *run, qsb_visit_record *recor
     fflush(NULL); /* nothing buffered is written twice */
     sigset_t mask;
     qsb_signals_block(&mask);
-    pid_t pid = fork();
+    pid_t pid = qsb_group_fork(); /* its own group: a Ctrl-C reaches the run, which passes it
+                                  ** on once, and what it leaves running is ended */
     if (pid == 0) {
-        setpgid(0, 0); /* a Ctrl-C reaches the run, which passes it on once */
         qsb_signals_restore(&mask); /* the run's handlers are the child's already */
         int status = run->measure(run->arg, record);
         fflush(NULL);
@@ -31,7 +32,8 @@ static int measure_in_child(const qsb_isolated_run *run, qsb_visit_record *recor
     if (pid < 0)
         return qsb_error(QSB_ESYSTEM, "cannot start the measuring process: %s",
                          strerror(errno));
-    qsb_watch watch = {qsb_visit_deadline_s(run->estimate_s), run->stop, NULL};
+    qsb_watch watch = {qsb_visit_deadline_s(run->estimate_s), run->stop, NULL,
+                       "the measuring process"};
     return qsb_watch_process(&watch, pid, record, end);
 }
 

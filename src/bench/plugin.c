@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "process_group.h"
 #include "visit_record.h"
 
 #define LOAD_DEADLINE_S 10.0 /* a library's constructors get this long in the checking child */
@@ -222,7 +223,7 @@ static int check_in_child(const char *entry, const char *path, const char *symbo
         return qsb_error(QSB_ESYSTEM, "cannot check plug-in '%s': no pipe",
                          qsb_quote_path(entry));
     fflush(NULL);
-    pid_t pid = fork();
+    pid_t pid = qsb_group_fork();
     if (pid == 0) {
         char msg[PROBE_MESSAGE_BYTES];
         close(fds[0]);
@@ -232,7 +233,9 @@ static int check_in_child(const char *entry, const char *path, const char *symbo
     }
     close(fds[1]);
     qsb_process_end end;
-    qsb_watch watch = {LOAD_DEADLINE_S, NULL, NULL};
+    char who[QSB_QUOTE_PATH_MAX + 32];
+    snprintf(who, sizeof who, "plug-in '%s' (its check)", qsb_quote_path(entry));
+    qsb_watch watch = {LOAD_DEADLINE_S, NULL, NULL, who};
     int status = pid < 0 ? qsb_error(QSB_ESYSTEM, "cannot check plug-in '%s': cannot fork",
                                      qsb_quote_path(entry))
                          : qsb_watch_process(&watch, pid, NULL, &end);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "process_group.h"
 #include "timing.h"
 
 #define POLL_MS 20 /* how often the watch looks at the record (and redraws progress) */
@@ -196,9 +197,15 @@ int qsb_watch_process(const qsb_watch *w, pid_t pid, const qsb_visit_record *r,
     int pidfd = pidfd_open(pid, 0), wstatus = 0, status = QSB_OK;
     memset(end, 0, sizeof *end);
     for (;;) {
-        pid_t got = waitpid(pid, &wstatus, WNOHANG);
-        if (got == pid)
+        siginfo_t info;
+        info.si_pid = 0;
+        int got = waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT);
+        if (got == 0 && info.si_pid == pid) { /* ended, its pid still ours: end its group */
+            qsb_group_end(pid, w->who ? w->who : "a measuring process");
+            while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+                continue;
             break;
+        }
         if (got < 0 && errno != EINTR) {
             status = qsb_error(QSB_ESYSTEM, "cannot wait for a measuring process: %s",
                                strerror(errno));

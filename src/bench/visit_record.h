@@ -89,13 +89,15 @@ typedef struct {
     double deadline_s;               /* a stall longer than this kills the process */
     volatile sig_atomic_t *stop;     /* the run's stop request (a signal number), passed on */
     void (*tick)(void);              /* called while waiting (the progress line), or NULL */
+    const char *who;                 /* "worker process 3": names what it left running */
 } qsb_watch;
 
 /* The stall deadline of a process estimated to take estimate_s. */
 double qsb_visit_deadline_s(double estimate_s);
 
-/* Waits for pid (a child of this process writing r), passing on a stop request once and
-** killing the process past the deadline or the grace after a stop; says how it ended.
+/* Waits for pid (a child of this process writing r, started by qsb_group_fork), passing on a
+** stop request once and killing the process past the deadline or the grace after a stop;
+** once it ended, kills and names what it left running (process_group.h); says how it ended.
 ** Returns QSB_OK, or QSB_ESYSTEM (reported) when it cannot wait. */
 int qsb_watch_process(const qsb_watch *w, pid_t pid, const qsb_visit_record *r,
                       qsb_process_end *end);

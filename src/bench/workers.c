@@ -17,6 +17,7 @@
 
 #include "diag.h"
 #include "pool.h"
+#include "process_group.h"
 #include "progress.h"
 #include "read_results.h"
 #include "stats.h"
@@ -105,9 +106,9 @@ static void remove_dir(const workers *w)
     rmdir(w->dir);
 }
 
-/* In the child: stdout discarded, stderr into its file, the run's inputs kept open across the
-** exec, its own process group (a Ctrl-C reaches the run, which stops the worker once), a
-** SIGTERM when the run dies; then exec. */
+/* In the child (its own process group, process_group.h: a Ctrl-C reaches the run, which stops
+** the worker once): stdout discarded, stderr into its file, the run's inputs kept open across
+** the exec, a SIGTERM when the run dies; then exec. */
 static void exec_worker(const workers *w, char **argv, const char *err_path)
 {
     int null_fd = open("/dev/null", O_WRONLY);
@@ -119,7 +120,6 @@ static void exec_worker(const workers *w, char **argv, const char *err_path)
         _exit(127);
     close(null_fd);
     close(err_fd);
-    setpgid(0, 0);
     if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != w->parent)
         _exit(127); /* the run is gone already */
     execv(SELF_EXE, argv); /* this very executable, even if its file was replaced since; its
@@ -343,7 +343,7 @@ static int start_and_watch(workers *w, size_t k, const size_t *cells, size_t nce
     uint64_t start = qsb_clock_ns();
     sigset_t mask;
     qsb_signals_block(&mask);
-    pid_t pid = fork();
+    pid_t pid = qsb_group_fork();
     if (pid == 0)
         exec_worker(w, argv, err);
     qsb_signals_restore(&mask);
@@ -351,8 +351,10 @@ static int start_and_watch(workers *w, size_t k, const size_t *cells, size_t nce
     free(option);
     if (pid < 0)
         return qsb_error(QSB_ESYSTEM, "cannot start a worker process: %s", strerror(errno));
+    char who[48];
+    snprintf(who, sizeof who, "worker process %zu", k + 1);
     qsb_watch watch = {qsb_visit_deadline_s(w->plan->worker_s), w->plan->stop,
-                       qsb_progress_tick};
+                       qsb_progress_tick, who};
     int status = qsb_watch_process(&watch, pid, w->record, end);
     *wall_s = (double)(qsb_clock_ns() - start) / 1e9;
     return status;

@@ -1,0 +1,147 @@
+/*
+** Process groups of the processes that run plug-in code (process_group.h). Linux: the
+** members are found in /proc, the orphans come back through PR_SET_CHILD_SUBREAPER.
+*/
+#include "process_group.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "diag.h"
+
+#define NAMED_MAX 4          /* processes named in the warning; the rest are counted */
+#define COMM_BYTES 20        /* a process's name (the kernel keeps 15 characters) */
+#define LEFT_MAX 256         /* processes handled per look */
+#define END_WAIT_ROUNDS 5000 /* of END_WAIT_NS: how long killed processes get to be gone */
+#define END_WAIT_NS 1000000L
+
+pid_t qsb_group_fork(void)
+{
+    prctl(PR_SET_CHILD_SUBREAPER, 1); /* without it, orphans go to init: still killed */
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+            _exit(127); /* the tool is gone already */
+    } else if (pid > 0) {
+        setpgid(pid, pid);
+    }
+    return pid;
+}
+
+typedef struct {
+    pid_t pid;
+    pid_t parent;
+    char state;
+    char comm[COMM_BYTES];
+} process;
+
+/* /proc/PID/stat: "pid (comm) state ppid pgrp ...", comm may hold spaces and parentheses. */
+static bool read_process(pid_t pid, process *p, pid_t *group)
+{
+    char path[64], text[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return false;
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[got] = '\0';
+    char *open = strchr(text, '('), *close = strrchr(text, ')');
+    long parent, pgrp;
+    if (!open || !close || close < open ||
+        sscanf(close + 1, " %c %ld %ld", &p->state, &parent, &pgrp) != 3)
+        return false;
+    size_t len = (size_t)(close - open - 1);
+    len = len < COMM_BYTES - 1 ? len : COMM_BYTES - 1;
+    memcpy(p->comm, open + 1, len);
+    p->comm[len] = '\0';
+    p->pid = pid;
+    p->parent = (pid_t)parent;
+    *group = (pid_t)pgrp;
+    return true;
+}
+
+/* The processes left of the leader's group, and those reparented here but the leader. */
+static size_t find_left(pid_t leader, process *left, size_t max)
+{
+    DIR *d = opendir("/proc");
+    size_t n = 0;
+    pid_t self = getpid();
+    for (struct dirent *e; d && n < max && (e = readdir(d)) != NULL;) {
+        char *end;
+        long pid = strtol(e->d_name, &end, 10);
+        pid_t group;
+        process p;
+        if (*end || pid <= 0 || pid == leader || pid == self ||
+            !read_process((pid_t)pid, &p, &group))
+            continue;
+        if (group == leader || p.parent == self)
+            left[n++] = p;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void remember(process *named, size_t *count, const process *p)
+{
+    for (size_t i = 0; i < *count && i < NAMED_MAX; i++)
+        if (named[i].pid == p->pid)
+            return;
+    if (*count < NAMED_MAX)
+        named[*count] = *p;
+    (*count)++;
+}
+
+static void say_left(const char *who, const process *named, size_t count)
+{
+    char list[NAMED_MAX * (COMM_BYTES + 48)] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < count && i < NAMED_MAX && used < sizeof list; i++) {
+        int n = snprintf(list + used, sizeof list - used, "%spid %ld '%s'", i ? ", " : "",
+                         (long)named[i].pid, qsb_quote(named[i].comm));
+        used += n > 0 ? (size_t)n : 0;
+    }
+    qsb_warning("%s left %zu process%s running (%s%s); %s killed", who, count,
+                count == 1 ? "" : "es", list, count > NAMED_MAX ? ", ..." : "",
+                count == 1 ? "it was" : "they were");
+}
+
+size_t qsb_group_end(pid_t leader, const char *who)
+{
+    process left[LEFT_MAX], named[NAMED_MAX];
+    size_t count = 0;
+    pid_t self = getpid();
+    for (int round = 0; round < END_WAIT_ROUNDS; round++) {
+        size_t n = find_left(leader, left, LEFT_MAX); /* named before any is killed */
+        if (n == 0)
+            break;
+        kill(-leader, SIGKILL);
+        bool reaped = false;
+        for (size_t i = 0; i < n; i++) {
+            if (left[i].state != 'Z')
+                remember(named, &count, &left[i]);
+            kill(left[i].pid, SIGKILL);
+            if (left[i].parent == self)
+                reaped |= waitpid(left[i].pid, NULL, 0) == left[i].pid;
+        }
+        if (!reaped) { /* the rest are a killed parent's: they come here once it is gone */
+            struct timespec pause = {0, END_WAIT_NS};
+            nanosleep(&pause, NULL);
+        }
+    }
+    if (count > 0)
+        say_left(who, named, count);
+    return count;
+}
