@@ -8,6 +8,14 @@
 #   constructor) and leaves running are killed when the process that ran it ends, and named
 #   on stderr; `--csv - | ...` ends with the run, in a one-process run, with worker processes
 #   and in the audit.
+# CASE stdout: what plug-in code prints on stdout (in its sort, in its constructor) never
+#   reaches the tool's stdout (`--csv -` holds the CSV alone): it is on stderr after a notice.
+# CASE descriptors: a plug-in that closes its process's descriptors or lowers RLIMIT_NOFILE
+#   (in its sort or its constructor) has its rows FAILED with the cause; the other rows are
+#   written, exit 1.
+# CASE signals: SIGHUP stops a run as SIGTERM does (files written, marked incomplete, exit
+#   129, no temporary file left), with worker processes and in one process; so does SIGTERM
+#   to a one-process run whose plug-in ignores SIGTERM, SIGINT and SIGHUP (exit 143).
 # Only outcomes are asserted; every wait is for an event (a process's end, a file's creation).
 set -u
 BIN=$1
@@ -95,8 +103,117 @@ leftovers() {
     check "leftovers (audit): every one of them ended" all_ended
 }
 
+stdout() {
+    for how in "--reps 3 sort" "--processes 2 sort" "--reps 3 constructor" \
+        "--processes 2 constructor"; do
+        set -- $how
+        mode="$1 $2"
+        if [ "$3" = constructor ]; then
+            export QSB_TEST_CONSTRUCTOR=print
+            algos="msort,quiet=$PLUGIN:late_write_sort"
+        else
+            algos="msort,$PLUGIN:print_sort"
+        fi
+        # shellcheck disable=SC2086
+        "$BIN" run $M $mode --algos "$algos" --csv - --json "$dir/r.json" >"$dir/out" 2>"$dir/err"
+        st=$?
+        unset QSB_TEST_CONSTRUCTOR
+        at="stdout ($how)"
+        check "$at: exit 0" [ "$st" -eq 0 ]
+        check "$at: the CSV alone on stdout" [ "$(wc -l <"$dir/out")" -eq $((2 * CELLS + 1)) ]
+        check "$at: nothing of the plug-in on stdout" not grep -q "standard output\|stdio" "$dir/out"
+        check "$at: the notice" grep -q "^qsortbench: warning: plug-in code.* wrote [0-9]* bytes on standard output" "$dir/err"
+        check "$at: nothing left" nothing_left
+    done
+    for how in "--reps 3" "--processes 2"; do
+        # shellcheck disable=SC2086
+        "$BIN" run $M $how --algos "msort,$PLUGIN:print_sort" --csv - --json "$dir/r.json" \
+            >"$dir/out" 2>"$dir/err"
+        if [ "$how" = "--reps 3" ]; then
+            check "stdout ($how): its lines on stderr" grep -q "^print_sort: a line on standard output" "$dir/err"
+        fi
+    done
+    "$BIN" audit --quick --algos "$PLUGIN:print_sort" >"$dir/out" 2>"$dir/err"
+    check "stdout (audit): nothing of the plug-in on stdout" \
+        not grep -q "standard output\|stdio" "$dir/out"
+    check "stdout (audit): the notice" grep -q "^qsortbench: warning: plug-in code in an audit probe wrote" "$dir/err"
+}
+
+descriptors() {
+    for how in "--reps 3 close_sort" "--processes 2 close_sort" "--reps 3 nofile_sort" \
+        "--processes 2 nofile_sort" "--reps 3 constructor" "--processes 2 constructor"; do
+        set -- $how
+        mode="$1 $2" name=$3
+        if [ "$name" = constructor ]; then
+            export QSB_TEST_CONSTRUCTOR=close
+            algos="msort,$name=$PLUGIN:late_write_sort,introsort"
+            cause="closed the (worker|measuring process)'s descriptors \(fd [0-9]+\)"
+        else
+            algos="msort,$PLUGIN:$name,introsort"
+            cause="closed the (worker|measuring process)'s descriptors \(fd [0-9]+\)"
+            [ "$name" = nofile_sort ] && cause="lowered the (worker|measuring process)'s limit of open files \(RLIMIT_NOFILE\) to 3"
+        fi
+        # shellcheck disable=SC2086
+        run $mode --algos "$algos"
+        unset QSB_TEST_CONSTRUCTOR
+        at="descriptors ($how)"
+        check "$at: exit 1" [ "$st" -eq 1 ]
+        check "$at: its rows FAILED with the cause" [ "$(rows_with failure "$name" "$cause")" -eq $CELLS ]
+        check "$at: msort's rows verified" [ "$(rows_with verified msort true)" -eq $CELLS ]
+        check "$at: introsort's rows verified" [ "$(rows_with verified introsort true)" -eq $CELLS ]
+        check "$at: named on stderr" grep -Eq "^qsortbench: warning: .*$name $cause" "$dir/err"
+        check "$at: nothing left" nothing_left
+    done
+}
+
+stopped_files() { # stopped_files WHAT EXPECTED-STATUS
+    at=$1
+    check "$at: exit $2 (got $st)" [ "$st" -eq "$2" ]
+    [ "$st" -eq "$2" ] || cat "$dir/err" >&2
+    check "$at: JSON incomplete" grep -q '"incomplete":[[:space:]]*true' "$dir/r.json"
+    check "$at: CSV rows incomplete" \
+        awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) at[$i] = i; next }
+                 $(at["incomplete"]) != "true" { bad = 1 } END { exit bad }' "$dir/r.csv"
+    check "$at: said" grep -q "^qsortbench: error: interrupted" "$dir/err"
+    check "$at: nothing left" nothing_left
+}
+
+# Starts a long run in the background (its pid in $pid), waits for the file the plug-in
+# creates at its first sort, then signals the run and waits for it.
+signal_run() { # signal_run SIGNAL MODE
+    rm -f "$dir/r.csv" "$dir/r.json" "$QSB_TEST_DEAF_MARK"
+    # shellcheck disable=SC2086
+    "$BIN" run --nelem 1000:20000 --sizes 4,8 --patterns random,sorted -q $2 \
+        --algos "msort,$PLUGIN:deaf_sort" --csv "$dir/r.csv" --json "$dir/r.json" \
+        >"$dir/out" 2>"$dir/err" &
+    pid=$!
+    while [ ! -e "$QSB_TEST_DEAF_MARK" ] && kill -0 $pid 2>/dev/null; do
+        sleep 0.05 # polls for the event; the outcome does not depend on it
+    done
+    kill -s "$1" $pid
+    wait $pid
+    st=$?
+}
+
+signals() {
+    export QSB_TEST_DEAF_MARK="$dir/deaf"
+    signal_run HUP "--budget 60s"
+    stopped_files "SIGHUP (worker processes)" 129
+    signal_run HUP "--reps 100000"
+    stopped_files "SIGHUP (one process)" 129
+    signal_run TERM "--reps 100000"
+    stopped_files "SIGTERM, a plug-in that ignores it (one process)" 143
+    signal_run TERM "--budget 60s"
+    stopped_files "SIGTERM, a plug-in that ignores it (worker processes)" 143
+}
+
+not() { ! "$@"; }
+
 case $CASE in
 late) late ;;
+stdout) stdout ;;
+descriptors) descriptors ;;
+signals) signals ;;
 leftovers) leftovers ;;
 *) fail "unknown case $CASE" ;;
 esac

@@ -151,12 +151,15 @@ int qsb_run_in_child(int (*fn)(void *ctx), void *ctx, unsigned timeout_s,
         return qsb_error(QSB_ESYSTEM, "audit: cannot fork: %s", strerror(err));
     }
     if (pid == 0) {
+        qsb_stdout_divert divert = {-1, -1}; /* the audit's table is not the plug-in's */
+        qsb_stdout_divert_begin(&divert);
         fault = shared_fault;
         install_fault_handlers();
         int code = child_setup ? child_setup() : 0;
         if (code == 0)
             code = fn(ctx);
         shared_fault->returned = 1;
+        qsb_stdout_divert_end(&divert, "plug-in code in an audit probe");
         _exit(code); /* _exit: no atexit handlers, no leak check of a longjmp'd sort */
     }
     int timed_out;

@@ -6,12 +6,15 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -144,4 +147,56 @@ size_t qsb_group_end(pid_t leader, const char *who)
     if (count > 0)
         say_left(who, named, count);
     return count;
+}
+
+/* ---- standard output ---- */
+
+#define SAVED_FD_MIN 100 /* the saved standard output: above the descriptors in common use */
+#define COPY_BYTES 4096
+
+int qsb_stdout_divert_begin(qsb_stdout_divert *d)
+{
+    fflush(stdout);
+    d->capture = memfd_create("qsortbench-plugin-stdout", MFD_CLOEXEC);
+    d->saved = d->capture >= 0 ? fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, SAVED_FD_MIN) : -1;
+    if (d->saved >= 0 && dup2(d->capture, STDOUT_FILENO) == STDOUT_FILENO)
+        return QSB_OK;
+    int err = errno;
+    if (d->saved >= 0)
+        close(d->saved);
+    if (d->capture >= 0)
+        close(d->capture);
+    d->saved = d->capture = -1;
+    return qsb_error(QSB_ESYSTEM, "cannot set plug-in code's standard output aside: %s",
+                     strerror(err));
+}
+
+static void copy_to_stderr(int fd)
+{
+    char buf[COPY_BYTES];
+    ssize_t got;
+    lseek(fd, 0, SEEK_SET);
+    while ((got = read(fd, buf, sizeof buf)) > 0)
+        if (write(STDERR_FILENO, buf, (size_t)got) != got)
+            return;
+}
+
+void qsb_stdout_divert_end(qsb_stdout_divert *d, const char *who)
+{
+    if (d->saved < 0)
+        return;
+    fflush(stdout);
+    struct stat st;
+    bool wrote = fstat(d->capture, &st) == 0 && st.st_size > 0;
+    dup2(d->saved, STDOUT_FILENO);
+    close(d->saved);
+    if (wrote) {
+        qsb_warning("%s wrote %lld bytes on standard output, which carries only the tool's "
+                    "own; they follow on standard error",
+                    who, (long long)st.st_size);
+        fflush(stderr);
+        copy_to_stderr(d->capture);
+    }
+    close(d->capture);
+    d->saved = d->capture = -1;
 }

@@ -25,4 +25,24 @@ pid_t qsb_group_fork(void);
 ** were killed". Returns how many there were. */
 size_t qsb_group_end(pid_t leader, const char *who);
 
+/* ---- standard output ----
+** Plug-in code never writes into the tool's standard output (a CSV on `--csv -`): in every
+** process that runs it, descriptor 1 is a private file from before its library is loaded
+** until its sorts are done. What plug-in code wrote there is then copied to standard error
+** after a one-line notice. */
+
+typedef struct {
+    int saved;   /* the process's own standard output, kept on a high descriptor; -1: none */
+    int capture; /* what descriptor 1 is meanwhile */
+} qsb_stdout_divert;
+
+/* Points descriptor 1 at a private file (standard output flushed first). QSB_OK, or
+** QSB_ESYSTEM (reported): descriptor 1 is then as it was. */
+int qsb_stdout_divert_begin(qsb_stdout_divert *d);
+
+/* Puts the process's standard output back (stdio flushed into the file first); when something
+** was written meanwhile, says so in one warning naming who ("plug-in code in the measuring
+** process") and copies it to standard error. */
+void qsb_stdout_divert_end(qsb_stdout_divert *d, const char *who);
+
 #endif

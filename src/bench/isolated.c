@@ -11,6 +11,7 @@
 
 #include "diag.h"
 #include "process_group.h"
+#include "stop.h"
 
 /* Forks the child that measures and watches it to its end. */
 static int measure_in_child(const qsb_isolated_run *run, qsb_visit_record *record,
@@ -46,14 +47,22 @@ static void blame(const qsb_isolated_run *run, qsb_visit_record *record,
     snprintf(record->excluded[end->algo], QSB_VISIT_CAUSE_BYTES, "%s", end->cause);
 }
 
+/* The child was passed the stop request (visit_record.h: in its record too, so whatever its
+** plug-ins do with the signal, it stops after the current sort). */
 static int interrupted(const qsb_isolated_run *run, const qsb_process_end *end)
 {
-    if (end->exit_code == QSB_SIGINT || end->exit_code == QSB_SIGTERM)
+    if (qsb_stop_is_exit_status(end->exit_code))
         return end->exit_code; /* the child wrote its finished cells and said so */
-    return qsb_error(*run->stop == SIGTERM ? QSB_SIGTERM : QSB_SIGINT,
-                     "interrupted: the measuring process did not stop within %.0f s and was "
-                     "killed; no results written",
-                     QSB_STOP_GRACE_S);
+    if (end->exit_code >= 0) { /* it had finished: its report is whole, not interrupted */
+        qsb_note("the run had finished its measurements when the stop request came: its "
+                 "results are complete");
+        return end->exit_code;
+    }
+    int status = qsb_stop_status_of((int)*run->stop);
+    return qsb_error(status ? status : QSB_SIGTERM,
+                     "interrupted: a sort did not return within %.0f s of the stop request "
+                     "(in cell %s) and the measuring process was killed; no results written",
+                     QSB_STOP_GRACE_S, end->cell[0] ? end->cell : "(none)");
 }
 
 int qsb_run_isolated(const qsb_isolated_run *run)

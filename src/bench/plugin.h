@@ -52,6 +52,9 @@ int qsb_resolve_algorithm(const char *entry, qsb_algorithm *out);
 ** (reported) when a library can no longer be loaded. */
 int qsb_plugins_load(void);
 
+/* The same for the one plug-in behind this entry point (nothing for any other sort). */
+int qsb_plugin_load(qsb_sort_fn sort);
+
 /* For a plug-in of qsort_r's signature: the path its library is loaded from and its symbol
 ** (valid until qsb_plugins_unload()), for loading copies of it (placement.h). False for
 ** anything else. */

@@ -108,9 +108,10 @@ static qsb_sort_fn timed_sort_fn(const run_state *s, size_t i)
     return qsb_placement_sort(s->setup->placement, i);
 }
 
+/* Asked here, or passed on by the parent watching this process (visit_record.h). */
 static bool stop_requested(const run_state *s)
 {
-    return *s->setup->stop != 0;
+    return *s->setup->stop != 0 || qsb_visit_stop(s->setup->record) != 0;
 }
 
 /* Nanoseconds since `since`, added to a bucket of the totals. */
@@ -247,6 +248,16 @@ static int check_sealed(run_state *s, size_t algo)
     return qsb_row_fail(row, LATE_WRITE_CAUSE) == 0 ? QSB_OK : qsb_out_of_memory("result");
 }
 
+/* After a plug-in's sorts: has its code taken what this process needs to report (its
+** descriptors, its limit of open files; visit_record.h)? Then the process cannot go on: it
+** ends inside the plug-in's sorts with the cause, and its parent measures the others again. */
+static void check_process(const run_state *s, size_t algo)
+{
+    char cause[QSB_VISIT_CAUSE_BYTES];
+    if (s->own[algo].data && s->setup->record && !qsb_visit_process_intact(cause, sizeof cause))
+        qsb_visit_abandon(s->setup->record, algo, cause);
+}
+
 /* Every sealed result, at the end of a visit. */
 static int check_all_sealed(run_state *s)
 {
@@ -273,6 +284,7 @@ static int counted_sorts(run_state *s, cell_plan *plan, qsb_cell *cell)
         cell->rows[i].comparisons = qsb_count_comparisons(s->cfg->algos[i].sort, s->work, s->n,
                                                           s->size, s->cmp, NULL);
         plan->algos[i].counted_s = (double)(qsb_clock_ns() - t0) / 1e9;
+        check_process(s, i);
         charge(&s->totals->counted_ns, t0);
         status = check_slots(s, &cell->rows[i], 1);
         if (status != QSB_OK)
@@ -393,6 +405,7 @@ static int sort_batch(run_state *s, size_t algo, qsb_row *row, size_t k, uint64_
     uint64_t stop = qsb_timer_stop(timer);
     *cpu_ns = thread_cpu_ns() - cpu_start;
     *counts = stop - start;
+    check_process(s, algo);
     status = check_slots(s, row, k);
     if (status == QSB_OK)
         seal_result(s, algo, row, k);

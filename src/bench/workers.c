@@ -19,6 +19,7 @@
 #include "pool.h"
 #include "process_group.h"
 #include "progress.h"
+#include "stop.h"
 #include "read_results.h"
 #include "stats.h"
 #include "timing.h"
@@ -197,6 +198,25 @@ static void last_line(const char *path, char *buf, size_t len)
         fclose(f);
 }
 
+/* A worker's plug-in code printed on its standard output (process_group.h): its notice is
+** among the worker's private messages, so the run passes it on. */
+static void pass_on_stdout_notice(const workers *w, size_t k)
+{
+    char err[PATH_BYTES], line[LAST_LINE_BYTES];
+    long long bytes = 0;
+    path_of(w, k, "err", err, sizeof err);
+    FILE *f = fopen(err, "r");
+    while (f && !bytes && fgets(line, sizeof line, f))
+        if (sscanf(line, "qsortbench: warning: plug-in code in a worker process wrote %lld",
+                   &bytes) != 1)
+            bytes = 0;
+    if (f)
+        fclose(f);
+    if (bytes > 0)
+        qsb_warning("plug-in code in worker process %zu wrote %lld bytes on standard output, "
+                    "which carries only the tool's own; they were set aside", k + 1, bytes);
+}
+
 /* where[c]: the index in run of the first worker's cell c, NO_CELL where run did not visit
 ** it (the first worker's own: every cell). A worker that reports a cell the first did not
 ** measure is an error: pooling would lose it. */
@@ -274,14 +294,14 @@ static void add_costs(workers *w, size_t r, double wall_s)
 }
 
 /* Keeps the results of worker k, which exited outside any sort with this code. Exit 0 and 1
-** (a finding) wrote them, so did 130 and 143 (a stop: the finished cells, marked
+** (a finding) wrote them, so did a stop's status (stop.h: the finished cells, marked
 ** incomplete); anything else is the worker's failure. */
 static int collect(workers *w, size_t k, int code, double wall_s)
 {
     char json[PATH_BYTES], err[PATH_BYTES], line[LAST_LINE_BYTES];
     path_of(w, k, "json", json, sizeof json);
     path_of(w, k, "err", err, sizeof err);
-    bool stopped = code == QSB_SIGINT || code == QSB_SIGTERM;
+    bool stopped = qsb_stop_is_exit_status(code);
     if (stopped && (w->n > 0 || w->record->cells_kept == 0))
         return QSB_OK; /* the finished workers have every cell; this one has only some, or
                        ** none (stopped in its first cell) */
@@ -357,6 +377,7 @@ static int start_and_watch(workers *w, size_t k, const size_t *cells, size_t nce
                        qsb_progress_tick, who};
     int status = qsb_watch_process(&watch, pid, w->record, end);
     *wall_s = (double)(qsb_clock_ns() - start) / 1e9;
+    pass_on_stdout_notice(w, k);
     return status;
 }
 
@@ -411,7 +432,7 @@ static int run_one(workers *w, size_t k, const size_t *cells, size_t ncells)
                 continue;
             return QSB_OK;
         case QSB_END_INTERRUPTED:
-            return end.exit_code == QSB_SIGINT || end.exit_code == QSB_SIGTERM
+            return qsb_stop_is_exit_status(end.exit_code)
                        ? collect(w, k, end.exit_code, wall_s)
                        : QSB_OK; /* killed after the grace: nothing of it to keep */
         case QSB_END_EXITED:
