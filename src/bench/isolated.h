@@ -30,7 +30,7 @@ typedef struct {
 } qsb_isolated_run;
 
 /* Runs it; returns the child's exit status, or an error (reported): the child lost twice,
-** or it did not stop within the grace after a stop request (130 / 143 then). The caller
+** or it did not stop within the grace after a stop request (the stop's status then). The caller
 ** aborts its output files afterwards: those the child committed are no longer temporary. */
 int qsb_run_isolated(const qsb_isolated_run *run);
 
