@@ -14,8 +14,9 @@
 #   (in its sort or its constructor) has its rows FAILED with the cause; the other rows are
 #   written, exit 1.
 # CASE signals: SIGHUP stops a run as SIGTERM does (files written, marked incomplete, exit
-#   129, no temporary file left), with worker processes and in one process; so does SIGTERM
-#   to a one-process run whose plug-in ignores SIGTERM, SIGINT and SIGHUP (exit 143).
+#   129, no temporary file left), with worker processes and in one process; so do SIGTERM
+#   (143) to a run whose plug-in ignores SIGTERM, SIGINT and SIGHUP, and SIGQUIT (131); a
+#   stdout nobody reads makes the write fail (exit 3, one error line, nothing left).
 # Only outcomes are asserted; every wait is for an event (a process's end, a file's creation).
 set -u
 BIN=$1
@@ -205,6 +206,24 @@ signals() {
     stopped_files "SIGTERM, a plug-in that ignores it (one process)" 143
     signal_run TERM "--budget 60s"
     stopped_files "SIGTERM, a plug-in that ignores it (worker processes)" 143
+    signal_run QUIT "--reps 100000"
+    stopped_files "SIGQUIT (one process)" 131
+    # stdout a pipe nobody reads: the write fails, one error line, no temporary file
+    if command -v python3 >/dev/null; then
+        python3 - "$BIN" "$dir" <<'PY'
+import os, subprocess, sys
+binary, d = sys.argv[1], sys.argv[2]
+r, w = os.pipe()
+os.close(r)
+st = subprocess.run([binary, "run", "--nelem", "300", "--sizes", "4", "--patterns", "random",
+                     "-q", "--reps", "3", "--csv", "-", "--json", d + "/p.json"], stdout=w,
+                    stderr=open(d + "/err", "w")).returncode
+open(d + "/pipe.status", "w").write(str(st))
+PY
+        check "SIGPIPE: exit 3" [ "$(cat "$dir/pipe.status")" -eq 3 ]
+        check "SIGPIPE: said" grep -q "^qsortbench: error: cannot write .*Broken pipe" "$dir/err"
+        check "SIGPIPE: nothing left" nothing_left
+    fi
 }
 
 not() { ! "$@"; }

@@ -31,12 +31,16 @@
 /* Of --budget, kept for pooling the worker processes and writing the results. */
 #define FINISH_RESERVE_S 1.0
 
+/* Beside those, each plug-in sorts in a buffer of its own (run.c). */
 int qsb_run_check_memory(const qsb_run_config *cfg)
 {
     int status = QSB_OK;
+    unsigned buffers = WORK_BUFFERS;
+    for (size_t i = 0; i < cfg->n_algos; i++)
+        buffers += qsb_is_plugin_sort(cfg->algos[i].sort) ? 1 : 0;
     for (size_t i = 0; i < cfg->n_nelem && status == QSB_OK; i++)
         for (size_t j = 0; j < cfg->n_sizes && status == QSB_OK; j++)
-            status = qsb_check_fits(cfg->nelem[i], cfg->sizes[j], WORK_BUFFERS, "--nelem");
+            status = qsb_check_fits(cfg->nelem[i], cfg->sizes[j], buffers, "--nelem");
     return status;
 }
 

@@ -7,7 +7,7 @@
 ** dump for one who debugs a hang); the final files are never partial even then, they are
 ** only not written. SIGPIPE is ignored while the run holds its outputs: a reader of stdout
 ** that went away (`| head`) makes the write fail, which is reported (exit 3) and leaves no
-** temporary file, instead of killing the run silently.
+** temporary file, instead of killing the run silently between its files.
 **
 ** The request is one flag per process, set by the handler: the run's loop, its worker
 ** processes' parent and its watched child read it (run.h, workers.h, isolated.h). The parent
