@@ -198,23 +198,32 @@ static void last_line(const char *path, char *buf, size_t len)
         fclose(f);
 }
 
-/* A worker's plug-in code printed on its standard output (process_group.h): its notice is
-** among the worker's private messages, so the run passes it on. */
+/* A worker's plug-in code printed on its standard output (process_group.h): the notice and
+** the bytes that follow it are among the worker's private messages, so the run passes them
+** on (the notice naming the worker). */
 static void pass_on_stdout_notice(const workers *w, size_t k)
 {
     char err[PATH_BYTES], line[LAST_LINE_BYTES];
-    long long bytes = 0;
+    long long bytes = 0, left = 0;
     path_of(w, k, "err", err, sizeof err);
     FILE *f = fopen(err, "r");
     while (f && !bytes && fgets(line, sizeof line, f))
         if (sscanf(line, "qsortbench: warning: plug-in code in a worker process wrote %lld",
                    &bytes) != 1)
             bytes = 0;
+    if (bytes > 0) {
+        qsb_warning("plug-in code in worker process %zu wrote %lld bytes on standard output, "
+                    "which carries only the tool's own; they follow on standard error",
+                    k + 1, bytes);
+        fflush(stderr);
+        for (left = bytes; left > 0 && fgets(line, sizeof line, f);) {
+            size_t len = strlen(line);
+            fputs(line, stderr);
+            left -= (long long)len;
+        }
+    }
     if (f)
         fclose(f);
-    if (bytes > 0)
-        qsb_warning("plug-in code in worker process %zu wrote %lld bytes on standard output, "
-                    "which carries only the tool's own; they were set aside", k + 1, bytes);
 }
 
 /* where[c]: the index in run of the first worker's cell c, NO_CELL where run did not visit
