@@ -27,9 +27,12 @@
 #define END_WAIT_ROUNDS 5000 /* of END_WAIT_NS: how long killed processes get to be gone */
 #define END_WAIT_NS 1000000L
 
+static bool subreaper; /* this process is one: what a group leaves comes back here */
+
 pid_t qsb_group_fork(void)
 {
-    prctl(PR_SET_CHILD_SUBREAPER, 1); /* without it, orphans go to init: still killed */
+    if (!subreaper) /* without it, orphans go to init: still found in /proc, and killed */
+        subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
@@ -121,8 +124,33 @@ static void say_left(const char *who, const process *named, size_t count)
                 count == 1 ? "it was" : "they were");
 }
 
+/* The quick answer for the usual case, nothing left: when the leader ended, its children
+** were reparented here (a subreaper), and their children stay theirs; so with no child here
+** but the leader, nothing of its group is left. Without /proc/self/task/TID/children (or a
+** subreaper), the full look in /proc decides. */
+static bool only_leader_here(pid_t leader)
+{
+    char path[64], text[256];
+    snprintf(path, sizeof path, "/proc/self/task/%ld/children", (long)gettid());
+    FILE *f = subreaper ? fopen(path, "re") : NULL;
+    if (!f)
+        return false;
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    bool whole = feof(f);
+    fclose(f);
+    text[got] = '\0';
+    long pid;
+    int used;
+    for (const char *p = text; whole && sscanf(p, "%ld%n", &pid, &used) == 1; p += used)
+        if (pid != leader)
+            return false;
+    return whole;
+}
+
 size_t qsb_group_end(pid_t leader, const char *who)
 {
+    if (only_leader_here(leader))
+        return 0;
     process left[LEFT_MAX], named[NAMED_MAX];
     size_t count = 0;
     pid_t self = getpid();
