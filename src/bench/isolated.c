@@ -53,11 +53,13 @@ static int interrupted(const qsb_isolated_run *run, const qsb_process_end *end)
 {
     if (qsb_stop_is_exit_status(end->exit_code))
         return end->exit_code; /* the child wrote its finished cells and said so */
-    if (end->exit_code >= 0) { /* it had finished: its report is whole, not interrupted */
+    if (end->exit_code == QSB_OK || end->exit_code == QSB_FINDING) { /* it had finished */
         qsb_note("the run had finished its measurements when the stop request came: its "
                  "results are complete");
         return end->exit_code;
     }
+    if (end->exit_code >= 0)
+        return end->exit_code; /* it failed and said why */
     int status = qsb_stop_status_of((int)*run->stop);
     return qsb_error(status ? status : QSB_SIGTERM,
                      "interrupted: a sort did not return within %.0f s of the stop request "
