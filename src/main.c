@@ -41,7 +41,8 @@ static void print_help(void)
     qsb_print_options(qsb_run_spec.options);
     printf("  %-26s %s\n", "    --version", "print the version and exit");
     printf("\nExit status: 0 success, 1 a finding (wrong sort result, regression),\n"
-           "2 usage error or bad input, 3 system error, 130/143 interrupted.\n");
+           "2 usage error or bad input, 3 system error, 129/130/131/143 run stopped by\n"
+           "SIGHUP/SIGINT/SIGQUIT/SIGTERM (results so far written, marked incomplete).\n");
 }
 
 int main(int argc, char **argv)

@@ -172,6 +172,30 @@ static void test_canary(void)
     qsb_canary_free(data, zone);
 }
 
+/* A seal sees any one byte changed in the bytes in use or either zone, and nothing else. */
+static void test_seal(void)
+{
+    const size_t capacity = 9000, used = 5003, element = 8;
+    size_t zone = qsb_canary_zone(element);
+    unsigned char *data = qsb_canary_alloc(capacity, zone);
+    CHECK(data != NULL);
+    memset(data, 0x11, capacity);
+    qsb_canary_arm(data, used, zone);
+    unsigned long long seal = qsb_canary_seal(data, used, zone);
+    CHECK(qsb_canary_sealed_intact(data, used, zone, seal));
+    const long offsets[] = {-(long)zone, -1, 0, 7, 8, 4999, (long)used - 1, (long)used,
+                            (long)(used + zone - 1)};
+    for (size_t i = 0; i < sizeof offsets / sizeof offsets[0]; i++) {
+        data[offsets[i]] ^= 0x80;
+        CHECK_MSG(!qsb_canary_sealed_intact(data, used, zone, seal),
+                  "a write at offset %ld went unseen", offsets[i]);
+        data[offsets[i]] ^= 0x80;
+    }
+    data[used + zone] ^= 1; /* past the zone: the rest of the capacity, not sealed */
+    CHECK(qsb_canary_sealed_intact(data, used, zone, seal));
+    qsb_canary_free(data, zone);
+}
+
 int main(void)
 {
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
@@ -180,5 +204,6 @@ int main(void)
     test_moved_words();
     test_other_comparator();
     test_canary();
+    test_seal();
     return check_done();
 }

@@ -45,7 +45,7 @@ static qsb_process_end watch_child(qsb_visit_record *r, behaviour b, bool in_sor
     pid_t pid = fork();
     if (pid == 0)
         behave(r, b, in_sort);
-    qsb_watch w = {b == HANGS ? SHORT_DEADLINE_S : LONG_DEADLINE_S, stop, NULL};
+    qsb_watch w = {b == HANGS ? SHORT_DEADLINE_S : LONG_DEADLINE_S, stop, NULL, "the test child"};
     CHECK(pid > 0 && qsb_watch_process(&w, pid, r, &end) == QSB_OK);
     return end;
 }

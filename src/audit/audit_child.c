@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "process_group.h"
 
 enum { EXIT_GUARD_BELOW = 100, EXIT_GUARD_ABOVE = 101 };
 
@@ -98,23 +99,36 @@ static double seconds_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The child ended (or was killed): what it left running is ended (process_group.h), then
+** it is reaped; returns its wait status. */
+static int reap(pid_t pid)
+{
+    int status = 0;
+    siginfo_t info;
+    while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+        continue;
+    qsb_group_end(pid, "an audit probe");
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        continue;
+    return status;
+}
+
 /* Waits for the child, killing it at the deadline; returns its wait status. */
 static int wait_with_deadline(pid_t pid, unsigned timeout_s, int *timed_out)
 {
     const double deadline = seconds_now() + timeout_s;
     long pause_ns = 50 * 1000; /* most children end within a millisecond: poll fast first */
-    int status = 0;
     *timed_out = 0;
     for (;;) {
-        pid_t done = waitpid(pid, &status, WNOHANG);
-        if (done == pid || (done < 0 && errno != EINTR))
-            return status;
+        siginfo_t info;
+        info.si_pid = 0;
+        int done = waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT);
+        if ((done == 0 && info.si_pid == pid) || (done < 0 && errno != EINTR))
+            return reap(pid);
         if (seconds_now() > deadline) {
             kill(pid, SIGKILL);
-            while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-                continue;
             *timed_out = 1;
-            return status;
+            return reap(pid);
         }
         struct timespec pause = {0, pause_ns};
         nanosleep(&pause, NULL);
@@ -130,19 +144,22 @@ int qsb_run_in_child(int (*fn)(void *ctx), void *ctx, unsigned timeout_s,
     if (!shared_fault)
         return qsb_out_of_memory("child fault record");
     fflush(NULL); /* nothing buffered may be written twice */
-    pid_t pid = fork();
+    pid_t pid = qsb_group_fork();
     if (pid < 0) {
         int err = errno;
         qsb_shared_free(shared_fault, sizeof *shared_fault);
         return qsb_error(QSB_ESYSTEM, "audit: cannot fork: %s", strerror(err));
     }
     if (pid == 0) {
+        qsb_stdout_divert divert = {-1, -1}; /* the audit's table is not the plug-in's */
+        qsb_stdout_divert_begin(&divert);
         fault = shared_fault;
         install_fault_handlers();
         int code = child_setup ? child_setup() : 0;
         if (code == 0)
             code = fn(ctx);
         shared_fault->returned = 1;
+        qsb_stdout_divert_end(&divert, "plug-in code in an audit probe");
         _exit(code); /* _exit: no atexit handlers, no leak check of a longjmp'd sort */
     }
     int timed_out;

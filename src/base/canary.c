@@ -66,3 +66,38 @@ bool qsb_canary_intact(const void *data, size_t used, size_t zone, bool *below)
     *below = !holds_pattern((const unsigned char *)data - zone, zone);
     return !*below && holds_pattern((const unsigned char *)data + used, zone);
 }
+
+/* Each step maps the running hash through a bijection (xor a word, rotate, multiply by an odd
+** constant), so the words after a changed one cannot cancel it. */
+static uint64_t mix(uint64_t h, uint64_t word)
+{
+    h ^= word;
+    return ((h << 29) | (h >> 35)) * 0x9E3779B97F4A7C15u;
+}
+
+static uint64_t hash_bytes(uint64_t h, const unsigned char *p, size_t len)
+{
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = mix(h, w);
+    }
+    for (; i < len; i++)
+        h = mix(h, p[i]);
+    return h;
+}
+
+unsigned long long qsb_canary_seal(const void *data, size_t used, size_t zone)
+{
+    const unsigned char *bytes = data;
+    uint64_t h = hash_bytes(0xCBF29CE484222325u, bytes - zone, zone);
+    h = hash_bytes(h, bytes, used);
+    return hash_bytes(h, bytes + used, zone);
+}
+
+bool qsb_canary_sealed_intact(const void *data, size_t used, size_t zone,
+                              unsigned long long seal)
+{
+    return qsb_canary_seal(data, used, zone) == seal;
+}

@@ -10,6 +10,11 @@
 ** the end of the bytes in use, wherever that is inside the capacity, so a write just past
 ** the sorted array is caught even when the buffer is larger. Cost: filling and comparing two
 ** zones (a few KiB) per check.
+**
+** A buffer handed back by code that may keep writing into it after it returned (a plug-in's
+** detached thread) is sealed once its result is checked: its bytes in use and its zones are
+** hashed, and checked against the seal before the buffer is used again. The hash is a chain
+** of bijections over 8-byte words, so one changed word always changes it.
 */
 #ifndef QSB_CANARY_H
 #define QSB_CANARY_H
@@ -31,5 +36,12 @@ void qsb_canary_arm(void *data, size_t used, size_t zone);
 /* Are both zones (as armed for `used`) still the pattern? When not, *below tells whether
 ** the zone before the data was written (else the one after it). */
 bool qsb_canary_intact(const void *data, size_t used, size_t zone, bool *below);
+
+/* The seal of a checked buffer: a hash of its `used` bytes and of both zones. */
+unsigned long long qsb_canary_seal(const void *data, size_t used, size_t zone);
+
+/* Are the bytes and the zones what they were when sealed? */
+bool qsb_canary_sealed_intact(const void *data, size_t used, size_t zone,
+                              unsigned long long seal);
 
 #endif

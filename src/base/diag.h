@@ -22,7 +22,9 @@ enum {
     QSB_FINDING = 1,   /* a wrong sort result, or a regression found */
     QSB_EUSAGE = 2,    /* usage error or bad input */
     QSB_ESYSTEM = 3,   /* out of memory, I/O failure, missing gnuplot */
-    QSB_SIGINT = 130,  /* interrupted; partial results were written */
+    QSB_SIGHUP = 129,  /* stopped by a signal (128 + its number); the results gathered */
+    QSB_SIGINT = 130,  /* so far were written, marked incomplete */
+    QSB_SIGQUIT = 131,
     QSB_SIGTERM = 143
 };
 

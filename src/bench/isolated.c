@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "process_group.h"
+#include "stop.h"
 
 /* Forks the child that measures and watches it to its end. */
 static int measure_in_child(const qsb_isolated_run *run, qsb_visit_record *record,
@@ -19,9 +21,9 @@ static int measure_in_child(const qsb_isolated_run *run, qsb_visit_record *recor
     fflush(NULL); /* nothing buffered is written twice */
     sigset_t mask;
     qsb_signals_block(&mask);
-    pid_t pid = fork();
+    pid_t pid = qsb_group_fork(); /* its own group: a Ctrl-C reaches the run, which passes it
+                                  ** on once, and what it leaves running is ended */
     if (pid == 0) {
-        setpgid(0, 0); /* a Ctrl-C reaches the run, which passes it on once */
         qsb_signals_restore(&mask); /* the run's handlers are the child's already */
         int status = run->measure(run->arg, record);
         fflush(NULL);
@@ -31,7 +33,8 @@ static int measure_in_child(const qsb_isolated_run *run, qsb_visit_record *recor
     if (pid < 0)
         return qsb_error(QSB_ESYSTEM, "cannot start the measuring process: %s",
                          strerror(errno));
-    qsb_watch watch = {qsb_visit_deadline_s(run->estimate_s), run->stop, NULL};
+    qsb_watch watch = {qsb_visit_deadline_s(run->estimate_s), run->stop, NULL,
+                       "the measuring process"};
     return qsb_watch_process(&watch, pid, record, end);
 }
 
@@ -44,14 +47,24 @@ static void blame(const qsb_isolated_run *run, qsb_visit_record *record,
     snprintf(record->excluded[end->algo], QSB_VISIT_CAUSE_BYTES, "%s", end->cause);
 }
 
+/* The child was passed the stop request (visit_record.h: in its record too, so whatever its
+** plug-ins do with the signal, it stops after the current sort). */
 static int interrupted(const qsb_isolated_run *run, const qsb_process_end *end)
 {
-    if (end->exit_code == QSB_SIGINT || end->exit_code == QSB_SIGTERM)
+    if (qsb_stop_is_exit_status(end->exit_code))
         return end->exit_code; /* the child wrote its finished cells and said so */
-    return qsb_error(*run->stop == SIGTERM ? QSB_SIGTERM : QSB_SIGINT,
-                     "interrupted: the measuring process did not stop within %.0f s and was "
-                     "killed; no results written",
-                     QSB_STOP_GRACE_S);
+    if (end->exit_code == QSB_OK || end->exit_code == QSB_FINDING) { /* it had finished */
+        qsb_note("the run had finished its measurements when the stop request came: its "
+                 "results are complete");
+        return end->exit_code;
+    }
+    if (end->exit_code >= 0)
+        return end->exit_code; /* it failed and said why */
+    int status = qsb_stop_status_of((int)*run->stop);
+    return qsb_error(status ? status : QSB_SIGTERM,
+                     "interrupted: a sort did not return within %.0f s of the stop request "
+                     "(in cell %s) and the measuring process was killed; no results written",
+                     QSB_STOP_GRACE_S, end->cell[0] ? end->cell : "(none)");
 }
 
 int qsb_run_isolated(const qsb_isolated_run *run)

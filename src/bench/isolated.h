@@ -6,8 +6,9 @@
 ** parent returns. When the child ends inside an algorithm's sorts (visit_record.h), the parent
 ** names the algorithm and the cause, excludes it and measures again: the files then hold its
 ** rows FAILED with the cause and every other row. A child killed from outside (SIGKILL) or
-** dead outside any sort is measured again once. A stop request (SIGINT, SIGTERM) is passed
-** on; the child writes its finished cells, marked incomplete, and exits 130 / 143.
+** dead outside any sort is measured again once. A stop request (stop.h) is passed on, in the
+** visit record too; the child writes its finished cells, marked incomplete, and exits with
+** the stop's status.
 */
 #ifndef QSB_ISOLATED_H
 #define QSB_ISOLATED_H
@@ -29,7 +30,7 @@ typedef struct {
 } qsb_isolated_run;
 
 /* Runs it; returns the child's exit status, or an error (reported): the child lost twice,
-** or it did not stop within the grace after a stop request (130 / 143 then). The caller
+** or it did not stop within the grace after a stop request (the stop's status then). The caller
 ** aborts its output files afterwards: those the child committed are no longer temporary. */
 int qsb_run_isolated(const qsb_isolated_run *run);
 

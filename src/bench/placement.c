@@ -271,12 +271,29 @@ static int place_far_comparator(qsb_placement *p)
     }
 }
 
+/* Does a unit need a copy of object k: a measured algorithm's sort, or a comparator? */
+static bool object_needed(const qsb_placement *p, size_t k)
+{
+    if ((int)k == p->near_object || (int)k == p->far_object)
+        return true;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->object_of[i] == (int)k)
+            return true;
+    return false;
+}
+
+void qsb_placement_skip(qsb_placement *p, size_t i)
+{
+    p->object_of[i] = -1;
+}
+
 int qsb_placement_enter(qsb_placement *p)
 {
     unload_copies(p);
     int status = QSB_OK;
     for (size_t i = 0; i < p->nobjects && status == QSB_OK; i++)
-        status = load_copy(p, &p->objects[i]);
+        if (object_needed(p, i))
+            status = load_copy(p, &p->objects[i]);
     for (size_t i = 0; i < p->n && status == QSB_OK; i++) {
         if (p->object_of[i] < 0) {
             p->sorts[i] = qsb_plugin_direct(p->algos[i].sort); /* loaded by now (plugin.h) */

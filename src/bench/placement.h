@@ -50,6 +50,10 @@ qsb_placement *qsb_placement_new(const qsb_algorithm *algos, size_t n,
 ** (reported) when a copy cannot be loaded. */
 int qsb_placement_enter(qsb_placement *p);
 
+/* Algorithm i is not measured in this process (visit_record.h, excluded): from the next unit
+** on no copy of its object is loaded for it, so none of its code runs (a constructor too). */
+void qsb_placement_skip(qsb_placement *p, size_t i);
+
 /* The sort function of algorithm i in the current unit. */
 qsb_sort_fn qsb_placement_sort(const qsb_placement *p, size_t i);
 

@@ -6,14 +6,16 @@
 
 #include <dlfcn.h>
 #include <elf.h>
-#include <fcntl.h>
+#include <errno.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "diag.h"
+#include "process_group.h"
 #include "visit_record.h"
 
 #define LOAD_DEADLINE_S 10.0 /* a library's constructors get this long in the checking child */
@@ -214,32 +216,40 @@ static void probe(const char *path, const char *symbol, char *msg, size_t len)
 
 /* The library loaded and the symbol checked to be a function in a child first, so that a
 ** library whose constructor crashes, exits or hangs, or a symbol that names data (called, it
-** would crash), is a usage error and never takes the run with it. */
+** would crash), is a usage error and never takes the run with it. The child answers in
+** shared memory, which a constructor that closes descriptors cannot take away, and its
+** standard output is set aside (process_group.h). */
 static int check_in_child(const char *entry, const char *path, const char *symbol)
 {
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0)
-        return qsb_error(QSB_ESYSTEM, "cannot check plug-in '%s': no pipe",
-                         qsb_quote_path(entry));
+    char *answer = mmap(NULL, PROBE_MESSAGE_BYTES, PROT_READ | PROT_WRITE,
+                        MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (answer == MAP_FAILED)
+        return qsb_error(QSB_ESYSTEM, "cannot check plug-in '%s': %s", qsb_quote_path(entry),
+                         strerror(errno));
+    answer[0] = '\0';
     fflush(NULL);
-    pid_t pid = fork();
+    pid_t pid = qsb_group_fork();
     if (pid == 0) {
-        char msg[PROBE_MESSAGE_BYTES];
-        close(fds[0]);
+        char msg[PROBE_MESSAGE_BYTES], who[QSB_QUOTE_PATH_MAX + 32];
+        qsb_stdout_divert divert = {-1, -1};
+        qsb_stdout_divert_begin(&divert);
         probe(path, symbol, msg, sizeof msg);
-        ssize_t written = write(fds[1], msg, strlen(msg));
-        _exit(written > 0 ? 0 : 1);
+        snprintf(who, sizeof who, "plug-in '%s' (loaded to check it)", qsb_quote_path(entry));
+        qsb_stdout_divert_end(&divert, who);
+        snprintf(answer, PROBE_MESSAGE_BYTES, "%s", msg);
+        _exit(0);
     }
-    close(fds[1]);
     qsb_process_end end;
-    qsb_watch watch = {LOAD_DEADLINE_S, NULL, NULL};
+    char who[QSB_QUOTE_PATH_MAX + 32];
+    snprintf(who, sizeof who, "plug-in '%s' (its check)", qsb_quote_path(entry));
+    qsb_watch watch = {LOAD_DEADLINE_S, NULL, NULL, who};
     int status = pid < 0 ? qsb_error(QSB_ESYSTEM, "cannot check plug-in '%s': cannot fork",
                                      qsb_quote_path(entry))
                          : qsb_watch_process(&watch, pid, NULL, &end);
     char msg[PROBE_MESSAGE_BYTES] = "";
-    ssize_t got = status == QSB_OK ? read(fds[0], msg, sizeof msg - 1) : 0;
-    close(fds[0]);
-    msg[got > 0 ? got : 0] = '\0';
+    if (status == QSB_OK)
+        snprintf(msg, sizeof msg, "%s", answer);
+    munmap(answer, PROBE_MESSAGE_BYTES);
     if (status != QSB_OK || strcmp(msg, "ok") == 0)
         return status;
     if (msg[0])
@@ -374,12 +384,18 @@ int qsb_plugins_load(void)
 }
 
 /* The plug-in behind one of the entry points, or NULL. */
-static const plugin *plugin_of(qsb_sort_fn sort)
+static plugin *plugin_of(qsb_sort_fn sort)
 {
     for (size_t i = 0; i < plugin_count; i++)
         if (plugin_entries[i] == sort)
             return &plugins[i];
     return NULL;
+}
+
+int qsb_plugin_load(qsb_sort_fn sort)
+{
+    plugin *p = plugin_of(sort);
+    return p ? bind_plugin(p) : QSB_OK;
 }
 
 bool qsb_plugin_object(qsb_sort_fn sort, const char **path, const char **symbol)
@@ -390,6 +406,11 @@ bool qsb_plugin_object(qsb_sort_fn sort, const char **path, const char **symbol)
     *path = p->path;
     *symbol = p->symbol_name;
     return true;
+}
+
+bool qsb_is_plugin_sort(qsb_sort_fn sort)
+{
+    return plugin_of(sort) != NULL;
 }
 
 qsb_sort_fn qsb_plugin_direct(qsb_sort_fn sort)

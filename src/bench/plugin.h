@@ -52,10 +52,16 @@ int qsb_resolve_algorithm(const char *entry, qsb_algorithm *out);
 ** (reported) when a library can no longer be loaded. */
 int qsb_plugins_load(void);
 
+/* The same for the one plug-in behind this entry point (nothing for any other sort). */
+int qsb_plugin_load(qsb_sort_fn sort);
+
 /* For a plug-in of qsort_r's signature: the path its library is loaded from and its symbol
 ** (valid until qsb_plugins_unload()), for loading copies of it (placement.h). False for
 ** anything else. */
 bool qsb_plugin_object(qsb_sort_fn sort, const char **path, const char **symbol);
+
+/* Is this sort one of the plug-ins' entry points? */
+bool qsb_is_plugin_sort(qsb_sort_fn sort);
 
 /* The plug-in's own function behind an entry point of qsort_r's signature once it is loaded
 ** here (no call through the entry point while timed); anything else as it is. */

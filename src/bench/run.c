@@ -19,6 +19,7 @@
 #include "memory.h"
 #include "progress.h"
 #include "placement.h"
+#include "plugin.h"
 #include "shared_inputs.h"
 #include "stats.h"
 #include "verify.h"
@@ -38,6 +39,20 @@ typedef struct {
     size_t batch;     /* sorts per timed sample */
     double fastest;   /* its fastest sample so far (the slowed rule's reference) */
 } algo_plan;
+
+/* A plug-in's own work buffer: plug-in code may write into an array after its sort returned
+** (a detached thread), and such a write must land where no other algorithm's sort works. The
+** last result checked in it is sealed (canary.h) and checked against the seal before the
+** buffer is used again and at the end of every visit: a change FAILs the plug-in's row of the
+** cell that result came from. The registry's sorts (this project's code) share one buffer. */
+typedef struct {
+    unsigned char *data;    /* NULL: the algorithm sorts in the shared buffer */
+    size_t sealed_span;     /* bytes of the sealed result; 0: nothing sealed */
+    size_t sealed_cell;     /* the results' cell the sealed result belongs to */
+    unsigned long long seal;
+} own_buffer;
+
+#define LATE_WRITE_CAUSE "wrote into the array after returning"
 
 /* A cell of the matrix and how far it got: cells are visited sweep after sweep. */
 typedef struct {
@@ -66,8 +81,12 @@ typedef struct {
     const unsigned char *in;     /* the current cell's input: `input`, the one kept or the
                                  ** run's shared one (shared_inputs.h) */
     size_t kept_bytes;           /* inputs kept so far */
-    unsigned char *work;         /* what each sort sorts: one input, or a batch's slots */
-    size_t work_bytes;           /* its capacity */
+    unsigned char *work;         /* what each sort sorts: one input, or a batch's slots (the
+                                 ** shared buffer, or the current plug-in's own) */
+    unsigned char *shared;       /* the registry's sorts' work buffer */
+    own_buffer *own;             /* per algorithm */
+    size_t cell_index;           /* the current visit's cell in the results */
+    size_t work_bytes;           /* each work buffer's capacity */
     size_t zone;                 /* the canary zone either side of it, and of spare */
     size_t input_bytes;          /* the input buffer's */
     size_t n, size, bytes;       /* of the current cell */
@@ -89,9 +108,10 @@ static qsb_sort_fn timed_sort_fn(const run_state *s, size_t i)
     return qsb_placement_sort(s->setup->placement, i);
 }
 
+/* Asked here, or passed on by the parent watching this process (visit_record.h). */
 static bool stop_requested(const run_state *s)
 {
-    return *s->setup->stop != 0;
+    return *s->setup->stop != 0 || qsb_visit_stop(s->setup->record) != 0;
 }
 
 /* Nanoseconds since `since`, added to a bucket of the totals. */
@@ -144,7 +164,7 @@ static bool slot_right(run_state *s, size_t i, char *reason, size_t reason_len)
     if (!qsb_verify_sorted_permutation(result, s->n, s->size, qsb_comparator(s->size), NULL,
                                        &s->input_hash, reason, reason_len))
         return false;
-    if (s->spare && !s->reference_valid) {
+    if (s->spare && !s->reference_valid && s->work == s->shared) {
         s->reference = result;
         s->reference_valid = s->swap_pending = true;
     }
@@ -156,8 +176,8 @@ static bool slot_right(run_state *s, size_t i, char *reason, size_t reason_len)
 ** difference here, docs/measurement.md). */
 static void keep_reference(run_state *s)
 {
-    unsigned char *kept = s->work;
-    s->work = s->spare;
+    unsigned char *kept = s->shared;
+    s->shared = s->work = s->spare;
     s->spare = kept;
     s->swap_pending = false;
 }
@@ -191,21 +211,85 @@ static int check_slots(run_state *s, qsb_row *row, size_t k)
     return qsb_row_fail(row, reason) == 0 ? QSB_OK : qsb_out_of_memory("result");
 }
 
+/* ---- plug-ins' own buffers ---- */
+
+/* Algorithm algo's buffer becomes the one the next sorts use. */
+static void use_buffer(run_state *s, size_t algo)
+{
+    s->work = s->own[algo].data ? s->own[algo].data : s->shared;
+}
+
+/* After algo's result in the first k slots passed its checks: sealed, when in its own buffer. */
+static void seal_result(run_state *s, size_t algo, const qsb_row *row, size_t k)
+{
+    own_buffer *b = &s->own[algo];
+    if (!b->data || !row->verified)
+        return;
+    uint64_t t0 = qsb_clock_ns();
+    b->sealed_span = slots_span(s, k);
+    b->sealed_cell = s->cell_index;
+    b->seal = qsb_canary_seal(b->data, b->sealed_span, s->zone);
+    charge(&s->totals->verify_ns, t0);
+}
+
+/* Is algo's sealed result as it was checked? When not, its row of that cell FAILs. */
+static int check_sealed(run_state *s, size_t algo)
+{
+    own_buffer *b = &s->own[algo];
+    if (!b->data || b->sealed_span == 0)
+        return QSB_OK;
+    uint64_t t0 = qsb_clock_ns();
+    bool intact = qsb_canary_sealed_intact(b->data, b->sealed_span, s->zone, b->seal);
+    charge(&s->totals->verify_ns, t0);
+    b->sealed_span = 0;
+    qsb_row *row = &s->results->cells[b->sealed_cell].rows[algo];
+    if (intact || !row->verified)
+        return QSB_OK;
+    return qsb_row_fail(row, LATE_WRITE_CAUSE) == 0 ? QSB_OK : qsb_out_of_memory("result");
+}
+
+/* After a plug-in's sorts: has its code taken what this process needs to report (its
+** descriptors, its limit of open files; visit_record.h)? Then the process cannot go on: it
+** ends inside the plug-in's sorts with the cause, and its parent measures the others again. */
+static void check_process(const run_state *s, size_t algo)
+{
+    char cause[QSB_VISIT_CAUSE_BYTES];
+    if (s->own[algo].data && s->setup->record && !qsb_visit_process_intact(cause, sizeof cause))
+        qsb_visit_abandon(s->setup->record, algo, cause);
+}
+
+/* Every sealed result, at the end of a visit. */
+static int check_all_sealed(run_state *s)
+{
+    int status = QSB_OK;
+    for (size_t i = 0; i < s->cfg->n_algos && status == QSB_OK; i++)
+        status = check_sealed(s, i);
+    return status;
+}
+
 static int counted_sorts(run_state *s, cell_plan *plan, qsb_cell *cell)
 {
     for (size_t i = 0; i < cell->nrows; i++) {
         if (!cell->rows[i].verified)
             continue; /* an excluded algorithm (visit_record.h) */
         qsb_visit_algorithm(s->setup->record, i);
+        int status = check_sealed(s, i);
+        if (status != QSB_OK)
+            return status;
+        if (!cell->rows[i].verified)
+            continue;
+        use_buffer(s, i);
         copy_input(s, 1);
         uint64_t t0 = qsb_clock_ns();
         cell->rows[i].comparisons = qsb_count_comparisons(s->cfg->algos[i].sort, s->work, s->n,
                                                           s->size, s->cmp, NULL);
         plan->algos[i].counted_s = (double)(qsb_clock_ns() - t0) / 1e9;
+        check_process(s, i);
         charge(&s->totals->counted_ns, t0);
-        int status = check_slots(s, &cell->rows[i], 1);
+        status = check_slots(s, &cell->rows[i], 1);
         if (status != QSB_OK)
             return status;
+        seal_result(s, i, &cell->rows[i], 1);
         if (stop_requested(s))
             return STOPPED;
     }
@@ -307,6 +391,12 @@ static int sort_batch(run_state *s, size_t algo, qsb_row *row, size_t k, uint64_
     const qsb_timer *timer = s->setup->timer;
     qsb_sort_fn sort = timed_sort_fn(s, algo);
     qsb_visit_algorithm(s->setup->record, algo);
+    *counts = 0;
+    *cpu_ns = 0;
+    int status = check_sealed(s, algo);
+    if (status != QSB_OK || !row->verified)
+        return status;
+    use_buffer(s, algo);
     copy_input(s, k);
     double cpu_start = thread_cpu_ns();
     uint64_t start = qsb_timer_start(timer);
@@ -315,7 +405,11 @@ static int sort_batch(run_state *s, size_t algo, qsb_row *row, size_t k, uint64_
     uint64_t stop = qsb_timer_stop(timer);
     *cpu_ns = thread_cpu_ns() - cpu_start;
     *counts = stop - start;
-    return check_slots(s, row, k);
+    check_process(s, algo);
+    status = check_slots(s, row, k);
+    if (status == QSB_OK)
+        seal_result(s, algo, row, k);
+    return status;
 }
 
 /* An untimed (for the results) batch: a warm-up or a probe. *per_sort: counts per sort. */
@@ -628,6 +722,7 @@ static int visit(run_state *s, cell_plan *plan, const char *const *names)
     qsb_cell *cell = cell_of(s, plan, names);
     if (!cell)
         return qsb_out_of_memory("results");
+    s->cell_index = plan->index;
     generate_input(s, plan, first);
     const qsb_cell *model = first ? model_of(s, cell) : NULL;
     if (model) {
@@ -649,6 +744,10 @@ static int visit(run_state *s, cell_plan *plan, const char *const *names)
             count_near_units(s, cell);
             plan->units++;
         }
+    }
+    if (status == QSB_OK || status == STOPPED) {
+        int sealed = check_all_sealed(s);
+        status = sealed != QSB_OK ? sealed : status;
     }
     plan->visits_s += (double)(qsb_clock_ns() - start) / 1e9;
     return status;
@@ -837,6 +936,24 @@ static bool spare_fits(size_t bytes)
     return available == 0 || bytes <= available / 4;
 }
 
+/* Plug-ins' own work buffers (the registry's sorts share s->shared). */
+static bool alloc_own_buffers(run_state *s)
+{
+    s->own = calloc(s->cfg->n_algos ? s->cfg->n_algos : 1, sizeof *s->own);
+    for (size_t i = 0; s->own && i < s->cfg->n_algos; i++)
+        if (qsb_is_plugin_sort(s->cfg->algos[i].sort) &&
+            !(s->own[i].data = qsb_canary_alloc(s->work_bytes, s->zone)))
+            return false;
+    return s->own != NULL;
+}
+
+static void free_own_buffers(run_state *s)
+{
+    for (size_t i = 0; s->own && i < s->cfg->n_algos; i++)
+        qsb_canary_free(s->own[i].data, s->zone);
+    free(s->own);
+}
+
 /* The cells in the cover letter's order: pattern, then element size, then count; each with
 ** its slices of the shared per-algorithm arrays. */
 static void plan_cells(run_state *s, algo_plan *algos)
@@ -885,12 +1002,12 @@ int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_tot
     algo_plan *algos = malloc((slots ? slots : 1) * sizeof *algos);
     s.zone = qsb_canary_zone(largest_size(cfg));
     s.input = alloc_input(s.input_bytes);
-    s.work = qsb_canary_alloc(s.work_bytes, s.zone);
+    s.work = s.shared = qsb_canary_alloc(s.work_bytes, s.zone);
     if (spare_fits(s.work_bytes))
         s.spare = qsb_canary_alloc(s.work_bytes, s.zone); /* without it, every result is
                                                             ** hashed */
     int status = QSB_OK;
-    if (!names || !s.plans || !algos || !s.input || !s.work) {
+    if (!names || !s.plans || !algos || !s.input || !s.work || !alloc_own_buffers(&s)) {
         status = qsb_out_of_memory("input buffers");
         goto done;
     }
@@ -918,7 +1035,8 @@ done:
     free(s.plans);
     free(algos);
     free(s.input);
-    qsb_canary_free(s.work, s.zone);
+    qsb_canary_free(s.shared, s.zone);
     qsb_canary_free(s.spare, s.zone);
+    free_own_buffers(&s);
     return status;
 }

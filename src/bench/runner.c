@@ -13,6 +13,7 @@
 #include "machine.h"
 #include "memory.h"
 #include "placement.h"
+#include "process_group.h"
 #include "plan.h"
 #include "plugin.h"
 #include "read_results.h"
@@ -30,12 +31,16 @@
 /* Of --budget, kept for pooling the worker processes and writing the results. */
 #define FINISH_RESERVE_S 1.0
 
+/* Beside those, each plug-in sorts in a buffer of its own (run.c). */
 int qsb_run_check_memory(const qsb_run_config *cfg)
 {
     int status = QSB_OK;
+    unsigned buffers = WORK_BUFFERS;
+    for (size_t i = 0; i < cfg->n_algos; i++)
+        buffers += qsb_is_plugin_sort(cfg->algos[i].sort) ? 1 : 0;
     for (size_t i = 0; i < cfg->n_nelem && status == QSB_OK; i++)
         for (size_t j = 0; j < cfg->n_sizes && status == QSB_OK; j++)
-            status = qsb_check_fits(cfg->nelem[i], cfg->sizes[j], WORK_BUFFERS, "--nelem");
+            status = qsb_check_fits(cfg->nelem[i], cfg->sizes[j], buffers, "--nelem");
     return status;
 }
 
@@ -112,10 +117,33 @@ typedef struct {
     const qsb_timer *timer; /* NULL: counted */
     qsb_results results;
     uint64_t started_ns; /* when the run began: --budget bounds the whole run */
+    int passed_stop;     /* the stop request its parent passed on in the visit record */
 } run_state;
 
+/* The plug-ins loaded here, where the sorts run (never in the files' owner), one at a time:
+** a library whose constructor takes what the process needs to report (visit_record.h) is
+** blamed as its sorts would be. Everything the process needs is open and marked before. */
+static int load_plugins(const run_state *s, qsb_visit_record *record)
+{
+    const qsb_run_config *cfg = s->cfg;
+    qsb_visit_mark_process(cfg->worker_slice_s > 0 ? "worker" : "measuring process");
+    int status = QSB_OK;
+    for (size_t i = 0; i < cfg->n_algos && status == QSB_OK; i++) {
+        char cause[QSB_VISIT_CAUSE_BYTES];
+        if (qsb_visit_excluded(record, i)) {
+            qsb_placement_skip(s->placement, i);
+            continue;
+        }
+        status = qsb_plugin_load(cfg->algos[i].sort);
+        if (status == QSB_OK && record && !qsb_visit_process_intact(cause, sizeof cause))
+            qsb_visit_abandon(record, i, cause);
+    }
+    return status;
+}
+
 /* The cells in this process (its units; a worker's, one visit of each), with the inputs its
-** run shared, the visits it records for its run and its model (run.h) when it is a worker. */
+** run shared, the visits it records for its run and its model (run.h) when it is a worker.
+** Plug-in code writes nothing into its standard output (process_group.h). */
 static int measure_here(run_state *s, qsb_run_totals *totals, qsb_visit_record *record)
 {
     const qsb_run_config *cfg = s->cfg;
@@ -125,12 +153,17 @@ static int measure_here(run_state *s, qsb_run_totals *totals, qsb_visit_record *
     memset(&model, 0, sizeof model);
     if (cfg->worker.inputs_fd > 0 && !(inputs = qsb_shared_inputs_open(cfg->worker.inputs_fd)))
         return QSB_EUSAGE;
-    int status = qsb_plugins_load(); /* here, where the sorts run: never in the files' owner */
-    if (status == QSB_OK && cfg->worker.visit_fd > 0 &&
+    int status = QSB_OK;
+    if (cfg->worker.visit_fd > 0 &&
         !(record = worker_record = qsb_visit_record_open(cfg->worker.visit_fd)))
         status = QSB_EUSAGE;
     if (status == QSB_OK && cfg->worker.model_path)
         status = qsb_read_results(cfg->worker.model_path, &model);
+    qsb_stdout_divert divert = {-1, -1};
+    if (status == QSB_OK)
+        status = qsb_stdout_divert_begin(&divert);
+    if (status == QSB_OK)
+        status = load_plugins(s, record);
     qsb_run_setup setup = {
         .config = cfg,
         .timer = s->timer,
@@ -146,6 +179,9 @@ static int measure_here(run_state *s, qsb_run_totals *totals, qsb_visit_record *
     };
     if (status == QSB_OK)
         status = qsb_run_matrix(&setup, &s->results, totals);
+    qsb_stdout_divert_end(&divert, cfg->worker_slice_s > 0 ? "plug-in code in a worker process"
+                                                          : "plug-in code");
+    s->passed_stop = qsb_visit_stop(record);
     qsb_results_free(&model);
     qsb_shared_inputs_close(inputs);
     qsb_visit_record_close(worker_record, -1);
@@ -205,8 +241,9 @@ static int measure_and_report(run_state *s, qsb_visit_record *record)
     qsb_totals_warn(s->cfg, &totals, &s->results);
     if (status != QSB_OK && status != QSB_FINDING)
         return status;
+    int stopped = qsb_stop_status();
     qsb_run_outcome outcome = {.status = status,
-                               .stopped = qsb_stop_status(),
+                               .stopped = stopped ? stopped : qsb_stop_status_of(s->passed_stop),
                                .results = &s->results,
                                .totals = &totals};
     status = s->reporter->report(s->reporter->arg, &outcome);

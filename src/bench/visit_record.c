@@ -3,7 +3,10 @@
 */
 #include "visit_record.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdlib.h>
+#include <sys/resource.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
@@ -16,6 +19,8 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "process_group.h"
+#include "stop.h"
 #include "timing.h"
 
 #define POLL_MS 20 /* how often the watch looks at the record (and redraws progress) */
@@ -70,7 +75,24 @@ void qsb_visit_record_reset(qsb_visit_record *r)
     r->algo = -1;
     r->finished = 0;
     r->cells_kept = 0;
+    r->stop = 0;
     r->cell[0] = '\0';
+    r->cause[0] = '\0';
+}
+
+int qsb_visit_stop(const qsb_visit_record *r)
+{
+    return r ? r->stop : 0;
+}
+
+void qsb_visit_abandon(qsb_visit_record *r, size_t algo, const char *cause)
+{
+    if (r) {
+        snprintf(r->cause, sizeof r->cause, "%s", cause);
+        r->algo = algo < QSB_VISIT_ALGOS_MAX ? (int32_t)algo : -1;
+        r->finished = 0;
+    }
+    _exit(QSB_ESYSTEM);
 }
 
 void qsb_visit_cell(qsb_visit_record *r, const char *pattern, uint64_t nelem, uint64_t size)
@@ -110,6 +132,64 @@ const char *qsb_visit_excluded(const qsb_visit_record *r, size_t algo)
     return r->excluded[algo];
 }
 
+/* ---- what the process needs of itself ---- */
+
+#define MARKED_MAX 64
+
+static struct {
+    size_t n;
+    struct {
+        int fd;
+        dev_t dev;
+        ino_t ino;
+    } fds[MARKED_MAX];
+    rlim_t open_files;
+    const char *process;
+} marked;
+
+void qsb_visit_mark_process(const char *process)
+{
+    marked.n = 0;
+    marked.process = process;
+    struct rlimit limit;
+    marked.open_files = getrlimit(RLIMIT_NOFILE, &limit) == 0 ? limit.rlim_cur : 0;
+    DIR *d = opendir("/proc/self/fd");
+    for (struct dirent *e; d && marked.n < MARKED_MAX && (e = readdir(d)) != NULL;) {
+        char *end;
+        long fd = strtol(e->d_name, &end, 10);
+        struct stat st;
+        if (*end || e->d_name[0] == '.' || fd == dirfd(d) || fstat((int)fd, &st) != 0)
+            continue;
+        marked.fds[marked.n].fd = (int)fd;
+        marked.fds[marked.n].dev = st.st_dev;
+        marked.fds[marked.n].ino = st.st_ino;
+        marked.n++;
+    }
+    if (d)
+        closedir(d);
+}
+
+bool qsb_visit_process_intact(char *cause, size_t len)
+{
+    for (size_t i = 0; i < marked.n; i++) {
+        struct stat st;
+        if (fstat(marked.fds[i].fd, &st) != 0 || st.st_dev != marked.fds[i].dev ||
+            st.st_ino != marked.fds[i].ino) {
+            snprintf(cause, len, "closed the %s's descriptors (fd %d)", marked.process,
+                     marked.fds[i].fd);
+            return false;
+        }
+    }
+    struct rlimit limit;
+    if (marked.open_files && getrlimit(RLIMIT_NOFILE, &limit) == 0 &&
+        limit.rlim_cur < marked.open_files) {
+        snprintf(cause, len, "lowered the %s's limit of open files (RLIMIT_NOFILE) to %llu",
+                 marked.process, (unsigned long long)limit.rlim_cur);
+        return false;
+    }
+    return true;
+}
+
 double qsb_visit_deadline_s(double estimate_s)
 {
     double scaled = QSB_VISIT_DEADLINE_FACTOR * estimate_s;
@@ -141,7 +221,10 @@ static void classify(const watch_state *s, int wstatus, const qsb_visit_record *
     end->exit_code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
     end->algo = r && r->algo >= 0 ? (size_t)r->algo : 0;
     snprintf(end->cell, sizeof end->cell, "%s", r ? r->cell : "");
-    if (s->forwarded) {
+    if (in_sort(r) && r->cause[0]) { /* it said why it ended */
+        end->kind = QSB_END_SORT_FAILED;
+        snprintf(end->cause, sizeof end->cause, "%s", r->cause);
+    } else if (s->forwarded) {
         end->kind = QSB_END_INTERRUPTED;
         snprintf(end->cause, sizeof end->cause, "%s",
                  WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGKILL
@@ -162,7 +245,7 @@ static void classify(const watch_state *s, int wstatus, const qsb_visit_record *
 
 /* One look at the process: a stop request passed on once, a kill past the deadline (the
 ** steps did not move) or past the grace after the stop. */
-static void look(const qsb_watch *w, pid_t pid, const qsb_visit_record *r, watch_state *s,
+static void look(const qsb_watch *w, pid_t pid, qsb_visit_record *r, watch_state *s,
                  uint64_t *last_step_at, uint64_t *last_steps, uint64_t *stop_at)
 {
     uint64_t steps = r ? r->steps : 0;
@@ -171,6 +254,8 @@ static void look(const qsb_watch *w, pid_t pid, const qsb_visit_record *r, watch
         *last_step_at = qsb_clock_ns();
     }
     if (w->stop && *w->stop && !s->forwarded) {
+        if (r)
+            r->stop = (int32_t)*w->stop;
         kill(pid, (int)*w->stop);
         kill(pid, SIGCONT); /* a stopped process must run to end */
         s->forwarded = true;
@@ -188,7 +273,7 @@ static void look(const qsb_watch *w, pid_t pid, const qsb_visit_record *r, watch
 /* The wait wakes when the process exits (poll on a pidfd), not at the next look: a run of a
 ** small matrix starts hundreds of short workers, and a sleep of half a look after each was a
 ** tenth of their time. Without pidfds (Linux before 5.3) it looks every POLL_MS. */
-int qsb_watch_process(const qsb_watch *w, pid_t pid, const qsb_visit_record *r,
+int qsb_watch_process(const qsb_watch *w, pid_t pid, qsb_visit_record *r,
                       qsb_process_end *end)
 {
     watch_state s = {false, false, 0};
@@ -196,9 +281,15 @@ int qsb_watch_process(const qsb_watch *w, pid_t pid, const qsb_visit_record *r,
     int pidfd = pidfd_open(pid, 0), wstatus = 0, status = QSB_OK;
     memset(end, 0, sizeof *end);
     for (;;) {
-        pid_t got = waitpid(pid, &wstatus, WNOHANG);
-        if (got == pid)
+        siginfo_t info;
+        info.si_pid = 0;
+        int got = waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT);
+        if (got == 0 && info.si_pid == pid) { /* ended, its pid still ours: end its group */
+            qsb_group_end(pid, w->who ? w->who : "a measuring process");
+            while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+                continue;
             break;
+        }
         if (got < 0 && errno != EINTR) {
             status = qsb_error(QSB_ESYSTEM, "cannot wait for a measuring process: %s",
                                strerror(errno));
@@ -225,8 +316,7 @@ void qsb_signals_block(sigset_t *old)
 {
     sigset_t set;
     sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
+    qsb_stop_signals_add(&set);
     sigprocmask(SIG_BLOCK, &set, old);
 }
 

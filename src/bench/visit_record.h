@@ -38,10 +38,16 @@
 
 typedef struct {
     volatile uint64_t steps;   /* bumped before every batch of sorts */
+    volatile int32_t stop;     /* the run's stop request, passed on by the parent: the signal's
+                               ** number, read by the process whatever its plug-ins do with
+                               ** the signal itself; 0: none */
     volatile int32_t algo;     /* the algorithm (--algos order) of the last batch; -1: none */
     volatile int32_t finished; /* the process left the matrix: its end is no sort's doing */
     volatile uint64_t cells_kept; /* the cells of its results, once the matrix returned */
     char cell[QSB_VISIT_CELL_BYTES];                       /* "random 1000 x 4" */
+    char cause[QSB_VISIT_CAUSE_BYTES]; /* why the process ended inside the sorts of `algo`,
+                                       ** in its own words ("closed the worker's
+                                       ** descriptors"); "": it did not say */
     char excluded[QSB_VISIT_ALGOS_MAX][QSB_VISIT_CAUSE_BYTES]; /* "": measured */
 } qsb_visit_record;
 
@@ -64,6 +70,24 @@ void qsb_visit_cell(qsb_visit_record *r, const char *pattern, uint64_t nelem, ui
 void qsb_visit_algorithm(qsb_visit_record *r, size_t algo);
 void qsb_visit_leave(qsb_visit_record *r);
 void qsb_visit_kept(qsb_visit_record *r, size_t cells); /* the matrix returned these cells */
+
+/* The stop request passed on to this process (a signal's number), or 0 (r NULL: 0). */
+int qsb_visit_stop(const qsb_visit_record *r);
+
+/* The process cannot go on because algorithm algo's code damaged it (cause: what it did): the
+** cause is recorded and the process ends at once, inside that algorithm's sorts, so that its
+** parent FAILs the algorithm's rows with the cause and measures the others again. */
+_Noreturn void qsb_visit_abandon(qsb_visit_record *r, size_t algo, const char *cause);
+
+/* What the process needs of itself that plug-in code can take away: every descriptor open now
+** (its outputs, standard output and error, the record, the shared inputs, the sorts' objects)
+** and its limit of open files. Marked once, before any plug-in code runs; `process` names it
+** in the causes ("worker", "measuring process"). */
+void qsb_visit_mark_process(const char *process);
+
+/* Is every marked descriptor still the file it was, and the limit not lowered? When not, the
+** cause ("closed the worker's descriptors (fd 3)") into cause. True when nothing was marked. */
+bool qsb_visit_process_intact(char *cause, size_t len);
 
 /* Algorithm algo's exclusion cause, or NULL when it is measured (r NULL: measured). */
 const char *qsb_visit_excluded(const qsb_visit_record *r, size_t algo);
@@ -89,18 +113,20 @@ typedef struct {
     double deadline_s;               /* a stall longer than this kills the process */
     volatile sig_atomic_t *stop;     /* the run's stop request (a signal number), passed on */
     void (*tick)(void);              /* called while waiting (the progress line), or NULL */
+    const char *who;                 /* "worker process 3": names what it left running */
 } qsb_watch;
 
 /* The stall deadline of a process estimated to take estimate_s. */
 double qsb_visit_deadline_s(double estimate_s);
 
-/* Waits for pid (a child of this process writing r), passing on a stop request once and
-** killing the process past the deadline or the grace after a stop; says how it ended.
+/* Waits for pid (a child of this process writing r, started by qsb_group_fork), passing on a
+** stop request once and killing the process past the deadline or the grace after a stop;
+** once it ended, kills and names what it left running (process_group.h); says how it ended.
 ** Returns QSB_OK, or QSB_ESYSTEM (reported) when it cannot wait. */
-int qsb_watch_process(const qsb_watch *w, pid_t pid, const qsb_visit_record *r,
+int qsb_watch_process(const qsb_watch *w, pid_t pid, qsb_visit_record *r,
                       qsb_process_end *end);
 
-/* SIGINT and SIGTERM blocked across a fork (restored by qsb_signals_restore): a child
+/* The stop signals (stop.h) blocked across a fork (restored by qsb_signals_restore): a child
 ** installs its handlers before it can receive them, and the run cannot miss one. */
 void qsb_signals_block(sigset_t *old);
 void qsb_signals_restore(const sigset_t *old);

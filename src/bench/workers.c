@@ -17,7 +17,9 @@
 
 #include "diag.h"
 #include "pool.h"
+#include "process_group.h"
 #include "progress.h"
+#include "stop.h"
 #include "read_results.h"
 #include "stats.h"
 #include "timing.h"
@@ -105,9 +107,9 @@ static void remove_dir(const workers *w)
     rmdir(w->dir);
 }
 
-/* In the child: stdout discarded, stderr into its file, the run's inputs kept open across the
-** exec, its own process group (a Ctrl-C reaches the run, which stops the worker once), a
-** SIGTERM when the run dies; then exec. */
+/* In the child (its own process group, process_group.h: a Ctrl-C reaches the run, which stops
+** the worker once): stdout discarded, stderr into its file, the run's inputs kept open across
+** the exec, a SIGTERM when the run dies; then exec. */
 static void exec_worker(const workers *w, char **argv, const char *err_path)
 {
     int null_fd = open("/dev/null", O_WRONLY);
@@ -119,7 +121,6 @@ static void exec_worker(const workers *w, char **argv, const char *err_path)
         _exit(127);
     close(null_fd);
     close(err_fd);
-    setpgid(0, 0);
     if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != w->parent)
         _exit(127); /* the run is gone already */
     execv(SELF_EXE, argv); /* this very executable, even if its file was replaced since; its
@@ -192,6 +193,34 @@ static void last_line(const char *path, char *buf, size_t len)
         line[strcspn(line, "\n")] = '\0';
         if (line[0])
             snprintf(buf, len, "%s", line);
+    }
+    if (f)
+        fclose(f);
+}
+
+/* A worker's plug-in code printed on its standard output (process_group.h): the notice and
+** the bytes that follow it are among the worker's private messages, so the run passes them
+** on (the notice naming the worker). */
+static void pass_on_stdout_notice(const workers *w, size_t k)
+{
+    char err[PATH_BYTES], line[LAST_LINE_BYTES];
+    long long bytes = 0, left = 0;
+    path_of(w, k, "err", err, sizeof err);
+    FILE *f = fopen(err, "r");
+    while (f && !bytes && fgets(line, sizeof line, f))
+        if (sscanf(line, "qsortbench: warning: plug-in code in a worker process wrote %lld",
+                   &bytes) != 1)
+            bytes = 0;
+    if (bytes > 0) {
+        qsb_warning("plug-in code in worker process %zu wrote %lld bytes on standard output, "
+                    "which carries only the tool's own; they follow on standard error",
+                    k + 1, bytes);
+        fflush(stderr);
+        for (left = bytes; left > 0 && fgets(line, sizeof line, f);) {
+            size_t len = strlen(line);
+            fputs(line, stderr);
+            left -= (long long)len;
+        }
     }
     if (f)
         fclose(f);
@@ -274,14 +303,14 @@ static void add_costs(workers *w, size_t r, double wall_s)
 }
 
 /* Keeps the results of worker k, which exited outside any sort with this code. Exit 0 and 1
-** (a finding) wrote them, so did 130 and 143 (a stop: the finished cells, marked
+** (a finding) wrote them, so did a stop's status (stop.h: the finished cells, marked
 ** incomplete); anything else is the worker's failure. */
 static int collect(workers *w, size_t k, int code, double wall_s)
 {
     char json[PATH_BYTES], err[PATH_BYTES], line[LAST_LINE_BYTES];
     path_of(w, k, "json", json, sizeof json);
     path_of(w, k, "err", err, sizeof err);
-    bool stopped = code == QSB_SIGINT || code == QSB_SIGTERM;
+    bool stopped = qsb_stop_is_exit_status(code);
     if (stopped && (w->n > 0 || w->record->cells_kept == 0))
         return QSB_OK; /* the finished workers have every cell; this one has only some, or
                        ** none (stopped in its first cell) */
@@ -343,7 +372,7 @@ static int start_and_watch(workers *w, size_t k, const size_t *cells, size_t nce
     uint64_t start = qsb_clock_ns();
     sigset_t mask;
     qsb_signals_block(&mask);
-    pid_t pid = fork();
+    pid_t pid = qsb_group_fork();
     if (pid == 0)
         exec_worker(w, argv, err);
     qsb_signals_restore(&mask);
@@ -351,10 +380,13 @@ static int start_and_watch(workers *w, size_t k, const size_t *cells, size_t nce
     free(option);
     if (pid < 0)
         return qsb_error(QSB_ESYSTEM, "cannot start a worker process: %s", strerror(errno));
+    char who[48];
+    snprintf(who, sizeof who, "worker process %zu", k + 1);
     qsb_watch watch = {qsb_visit_deadline_s(w->plan->worker_s), w->plan->stop,
-                       qsb_progress_tick};
+                       qsb_progress_tick, who};
     int status = qsb_watch_process(&watch, pid, w->record, end);
     *wall_s = (double)(qsb_clock_ns() - start) / 1e9;
+    pass_on_stdout_notice(w, k);
     return status;
 }
 
@@ -409,7 +441,7 @@ static int run_one(workers *w, size_t k, const size_t *cells, size_t ncells)
                 continue;
             return QSB_OK;
         case QSB_END_INTERRUPTED:
-            return end.exit_code == QSB_SIGINT || end.exit_code == QSB_SIGTERM
+            return qsb_stop_is_exit_status(end.exit_code)
                        ? collect(w, k, end.exit_code, wall_s)
                        : QSB_OK; /* killed after the grace: nothing of it to keep */
         case QSB_END_EXITED:

@@ -4,7 +4,8 @@
 ** bench layer (runner.h), which has the result files opened before its first sort (a bad path
 ** fails in a second, not after the run) and gives back its result; print the table; write
 ** and commit the files; gate the candidates (--fail-above); draw the charts (--plot). An
-** interrupted run still writes the finished cells, marked incomplete, and exits 130 / 143.
+** interrupted run still writes the finished cells, marked incomplete, and exits with the stop's
+** status (stop.h: 129, 130, 131, 143).
 */
 #include <stdio.h>
 #include <string.h>

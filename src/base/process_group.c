@@ -1,0 +1,230 @@
+/*
+** Process groups of the processes that run plug-in code (process_group.h). Linux: the
+** members are found in /proc, the orphans come back through PR_SET_CHILD_SUBREAPER.
+*/
+#include "process_group.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "diag.h"
+
+#define NAMED_MAX 4          /* processes named in the warning; the rest are counted */
+#define COMM_BYTES 20        /* a process's name (the kernel keeps 15 characters) */
+#define LEFT_MAX 256         /* processes handled per look */
+#define END_WAIT_ROUNDS 5000 /* of END_WAIT_NS: how long killed processes get to be gone */
+#define END_WAIT_NS 1000000L
+
+static bool subreaper; /* this process is one: what a group leaves comes back here */
+
+pid_t qsb_group_fork(void)
+{
+    if (!subreaper) /* without it, orphans go to init: still found in /proc, and killed */
+        subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+            _exit(127); /* the tool is gone already */
+    } else if (pid > 0) {
+        setpgid(pid, pid);
+    }
+    return pid;
+}
+
+typedef struct {
+    pid_t pid;
+    pid_t parent;
+    char state;
+    char comm[COMM_BYTES];
+} process;
+
+/* /proc/PID/stat: "pid (comm) state ppid pgrp ...", comm may hold spaces and parentheses. */
+static bool read_process(pid_t pid, process *p, pid_t *group)
+{
+    char path[64], text[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return false;
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[got] = '\0';
+    char *open = strchr(text, '('), *close = strrchr(text, ')');
+    long parent, pgrp;
+    if (!open || !close || close < open ||
+        sscanf(close + 1, " %c %ld %ld", &p->state, &parent, &pgrp) != 3)
+        return false;
+    size_t len = (size_t)(close - open - 1);
+    len = len < COMM_BYTES - 1 ? len : COMM_BYTES - 1;
+    memcpy(p->comm, open + 1, len);
+    p->comm[len] = '\0';
+    p->pid = pid;
+    p->parent = (pid_t)parent;
+    *group = (pid_t)pgrp;
+    return true;
+}
+
+/* The processes left of the leader's group, and those reparented here but the leader. */
+static size_t find_left(pid_t leader, process *left, size_t max)
+{
+    DIR *d = opendir("/proc");
+    size_t n = 0;
+    pid_t self = getpid();
+    for (struct dirent *e; d && n < max && (e = readdir(d)) != NULL;) {
+        char *end;
+        long pid = strtol(e->d_name, &end, 10);
+        pid_t group;
+        process p;
+        if (*end || pid <= 0 || pid == leader || pid == self ||
+            !read_process((pid_t)pid, &p, &group))
+            continue;
+        if (group == leader || p.parent == self)
+            left[n++] = p;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void remember(process *named, size_t *count, const process *p)
+{
+    for (size_t i = 0; i < *count && i < NAMED_MAX; i++)
+        if (named[i].pid == p->pid)
+            return;
+    if (*count < NAMED_MAX)
+        named[*count] = *p;
+    (*count)++;
+}
+
+static void say_left(const char *who, const process *named, size_t count)
+{
+    char list[NAMED_MAX * (COMM_BYTES + 48)] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < count && i < NAMED_MAX && used < sizeof list; i++) {
+        int n = snprintf(list + used, sizeof list - used, "%spid %ld '%s'", i ? ", " : "",
+                         (long)named[i].pid, qsb_quote(named[i].comm));
+        used += n > 0 ? (size_t)n : 0;
+    }
+    qsb_warning("%s left %zu process%s running (%s%s); %s killed", who, count,
+                count == 1 ? "" : "es", list, count > NAMED_MAX ? ", ..." : "",
+                count == 1 ? "it was" : "they were");
+}
+
+/* The quick answer for the usual case, nothing left: when the leader ended, its children
+** were reparented here (a subreaper), and their children stay theirs; so with no child here
+** but the leader, nothing of its group is left. Without /proc/self/task/TID/children (or a
+** subreaper), the full look in /proc decides. */
+static bool only_leader_here(pid_t leader)
+{
+    char path[64], text[256];
+    snprintf(path, sizeof path, "/proc/self/task/%ld/children", (long)gettid());
+    FILE *f = subreaper ? fopen(path, "re") : NULL;
+    if (!f)
+        return false;
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    bool whole = feof(f);
+    fclose(f);
+    text[got] = '\0';
+    long pid;
+    int used;
+    for (const char *p = text; whole && sscanf(p, "%ld%n", &pid, &used) == 1; p += used)
+        if (pid != leader)
+            return false;
+    return whole;
+}
+
+size_t qsb_group_end(pid_t leader, const char *who)
+{
+    if (only_leader_here(leader))
+        return 0;
+    process left[LEFT_MAX], named[NAMED_MAX];
+    size_t count = 0;
+    pid_t self = getpid();
+    for (int round = 0; round < END_WAIT_ROUNDS; round++) {
+        size_t n = find_left(leader, left, LEFT_MAX); /* named before any is killed */
+        if (n == 0)
+            break;
+        kill(-leader, SIGKILL);
+        bool reaped = false;
+        for (size_t i = 0; i < n; i++) {
+            if (left[i].state != 'Z')
+                remember(named, &count, &left[i]);
+            kill(left[i].pid, SIGKILL);
+            if (left[i].parent == self)
+                reaped |= waitpid(left[i].pid, NULL, 0) == left[i].pid;
+        }
+        if (!reaped) { /* the rest are a killed parent's: they come here once it is gone */
+            struct timespec pause = {0, END_WAIT_NS};
+            nanosleep(&pause, NULL);
+        }
+    }
+    if (count > 0)
+        say_left(who, named, count);
+    return count;
+}
+
+/* ---- standard output ---- */
+
+#define SAVED_FD_MIN 100 /* the saved standard output: above the descriptors in common use */
+#define COPY_BYTES 4096
+
+int qsb_stdout_divert_begin(qsb_stdout_divert *d)
+{
+    fflush(stdout);
+    d->capture = memfd_create("qsortbench-plugin-stdout", MFD_CLOEXEC);
+    d->saved = d->capture >= 0 ? fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, SAVED_FD_MIN) : -1;
+    if (d->saved >= 0 && dup2(d->capture, STDOUT_FILENO) == STDOUT_FILENO)
+        return QSB_OK;
+    int err = errno;
+    if (d->saved >= 0)
+        close(d->saved);
+    if (d->capture >= 0)
+        close(d->capture);
+    d->saved = d->capture = -1;
+    return qsb_error(QSB_ESYSTEM, "cannot set plug-in code's standard output aside: %s",
+                     strerror(err));
+}
+
+static void copy_to_stderr(int fd)
+{
+    char buf[COPY_BYTES];
+    ssize_t got;
+    lseek(fd, 0, SEEK_SET);
+    while ((got = read(fd, buf, sizeof buf)) > 0)
+        if (write(STDERR_FILENO, buf, (size_t)got) != got)
+            return;
+}
+
+void qsb_stdout_divert_end(qsb_stdout_divert *d, const char *who)
+{
+    if (d->saved < 0)
+        return;
+    fflush(stdout);
+    struct stat st;
+    bool wrote = fstat(d->capture, &st) == 0 && st.st_size > 0;
+    dup2(d->saved, STDOUT_FILENO);
+    close(d->saved);
+    if (wrote) {
+        qsb_warning("%s wrote %lld bytes on standard output, which carries only the tool's "
+                    "own; they follow on standard error",
+                    who, (long long)st.st_size);
+        fflush(stderr);
+        copy_to_stderr(d->capture);
+    }
+    close(d->capture);
+    d->saved = d->capture = -1;
+}
