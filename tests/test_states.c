@@ -231,6 +231,10 @@ static void test_estimates_by_hand(void)
     CHECK(qsb_state_estimates(&s, base, base, NULL, u, N_OF(base), e) == 0);
     CHECK_NEAR(e[0].median, 100.0, 1e-12);
     CHECK_NEAR(e[1].median, 200.5, 1e-12);
+    /* the speed's interval of state 0: logs of 100, 101, 99, t(0.975, 2) over them:
+    ** [97.543120547699, 102.511927710289] */
+    CHECK_NEAR(e[0].median_lo, 97.543120547699, 1e-9);
+    CHECK_NEAR(e[0].median_hi, 102.511927710289, 1e-9);
     CHECK(isnan(e[0].delta_pct) && isnan(e[0].delta_lo) && isnan(e[1].delta_hi));
 }
 

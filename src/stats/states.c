@@ -250,11 +250,34 @@ int qsb_states_of(const double *values, const uint32_t *units, size_t n, qsb_sta
     return status;
 }
 
+/* The t interval exp(m +- t(0.975, k-1) s / sqrt(k)) of the positive values x[0..k) on the
+** log scale; NANs under QSB_STATE_MIN_UNITS values or with one not positive. */
+static void t_interval_of_logs(const double *x, size_t k, double *lo, double *hi)
+{
+    *lo = *hi = NAN;
+    if (k < QSB_STATE_MIN_UNITS)
+        return;
+    double mean = 0, ss = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (!(x[i] > 0) || !isfinite(x[i]))
+            return;
+        mean += log(x[i]);
+    }
+    mean /= (double)k;
+    for (size_t i = 0; i < k; i++)
+        ss += (log(x[i]) - mean) * (log(x[i]) - mean);
+    double h = qsb_t_quantile(0.975, (double)(k - 1)) * sqrt(ss / (double)(k - 1) / (double)k);
+    *lo = exp(mean - h);
+    *hi = exp(mean + h);
+}
+
 /* Share, median and delta of one state from its units' medians and log ratios. */
 static void estimate_state(double *medians, double *log_ratios, size_t k, size_t total,
                            bool paired, qsb_state_estimate *e)
 {
-    *e = (qsb_state_estimate){(uint32_t)k, (double)k / (double)total, NAN, NAN, NAN, NAN};
+    *e = (qsb_state_estimate){(uint32_t)k, (double)k / (double)total, NAN, NAN, NAN,
+                              NAN, NAN, NAN};
+    t_interval_of_logs(medians, k, &e->median_lo, &e->median_hi);
     e->median = finite_median(medians, k);
     size_t r = 0;
     for (size_t i = 0; i < k; i++)

@@ -53,6 +53,10 @@ typedef struct {
     uint32_t processes;  /* units in the state */
     double share;        /* processes / the row's units in any state */
     double median;       /* median of the row's units' medians in the state */
+    double median_lo, median_hi; /* the t interval of the state's speed, exp(m +- t(0.975,
+                                  ** k-1) s / sqrt(k)) over its units' log medians; NAN under
+                                  ** QSB_STATE_MIN_UNITS units (what --precision judges; the
+                                  ** files do not carry it) */
     double delta_pct;    /* geometric mean of the units' paired ratios, (r - 1) * 100; NAN for
                          ** a baseline */
     double delta_lo, delta_hi; /* its 95% t interval over the state's units; NAN under
