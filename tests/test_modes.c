@@ -150,9 +150,21 @@ static void test_pool_modes(void)
     CHECK_NEAR(st[0].delta_lo, 50.0, 0.01);
     CHECK_NEAR(st[1].delta_hi, 0.0, 0.01);
     /* the states' intervals are within the precision (1%), the mixture's is not: precise */
-    CHECK(!cell->rows[1].noisy);
+    CHECK(!cell->rows[1].noisy && !cell->rows[0].noisy);
     /* the delta over units: between the modes, weighted by their shares */
     CHECK_NEAR(cell->rows[1].delta_pct, (pow(1.5, 0.6) - 1.0) * 100.0, 0.01);
+    qsb_results_free(&out);
+
+    /* the same speeds, the candidate scattering by 10% within each state: noisy */
+    for (size_t r = 0; r < N_OF(in); r++) {
+        bool slow = r % 5 == 1 || r % 5 == 3;
+        double jitter = 1.0 + 0.001 * (double)r;
+        worker_run(&in[r], (slow ? 3.0e6 : 2.0e6) * jitter,
+                   3.0e6 * jitter * (1.0 + 0.1 * (double)(r % 3)));
+    }
+    CHECK(qsb_pool_runs(in, N_OF(in), false, &out) == 0);
+    cell = &out.cells[0];
+    CHECK(cell->rows[1].states && cell->rows[1].noisy && !cell->rows[0].noisy);
     qsb_results_free(&out);
 }
 

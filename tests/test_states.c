@@ -256,8 +256,29 @@ static void test_too_few_for_an_interval(void)
     CHECK(qsb_state_estimates(&none, base, cand, base, u, N_OF(u), e) == -1);
 }
 
+/* The schedule's measure: the widest state's t half-width, by hand. Speeds 100, 101, 99 (state
+** 0: t(0.975, 2) over their logs, 2.5153450%) and 200, 210, 190, 205 (state 1: t(0.975, 3),
+** 7.0494212%); a state of 2 units is not judged. */
+static void test_widest_state(void)
+{
+    const double speed[] = {100, 200, 101, 210, 99, 190, 205};
+    qsb_states s;
+    CHECK(qsb_states_of_medians(speed, N_OF(speed), &s) == 0);
+    CHECK_EQ_U64(s.count, 2);
+    CHECK_NEAR(qsb_states_widest_pct(&s, speed, speed, N_OF(speed)), 7.049421219326327, 1e-9);
+    const double ratio[] = {1.1, 1.0, 1.1, 1.0, 1.1, 1.0, 1.0}; /* no scatter in a state */
+    CHECK_NEAR(qsb_states_widest_pct(&s, speed, ratio, N_OF(speed)), 0.0, 1e-12);
+    const double bad[] = {1.1, 1.0, 1.1, 1.0, 0.0, 1.0, 1.0};
+    CHECK(isinf(qsb_states_widest_pct(&s, speed, bad, N_OF(speed))));
+    const double two[] = {100, 101, 99, 98, 200, 202};
+    qsb_states lone = {.count = 2, .bound = {150}, .units = {4, 2}};
+    CHECK_NEAR(qsb_states_widest_pct(&lone, two, two, N_OF(two)),
+               qsb_states_widest_pct(&lone, two, two, 4), 1e-12); /* state 1 not judged */
+}
+
 int main(void)
 {
+    test_widest_state();
     test_one_speed_is_not_split();
     test_heavy_tails_are_not_split();
     test_two_speeds_are_found();

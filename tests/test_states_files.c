@@ -343,8 +343,44 @@ static void test_malformed(void)
     free(json);
 }
 
+/* The run's last lines in words: an algorithm's own states over its rows. */
+static void test_summary(void)
+{
+    qsb_results r;
+    build(&r, BASE_STATES, CAND_STATES);
+    const char *names[] = {"msort", "introsort"};
+    qsb_cell *more[3];
+    for (size_t c = 0; c < 3; c++) {
+        more[c] = qsb_results_add_cell(&r, c == 0 ? "sorted" : c == 1 ? "bitonic" : "repeated",
+                                       49152, 8, names, 2);
+        CHECK(more[c] != NULL);
+        if (!more[c])
+            return;
+    }
+    /* msort at 3 speeds in one more row; introsort at its own 2 speeds where msort had none */
+    CHECK(qsb_set_string(&r.cells[1].rows[0].states,
+                         "0.50(5)@1000.0;0.30(3)@2000.0;0.20(2)@3000.0") == 0);
+    CHECK(qsb_set_string(&r.cells[2].rows[1].states, "0.70(7)@1000.0/+1.00;0.30(3)@2000.0/+2.00") ==
+          0);
+    char words[512];
+    CHECK_EQ_U64(qsb_states_summary(&r, 0, words, sizeof words), 2);
+    CHECK_MSG(strcmp(words, "msort ran at 3 speeds in this run's processes (50% / 30% / 20%) in "
+                            "2 of its 4 rows; those rows are given per speed") == 0, "%s", words);
+    /* introsort's row grouped by msort's states does not count; its own states do */
+    CHECK_EQ_U64(qsb_states_summary(&r, 1, words, sizeof words), 1);
+    CHECK_MSG(strstr(words, "introsort ran at 2 speeds in this run's processes (70% / 30%) in 1 "
+                            "of its 4 rows") == words, "%s", words);
+    qsb_results_free(&r);
+    qsb_results empty;
+    build(&empty, NULL, NULL);
+    CHECK_EQ_U64(qsb_states_summary(&empty, 0, words, sizeof words), 0);
+    CHECK(words[0] == '\0');
+    qsb_results_free(&empty);
+}
+
 int main(void)
 {
+    test_summary();
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");
         return 1;

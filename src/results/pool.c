@@ -244,8 +244,9 @@ static int summarize_pooled(qsb_cell *cell)
 static void flag_noisy(qsb_cell *cell, double precision_pct, bool exact)
 {
     for (size_t i = 0; i < cell->nrows && !exact; i++)
-        cell->rows[i].noisy = cell->rows[i].verified && !cell->rows[i].states &&
-                              !(qsb_row_interval_pct(cell, i) <= precision_pct);
+        if (!cell->rows[i].states)
+            cell->rows[i].noisy = cell->rows[i].verified &&
+                                  !(qsb_row_interval_pct(cell, i) <= precision_pct);
 }
 
 static int pool_context(const qsb_merge_input *in, size_t n, qsb_results *out)

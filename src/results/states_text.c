@@ -126,6 +126,52 @@ const char *qsb_states_check(const qsb_state_estimate *s, size_t n)
     return NULL;
 }
 
+size_t qsb_states_summary(const qsb_results *r, size_t index, char *buf, size_t len)
+{
+    size_t rows = 0, with_states = 0, most = 0, at_most = 0;
+    double share[QSB_STATES_MAX] = {0};
+    const char *name = NULL;
+    for (size_t c = 0; c < r->ncells; c++) {
+        const qsb_cell *cell = &r->cells[c];
+        if (index >= cell->nrows || !cell->rows[index].verified)
+            continue;
+        const qsb_row *row = &cell->rows[index];
+        name = row->algorithm;
+        rows++;
+        if (!row->states || (index > 0 && cell->rows[0].states))
+            continue; /* none, or its baseline's speeds */
+        qsb_state_estimate s[QSB_STATES_MAX];
+        const char *why;
+        size_t n = qsb_states_parse(row->states, s, &why);
+        if (n == 0)
+            continue;
+        with_states++;
+        if (n > most) {
+            most = n;
+            at_most = 0;
+            memset(share, 0, sizeof share);
+        }
+        if (n == most) {
+            at_most++;
+            for (size_t k = 0; k < n; k++)
+                share[k] += s[k].share;
+        }
+    }
+    if (len > 0)
+        buf[0] = '\0';
+    if (with_states == 0 || len == 0)
+        return 0;
+    size_t used = (size_t)snprintf(buf, len, "%s ran at %zu speeds in this run's processes (", name,
+                                   most);
+    for (size_t k = 0; k < most && used < len; k++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%.0f%%", k ? " / " : "",
+                                 share[k] / (double)at_most * 100.0);
+    if (used < len)
+        snprintf(buf + used, len - used, ") in %zu of its %zu rows; those rows are given per "
+                 "speed", with_states, rows);
+    return with_states;
+}
+
 size_t qsb_row_states_words(const qsb_row *row, char *buf, size_t len)
 {
     qsb_state_estimate s[QSB_STATES_MAX];

@@ -37,4 +37,12 @@ const char *qsb_states_check(const qsb_state_estimate *s, size_t n);
 ** states (buf empty and 0 for a row without states). */
 size_t qsb_row_states_words(const qsb_row *row, char *buf, size_t len);
 
+/* What algorithm `index` (the cells' row index; 0 the baseline) showed of states over the
+** result, in words for the run's last lines: "msort ran at 3 speeds in this run's processes
+** (41% / 35% / 24%) in 7 of its 10 rows; those rows are given per speed". Only states of the
+** algorithm's own speeds count (a candidate's when its baseline had none); the count is the
+** most any row had, the shares the mean over the rows with that many. Returns the rows with
+** such states (0: buf empty). */
+size_t qsb_states_summary(const qsb_results *r, size_t index, char *buf, size_t len);
+
 #endif

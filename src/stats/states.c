@@ -165,6 +165,31 @@ size_t qsb_state_index(const qsb_states *s, double median)
     return k;
 }
 
+double qsb_states_widest_pct(const qsb_states *s, const double *speed, const double *x, size_t u)
+{
+    double widest = 0;
+    for (size_t state = 0; state < s->count; state++) {
+        size_t k = 0;
+        double mean = 0, ss = 0;
+        for (size_t j = 0; j < u; j++)
+            if (qsb_state_index(s, speed[j]) == state) {
+                if (!(x[j] > 0) || !isfinite(x[j]))
+                    return INFINITY;
+                mean += log(x[j]);
+                k++;
+            }
+        if (k < QSB_STATE_MIN_UNITS)
+            continue;
+        mean /= (double)k;
+        for (size_t j = 0; j < u; j++)
+            if (qsb_state_index(s, speed[j]) == state)
+                ss += (log(x[j]) - mean) * (log(x[j]) - mean);
+        double h = qsb_t_quantile(0.975, (double)(k - 1)) * sqrt(ss / (double)(k - 1) / (double)k);
+        widest = fmax(widest, expm1(h) * 100.0);
+    }
+    return widest;
+}
+
 /* ---- per unit ---- */
 
 typedef struct {

@@ -48,6 +48,13 @@ int qsb_states_of(const double *values, const uint32_t *units, size_t n, qsb_sta
 /* The state (0 .. count-1) of a unit whose median is `median`; 0 when there are no states. */
 size_t qsb_state_index(const qsb_states *s, double median);
 
+/* Of the states of s with QSB_STATE_MIN_UNITS units or more, the widest 95% t interval of the
+** units' values x[j] (unit j's speed speed[j] decides its state) on the log scale, as a
+** half-width in % of the estimate, (exp(h) - 1) * 100: what a schedule compares with its
+** precision target, state by state. 0 when no state has that many units; INFINITY when a value
+** of one is not positive and finite. */
+double qsb_states_widest_pct(const qsb_states *s, const double *speed, const double *x, size_t u);
+
 /* One state of a row, as the files and the table give it. */
 typedef struct {
     uint32_t processes;  /* units in the state */
