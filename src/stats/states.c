@@ -218,6 +218,12 @@ static double finite_median(double *x, size_t n)
 
 #define SERIES 3 /* by, values, ratios */
 
+static int compare_units(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    return (a > b) - (a < b);
+}
+
 /* Per unit, in ascending unit order, the medians of the series by[], values[] and (with base)
 ** values[i] / base[i] into med[SERIES * unit + s]; *count units. Returns false when out of
 ** memory. */
@@ -253,6 +259,32 @@ static bool unit_medians(const double *by, const double *values, const double *b
     free(order);
     free(scratch);
     return true;
+}
+
+int qsb_states_of_units(const qsb_states *s, const double *by, const uint32_t *units, size_t n,
+                        uint8_t *unit_state, size_t units_cap)
+{
+    memset(unit_state, QSB_NO_STATE, units_cap);
+    if (!units || n == 0)
+        return 0;
+    double *med = malloc(SERIES * n * sizeof *med);
+    uint32_t *ids = malloc(n * sizeof *ids);
+    size_t u = 0;
+    bool ok = med && ids && unit_medians(by, by, NULL, units, n, med, &u);
+    if (ok) { /* unit_medians goes in ascending unit order: the distinct units, sorted */
+        for (size_t i = 0; i < n; i++)
+            ids[i] = units[i];
+        qsort(ids, n, sizeof *ids, compare_units);
+        for (size_t i = 0, j = 0; i < n; i++)
+            if (i == 0 || ids[i] != ids[i - 1]) {
+                double speed = med[SERIES * j++];
+                if (ids[i] < units_cap && speed > 0 && isfinite(speed))
+                    unit_state[ids[i]] = (uint8_t)qsb_state_index(s, speed);
+            }
+    }
+    free(med);
+    free(ids);
+    return ok ? 0 : -1;
 }
 
 int qsb_states_of(const double *values, const uint32_t *units, size_t n, qsb_states *out)

@@ -55,6 +55,14 @@ size_t qsb_state_index(const qsb_states *s, double median);
 ** of one is not positive and finite. */
 double qsb_states_widest_pct(const qsb_states *s, const double *speed, const double *x, size_t u);
 
+#define QSB_NO_STATE UINT8_MAX
+
+/* unit_state[u] for every unit u below units_cap: the state of unit u by its median of by[]
+** (sample i in units[i]), QSB_NO_STATE for a unit without samples, units_cap and above, or
+** whose median is not positive and finite. Returns 0, or -1 when out of memory. */
+int qsb_states_of_units(const qsb_states *s, const double *by, const uint32_t *units, size_t n,
+                        uint8_t *unit_state, size_t units_cap);
+
 /* One state of a row, as the files and the table give it. */
 typedef struct {
     uint32_t processes;  /* units in the state */
