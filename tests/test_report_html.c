@@ -100,6 +100,11 @@ static void test_page(void)
     CHECK(html && strstr(html, "<span class=\"states\">states 80% +5.1% \xc2\xb1" "2.1 / 20% "
                                "+80.2% too few</span>"));
     CHECK(html && strstr(html, "<span class=\"states\">msort states 70% 1500 / 30% 2600</span>"));
+    /* the summary: the share of the processes in each state, per algorithm */
+    CHECK(html && strstr(html, "<p class=\"states\">msort ran at 2 speeds in this run&#39;s "
+                               "processes (70% / 30%) in 1 of its "));
+    CHECK(html && strstr(html, "<p class=\"states\">introsort ran at 2 speeds in this run&#39;s "
+                               "processes (80% / 20%) in 1 of its "));
     free(html);
     for (size_t i = 0; i < n; i++)
         qsb_results_free(&runs[i]);

@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "diag.h"
+#include "export_dashboards.h"
 #include "read_results.h"
 #include "report.h"
 #include "result.h"
@@ -378,6 +379,40 @@ static void test_summary(void)
     qsb_results_free(&empty);
 }
 
+/* The exports: the mixture as before, the states as named extra measures (bmf) and words in
+** `extra` (github-action-benchmark). */
+static void test_exports(void)
+{
+    qsb_results r;
+    build(&r, BASE_STATES, CAND_FEW);
+    char path[256];
+    path_in_tmp(path, sizeof path, "bmf.json");
+    FILE *fp = fopen(path, "w");
+    CHECK(fp && qsb_export_bmf(fp, &r, 1) == QSB_OK);
+    if (fp)
+        fclose(fp);
+    char *text = slurp(path);
+    compact(text);
+    CHECK(text && strstr(text, "\"delta-pct\":{\"value\":2,\"lower_value\":-10,\"upper_value\":15}"));
+    CHECK(text && strstr(text, "\"state-1-share\":{\"value\":0.8}"));
+    CHECK(text && strstr(text, "\"state-1-delta-pct\":{\"value\":25,\"lower_value\":24,"
+                               "\"upper_value\":26}"));
+    CHECK(text && strstr(text, "\"state-2-delta-pct\":{\"value\":-16.67}"));
+    CHECK(text && strstr(text, "\"state-2-median-cycles\":{\"value\":3000000}"));
+    free(text);
+    path_in_tmp(path, sizeof path, "gab.json");
+    fp = fopen(path, "w");
+    CHECK(fp && qsb_export_github_action(fp, &r, 1) == QSB_OK);
+    if (fp)
+        fclose(fp);
+    text = slurp(path);
+    CHECK(text && strstr(text, "10 samples, 10 units; states 80% +25.0% \xc2\xb1" "1.0 / 20% -16.7% "
+                               "too few\""));
+    CHECK(text && strstr(text, "baseline; 10 samples, 10 units; states 60% 2000000 / 40% 3000000\""));
+    free(text);
+    qsb_results_free(&r);
+}
+
 int main(void)
 {
     test_summary();
@@ -390,6 +425,7 @@ int main(void)
     test_json_objects();
     test_old_modes();
     test_malformed();
+    test_exports();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     CHECK(system(cmd) == 0);

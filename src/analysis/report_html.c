@@ -651,6 +651,21 @@ static void put_title(FILE *out, const qsb_html_page *p)
     fputs("</h1>\n</header>\n", out);
 }
 
+/* The run's states in its summary: each algorithm that ran at separated speeds, with the share
+** of the processes in each state, as the run's last lines say it. */
+static void put_states_summary(FILE *out, const qsb_results *r)
+{
+    size_t algorithms = r->ncells ? r->cells[0].nrows : 0;
+    for (size_t i = 0; i < algorithms; i++) {
+        char words[512];
+        if (qsb_states_summary(r, i, words, sizeof words) == 0)
+            continue;
+        fputs("<p class=\"states\">", out);
+        qsb_html_text(out, words);
+        fputs(".</p>\n", out);
+    }
+}
+
 static int put_run(FILE *out, const qsb_html_page *p, unsigned *chart_no)
 {
     fputs("<section id=\"run\">\n<h2>What was run</h2>\n", out);
@@ -658,6 +673,7 @@ static int put_run(FILE *out, const qsb_html_page *p, unsigned *chart_no)
     fputs("</section>\n<section id=\"results\">\n<h2>Paired deltas against the baseline</h2>\n",
           out);
     put_legend(out, p->run);
+    put_states_summary(out, p->run);
     put_results_tables(out, p->run);
     fputs("</section>\n<section id=\"charts\">\n<h2>Charts</h2>\n", out);
     int status = draw_run_charts(out, p->run, chart_no);
