@@ -1,9 +1,9 @@
 /*
 ** Speed modes and the delta over units: stats.c's qsb_unit_modes_of and
 ** qsb_unit_modes_centers on constructed units (two separated groups, one group, a gap too
-** small, too few units, a lopsided split), the modes text of a row (result.h), and pool.c on
-** constructed worker runs: the delta is the geometric mean of the runs' ratios with its t
-** interval, and a cell whose baseline ran at two speeds reports each mode's share and delta.
+** small, too few units, a lopsided split), and pool.c on constructed worker runs: the delta is
+** the geometric mean of the runs' ratios with its t interval, and a cell whose baseline ran at
+** two speeds reports each state's share, processes, median and delta (states_text.h).
 */
 #include <math.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include "check.h"
 #include "pool.h"
 #include "result.h"
+#include "states_text.h"
 #include "stats.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -73,23 +74,6 @@ static void test_no_modes(void)
     CHECK(!m.found); /* the gap (90..110 | 135..165) is not 4 within-mode sds wide */
 }
 
-static void test_modes_text(void)
-{
-    double share[2], median[2], delta[2];
-    CHECK(qsb_row_modes_parse("0.62@2010345.0/+5.10;0.38@2931002.5/-80.20", share, median,
-                              delta) == 2);
-    CHECK_NEAR(share[0], 0.62, 1e-12);
-    CHECK_NEAR(median[1], 2931002.5, 1e-9);
-    CHECK_NEAR(delta[0], 5.1, 1e-12);
-    CHECK_NEAR(delta[1], -80.2, 1e-12);
-    CHECK(qsb_row_modes_parse("0.6@1.5;0.4@2.5", share, median, delta) == 1);
-    CHECK_NEAR(median[0], 1.5, 1e-12);
-    CHECK(qsb_row_modes_parse("", share, median, delta) == 0);
-    CHECK(qsb_row_modes_parse("0.6@1.5", share, median, delta) == 0);
-    CHECK(qsb_row_modes_parse("0.6@1.5;0.4@2.5;x", share, median, delta) == 0);
-    CHECK(qsb_row_modes_parse("0.6@1.5/+1;0.4@2.5", share, median, delta) == 0);
-}
-
 /* A worker run of one cell, msort then introsort, one round: the baseline's sort and the
 ** candidate's. */
 static void worker_run(qsb_merge_input *in, double base, double cand)
@@ -133,7 +117,7 @@ static void test_pool_delta_over_units(void)
     double h = qsb_t_quantile(0.975, 9) * sd / sqrt(10.0);
     CHECK_NEAR(cand->delta_lo, expm1(mean - h) * 100.0, 1e-9);
     CHECK_NEAR(cand->delta_hi, expm1(mean + h) * 100.0, 1e-9);
-    CHECK(cand->modes == NULL); /* even steps: no modes */
+    CHECK(cand->states == NULL); /* even steps: no states */
     qsb_results_free(&out);
 }
 
@@ -149,19 +133,38 @@ static void test_pool_modes(void)
     qsb_results out;
     CHECK(qsb_pool_runs(in, N_OF(in), &out) == 0);
     const qsb_cell *cell = &out.cells[0];
-    double share[2], median[2], delta[2];
-    CHECK(cell->rows[0].modes && qsb_row_modes_parse(cell->rows[0].modes, share, median,
-                                                     delta) == 1);
-    CHECK_NEAR(share[0], 0.6, 1e-12);
-    CHECK_NEAR(median[0], 2.0e6, 2.0e4);
-    CHECK_NEAR(median[1], 3.0e6, 3.0e4);
-    CHECK(cell->rows[1].modes && qsb_row_modes_parse(cell->rows[1].modes, share, median,
-                                                     delta) == 2);
-    CHECK_NEAR(share[1], 0.4, 1e-12);
-    CHECK_NEAR(delta[0], 50.0, 0.01);
-    CHECK_NEAR(delta[1], 0.0, 0.01);
+    qsb_state_estimate st[QSB_STATES_MAX];
+    const char *why;
+    CHECK(cell->rows[0].states && qsb_states_parse(cell->rows[0].states, st, &why) == 2);
+    CHECK_NEAR(st[0].share, 0.6, 1e-12);
+    CHECK_EQ_U64(st[0].processes, 6);
+    CHECK_EQ_U64(st[1].processes, 4);
+    CHECK_NEAR(st[0].median, 2.0e6, 2.0e4);
+    CHECK_NEAR(st[1].median, 3.0e6, 3.0e4);
+    CHECK(isnan(st[0].delta_pct));
+    CHECK(cell->rows[1].states && qsb_states_parse(cell->rows[1].states, st, &why) == 2);
+    CHECK_NEAR(st[1].share, 0.4, 1e-12);
+    CHECK_NEAR(st[0].delta_pct, 50.0, 0.01);
+    CHECK_NEAR(st[1].delta_pct, 0.0, 0.01);
+    /* every process of a state at the same ratio: an interval of no width */
+    CHECK_NEAR(st[0].delta_lo, 50.0, 0.01);
+    CHECK_NEAR(st[1].delta_hi, 0.0, 0.01);
+    /* the states' intervals are within the precision (1%), the mixture's is not: precise */
+    CHECK(!cell->rows[1].noisy && !cell->rows[0].noisy);
     /* the delta over units: between the modes, weighted by their shares */
     CHECK_NEAR(cell->rows[1].delta_pct, (pow(1.5, 0.6) - 1.0) * 100.0, 0.01);
+    qsb_results_free(&out);
+
+    /* the same speeds, the candidate scattering by 10% within each state: noisy */
+    for (size_t r = 0; r < N_OF(in); r++) {
+        bool slow = r % 5 == 1 || r % 5 == 3;
+        double jitter = 1.0 + 0.001 * (double)r;
+        worker_run(&in[r], (slow ? 3.0e6 : 2.0e6) * jitter,
+                   3.0e6 * jitter * (1.0 + 0.1 * (double)(r % 3)));
+    }
+    CHECK(qsb_pool_runs(in, N_OF(in), false, &out) == 0);
+    cell = &out.cells[0];
+    CHECK(cell->rows[1].states && cell->rows[1].noisy && !cell->rows[0].noisy);
     qsb_results_free(&out);
 }
 
@@ -169,7 +172,6 @@ int main(void)
 {
     test_two_modes();
     test_no_modes();
-    test_modes_text();
     test_pool_delta_over_units();
     test_pool_modes();
     return check_done();

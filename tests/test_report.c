@@ -108,7 +108,7 @@ static void test_csv(const qsb_results *r)
     CHECK(starts_with(t, "pattern,nelem,size,algorithm,baseline,metric,reps,min,median,mean,"
                          "stddev,delta_pct,comparisons,verified,cv,median_lo,median_hi,"
                          "outliers,delta_lo,delta_hi,noisy,failure,mode,seed,samples,units,"
-                         "incomplete,modes\n"));
+                         "incomplete,states\n"));
     CHECK(strstr(t, "\nsorted,49152,4,msort,msort,cycles,1,,3654381,,,,100,true,,,,0,,,false,,"
                     "glibc-bench-2021,0x9abc56781234,3654381,0,false,\n") != NULL);
     CHECK(strstr(t, "\nsorted,49152,4,introsort,msort,cycles,1,,5571774,,,52.46875,0,true,") !=

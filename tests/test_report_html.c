@@ -74,15 +74,17 @@ static void test_page(void)
     size_t n = 0;
     CHECK(qsb_read_fleet(FIXTURES "fleet-hostile.json", &runs, &n) == QSB_OK && n == 2);
     CHECK(qsb_read_results(FIXTURES "run.json", &run) == QSB_OK);
-    /* a candidate whose processes ran at two speeds: its modes are said, as in the table;
-    ** a baseline's (no deltas) with its name */
-    bool moded = run.ncells > 1 && run.cells[0].nrows > 1;
-    if (moded) { /* a read result's texts live in its store */
-        run.cells[0].rows[1].modes =
-            qsb_store_text(&run.store, "0.62@2010345/5.1;0.38@2931002/80.2");
-        run.cells[1].rows[0].modes = qsb_store_text(&run.store, "0.7@1500;0.3@2600");
+    /* a candidate whose processes ran at two speeds: its states are said, as in the table,
+    ** one of them with too few processes for an interval; a baseline's (no deltas) with its
+    ** name */
+    bool with_states = run.ncells > 1 && run.cells[0].nrows > 1;
+    if (with_states) { /* a read result's texts live in its store */
+        run.cells[0].rows[1].states = qsb_store_text(
+            &run.store, "0.80(8)@2010345.0/+5.10[+3.00,+7.00];0.20(2)@2931002.0/+80.20");
+        run.cells[1].rows[0].states =
+            qsb_store_text(&run.store, "0.70(7)@1500.0;0.30(3)@2600.0");
     }
-    CHECK(moded && run.cells[0].rows[1].modes && run.cells[1].rows[0].modes);
+    CHECK(with_states && run.cells[0].rows[1].states && run.cells[1].rows[0].states);
     qsb_html_page page = {.run = &run, .run_name = "run.json", .fleet = runs, .fleet_n = n,
                           .fleet_name = "fleet <b>.json"};
     FILE *fp = tmpfile();
@@ -95,8 +97,14 @@ static void test_page(void)
     CHECK(html && strstr(html, "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;q") &&
           strstr(html, "evil&quot;host&lt;img src=x onerror=alert(1)&gt;"));
     CHECK(html && strstr(html, "default-src 'none'") && !strstr(html, "http://example"));
-    CHECK(html && strstr(html, "<span class=\"modes\">modes 62% +5.10% / 38% +80.20%</span>"));
-    CHECK(html && strstr(html, "<span class=\"modes\">msort modes 70% 1500.0 / 30% 2600.0</span>"));
+    CHECK(html && strstr(html, "<span class=\"states\">states 80% +5.1% \xc2\xb1" "2.1 / 20% "
+                               "+80.2% too few</span>"));
+    CHECK(html && strstr(html, "<span class=\"states\">msort states 70% 1500 / 30% 2600</span>"));
+    /* the summary: the share of the processes in each state, per algorithm */
+    CHECK(html && strstr(html, "<p class=\"states\">msort ran at 2 speeds in this run&#39;s "
+                               "processes (70% / 30%) in 1 of its "));
+    CHECK(html && strstr(html, "<p class=\"states\">introsort ran at 2 speeds in this run&#39;s "
+                               "processes (80% / 20%) in 1 of its "));
     free(html);
     for (size_t i = 0; i < n; i++)
         qsb_results_free(&runs[i]);

@@ -32,7 +32,7 @@ static const char *const csv_columns[] = {
     "min",      "median",    "mean",      "stddev",    "delta_pct", "comparisons",
     "verified", "cv",        "median_lo", "median_hi", "outliers",  "delta_lo", "delta_hi",
     "noisy",    "failure",   "mode",      "seed",      "samples",  "units",
-    "incomplete", "modes"};
+    "incomplete", "states"};
 #define NCOLUMNS (sizeof csv_columns / sizeof csv_columns[0])
 
 static const char *const context_fields[] = {

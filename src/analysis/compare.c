@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare_states.h"
 #include "diag.h"
+#include "states_text.h"
 #include "stats.h"
 
 static const char *const verdict_names[QSB_VERDICT_COUNT] = {
@@ -73,16 +75,23 @@ static row_ref *index_rows(const qsb_results *r, size_t *n)
 
 /* ---- one comparison ---- */
 
-static void init_item(qsb_comparison *it, const qsb_cell *cell, const qsb_row *row)
+/* Nothing known yet: no names, every value unknown. */
+static void blank_item(qsb_comparison *it)
 {
     memset(it, 0, sizeof *it);
+    it->base_value = it->new_value = NAN;
+    it->change_pct = it->change_lo = it->change_hi = it->p = NAN;
+    it->p_adjusted = it->p_faster = it->p_faster_adjusted = NAN;
+    it->state_speed = NAN;
+}
+
+static void init_item(qsb_comparison *it, const qsb_cell *cell, const qsb_row *row)
+{
+    blank_item(it);
     it->pattern = cell->pattern;
     it->algorithm = row->algorithm;
     it->nelem = cell->nelem;
     it->size = cell->size;
-    it->base_value = it->new_value = NAN;
-    it->change_pct = it->change_lo = it->change_hi = it->p = NAN;
-    it->p_adjusted = it->p_faster = it->p_faster_adjusted = NAN;
 }
 
 /* What a timed comparison works on: a row's samples, or (normalize) its per-round ratios to
@@ -281,18 +290,117 @@ static int decide_tested(qsb_compare_report *out)
     return QSB_OK;
 }
 
-/* b_ref and n_ref: the cells' baseline rows when normalizing, else NULL. */
+/* The rows' states in the two runs, matched (compare_states.h). */
+typedef struct {
+    qsb_row_state_map base, cand;
+    qsb_state_pairs pairs;
+} state_judging;
+
+/* The values of state k of m: a view of v's samples in that state (x and units n long). */
+static values state_values(const values *v, const qsb_row_state_map *m, size_t k, double *x,
+                           uint32_t *units)
+{
+    values s = *v;
+    s.ratios = NULL;
+    s.unit_buf = NULL;
+    s.x = x;
+    s.units = units;
+    s.n = qsb_state_samples(m, k, v->x, v->units, v->n, x, units);
+    s.file_median = NAN;
+    return s;
+}
+
+/* it judged state by state: each matched pair of states tested as a row is; the row's change
+** that of the pair most clearly slower beyond the threshold (else of the smallest p-value
+** either way), its p-values multiplied by the pairs tested. Without a matched pair the row is
+** not tested: its runs saw other states, which is said, not judged. */
+static int judge_states(qsb_comparison *it, const values *b, const values *n,
+                        const state_judging *sj, const qsb_compare_options *opt)
+{
+    it->states_only_base = (uint8_t)sj->pairs.only_base;
+    it->states_only_new = (uint8_t)sj->pairs.only_new;
+    it->states_matched = (uint8_t)sj->pairs.n;
+    if (sj->pairs.n == 0 || !b->units || !n->units) {
+        int status = values_median(b, &it->base_value);
+        if (status == QSB_OK)
+            status = values_median(n, &it->new_value);
+        if (it->base_value > 0.0 && isfinite(it->new_value))
+            it->change_pct = (it->new_value / it->base_value - 1.0) * 100.0;
+        it->states_matched = 0;
+        return status;
+    }
+    double *buf = malloc(2 * (b->n + n->n + 1) * sizeof *buf);
+    uint32_t *ubuf = malloc((b->n + n->n + 1) * sizeof *ubuf);
+    if (!buf || !ubuf) {
+        free(buf);
+        free(ubuf);
+        return qsb_out_of_memory("compare");
+    }
+    qsb_comparison best, sub;
+    blank_item(&best);
+    bool have = false, best_slower = false;
+    size_t tested = 0;
+    double p_faster = NAN;
+    int status = QSB_OK;
+    for (size_t k = 0; k < sj->pairs.n && status == QSB_OK; k++) {
+        values bs = state_values(b, &sj->base, sj->pairs.base[k], buf, ubuf);
+        values ns = state_values(n, &sj->cand, sj->pairs.cand[k], buf + b->n, ubuf + b->n);
+        blank_item(&sub);
+        if ((status = judge_values(&sub, &bs, &ns, opt)) != QSB_OK)
+            break;
+        sub.state_speed = sj->base.speed[sj->pairs.base[k]];
+        tested += sub.test != QSB_TEST_NONE;
+        if (!isnan(sub.p_faster) && !(sub.p_faster >= p_faster))
+            p_faster = sub.p_faster;
+        bool slower = sub.change_pct > opt->threshold_pct;
+        bool better = !have || (slower && !best_slower) ||
+                      (slower == best_slower && sub.p < best.p) ||
+                      (slower == best_slower && isnan(best.p) && !isnan(sub.p));
+        if (better) {
+            best = sub;
+            best_slower = slower;
+            have = true;
+        }
+    }
+    free(buf);
+    free(ubuf);
+    if (status != QSB_OK || !have)
+        return status;
+    it->base_value = best.base_value;
+    it->new_value = best.new_value;
+    it->change_pct = best.change_pct;
+    it->change_lo = best.change_lo;
+    it->change_hi = best.change_hi;
+    it->test = best.test;
+    it->base_units = best.base_units;
+    it->new_units = best.new_units;
+    it->state_speed = best.state_speed;
+    it->verdict = best.verdict;
+    double m = tested ? (double)tested : 1.0;
+    it->p = isnan(best.p) ? NAN : fmin(1.0, best.p * m);
+    it->p_faster = isnan(best.p) || isnan(p_faster) ? best.p_faster : fmin(1.0, p_faster * m);
+    return QSB_OK;
+}
+
+/* b_ref and n_ref: the cells' baseline rows when normalizing, else NULL; sj: the rows' states
+** when a run shows states in them, else NULL. */
 static int judge_timed(qsb_comparison *it, const qsb_row *b, const qsb_row *n,
                        const qsb_row *b_ref, const qsb_row *n_ref, const qsb_context *bc,
-                       const qsb_context *nc, const qsb_compare_options *opt)
+                       const qsb_context *nc, const state_judging *sj,
+                       const qsb_compare_options *opt)
 {
     values bv, nv;
     int status = row_values(b, b_ref, bc, &bv);
     if (status != QSB_OK)
         return status;
     status = row_values(n, n_ref, nc, &nv);
-    if (status == QSB_OK)
+    if (status == QSB_OK && sj) {
+        it->base_n = bv.n;
+        it->new_n = nv.n;
+        status = judge_states(it, &bv, &nv, sj, opt);
+    } else if (status == QSB_OK) {
         status = judge_values(it, &bv, &nv, opt);
+    }
     free(bv.ratios);
     free(nv.ratios);
     free(bv.unit_buf);
@@ -302,7 +410,7 @@ static int judge_timed(qsb_comparison *it, const qsb_row *b, const qsb_row *n,
 
 static int judge(qsb_comparison *it, const qsb_row *b, const qsb_row *n, const qsb_row *b_ref,
                  const qsb_row *n_ref, const qsb_context *bc, const qsb_context *nc, bool exact,
-                 const qsb_compare_options *opt)
+                 const state_judging *sj, const qsb_compare_options *opt)
 {
     it->verdict = QSB_VERDICT_SAME;
     if (!n->verified) {
@@ -317,7 +425,7 @@ static int judge(qsb_comparison *it, const qsb_row *b, const qsb_row *n, const q
         judge_exact(it, b, n, opt);
         return QSB_OK;
     }
-    return judge_timed(it, b, n, b_ref, n_ref, bc, nc, opt);
+    return judge_timed(it, b, n, b_ref, n_ref, bc, nc, sj, opt);
 }
 
 /* ---- the whole comparison ---- */
@@ -351,9 +459,26 @@ static int work_out(const qsb_compare_report *r, const qsb_compare_entry *e,
         return QSB_OK;
     }
     bool ref = r->normalized && e->row > 0;
-    int status = judge(it, row, &e->other->rows[e->other_row], ref ? &e->cell->rows[0] : NULL,
+    state_judging sj, *by_state = NULL;
+    int status = QSB_OK;
+    if (!r->exact && (qsb_row_shows_states(e->cell, e->row) ||
+                      qsb_row_shows_states(e->other, e->other_row))) {
+        by_state = &sj;
+        qsb_state_key key = qsb_state_key_of(e->cell, e->other, e->row);
+        if (qsb_row_state_map_of(e->cell, e->row, key, &sj.base) != 0 ||
+            qsb_row_state_map_of(e->other, e->other_row, key, &sj.cand) != 0)
+            status = qsb_out_of_memory("compare");
+        qsb_match_states(sj.base.speed, sj.base.count, sj.cand.speed, sj.cand.count,
+                         &sj.pairs);
+    }
+    if (status == QSB_OK)
+        status = judge(it, row, &e->other->rows[e->other_row], ref ? &e->cell->rows[0] : NULL,
                        ref ? &e->other->rows[0] : NULL, &r->base->context, &r->cand->context,
-                       r->exact, &r->opt);
+                       r->exact, by_state, &r->opt);
+    if (by_state) {
+        qsb_row_state_map_free(&sj.base);
+        qsb_row_state_map_free(&sj.cand);
+    }
     if (r->normalized && e->row == 0 && it->verdict != QSB_VERDICT_FAILED &&
         it->verdict != QSB_VERDICT_BASE_FAILED) {
         init_item(it, e->cell, row); /* the others' divisor: 1 by definition */
@@ -595,6 +720,44 @@ static double gate_p(const qsb_row *base, const qsb_row *row, double pct, double
                            (double)(s.units - 1), log1p(pct / 100.0));
 }
 
+/* gate_p state by state where the row has states (compare_states.h): each state's units
+** tested alone, the smallest p times the states tested (Bonferroni within the row); *delta_pct
+** the geometric mean delta of that state, *speed its speed. NAN when no state is testable, or
+** out of memory. */
+static double gate_states_p(const qsb_cell *cell, size_t i, double pct, double drift,
+                            double *delta_pct, double *speed)
+{
+    const qsb_row *base = &cell->rows[0], *row = &cell->rows[i];
+    size_t n = row->nsamples < base->nsamples ? row->nsamples : base->nsamples;
+    qsb_row_state_map m = {0};
+    double *x = malloc(2 * (n ? n : 1) * sizeof *x);
+    uint32_t *units = malloc((n ? n : 1) * sizeof *units);
+    double *ratios = x ? x + n : NULL, best = NAN;
+    size_t tested = 0;
+    qsb_state_key key = qsb_state_key_of(cell, cell, i);
+    bool ok = x && units && row->units && qsb_row_state_map_of(cell, i, key, &m) == 0;
+    for (size_t k = 0; ok && k < m.count; k++) {
+        for (size_t j = 0; j < n; j++)
+            ratios[j] = base->samples[j] > 0 ? row->samples[j] / base->samples[j] : NAN;
+        size_t kept = qsb_state_samples(&m, k, ratios, row->units, n, x, units);
+        qsb_unit_spread s;
+        if (qsb_unit_spread_of(x, units, kept, &s) != 0 || s.units < 2 || !isfinite(s.log_sd))
+            continue;
+        double p = qsb_one_sided_p(s.log_mean, drift * s.log_sd / sqrt((double)s.units),
+                                   (double)(s.units - 1), log1p(pct / 100.0));
+        tested++;
+        if (isnan(best) || p < best) {
+            best = p;
+            *delta_pct = expm1(s.log_mean) * 100.0;
+            *speed = m.speed[k];
+        }
+    }
+    qsb_row_state_map_free(&m);
+    free(x);
+    free(units);
+    return ok && tested ? fmin(1.0, best * (double)tested) : NAN;
+}
+
 static void gate_report(const qsb_results *r, const qsb_cell *cell, const qsb_row *row,
                         double pct, const char *why)
 {
@@ -611,18 +774,23 @@ int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha, qsb_corr
     size_t n = 0;
     for (size_t c = 0; c < r->ncells; c++)
         n += r->cells[c].nrows ? r->cells[c].nrows - 1 : 0;
-    double *p = malloc(2 * (n ? n : 1) * sizeof *p);
+    double *p = malloc(4 * (n ? n : 1) * sizeof *p);
     if (!p)
         return qsb_out_of_memory("--fail-above");
-    double *adj = p + n;
+    double *adj = p + n, *state_delta = p + 2 * n, *state_speed = p + 3 * n;
     size_t k = 0, untestable = 0, units;
     for (size_t c = 0; c < r->ncells; c++)
         for (size_t i = 1; i < r->cells[c].nrows; i++, k++) {
             const qsb_row *row = &r->cells[c].rows[i];
             bool timed = !exact && row->verified && r->cells[c].rows[0].verified;
-            p[k] = timed ? gate_p(&r->cells[c].rows[0], row, pct, drift_of(&r->context, true),
-                                  &units)
-                         : NAN;
+            state_delta[k] = state_speed[k] = NAN;
+            if (timed && row->states)
+                p[k] = gate_states_p(&r->cells[c], i, pct, drift_of(&r->context, true),
+                                     &state_delta[k], &state_speed[k]);
+            else
+                p[k] = timed ? gate_p(&r->cells[c].rows[0], row, pct,
+                                      drift_of(&r->context, true), &units)
+                             : NAN;
             untestable += timed && isnan(p[k]) && row->delta_pct > pct;
         }
     long m = qsb_adjust_p(p, n, corr, adj);
@@ -635,15 +803,22 @@ int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha, qsb_corr
     for (size_t c = 0; c < r->ncells; c++)
         for (size_t i = 1; i < r->cells[c].nrows; i++, k++) {
             const qsb_row *row = &r->cells[c].rows[i];
-            char why[160];
-            if (!row->verified || !(row->delta_pct > pct))
+            char why[240];
+            bool by_state = !isnan(state_delta[k]);
+            double delta = by_state ? state_delta[k] : row->delta_pct;
+            if (!row->verified || !(delta > pct))
                 continue;
             if (exact)
                 snprintf(why, sizeof why, "exact counts");
-            else if (!isnan(adj[k]) && adj[k] < alpha)
-                snprintf(why, sizeof why, "one-sided p %.2g over units, adjusted (%s) %.2g < "
-                         "%g over %ld candidate rows", p[k], qsb_correction_name(corr), adj[k],
-                         alpha, m);
+            else if (!isnan(adj[k]) && adj[k] < alpha) {
+                char state[96] = "";
+                if (by_state)
+                    snprintf(state, sizeof state, "%+.2f%% in its state at %.0f; ", delta,
+                             state_speed[k]);
+                snprintf(why, sizeof why, "%sone-sided p %.2g over units, adjusted (%s) %.2g < "
+                         "%g over %ld candidate rows", state, p[k], qsb_correction_name(corr),
+                         adj[k], alpha, m);
+            }
             else
                 continue;
             flagged++;
@@ -684,6 +859,48 @@ static void calibration_row(qsb_calibration_row *cr, const qsb_cell *cell, const
     cr->excess = h > 0.0 ? d / h : d > 0.0 ? INFINITY : 0.0;
 }
 
+/* The parsed states of row i of cell and the speeds that define them (the baseline's states'
+** medians when its row has states, else the row's own); 0 when the row has none. */
+static size_t parsed_states(const qsb_cell *cell, size_t i, qsb_state_estimate *s,
+                            double *speeds)
+{
+    const char *why;
+    size_t n = cell->rows[i].states ? qsb_states_parse(cell->rows[i].states, s, &why) : 0;
+    qsb_state_estimate by[QSB_STATES_MAX];
+    const qsb_row *base = &cell->rows[0];
+    size_t nb = base->states ? qsb_states_parse(base->states, by, &why) : 0;
+    bool by_base = i > 0 && nb > 0;
+    if (by_base && nb != n)
+        return 0;
+    for (size_t k = 0; k < n; k++)
+        speeds[k] = by_base ? by[k].median : s[k].median;
+    return n;
+}
+
+/* The rows' matched states checked as the rows are (calibration_row), added up in out. */
+static void calibrate_states(qsb_calibration *out, const qsb_cell *ca, size_t ia,
+                             const qsb_cell *cb, size_t ib)
+{
+    qsb_state_estimate sa[QSB_STATES_MAX], sb[QSB_STATES_MAX];
+    double va[QSB_STATES_MAX], vb[QSB_STATES_MAX];
+    size_t na = parsed_states(ca, ia, sa, va), nb = parsed_states(cb, ib, sb, vb);
+    if (na == 0 || nb == 0)
+        return;
+    qsb_state_pairs pairs;
+    qsb_match_states(va, na, vb, nb, &pairs);
+    out->state_only += pairs.only_base + pairs.only_new;
+    for (size_t k = 0; k < pairs.n; k++) {
+        const qsb_state_estimate *x = &sa[pairs.base[k]], *y = &sb[pairs.cand[k]];
+        qsb_row rx = {.delta_pct = x->delta_pct, .delta_lo = x->delta_lo, .delta_hi = x->delta_hi};
+        qsb_row ry = {.delta_pct = y->delta_pct, .delta_lo = y->delta_lo, .delta_hi = y->delta_hi};
+        qsb_calibration_row cr;
+        calibration_row(&cr, ca, &rx, &ry);
+        out->state_pairs++;
+        out->state_with_interval += !isnan(cr.excess);
+        out->state_agree += cr.excess <= 1.0;
+    }
+}
+
 int qsb_calibrate(const qsb_results *a, const qsb_results *b, qsb_calibration *out)
 {
     memset(out, 0, sizeof *out);
@@ -718,6 +935,7 @@ int qsb_calibrate(const qsb_results *a, const qsb_results *b, qsb_calibration *o
             out->with_interval += !isnan(cr->excess);
             out->agree += cr->excess <= 1.0;
             out->n++;
+            calibrate_states(out, cell, i, hit->cell, (size_t)(hit->row - hit->cell->rows));
         }
     }
     free(refs);

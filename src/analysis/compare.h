@@ -54,6 +54,13 @@ typedef struct {
     size_t base_n, new_n;         /* samples */
     size_t base_units, new_units; /* units (0 when the files have none) */
     bool threshold_only;          /* no samples: the verdict rests on the threshold alone */
+    /* By state (compare_states.h), where a run shows states in the row: the change, its test
+    ** and the values are those of the matched state that is most clearly slower (else faster),
+    ** its p-values multiplied by the matched states tested (Bonferroni within the row); a
+    ** state in one run only is counted, never judged. */
+    uint8_t states_matched;       /* matched states (0: judged as a mixture) */
+    uint8_t states_only_base, states_only_new;
+    double state_speed;           /* BASE's speed of the judged state; NAN: none */
     qsb_verdict verdict;
 } qsb_comparison;
 
@@ -144,6 +151,10 @@ typedef struct {
     size_t with_interval, agree;
     double median_diff_pts, worst_diff_pts; /* over the n rows; NAN when n is 0 */
     size_t worst;                           /* index of the worst row */
+    /* By state: candidate rows with states in both runs, their states matched by speed
+    ** (compare_states.h); each matched pair with an interval in both runs checked as a row */
+    size_t state_pairs, state_with_interval, state_agree;
+    size_t state_only; /* states without a partner in the other run */
 } qsb_calibration;
 
 /* Different metrics are a usage error (reported); QSB_ESYSTEM when out of memory. */

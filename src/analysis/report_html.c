@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "fleet_view.h"
 #include "plot.h"
+#include "states_text.h"
 
 #define CHART_MAX_BYTES ((size_t)16 << 20) /* far above any chart gnuplot writes here */
 
@@ -84,7 +85,7 @@ static const char style[] =
     "table.cells{table-layout:fixed}table.cells col.n{width:6.5rem}table.cells col.s{width:3rem}"
     "table.cells col.a{width:auto}table.cells col.d{width:10rem}table.cells col.i{width:11rem}"
     "table.cells col.m{width:6.5rem}table.cells col.t{width:10rem}"
-    ".noisy{color:#8a5a00}.modes{color:#444}.faster{color:#0a6b2b}.slower{color:#a11}"
+    ".noisy{color:#8a5a00}.states{color:#444}.faster{color:#0a6b2b}.slower{color:#a11}"
     ".failed{color:#a11;font-weight:600}.muted{color:#666}"
     "figure{margin:1.2rem 0}figure svg{display:block;width:100%;height:auto}"
     "figure.chart{position:relative;left:50%;transform:translateX(-50%)}"
@@ -193,15 +194,14 @@ static void put_failure(FILE *out, const qsb_row *failed)
     fputs(")</td>", out);
 }
 
-/* The cell's processes ran at two separated speeds: say so, as the table does. */
-static void put_modes(FILE *out, const qsb_row *row)
+/* The cell's processes ran at separated speeds: say so, as the table does. */
+static void put_states(FILE *out, const qsb_row *row)
 {
-    char words[128];
-    int kind = qsb_row_modes_words(row, words, sizeof words);
-    if (kind == 0)
+    char words[512];
+    if (qsb_row_states_words(row, words, sizeof words) == 0)
         return;
-    fputs(" <span class=\"modes\">", out);
-    if (kind == 1) {
+    fputs(" <span class=\"states\">", out);
+    if (isnan(row->delta_pct)) {
         qsb_html_text(out, row->algorithm);
         fputc(' ', out);
     }
@@ -217,7 +217,7 @@ static void put_notes(FILE *out, const qsb_row *base, const qsb_row *cand)
         fputs("no significant change", out);
     if ((cand && cand->noisy) || base->noisy)
         fprintf(out, "%s<span class=\"noisy\">~noisy</span>", unchanged ? " " : "");
-    put_modes(out, cand && cand->modes ? cand : base);
+    put_states(out, cand && cand->states ? cand : base);
     fputs("</td>", out);
 }
 
@@ -651,6 +651,21 @@ static void put_title(FILE *out, const qsb_html_page *p)
     fputs("</h1>\n</header>\n", out);
 }
 
+/* The run's states in its summary: each algorithm that ran at separated speeds, with the share
+** of the processes in each state, as the run's last lines say it. */
+static void put_states_summary(FILE *out, const qsb_results *r)
+{
+    size_t algorithms = r->ncells ? r->cells[0].nrows : 0;
+    for (size_t i = 0; i < algorithms; i++) {
+        char words[512];
+        if (qsb_states_summary(r, i, words, sizeof words) == 0)
+            continue;
+        fputs("<p class=\"states\">", out);
+        qsb_html_text(out, words);
+        fputs(".</p>\n", out);
+    }
+}
+
 static int put_run(FILE *out, const qsb_html_page *p, unsigned *chart_no)
 {
     fputs("<section id=\"run\">\n<h2>What was run</h2>\n", out);
@@ -658,6 +673,7 @@ static int put_run(FILE *out, const qsb_html_page *p, unsigned *chart_no)
     fputs("</section>\n<section id=\"results\">\n<h2>Paired deltas against the baseline</h2>\n",
           out);
     put_legend(out, p->run);
+    put_states_summary(out, p->run);
     put_results_tables(out, p->run);
     fputs("</section>\n<section id=\"charts\">\n<h2>Charts</h2>\n", out);
     int status = draw_run_charts(out, p->run, chart_no);

@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include "diag.h"
+#include "states_text.h"
 #include "stats.h"
 #include "workers.h"
 
@@ -150,10 +151,23 @@ static void warn_drift(const qsb_context *c)
                 c->drift_ratios, c->drift_medians);
 }
 
+/* Each algorithm that ran at separated speeds (states) says so, in words: the host's states
+** decide much of a row's spread, and its rows are reported per state. */
+static void say_states(const qsb_results *r)
+{
+    size_t algorithms = r->ncells ? r->cells[0].nrows : 0;
+    for (size_t i = 0; i < algorithms; i++) {
+        char words[512];
+        if (qsb_states_summary(r, i, words, sizeof words) > 0)
+            qsb_note("%s", words);
+    }
+}
+
 void qsb_totals_warn(const qsb_run_config *cfg, const qsb_run_totals *t, const qsb_results *r)
 {
     warn_noisy_total(cfg, t, r);
     warn_drift(&r->context);
+    say_states(r);
 }
 
 /* The last line: where the wall time went. Overhead is everything outside the timed sorts:

@@ -21,6 +21,7 @@
 #include "progress.h"
 #include "stop.h"
 #include "read_results.h"
+#include "states.h"
 #include "stats.h"
 #include "timing.h"
 #include "visit_record.h"
@@ -485,9 +486,41 @@ static double spread_pct(const workers *w, size_t c, size_t i, bool delta)
     return isfinite(pct) && pct >= 0 ? pct : INFINITY;
 }
 
+/* Where the baseline's processes at cell c ran at separated speeds (states.h), the widest
+** t interval of a state of 3 processes or more (the baseline's speed, each candidate's delta),
+** % of the estimate, as pool.c judges a row with states; NAN when the cell shows no states. */
+static double states_spread_pct(const workers *w, size_t c)
+{
+    const qsb_cell *cell = &w->runs[0].run.cells[c];
+    double *speed = malloc(w->n * sizeof *speed), *x = malloc(w->n * sizeof *x);
+    double widest = NAN;
+    size_t n = 0;
+    qsb_states s = {0};
+    for (size_t r = 0; speed && x && r < w->n; r++)
+        if (w->where[r][c] != NO_CELL)
+            speed[n++] = w->runs[r].run.cells[w->where[r][c]].rows[0].summary.median;
+    if (speed && x && cell->rows[0].verified && qsb_states_of_medians(speed, n, &s) == 0 &&
+        s.count > 0) {
+        widest = qsb_states_widest_pct(&s, speed, speed, n);
+        for (size_t i = 1; i < cell->nrows; i++) {
+            if (!cell->rows[i].verified)
+                continue;
+            size_t m = 0;
+            for (size_t r = 0; r < w->n; r++)
+                if (w->where[r][c] != NO_CELL)
+                    x[m++] = 1.0 + w->runs[r].run.cells[w->where[r][c]].rows[i].delta_pct / 100.0;
+            widest = fmax(widest, qsb_states_widest_pct(&s, speed, x, n));
+        }
+    }
+    free(speed);
+    free(x);
+    return widest;
+}
+
 /* How far cell c of the first worker is from the precision target: its widest interval over
-** the target (> 1: wider); 0 when it needs no more processes: every verified interval within
-** the target, from PRECISE_MIN_PROCESSES visits on (failed rows have nothing to narrow).
+** the target (> 1: wider), its states' where it shows states; 0 when it needs no more
+** processes: every verified interval within the target, from PRECISE_MIN_PROCESSES visits on
+** (failed rows have nothing to narrow).
 ** Without a target (0: a gate spends its budget), its widest interval. */
 static double cell_need(const workers *w, size_t c)
 {
@@ -507,6 +540,9 @@ static double cell_need(const workers *w, size_t c)
     }
     if (!verified)
         return 0;
+    double by_states = states_spread_pct(w, c);
+    if (!isnan(by_states))
+        widest = by_states;
     if (!(w->plan->precision_pct > 0))
         return fmax(widest, DBL_MIN);
     double need = widest / w->plan->precision_pct;

@@ -218,6 +218,27 @@ static void criterion(char *buf, size_t len, const qsb_compare_report *r)
                  correction_text(opt->correction), r->tests, opt->alpha, test_name(r));
 }
 
+/* What a row judged by state adds to its verdict: " (state at 2010345 of 2 matched; state
+** only in NEW)"; empty for a row judged as a mixture. */
+static void state_note(char *buf, size_t len, const qsb_comparison *it)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    if (it->states_matched > 0 && !isnan(it->state_speed))
+        used += (size_t)snprintf(buf, len, " (state at %.0f of %u matched", it->state_speed,
+                                 (unsigned)it->states_matched);
+    else if (it->states_only_base || it->states_only_new)
+        used += (size_t)snprintf(buf, len, " (no state matched, not judged");
+    if (used == 0 || used >= len)
+        return;
+    if (it->states_only_base)
+        used += (size_t)snprintf(buf + used, len - used, "; state only in BASE");
+    if (it->states_only_new && used < len)
+        used += (size_t)snprintf(buf + used, len - used, "; state only in NEW");
+    if (used < len)
+        snprintf(buf + used, len - used, ")");
+}
+
 /* ---- the table on stdout ---- */
 
 static int print_table(FILE *fp, const qsb_compare_report *r, const char *base_path,
@@ -237,12 +258,13 @@ static int print_table(FILE *fp, const qsb_compare_report *r, const char *base_p
             return QSB_ESYSTEM;
         formatted f;
         format_item(it, r, &f);
-        char pattern[NAME_MAX_SHOWN + 1], algorithm[NAME_MAX_SHOWN + 1];
-        fprintf(fp, "%-*s %9llu %5llu  %-*s %16s %16s %9s %20s %8s %8s  %s%s\n", pw,
+        char pattern[NAME_MAX_SHOWN + 1], algorithm[NAME_MAX_SHOWN + 1], note[160];
+        state_note(note, sizeof note, it);
+        fprintf(fp, "%-*s %9llu %5llu  %-*s %16s %16s %9s %20s %8s %8s  %s%s%s\n", pw,
                 shown(pattern, sizeof pattern, it->pattern), (unsigned long long)it->nelem,
                 (unsigned long long)it->size, aw, shown(algorithm, sizeof algorithm, it->algorithm),
                 f.base, f.cand, f.change, f.interval, f.p, f.p_adj, qsb_verdict_name(it->verdict),
-                it->threshold_only ? " (no samples)" : "");
+                it->threshold_only ? " (no samples)" : "", note);
     }
     summary_sentence(text, sizeof text, r);
     fprintf(fp, "%s\n", text);
@@ -295,9 +317,11 @@ static int write_markdown(FILE *fp, const qsb_compare_report *r, const char *bas
         md_text(fp, it->algorithm, QSB_QUOTE_MAX);
         const char *strong = it->verdict == QSB_VERDICT_REGRESSION ||
                                      it->verdict == QSB_VERDICT_FAILED ? "**" : "";
-        fprintf(fp, " | %s | %s | %s | %s | %s | %s | %s%s%s%s |\n", f.base, f.cand, f.change,
+        char note[160];
+        state_note(note, sizeof note, it);
+        fprintf(fp, " | %s | %s | %s | %s | %s | %s | %s%s%s%s%s |\n", f.base, f.cand, f.change,
                 f.interval, f.p, f.p_adj, strong, qsb_verdict_name(it->verdict), strong,
-                it->threshold_only ? " (no samples)" : "");
+                it->threshold_only ? " (no samples)" : "", note);
     }
     summary_sentence(text, sizeof text, r);
     fprintf(fp, "\n%s.\n\n", text);
@@ -339,6 +363,10 @@ static cJSON *item_json(const qsb_comparison *it)
               add_number(o, "base_samples", (double)it->base_n) ||
               add_number(o, "new_samples", (double)it->new_n) ||
               !cJSON_AddBoolToObject(o, "threshold_only", it->threshold_only) ||
+              add_number(o, "states_matched", (double)it->states_matched) ||
+              add_number(o, "states_only_in_base", (double)it->states_only_base) ||
+              add_number(o, "states_only_in_new", (double)it->states_only_new) ||
+              add_number(o, "state_speed", it->state_speed) ||
               !cJSON_AddStringToObject(o, "verdict", verdict_keys[it->verdict]);
     if (bad) {
         cJSON_Delete(o);
@@ -454,6 +482,14 @@ static void print_calibration(FILE *fp, const qsb_calibration *c, const char *pa
             (unsigned long long)w->nelem, (unsigned long long)w->size,
             shown(algorithm, sizeof algorithm, w->algorithm), c->n - c->with_interval,
             c->n - c->with_interval == 1 ? "" : "s");
+    if (c->state_pairs || c->state_only)
+        fprintf(fp, "by state: %zu of %zu matched (row, state) pairs with intervals agree "
+                "(%.1f%%); %zu state%s in one run only\n",
+                c->state_agree, c->state_with_interval,
+                c->state_with_interval ? 100.0 * (double)c->state_agree /
+                                             (double)c->state_with_interval
+                                       : 0.0,
+                c->state_only, c->state_only == 1 ? "" : "s");
 }
 
 static cJSON *calibration_json(const qsb_calibration *c, const char *path1, const char *path2,
@@ -473,6 +509,10 @@ static cJSON *calibration_json(const qsb_calibration *c, const char *path1, cons
               add_number(root, "share", agree_share(c)) ||
               add_number(root, "median_diff_pts", c->median_diff_pts) ||
               add_number(root, "worst_diff_pts", c->worst_diff_pts) ||
+              add_number(root, "state_pairs", (double)c->state_pairs) ||
+              add_number(root, "state_with_interval", (double)c->state_with_interval) ||
+              add_number(root, "state_agree", (double)c->state_agree) ||
+              add_number(root, "state_only", (double)c->state_only) ||
               !cJSON_AddBoolToObject(root, "strict", strict) ||
               add_number(root, "strict_share", CALIBRATION_STRICT_SHARE) ||
               !cJSON_AddStringToObject(root, "verdict", status == QSB_OK ? "pass" : "fail");

@@ -265,7 +265,7 @@ static bool store_row(qsb_assembler *a, qsb_row *row)
     const double *samples = row->samples;
     const uint32_t *units = row->units;
     if (!(row->algorithm = stored_name(a, row->algorithm)) || !stored_text(a, &row->failure) ||
-        !stored_text(a, &row->modes))
+        !stored_text(a, &row->states))
         return false;
     if (!samples && !units)
         return true;

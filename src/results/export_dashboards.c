@@ -13,6 +13,7 @@
 #include "diag.h"
 #include "export.h"
 #include "json_write.h"
+#include "states_text.h"
 
 #define NAME_MAX_BYTES 1024 /* Bencher's limit on a benchmark name */
 
@@ -52,6 +53,27 @@ static bool add_metric(cJSON *bench, const char *measure, double value, double l
            cJSON_AddNumberToObject(m, "upper_value", hi);
 }
 
+/* The row's states (states_text.h) as extra measures, fastest first from 1: state-K-share,
+** state-K-median-METRIC and, for a candidate, state-K-delta-pct with its interval. */
+static bool add_state_metrics(cJSON *bench, const qsb_row *row, const char *metric)
+{
+    qsb_state_estimate s[QSB_STATES_MAX];
+    const char *why;
+    size_t n = row->states ? qsb_states_parse(row->states, s, &why) : 0;
+    bool ok = true;
+    for (size_t k = 0; k < n && ok; k++) {
+        char measure[80];
+        snprintf(measure, sizeof measure, "state-%zu-share", k + 1);
+        ok = add_metric(bench, measure, s[k].share, NAN, NAN);
+        snprintf(measure, sizeof measure, "state-%zu-median-%s", k + 1, metric ? metric : "value");
+        ok = ok && add_metric(bench, measure, s[k].median, NAN, NAN);
+        snprintf(measure, sizeof measure, "state-%zu-delta-pct", k + 1);
+        if (ok && isfinite(s[k].delta_pct))
+            ok = add_metric(bench, measure, s[k].delta_pct, s[k].delta_lo, s[k].delta_hi);
+    }
+    return ok;
+}
+
 static bool add_bmf_benchmark(cJSON *root, const qsb_results *r, const qsb_cell *cell, size_t i,
                               const char *machine)
 {
@@ -63,9 +85,10 @@ static bool add_bmf_benchmark(cJSON *root, const qsb_results *r, const qsb_cell 
     if (!bench || !add_metric(bench, measure, row->summary.median, row->summary.median_lo,
                               row->summary.median_hi))
         return false;
-    if (!has_delta(cell, i))
-        return true;
-    return add_metric(bench, "delta-pct", row->delta_pct, row->delta_lo, row->delta_hi);
+    if (has_delta(cell, i) &&
+        !add_metric(bench, "delta-pct", row->delta_pct, row->delta_lo, row->delta_hi))
+        return false;
+    return add_state_metrics(bench, row, r->context.metric);
 }
 
 int qsb_export_bmf(FILE *fp, const qsb_results *runs, size_t n)
@@ -109,14 +132,17 @@ static void extra_text(char *buf, size_t len, const qsb_results *r, const qsb_ce
     else
         used += snprintf(buf + used, len - (size_t)used, "%zu samples", row->nsamples);
     if (row->noisy && used >= 0 && (size_t)used < len)
-        snprintf(buf + used, len - (size_t)used, "; noisy");
+        used += snprintf(buf + used, len - (size_t)used, "; noisy");
+    char states[384];
+    if (qsb_row_states_words(row, states, sizeof states) > 0 && used >= 0 && (size_t)used < len)
+        snprintf(buf + used, len - (size_t)used, "; %s", states);
 }
 
 static bool add_github_entry(cJSON *list, const qsb_results *r, const qsb_cell *cell, size_t i,
                              const char *machine)
 {
     const qsb_row *row = &cell->rows[i];
-    char name[NAME_MAX_BYTES + 1], extra[512];
+    char name[NAME_MAX_BYTES + 1], extra[1024];
     qsb_export_name(name, sizeof name, cell, row, machine);
     extra_text(extra, sizeof extra, r, cell, i);
     cJSON *e = cJSON_CreateObject();

@@ -10,6 +10,8 @@
 
 #include "diag.h"
 #include "intervals.h"
+#include "states.h"
+#include "states_text.h"
 #include "stats.h"
 
 /* Why run b's cells cannot be pooled with run a's, or NULL: the same cells (some of them
@@ -126,61 +128,87 @@ static int pool_row(const qsb_merge_input *in, size_t n, const qsb_cell *model, 
     return 0;
 }
 
-/* Row's speed modes in the text of result.h, its units grouped by the modes m of by_row (its
-** own, or the baseline's), each mode's share, the geometric mean of its units' medians and,
-** beside a baseline `base`, of their paired ratios. NULL when out of memory. */
-static char *modes_text(const qsb_row *row, const qsb_row *base, const qsb_unit_modes *m,
-                        const qsb_row *by_row, size_t pairs)
+/* How a pooled result judges its rows: the drift factors that widen the states' intervals
+** as the rows' (1 for merge's runs), the precision target, and whether the metric is exact. */
+typedef struct {
+    double ratios, medians;
+    double precision_pct;
+    bool exact;
+} pool_judge;
+
+/* The half-width of [lo, hi] in % of center; INFINITY when unknown. */
+static double half_width_pct(double center, double lo, double hi)
 {
-    double median[2], ratio[2] = {NAN, NAN};
-    double *ratios = base ? malloc(pairs * sizeof *ratios) : NULL;
-    bool ok = qsb_unit_modes_centers(m, by_row->samples, row->samples, row->units, pairs,
-                                     median) == 0;
-    if (base)
-        ok = ok && ratios && qsb_paired_ratios(base->samples, row->samples, pairs, ratios) == 0 &&
-             qsb_unit_modes_centers(m, by_row->samples, ratios, row->units, pairs, ratio) == 0;
-    free(ratios);
-    if (!ok)
-        return NULL;
-    double total = (double)(m->count[0] + m->count[1]);
-    char text[256];
-    size_t used = 0;
-    for (int k = 0; k < 2 && used < sizeof text; k++) {
-        used += (size_t)snprintf(text + used, sizeof text - used, "%s%.2f@%.1f", k ? ";" : "",
-                                 (double)m->count[k] / total, median[k]);
-        if (base && used < sizeof text)
-            used += (size_t)snprintf(text + used, sizeof text - used, "/%+.2f",
-                                     (ratio[k] - 1.0) * 100.0);
-    }
-    return strdup(text);
+    if (!isfinite(lo) || !isfinite(hi) || !(center > 0))
+        return INFINITY;
+    return fmax(hi - center, center - lo) / center * 100.0;
 }
 
-/* The modes of each verified row (pool.h): a baseline by its own; a candidate by the
-** baseline's when it has modes (the delta per mode of the baseline's speed), else by its
-** own. */
-static int find_modes(qsb_cell *cell)
+/* Whether every state of at least QSB_STATE_MIN_UNITS processes meets the precision: its
+** speed's interval, and a candidate's delta's. */
+static bool states_precise(const qsb_state_estimate *s, size_t n, double precision_pct)
+{
+    for (size_t k = 0; k < n; k++) {
+        if (s[k].processes < QSB_STATE_MIN_UNITS)
+            continue;
+        double pct = half_width_pct(s[k].median, s[k].median_lo, s[k].median_hi);
+        if (isfinite(s[k].delta_pct))
+            pct = fmax(pct, half_width_pct(100.0 + s[k].delta_pct, 100.0 + s[k].delta_lo,
+                                           100.0 + s[k].delta_hi));
+        if (!(pct <= precision_pct))
+            return false;
+    }
+    return true;
+}
+
+/* Row i's states (states.h), its processes grouped by the states of `states` found on by_row
+** (the baseline's, or its own), each interval widened by the run's factors, into row->states;
+** a row with states is noisy when one of them is not precise. */
+static int row_states(qsb_cell *cell, size_t i, const qsb_row *by_row, const qsb_states *states,
+                      const pool_judge *judge)
+{
+    qsb_row *row = &cell->rows[i];
+    const qsb_row *base = i > 0 && cell->rows[0].verified ? &cell->rows[0] : NULL;
+    size_t n = base && base->nsamples < row->nsamples ? base->nsamples : row->nsamples;
+    if (by_row->nsamples < n)
+        n = by_row->nsamples;
+    qsb_state_estimate est[QSB_STATES_MAX];
+    if (qsb_state_estimates(states, by_row->samples, row->samples, base ? base->samples : NULL,
+                            row->units, n, est) != 0)
+        return -1;
+    for (size_t k = 0; k < states->count; k++) {
+        qsb_widen_interval(est[k].median, &est[k].median_lo, &est[k].median_hi, judge->medians);
+        qsb_widen_delta(est[k].delta_pct, &est[k].delta_lo, &est[k].delta_hi, judge->ratios);
+    }
+    if (!(row->states = qsb_states_format(est, states->count)))
+        return -1;
+    if (!judge->exact)
+        row->noisy = !states_precise(est, states->count, judge->precision_pct);
+    return 0;
+}
+
+/* The states of each verified row (pool.h): a baseline's by its own speeds; a candidate's by
+** the baseline's states when it has them (the delta per speed of the baseline), else by its
+** own. None for exact counts. */
+static int find_states(qsb_cell *cell, const pool_judge *judge)
 {
     const qsb_row *base = &cell->rows[0];
-    qsb_unit_modes base_modes = {0};
+    qsb_states base_states = {0};
+    if (judge->exact)
+        return 0;
     if (base->verified &&
-        qsb_unit_modes_of(base->samples, base->units, base->nsamples, &base_modes) != 0)
+        qsb_states_of(base->samples, base->units, base->nsamples, &base_states) != 0)
         return -1;
     for (size_t i = 0; i < cell->nrows; i++) {
         qsb_row *row = &cell->rows[i];
         if (!row->verified)
             continue;
-        bool candidate = i > 0 && base->verified;
-        const qsb_row *by_row = candidate && base_modes.found ? base : row;
-        qsb_unit_modes own = base_modes;
-        if (by_row != base && qsb_unit_modes_of(row->samples, row->units, row->nsamples, &own) != 0)
+        bool by_base = base->verified && base_states.count > 0;
+        qsb_states own = base_states;
+        if (!by_base && qsb_states_of(row->samples, row->units, row->nsamples, &own) != 0)
             return -1;
-        const qsb_unit_modes *m = by_row == base ? &base_modes : &own;
-        if (!m->found)
-            continue;
-        size_t pairs = candidate && row->nsamples > base->nsamples ? base->nsamples
-                                                                   : row->nsamples;
-        row->modes = modes_text(row, candidate ? base : NULL, m, by_row, pairs);
-        if (!row->modes)
+        if ((by_base ? base_states.count : own.count) > 0 &&
+            row_states(cell, i, by_base ? base : row, by_base ? &base_states : &own, judge) != 0)
             return -1;
     }
     return 0;
@@ -208,14 +236,17 @@ static int summarize_pooled(qsb_cell *cell)
                              &row->delta_lo, &row->delta_hi) != 0)
             return -1;
     }
-    return find_modes(cell);
+    return 0;
 }
 
+/* A row without states is noisy when its widest interval misses the precision (one with
+** states is judged by them: row_states). */
 static void flag_noisy(qsb_cell *cell, double precision_pct, bool exact)
 {
     for (size_t i = 0; i < cell->nrows && !exact; i++)
-        cell->rows[i].noisy =
-            cell->rows[i].verified && !(qsb_row_interval_pct(cell, i) <= precision_pct);
+        if (!cell->rows[i].states)
+            cell->rows[i].noisy = cell->rows[i].verified &&
+                                  !(qsb_row_interval_pct(cell, i) <= precision_pct);
 }
 
 static int pool_context(const qsb_merge_input *in, size_t n, qsb_results *out)
@@ -262,8 +293,16 @@ static int pool_cells(const qsb_merge_input *in, size_t n, bool series, qsb_resu
     }
     if (series && !exact && qsb_widen_for_time(out) != 0)
         return -1;
-    for (size_t c = 0; c < out->ncells; c++)
+    pool_judge judge = {1.0, 1.0, precision, exact};
+    if (workers && !exact) {
+        judge.ratios = out->context.drift_ratios;
+        judge.medians = out->context.drift_medians;
+    }
+    for (size_t c = 0; c < out->ncells; c++) {
+        if (find_states(&out->cells[c], &judge) != 0)
+            return -1;
         flag_noisy(&out->cells[c], precision, exact);
+    }
     return 0;
 }
 

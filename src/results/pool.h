@@ -15,9 +15,12 @@
 **   exp(m +- t(0.975, U-1) * s / sqrt(U)) over them (a mixture of speed modes moves it
 **   smoothly, where the median of the pooled ratios jumps between modes); under QSB_MIN_UNITS runs the spec's median of the
 **   pooled paired ratios, no interval;
-** - speed modes (stats.h, qsb_unit_modes_of): a row whose runs' medians fall into two
-**   separated groups gets them in `modes`, with each mode's share, median and (a candidate,
-**   its units grouped by the baseline's modes when it has them, else by its own) delta;
+** - states (stats states.h): a row whose units' medians fall into separated groups gets them
+**   in `states` (states_text.h), each with its share, processes, median and (a candidate, its
+**   units grouped by the baseline's states when it has them, else by its own) delta with its
+**   t interval over the state's units, widened by the drift factor as the row's; a row with
+**   states is noisy when a state of 3 units or more misses the precision (its speed's t
+**   interval, or its delta's), else by its own intervals as before; none for exact counts;
 ** - a row failed in any run is failed; comparisons are the first run's (the counted sorts are
 **   the same input each time); retaken and near_units add up;
 ** - the context is the first run's, incomplete when any was, its drift factors 1 (the runs

@@ -15,6 +15,7 @@
 #include "diag.h"
 #include "read_results.h"
 #include "schema.h"
+#include "states_text.h"
 
 /* One machine's rows (a file without a `machine` column is one machine), assembled into
 ** cells as they are read. */
@@ -123,6 +124,9 @@ static int read_header(csv_reader *r)
     for (size_t i = 0; i < r->nfields; i++) {
         if (strcmp(r->fields[i], "machine") == 0)
             r->machine_at = (long)i;
+        if (strcmp(r->fields[i], QSB_OLD_MODES_COLUMN) == 0)
+            qsb_warning("%s: column '%s' (an earlier qsortbench's speed modes) is accepted and "
+                        "not read: its rows have no states", r->path, QSB_OLD_MODES_COLUMN);
         for (size_t c = 0; c < QSB_COLUMN_COUNT; c++) {
             if (!qsb_columns[c].csv || strcmp(r->fields[i], qsb_columns[c].name) != 0)
                 continue;
@@ -299,6 +303,22 @@ static int csv_units(void *ctx, const qsb_column *c, qsb_row *row)
     return parse_units(f->r, f->text, row);
 }
 
+/* The states text (states_text.h), refused when malformed; empty: none. */
+static int csv_states(void *ctx, const qsb_column *c, char **out)
+{
+    const csv_field *f = ctx;
+    *out = NULL;
+    if (*f->text == '\0')
+        return QSB_OK;
+    qsb_state_estimate s[QSB_STATES_MAX];
+    const char *why;
+    if (qsb_states_parse(f->text, s, &why) == 0)
+        return qsb_error(QSB_EUSAGE, "%s:%zu: column '%s': '%s' is not a row's states: %s",
+                         f->r->path, f->r->record_line, c->name, qsb_quote(f->text), why);
+    *out = strdup(f->text);
+    return *out ? QSB_OK : qsb_out_of_memory("CSV states");
+}
+
 static int csv_unfit(void *ctx, const qsb_column *c, const char *why)
 {
     const csv_field *f = ctx;
@@ -306,7 +326,8 @@ static int csv_unfit(void *ctx, const qsb_column *c, const char *why)
 }
 
 static const qsb_column_reader csv_columns = {
-    csv_text, csv_count, csv_number, csv_flag, csv_seed, csv_samples, csv_units, csv_unfit,
+    csv_text, csv_count, csv_number, csv_flag, csv_seed, csv_samples, csv_units, csv_states,
+    csv_unfit,
 };
 
 static void empty_context(qsb_context *ctx) /* what a CSV cannot say: unknown */

@@ -15,6 +15,7 @@
 #include "json_split.h"
 #include "read_results.h"
 #include "schema.h"
+#include "states_text.h"
 
 typedef struct {
     const char *name; /* as messages show it: escaped already (read_results.h) */
@@ -416,6 +417,60 @@ static int json_units(void *ctx, const qsb_column *c, qsb_row *row)
     return get_units(j->at, j->obj, row);
 }
 
+/* One state's object into e: share, processes, median, and delta_pct with delta_lo and
+** delta_hi (absent for a baseline's; the bounds null under three processes). */
+static int get_state(const json_place *at, const cJSON *obj, qsb_state_estimate *e)
+{
+    uint64_t processes = 0;
+    int status = !cJSON_IsObject(obj) ? field_error(at, "", "not an object") : QSB_OK;
+    if (status == QSB_OK)
+        status = get_double(at, obj, "share", 1, &e->share);
+    if (status == QSB_OK)
+        status = get_u64(at, obj, "processes", 1, &processes);
+    if (status == QSB_OK && processes > UINT32_MAX)
+        status = field_error(at, "processes", "not a count below 2^32");
+    if (status == QSB_OK)
+        status = get_double(at, obj, "median", 1, &e->median);
+    if (status == QSB_OK)
+        status = get_double(at, obj, "delta_pct", 0, &e->delta_pct);
+    if (status == QSB_OK)
+        status = get_double(at, obj, "delta_lo", 0, &e->delta_lo);
+    if (status == QSB_OK)
+        status = get_double(at, obj, "delta_hi", 0, &e->delta_hi);
+    e->processes = (uint32_t)processes;
+    return status;
+}
+
+/* The row's states: an array of state objects, checked as the CSV's text is, kept as that
+** text (states_text.h); absent or null: none. */
+static int json_states(void *ctx, const qsb_column *c, char **out)
+{
+    const json_row *j = ctx;
+    const cJSON *list = member(j->obj, c->name), *item;
+    *out = NULL;
+    if (!list)
+        return QSB_OK;
+    if (!cJSON_IsArray(list))
+        return field_error(j->at, c->name, "not an array");
+    qsb_state_estimate s[QSB_STATES_MAX];
+    size_t n = 0;
+    cJSON_ArrayForEach(item, list) {
+        if (n == QSB_STATES_MAX)
+            return field_error(j->at, c->name, "more states than a row can have");
+        json_place at = *j->at;
+        size_t used = strlen(at.where);
+        snprintf(at.where + used, sizeof at.where - used, ".%s[%zu]", c->name, n);
+        int status = get_state(&at, item, &s[n++]);
+        if (status != QSB_OK)
+            return status;
+    }
+    const char *why = qsb_states_check(s, n);
+    if (why)
+        return field_error(j->at, c->name, "not a row's states: %s", why);
+    *out = qsb_states_format(s, n);
+    return *out ? QSB_OK : qsb_out_of_memory("JSON states");
+}
+
 static int json_unfit(void *ctx, const qsb_column *c, const char *why)
 {
     const json_row *j = ctx;
@@ -424,7 +479,7 @@ static int json_unfit(void *ctx, const qsb_column *c, const char *why)
 
 static const qsb_column_reader json_columns = {
     json_text, json_count, json_number, json_flag, json_seed, json_samples, json_units,
-    json_unfit,
+    json_states, json_unfit,
 };
 
 static int read_row(const json_place *at, const cJSON *obj, qsb_file_row *fr)
@@ -494,6 +549,17 @@ static int add_row(const json_place *at, const cJSON *obj, size_t i, qsb_assembl
     return qsb_assembler_add(cells, &fr, i);
 }
 
+/* A row of an earlier qsortbench carries `modes`: a warning, once per document (the caller
+** keeps what was said). True when said. */
+static bool say_old_modes(const char *name, const cJSON *obj)
+{
+    if (!cJSON_GetObjectItemCaseSensitive(obj, QSB_OLD_MODES_COLUMN))
+        return false;
+    qsb_warning("%s: field '%s' (an earlier qsortbench's speed modes) is accepted and not read: "
+                "its rows have no states", name, QSB_OLD_MODES_COLUMN);
+    return true;
+}
+
 /* Each element of the results array's text parsed alone, read, and its tree freed. */
 static int read_row_texts(const char *name, const json_rows *src, qsb_assembler *cells)
 {
@@ -502,6 +568,7 @@ static int read_row_texts(const char *name, const json_rows *src, qsb_assembler 
     qsb_json_span item;
     int more = 0, status = QSB_OK;
     size_t i = 0;
+    bool said_old_modes = false;
     while (status == QSB_OK && (more = qsb_json_next_element(src->rows, &cursor, &item)) == 1) {
         const char *parsed = NULL;
         cJSON *obj = cJSON_ParseWithLengthOpts(item.start, (size_t)(item.end - item.start),
@@ -512,6 +579,7 @@ static int read_row_texts(const char *name, const json_rows *src, qsb_assembler 
         }
         snprintf(at.where, sizeof at.where, "results[%zu]", i);
         status = add_row(&at, obj, i, cells);
+        said_old_modes = said_old_modes || say_old_modes(name, obj);
         cJSON_Delete(obj);
         i++;
     }
@@ -532,10 +600,12 @@ static int read_rows(const char *name, const cJSON *root, const json_rows *src,
     int status = QSB_OK;
     const cJSON *item;
     size_t i = 0;
+    bool said_old_modes = false;
     cJSON_ArrayForEach(item, list) {
         snprintf(at.where, sizeof at.where, "results[%zu]", i);
         if ((status = add_row(&at, item, i, cells)) != QSB_OK)
             break;
+        said_old_modes = said_old_modes || say_old_modes(name, item);
         i++;
     }
     return status;

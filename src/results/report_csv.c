@@ -62,7 +62,8 @@ static void put_value(FILE *out, const qsb_column *c, qsb_file_row *fr, const ch
     const void *field = qsb_column_field(c, fr);
     double d;
     switch (c->type) {
-    case QSB_COL_TEXT: put_text(out, *(char *const *)field); return;
+    case QSB_COL_TEXT:
+    case QSB_COL_STATES: put_text(out, *(char *const *)field); return;
     case QSB_COL_U64:
     case QSB_COL_SIZE: fprintf(out, "%" PRIu64, *(const uint64_t *)field); return;
     case QSB_COL_UINT: fprintf(out, "%u", *(const unsigned *)field); return;

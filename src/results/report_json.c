@@ -15,6 +15,7 @@
 #include "diag.h"
 #include "json_write.h"
 #include "schema.h"
+#include "states_text.h"
 
 /* cJSON's adders return NULL when out of memory; one flag collects that for a whole tree. */
 typedef struct {
@@ -210,6 +211,38 @@ static cJSON *unit_array(builder *b, const qsb_row *row)
     return array;
 }
 
+/* The row's states (states_text.h) as an array of objects {share, processes, median,
+** delta_pct, delta_lo, delta_hi}, a baseline's without the delta's three; null without
+** states. */
+static cJSON *states_array(builder *b, const char *text)
+{
+    qsb_state_estimate s[QSB_STATES_MAX];
+    const char *why;
+    size_t n = text ? qsb_states_parse(text, s, &why) : 0;
+    if (n == 0)
+        return cJSON_CreateNull();
+    cJSON *array = cJSON_CreateArray();
+    for (size_t k = 0; array && k < n; k++) {
+        cJSON *o = cJSON_CreateObject();
+        if (!o || !cJSON_AddItemToArray(array, o)) {
+            cJSON_Delete(o);
+            b->failed = true;
+            break;
+        }
+        add(b, o, "share", number_or_null(s[k].share));
+        add(b, o, "processes", count(s[k].processes));
+        add(b, o, "median", number_or_null(s[k].median));
+        if (isfinite(s[k].delta_pct)) {
+            add(b, o, "delta_pct", number_or_null(s[k].delta_pct));
+            add(b, o, "delta_lo", number_or_null(s[k].delta_lo));
+            add(b, o, "delta_hi", number_or_null(s[k].delta_hi));
+        }
+    }
+    if (!array)
+        b->failed = true;
+    return array;
+}
+
 /* One column's member; NULL for a column the row leaves out (unknown units). */
 static cJSON *column_value(builder *b, const qsb_column *c, qsb_file_row *fr)
 {
@@ -224,6 +257,7 @@ static cJSON *column_value(builder *b, const qsb_column *c, qsb_file_row *fr)
     case QSB_COL_BOOL: return cJSON_CreateBool(*(const bool *)field);
     case QSB_COL_SAMPLES: return number_array(b, fr->row.samples, fr->row.nsamples);
     case QSB_COL_UNITS: return fr->row.units ? unit_array(b, &fr->row) : NULL;
+    case QSB_COL_STATES: return states_array(b, *(char *const *)field);
     }
     return NULL;
 }

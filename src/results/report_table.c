@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "states_text.h"
 
 /* Names (a plug-in's come from the command line) and strings of the results as the table
 ** shows them: escaped and cut like a quoted value (diag.h), never raw control bytes. */
@@ -101,16 +102,17 @@ static void print_delta(FILE *out, const qsb_row *cand)
                                           cand->delta_hi - cand->delta_pct));
 }
 
-/* "  modes 62% +5.10% / 38% +80.20%" (a candidate's deltas per mode) or "  msort modes 62%
-** 2010345.0 / 38% 2931002.0" (the baseline's medians): the cell's processes ran at two
-** separated speeds (pool.h). Nothing for a row without modes, or a text that is not one. */
-static void print_modes(FILE *out, const qsb_row *row)
+/* "  states 57% -23.1% ±1.8 / 43% -41.0% ±2.2" (a candidate's deltas per state) or "  msort
+** states 57% 2010345 / 43% 2931002" (the baseline's medians): the cell's processes ran at
+** separated speeds (pool.h). Nothing for a row without states. */
+static void print_states(FILE *out, const qsb_row *row)
 {
-    char words[128], a[QSB_QUOTE_MAX + 1];
-    int kind = qsb_row_modes_words(row, words, sizeof words);
-    if (kind == 1)
+    char words[512], a[QSB_QUOTE_MAX + 1];
+    if (qsb_row_states_words(row, words, sizeof words) == 0)
+        return;
+    if (isnan(row->delta_pct))
         fprintf(out, "  %s %s", shown(a, row->algorithm), words);
-    else if (kind == 2)
+    else
         fprintf(out, "  %s", words);
 }
 
@@ -139,7 +141,7 @@ static void print_line(FILE *out, const qsb_cell *cell, const qsb_row *cand,
         fputs("  no significant change", out);
     if ((cand && cand->noisy) || base->noisy)
         fputs("  ~noisy", out);
-    print_modes(out, cand && cand->modes ? cand : base);
+    print_states(out, cand && cand->states ? cand : base);
     if (cand && ref)
         print_published(out, cell, cand, ref);
     fputc('\n', out);

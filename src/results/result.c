@@ -69,7 +69,7 @@ void qsb_row_free(qsb_row *row)
     free(row->samples);
     free(row->units);
     free(row->failure);
-    free(row->modes);
+    free(row->states);
     memset(row, 0, sizeof *row);
 }
 
@@ -350,46 +350,4 @@ int qsb_widen_for_time(qsb_results *r)
         for (size_t i = 0; i < r->cells[c].nrows; i++)
             widen_row(&r->cells[c].rows[i], r->context.drift_medians, r->context.drift_ratios);
     return 0;
-}
-
-/* A number at *p followed by `end` (or the text's end when end is '\0'), *p moved past both. */
-static bool modes_number(const char **p, char end, double *out)
-{
-    char *stop;
-    *out = strtod(*p, &stop);
-    if (stop == *p || *stop != end)
-        return false;
-    *p = end ? stop + 1 : stop;
-    return true;
-}
-
-int qsb_row_modes_parse(const char *text, double share[2], double median[2], double delta[2])
-{
-    bool deltas = strchr(text, '/') != NULL;
-    const char *p = text;
-    for (int k = 0; k < 2; k++) {
-        char after = k ? '\0' : ';';
-        if (!modes_number(&p, '@', &share[k]) ||
-            !modes_number(&p, deltas ? '/' : after, &median[k]) ||
-            (deltas && !modes_number(&p, after, &delta[k])))
-            return 0;
-    }
-    return deltas ? 2 : 1;
-}
-
-int qsb_row_modes_words(const qsb_row *row, char *buf, size_t len)
-{
-    double share[2], median[2], delta[2];
-    int n = row->modes ? qsb_row_modes_parse(row->modes, share, median, delta) : 0;
-    if (len > 0)
-        buf[0] = '\0';
-    if (n == 0)
-        return 0;
-    if (n == 2)
-        snprintf(buf, len, "modes %.0f%% %+.2f%% / %.0f%% %+.2f%%", share[0] * 100.0, delta[0],
-                 share[1] * 100.0, delta[1]);
-    else
-        snprintf(buf, len, "modes %.0f%% %.1f / %.0f%% %.1f", share[0] * 100.0, median[0],
-                 share[1] * 100.0, median[1]);
-    return n;
 }

@@ -114,9 +114,8 @@ typedef struct {
     unsigned near_units; /* units in which the sort's code and the comparator shared a
                          ** 16 MiB-aligned region (placement.h; JSON only, optional) */
     char *failure;       /* NULL when verified, else why ("not sorted at index 12") */
-    char *modes;         /* NULL, or the row's speed modes over units (pool.h), fast one
-                         ** first: "SHARE@MEDIAN" (a baseline) or "SHARE@MEDIAN/DELTA%"
-                         ** joined by ';', e.g. "0.62@2010345/+5.1;0.38@2931002/+80.2" */
+    char *states;        /* NULL, or the row's states over units (pool.h), fastest first, in
+                         ** the text of states_text.h */
 } qsb_row;
 
 typedef struct {
@@ -193,17 +192,7 @@ int qsb_row_add_sample(qsb_row *row, double value, uint32_t unit);
 /* How many units the row's samples come from (the largest unit + 1); 0 when unknown. */
 size_t qsb_row_unit_count(const qsb_row *row);
 
-/* The modes text of a row (qsb_row.modes) into its two modes: 2 with deltas, 1 without (a
-** baseline's), 0 when the text is not one. */
-int qsb_row_modes_parse(const char *text, double share[2], double median[2], double delta[2]);
-
-/* A row's modes in words, as the table and the report show them: "modes 62% +5.10% / 38%
-** +80.20%" (a candidate's deltas per mode) or "modes 62% 2010345.0 / 38% 2931002.0" (a
-** baseline's medians). Returns as qsb_row_modes_parse: 0 (buf empty) for a row without modes,
-** 2 with deltas, 1 without (a baseline's, whose algorithm the caller may name). */
-int qsb_row_modes_words(const qsb_row *row, char *buf, size_t len);
-
-/* Frees what the row owns (algorithm, samples, failure) and zeroes it. */
+/* Frees what the row owns (algorithm, samples, units, failure, states) and zeroes it. */
 void qsb_row_free(qsb_row *row);
 
 /* Marks the row failed with the reason (copied). */

@@ -74,6 +74,7 @@ int qsb_read_column(const qsb_column_reader *in, void *ctx, const qsb_column *c,
     case QSB_COL_SEED: return in->seed(ctx, c, field, &r->has_seed);
     case QSB_COL_SAMPLES: return in->samples(ctx, c, r);
     case QSB_COL_UNITS: return in->units(ctx, c, &r->row);
+    case QSB_COL_STATES: return in->states(ctx, c, field);
     }
     return QSB_OK;
 }

@@ -58,6 +58,8 @@ typedef enum {
     QSB_COL_SEED,    /* uint64_t and has_seed; CSV 0x-hex, JSON a number or a 0x-hex string */
     QSB_COL_SAMPLES, /* row.samples[row.nsamples] and has_samples; CSV joined by ';' */
     QSB_COL_UNITS,   /* row.units, one per sample, NULL when unknown; CSV joined by ';' */
+    QSB_COL_STATES,  /* char *, the states text (states_text.h), NULL when none; CSV that
+                     ** text, JSON an array of objects; readers refuse a malformed one */
 } qsb_column_type;
 
 /* X(name, type, field of qsb_file_row, required by the readers, in the CSV too). The 14
@@ -94,7 +96,11 @@ typedef enum {
     X(batch,       UINT,    row.batch,              0, false)  \
     X(retaken,     UINT,    row.retaken,            0, false)  \
     X(near_units,  UINT,    row.near_units,         0, false)  \
-    X(modes,       TEXT,    row.modes,              0, true)
+    X(states,      STATES,  row.states,             0, true)
+
+/* The column an earlier version wrote where `states` is now: readers accept it, say so once,
+** and do not read it. */
+#define QSB_OLD_MODES_COLUMN "modes"
 
 typedef enum {
 #define QSB_COLUMN_ENUM(name, type, field, required, csv) QSB_COLUMN_##name,
@@ -236,6 +242,7 @@ typedef struct {
     int (*seed)(void *ctx, const qsb_column *c, uint64_t *out, int *found);
     int (*samples)(void *ctx, const qsb_column *c, qsb_file_row *r);
     int (*units)(void *ctx, const qsb_column *c, qsb_row *r);
+    int (*states)(void *ctx, const qsb_column *c, char **out);
     int (*unfit)(void *ctx, const qsb_column *c, const char *why);
 } qsb_column_reader;
 

@@ -1,0 +1,198 @@
+/*
+** The states text of a row (states_text.h): written, parsed and checked in one place, so that
+** the CSV and JSON readers refuse the same malformed states.
+*/
+#include "states_text.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SHARE_ROUNDING 0.005 /* half the last decimal of a written share */
+
+char *qsb_states_format(const qsb_state_estimate *s, size_t n)
+{
+    size_t cap = 96 * (n ? n : 1), used = 0;
+    char *text = malloc(cap);
+    if (!text)
+        return NULL;
+    text[0] = '\0';
+    for (size_t k = 0; k < n; k++) {
+        used += (size_t)snprintf(text + used, cap - used, "%s%.2f(%u)@%.1f", k ? ";" : "",
+                                 s[k].share, (unsigned)s[k].processes, s[k].median);
+        if (isfinite(s[k].delta_pct))
+            used += (size_t)snprintf(text + used, cap - used, "/%+.2f", s[k].delta_pct);
+        if (isfinite(s[k].delta_pct) && isfinite(s[k].delta_lo) && isfinite(s[k].delta_hi))
+            used += (size_t)snprintf(text + used, cap - used, "[%+.2f,%+.2f]", s[k].delta_lo,
+                                     s[k].delta_hi);
+    }
+    return text;
+}
+
+/* A finite number at *p, *p moved past it. */
+static bool number_at(const char **p, double *out)
+{
+    char *stop;
+    errno = 0;
+    *out = strtod(*p, &stop);
+    if (stop == *p || errno || !isfinite(*out))
+        return false;
+    *p = stop;
+    return true;
+}
+
+static bool expect(const char **p, char c)
+{
+    if (**p != c)
+        return false;
+    (*p)++;
+    return true;
+}
+
+/* One STATE at *p; false when it is not one. */
+static bool parse_state(const char **p, qsb_state_estimate *e)
+{
+    double processes;
+    *e = (qsb_state_estimate){0, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+    if (!number_at(p, &e->share) || !expect(p, '(') || !number_at(p, &processes) ||
+        !expect(p, ')') || !expect(p, '@') || !number_at(p, &e->median))
+        return false;
+    if (processes < 0 || processes > UINT32_MAX || processes != floor(processes))
+        return false;
+    e->processes = (uint32_t)processes;
+    if (!expect(p, '/'))
+        return true;
+    if (!number_at(p, &e->delta_pct))
+        return false;
+    if (!expect(p, '['))
+        return true;
+    return number_at(p, &e->delta_lo) && expect(p, ',') && number_at(p, &e->delta_hi) &&
+           expect(p, ']');
+}
+
+size_t qsb_states_parse(const char *text, qsb_state_estimate *out, const char **why)
+{
+    const char *p = text;
+    size_t n = 0;
+    *why = NULL;
+    while (true) {
+        if (n == QSB_STATES_MAX) {
+            *why = "more states than a row can have";
+            return 0;
+        }
+        if (!parse_state(&p, &out[n++])) {
+            *why = "not SHARE(PROCESSES)@MEDIAN[/DELTA[[LO,HI]]] joined by ';'";
+            return 0;
+        }
+        if (*p == '\0')
+            break;
+        if (!expect(&p, ';')) {
+            *why = "not SHARE(PROCESSES)@MEDIAN[/DELTA[[LO,HI]]] joined by ';'";
+            return 0;
+        }
+    }
+    if ((*why = qsb_states_check(out, n)) != NULL)
+        return 0;
+    return n;
+}
+
+const char *qsb_states_check(const qsb_state_estimate *s, size_t n)
+{
+    if (n < 2 || n > QSB_STATES_MAX)
+        return "not 2 to 8 states";
+    double sum = 0;
+    bool paired = isfinite(s[0].delta_pct);
+    for (size_t k = 0; k < n; k++) {
+        if (s[k].processes == 0)
+            return "a state of 0 processes";
+        if (!(s[k].share > 0 && s[k].share <= 1))
+            return "a share outside (0, 1]";
+        if (!(s[k].median > 0) || !isfinite(s[k].median))
+            return "a median that is not a positive number";
+        if (isfinite(s[k].delta_pct) != paired)
+            return "deltas given for some states only";
+        if (isfinite(s[k].delta_lo) != isfinite(s[k].delta_hi))
+            return "an interval with one bound";
+        if (isfinite(s[k].delta_lo) &&
+            !(s[k].delta_lo <= s[k].delta_pct && s[k].delta_pct <= s[k].delta_hi))
+            return "an interval that does not hold its delta";
+        sum += s[k].share;
+    }
+    if (fabs(sum - 1.0) > SHARE_ROUNDING * (double)n + 1e-9)
+        return "shares that do not sum to 1";
+    return NULL;
+}
+
+size_t qsb_states_summary(const qsb_results *r, size_t index, char *buf, size_t len)
+{
+    size_t rows = 0, with_states = 0, most = 0, at_most = 0;
+    double share[QSB_STATES_MAX] = {0};
+    const char *name = NULL;
+    for (size_t c = 0; c < r->ncells; c++) {
+        const qsb_cell *cell = &r->cells[c];
+        if (index >= cell->nrows || !cell->rows[index].verified)
+            continue;
+        const qsb_row *row = &cell->rows[index];
+        name = row->algorithm;
+        rows++;
+        if (!row->states || (index > 0 && cell->rows[0].states))
+            continue; /* none, or its baseline's speeds */
+        qsb_state_estimate s[QSB_STATES_MAX];
+        const char *why;
+        size_t n = qsb_states_parse(row->states, s, &why);
+        if (n == 0)
+            continue;
+        with_states++;
+        if (n > most) {
+            most = n;
+            at_most = 0;
+            memset(share, 0, sizeof share);
+        }
+        if (n == most) {
+            at_most++;
+            for (size_t k = 0; k < n; k++)
+                share[k] += s[k].share;
+        }
+    }
+    if (len > 0)
+        buf[0] = '\0';
+    if (with_states == 0 || len == 0)
+        return 0;
+    size_t used = (size_t)snprintf(buf, len, "%s ran at %zu speeds in this run's processes (", name,
+                                   most);
+    for (size_t k = 0; k < most && used < len; k++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%.0f%%", k ? " / " : "",
+                                 share[k] / (double)at_most * 100.0);
+    if (used < len)
+        snprintf(buf + used, len - used, ") in %zu of its %zu rows; those rows are given per "
+                 "speed", with_states, rows);
+    return with_states;
+}
+
+size_t qsb_row_states_words(const qsb_row *row, char *buf, size_t len)
+{
+    qsb_state_estimate s[QSB_STATES_MAX];
+    const char *why;
+    size_t n = row->states ? qsb_states_parse(row->states, s, &why) : 0;
+    size_t used = 0;
+    if (len > 0)
+        buf[0] = '\0';
+    for (size_t k = 0; k < n && used < len; k++) {
+        used += (size_t)snprintf(buf + used, len - used, "%s%.0f%% ", k ? " / " : "states ",
+                                 s[k].share * 100.0);
+        if (used >= len)
+            break;
+        if (!isfinite(s[k].delta_pct))
+            used += (size_t)snprintf(buf + used, len - used, "%.0f", s[k].median);
+        else if (!isfinite(s[k].delta_lo))
+            used += (size_t)snprintf(buf + used, len - used, "%+.1f%% too few", s[k].delta_pct);
+        else
+            used += (size_t)snprintf(buf + used, len - used, "%+.1f%% \xc2\xb1%.1f", s[k].delta_pct,
+                                     fmax(s[k].delta_hi - s[k].delta_pct,
+                                          s[k].delta_pct - s[k].delta_lo));
+    }
+    return n;
+}
