@@ -16,12 +16,13 @@
 #define MIN_POINTS 3         /* a shorter series has no steps to find */
 #define VARIANCE_FLOOR 1e-10 /* exact counts: a step of 0.01% is still one */
 
-/* The penalty per step: 3 ln n, as the Bayesian information criterion's ln n per parameter
-** for a step's level and place, and a little more for the heavier tails of timings (the
-** A/A series of tests/test_history_detect.c give no step with it). */
+/* The penalty per step: 4 ln n, twice the Bayesian information criterion's ln n per
+** parameter (a step's level and its place): the between-runs variance is estimated from the
+** series itself, and with 2 ln n or 3 ln n too many A/A series got a step (measured by
+** `test_history_detect sweep`, docs/measurement.md). */
 static double penalty(size_t n)
 {
-    return 3.0 * log((double)n);
+    return 4.0 * log((double)n);
 }
 
 typedef struct {

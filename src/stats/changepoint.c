@@ -125,6 +125,10 @@ void qsb_weighted_mean(const double *y, const double *var, size_t from, size_t t
     *mean_var = w > 0.0 ? 1.0 / w : NAN;
 }
 
+/* E[Z^2 | |Z| < z90] for a standard normal Z, z90 its two-sided 90% point (1.6449): the
+** mean square of the smallest 90% of |Z| is this share of the variance. */
+#define TRIMMED_SHARE 0.62300
+
 double qsb_between_variance(const double *y, const double *var, size_t n)
 {
     if (n < 3)
@@ -135,12 +139,16 @@ double qsb_between_variance(const double *y, const double *var, size_t n)
     for (size_t i = 1; i < n; i++)
         d[i - 1] = fabs(y[i] - y[i - 1]);
     qsb_sort_doubles(d, n - 1);
-    double sd = 1.4826 * qsb_median_of_sorted(d, n - 1) / sqrt(2.0);
+    size_t kept = (size_t)ceil(0.9 * (double)(n - 1));
+    double sum = 0.0;
+    for (size_t i = 0; i < kept; i++)
+        sum += d[i] * d[i];
+    double point_var = sum / (double)kept / TRIMMED_SHARE / 2.0;
     for (size_t i = 0; i < n; i++)
         d[i] = var[i];
     qsb_sort_doubles(d, n);
     double own = qsb_median_of_sorted(d, n);
     free(d);
-    double between = sd * sd - own;
+    double between = point_var - own;
     return between > 0.0 ? between : 0.0;
 }
