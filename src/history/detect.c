@@ -17,12 +17,13 @@
 #define VARIANCE_FLOOR 1e-10 /* exact counts: a step of 0.01% is still one */
 
 /* The penalty per step: 4 ln n, twice the Bayesian information criterion's ln n per
-** parameter (a step's level and its place): the between-runs variance is estimated from the
-** series itself, and with 2 ln n or 3 ln n too many A/A series got a step (measured by
-** `test_history_detect sweep`, docs/measurement.md). */
+** parameter (a step's level and its place), times 1 + 4/n for short series: the between-runs
+** variance is estimated from the series itself, from few differences when it is short. With
+** 2 ln n or 3 ln n too many A/A series got a step (measured by `test_history_detect sweep`;
+** docs/measurement.md, "History: steps across commits"). */
 static double penalty(size_t n)
 {
-    return 4.0 * log((double)n);
+    return 4.0 * log((double)n) * (1.0 + 4.0 / (double)n);
 }
 
 typedef struct {

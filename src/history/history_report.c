@@ -64,6 +64,25 @@ int qsb_history_add_files(qsb_history *h, char *const *paths, size_t n,
     return status;
 }
 
+int qsb_history_add_results(const char *path, const qsb_results *r, const qsb_stamp_text *stamp,
+                            const char *machine)
+{
+    qsb_history *h;
+    int status = qsb_history_open(path, QSB_HISTORY_CREATE, &h);
+    if (status != QSB_OK)
+        return status;
+    qsb_history_stamp st = {stamp->commit, stamp->date, stamp->time,
+                            stamp->branch[0] ? stamp->branch : NULL, machine, NULL};
+    int64_t id = 0;
+    status = qsb_history_add(h, r, &st, 1, &id);
+    qsb_history_close(h);
+    if (status == QSB_OK)
+        qsb_note("history: run %lld added to %s: %s at %s, %zu cells", (long long)id,
+                 qsb_quote_path(path), qsb_quote(machine ? machine : qsb_machine_name(&r->context)),
+                 qsb_quote(stamp->commit), r->ncells);
+    return status;
+}
+
 /* ---- list ---- */
 
 static const char *short_commit(const char *commit, char buf[13])

@@ -18,6 +18,12 @@
 int qsb_history_add_files(qsb_history *h, char *const *paths, size_t n,
                           const qsb_stamp_text *stamp, const char *machine);
 
+/* Adds one run just made (source NULL) to the database at path under the stamp, opening and
+** closing it here: a run measured in a child process adds from there (a SQLite connection
+** never crosses a fork). Prints one line on stderr. */
+int qsb_history_add_results(const char *path, const qsb_results *r, const qsb_stamp_text *stamp,
+                            const char *machine);
+
 /* The runs as a table: id, commit, date, machine, cells, command. */
 int qsb_history_write_runs(FILE *out, qsb_history *h, const char *machine);
 

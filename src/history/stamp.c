@@ -86,8 +86,8 @@ int qsb_stamp_resolve(const char *commit, const char *date, const char *branch,
         snprintf(out->commit, sizeof out->commit, "%s", commit);
     } else if (git(dir, out->commit, sizeof out->commit, "rev-parse", "--verify", "-q",
                    "HEAD^{commit}") != 0) {
-        return qsb_usage_error("no commit to file the run under: give --commit REV and "
-                               "--date ISO, or run in a git checkout");
+        return qsb_usage_error("no commit to file the run under: not in a git checkout "
+                               "(run there, or give history add --commit REV --date ISO)");
     }
     if (date) {
         snprintf(out->date, sizeof out->date, "%s", date);

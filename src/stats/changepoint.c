@@ -125,9 +125,14 @@ void qsb_weighted_mean(const double *y, const double *var, size_t from, size_t t
     *mean_var = w > 0.0 ? 1.0 / w : NAN;
 }
 
-/* E[Z^2 | |Z| < z90] for a standard normal Z, z90 its two-sided 90% point (1.6449): the
-** mean square of the smallest 90% of |Z| is this share of the variance. */
-#define TRIMMED_SHARE 0.62300
+/* E[Z^2 | |Z| < z] for a standard normal Z, z its two-sided point of share q: the mean
+** square of the smallest share q of |Z| is this part of the variance. */
+static double trimmed_share(double q)
+{
+    double z = qsb_t_quantile((1.0 + q) / 2.0, INFINITY);
+    double density = exp(-z * z / 2.0) / sqrt(2.0 * M_PI);
+    return 1.0 - 2.0 * z * density / q;
+}
 
 double qsb_between_variance(const double *y, const double *var, size_t n)
 {
@@ -139,11 +144,11 @@ double qsb_between_variance(const double *y, const double *var, size_t n)
     for (size_t i = 1; i < n; i++)
         d[i - 1] = fabs(y[i] - y[i - 1]);
     qsb_sort_doubles(d, n - 1);
-    size_t kept = (size_t)ceil(0.9 * (double)(n - 1));
+    size_t dropped = (n - 1) / 10 ? (n - 1) / 10 : 1, kept = n - 1 - dropped; /* >= 1 */
     double sum = 0.0;
     for (size_t i = 0; i < kept; i++)
         sum += d[i] * d[i];
-    double point_var = sum / (double)kept / TRIMMED_SHARE / 2.0;
+    double point_var = sum / (double)kept / trimmed_share((double)kept / (double)(n - 1)) / 2.0;
     for (size_t i = 0; i < n; i++)
         d[i] = var[i];
     qsb_sort_doubles(d, n);
