@@ -6,15 +6,17 @@
 **   list            the runs;
 **   show            one series as a table (and --csv FILE);
 **   detect          the steps of every series; exit 1 when one slower than --threshold ends
-**                   at the newest commit of its series (--json FILE).
+**                   at the newest commit of its series (--json FILE);
+**   bisect          the first revision of a sort's git range that made it slower (bisect.h).
 ** Files go through qsb_outputs (all opened before any work). Exit: 0, 1 (detect: a slower
-** step at the newest commit), 2 for a bad command line, a bad file or database, 3 for I/O.
+** step at the newest commit; bisect: --bad not slower), 2 for a bad command line, a bad file or database, 3 for I/O.
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bisect.h"
 #include "commands.h"
 #include "detect.h"
 #include "diag.h"
@@ -30,6 +32,7 @@ typedef struct {
     const char *db;
     const char *commit, *date, *branch, *machine;
     const char *cell, *algo, *csv, *json;
+    const char *repo, *good, *bad, *build, *symbol;
     double threshold_pct;
 } history_args;
 
@@ -274,6 +277,68 @@ static int verb_detect(history_args *a, int argc, char **argv, int first)
     return status;
 }
 
+/* ---- bisect ---- */
+
+enum { BISECT_REPO, BISECT_GOOD, BISECT_BAD, BISECT_BUILD, BISECT_SYMBOL, BISECT_THRESHOLD,
+       BISECT_DB };
+
+static const qsb_option bisect_options[] = {
+    [BISECT_REPO] = {"repo", 0, "DIR", "the git repository of the sort's source (required)"},
+    [BISECT_GOOD] = {"good", 0, "REV", "a revision that is not slower (required)"},
+    [BISECT_BAD] = {"bad", 0, "REV", "a later revision that is slower (required)"},
+    [BISECT_BUILD] = {"build", 0, "CMD", "a shell command that builds the plug-in $OUT in "
+                                         "the checked-out tree (required)"},
+    [BISECT_SYMBOL] = {"symbol", 0, "SYM", "the sort in the plug-in, qsort_r's signature "
+                                           "(required)"},
+    [BISECT_THRESHOLD] = {"threshold", 0, "PCT", "slower: the run's gate (--fail-above) fails "
+                                                 "at this % (default 5)"},
+    [BISECT_DB] = {"db", 0, "FILE", "the history the runs are added to (default "
+                                    QSB_HISTORY_DEFAULT_PATH ")"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const qsb_command_spec bisect_spec = {
+    "history bisect", "--repo DIR --good REV --bad REV --build CMD --symbol SYM "
+    "[--threshold PCT] [--db FILE] [-- RUN OPTIONS]",
+    "The first revision of a git range of a sort's source that made it slower. Each revision\n"
+    "looked at is checked out in a temporary git worktree, built there by CMD with OUT set\n"
+    "to the plug-in's path, and measured in one run against the good revision's plug-in\n"
+    "(the in-run gate's paired test, --fail-above PCT; the run's options after --); binary\n"
+    "search: ceil(log2(range)) + 1 runs at most. A revision that does not build, or whose\n"
+    "sort fails verification, is skipped (as git bisect skip). Prints each step and the\n"
+    "revision; the runs are added to the history. Exit 0 with the revision named, 1 when\n"
+    "--bad is not slower than --good, 2 for bad input (unknown revisions, --good that does\n"
+    "not build), 3 for system errors.",
+    bisect_options};
+
+static int handle_bisect(void *ctx, int index, const char *arg)
+{
+    history_args *a = ctx;
+    if (index == BISECT_THRESHOLD)
+        return qsb_parse_double(arg, "--threshold", 0.0, 1e6, &a->threshold_pct);
+    const char **slot[] = {[BISECT_REPO] = &a->repo, [BISECT_GOOD] = &a->good,
+                           [BISECT_BAD] = &a->bad, [BISECT_BUILD] = &a->build,
+                           [BISECT_SYMBOL] = &a->symbol, [BISECT_DB] = &a->db};
+    *slot[index] = arg;
+    return QSB_OK;
+}
+
+static int verb_bisect(history_args *a, int argc, char **argv, int first)
+{
+    if (!a->repo || !a->good || !a->bad || !a->build || !a->symbol)
+        return qsb_usage_error("history bisect needs --repo, --good, --bad, --build and "
+                               "--symbol");
+    make_default_folder(a->db);
+    qsb_history *h; /* a bad database fails now, not after the first build */
+    int status = qsb_history_open(a->db, QSB_HISTORY_CREATE, &h);
+    qsb_history_close(h);
+    if (status != QSB_OK)
+        return status;
+    qsb_bisect_config cfg = {a->repo, a->good, a->bad, a->build, a->symbol, a->threshold_pct,
+                             argv + first, (size_t)(argc - first), a->db, "/proc/self/exe"};
+    return qsb_bisect(&cfg);
+}
+
 /* ---- the verbs ---- */
 
 typedef struct {
@@ -289,6 +354,8 @@ static const history_verb verbs[] = {
     {&show_spec, "one series (cell, algorithm) over commits", handle_show, verb_show},
     {&detect_spec, "steps in every series; exit 1 on a slower one at the newest commit",
      handle_detect, verb_detect},
+    {&bisect_spec, "the first revision of a sort's git range that made it slower",
+     handle_bisect, verb_bisect},
     {NULL, NULL, NULL, NULL},
 };
 

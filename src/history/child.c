@@ -26,15 +26,18 @@ static void exec_child(const char *const *argv, const char *dir, const char *con
     int null_fd = open("/dev/null", O_RDWR);
     if (null_fd >= 0)
         dup2(null_fd, STDIN_FILENO);
-    if (out_fd >= 0) {
+    if (out_fd >= 0 && output == QSB_CHILD_ERRORS) {
+        redirect(out_fd, STDERR_FILENO);
+        if (null_fd >= 0)
+            dup2(null_fd, STDOUT_FILENO);
+    } else if (out_fd >= 0) {
         redirect(out_fd, STDOUT_FILENO);
         if (null_fd >= 0)
             dup2(null_fd, STDERR_FILENO);
-    } else if (output == QSB_CHILD_QUIET && null_fd >= 0) {
+    } else if (null_fd >= 0) {
         dup2(null_fd, STDOUT_FILENO);
-        dup2(null_fd, STDERR_FILENO);
-    } else {
-        dup2(STDERR_FILENO, STDOUT_FILENO);
+        if (output == QSB_CHILD_QUIET)
+            dup2(null_fd, STDERR_FILENO);
     }
     if (null_fd > STDERR_FILENO)
         close(null_fd);
