@@ -136,6 +136,18 @@ static int keep_run(const bisection *b, const char *rev, const qsb_results *r)
     return status;
 }
 
+/* A run's messages on stderr: every line when `all`, else its warnings only. */
+static void show_messages(const char *messages, int all)
+{
+    static const char warning[] = "qsortbench: warning: ";
+    for (const char *line = messages; *line;) {
+        size_t len = strcspn(line, "\n");
+        if (all || strncmp(line, warning, sizeof warning - 1) == 0)
+            fprintf(stderr, "%.*s\n", (int)len, line);
+        line += len + (line[len] == '\n');
+    }
+}
+
 /* One run of the candidate against the good plug-in; fills v. */
 static int run_candidate(bisection *b, size_t i, const char *so, rev_verdict *v)
 {
@@ -157,15 +169,15 @@ static int run_candidate(bisection *b, size_t i, const char *so, rev_verdict *v)
     for (size_t j = 0; j < c->n_run_options; j++)
         argv[k++] = c->run_options[j];
     argv[k] = NULL;
-    /* the run's messages (its gate's verdicts among them) are shown only when it fails */
+    /* the run's messages: its warnings (an untestable gate), or all of them when it fails */
     char *messages = malloc(RUN_MESSAGES_MAX);
     int rc = messages ? qsb_child_run(argv, NULL, NULL, messages, RUN_MESSAGES_MAX,
                                       QSB_CHILD_ERRORS)
                       : -1;
     free(argv);
     b->runs++;
-    if (rc != QSB_OK && rc != QSB_FINDING && messages && messages[0])
-        fprintf(stderr, "%s\n", messages);
+    if (messages)
+        show_messages(messages, rc != QSB_OK && rc != QSB_FINDING);
     free(messages);
     if (rc != QSB_OK && rc != QSB_FINDING)
         return qsb_error(rc == QSB_EUSAGE ? QSB_EUSAGE : QSB_ESYSTEM, "history bisect: the "

@@ -94,9 +94,10 @@ typedef struct {
     const char *machine;   /* NULL: every machine */
 } qsb_history_filter;
 
-/* Calls visit once per series matching the filter (its points with samples when
-** with_samples is QSB_HISTORY_SAMPLES), in (machine, metric, pattern, nelem, size, algorithm)
-** order. A visit returning non-zero stops the walk with that status. */
+/* Calls visit once per series matching the filter (its points with samples when detail is
+** QSB_HISTORY_SAMPLES), in (pattern, nelem, size, algorithm, machine, metric) order. The
+** series and its texts are valid during the visit only. A visit returning non-zero stops the
+** walk with that status. */
 typedef enum { QSB_HISTORY_NO_SAMPLES, QSB_HISTORY_SAMPLES } qsb_history_detail;
 typedef int (*qsb_history_visit)(void *ctx, const qsb_history_series *series);
 int qsb_history_walk(qsb_history *h, const qsb_history_filter *filter,

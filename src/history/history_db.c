@@ -508,33 +508,8 @@ static void store_free(struct qsb_history_store *store)
     }
 }
 
-/* The walk's query: the filter's conditions only, so that SQLite can use its indexes. */
-static int walk_sql(const qsb_history_filter *f, qsb_history_detail detail, char *sql,
-                    size_t len)
-{
-    int k = snprintf(sql, len,
-                     "SELECT r.machine, r.metric, s.pattern, s.nelem, s.size, s.algorithm,"
-                     " r.id, r.commit_rev, r.commit_date, r.commit_time, w.baseline, w.verified,"
-                     " w.median, w.median_lo, w.median_hi, w.delta_pct, w.delta_lo, w.delta_hi,"
-                     " w.states, %s FROM rows w JOIN runs r ON r.id = w.run_id"
-                     " JOIN series s ON s.id = w.series_id WHERE 1",
-                     detail == QSB_HISTORY_SAMPLES ? "w.samples" : "NULL");
-    if (f && f->pattern)
-        k += snprintf(sql + k, len - (size_t)k, " AND s.pattern = ?1 AND s.nelem = ?2"
-                      " AND s.size = ?3");
-    if (f && f->algorithm)
-        k += snprintf(sql + k, len - (size_t)k, " AND s.algorithm = ?4");
-    if (f && f->machine)
-        k += snprintf(sql + k, len - (size_t)k, " AND r.machine = ?5");
-    snprintf(sql + k, len - (size_t)k, " ORDER BY r.machine, r.metric, s.pattern, s.nelem,"
-             " s.size, s.algorithm, r.commit_time, r.id");
-    return QSB_OK;
-}
-
 static void bind_filter(sqlite3_stmt *st, const qsb_history_filter *f)
 {
-    if (!f)
-        return;
     if (f->pattern) {
         bind_text(st, 1, f->pattern);
         sqlite3_bind_int64(st, 2, (sqlite3_int64)f->nelem);
@@ -546,125 +521,246 @@ static void bind_filter(sqlite3_stmt *st, const qsb_history_filter *f)
         bind_text(st, 5, f->machine);
 }
 
-/* The series a row belongs to differs from the one being built. */
-static int new_series(const qsb_history_series *s, sqlite3_stmt *st)
+/* The walk reads the runs once (a few per thousand rows), then each series' rows through
+** the rows_series index, and orders a series' points itself: no join, and no sort of every
+** row of the database by SQLite. */
+typedef struct {
+    int64_t id, time;
+    char *commit, *date, *machine, *metric;
+} run_key;
+
+typedef struct {
+    run_key *runs; /* ascending id */
+    size_t n;
+} run_keys;
+
+static void run_keys_free(run_keys *k)
 {
-    if (!s->machine)
-        return 1;
-    const char *texts[] = {s->machine, s->metric, s->pattern, NULL, NULL, s->algorithm};
-    for (int i = 0; i < 6; i++) {
-        if (i == 3 || i == 4)
-            continue;
-        const unsigned char *t = sqlite3_column_text(st, i);
-        if (!t || strcmp((const char *)t, texts[i]) != 0)
-            return 1;
+    for (size_t i = 0; i < k->n; i++) {
+        free(k->runs[i].commit);
+        free(k->runs[i].date);
+        free(k->runs[i].machine);
+        free(k->runs[i].metric);
     }
-    return (uint64_t)sqlite3_column_int64(st, 3) != s->nelem ||
-           (uint64_t)sqlite3_column_int64(st, 4) != s->size;
+    free(k->runs);
 }
 
-static void series_reset(qsb_history_series *s)
+static int run_keys_load(qsb_history *h, const char *machine, run_keys *k)
+{
+    memset(k, 0, sizeof *k);
+    sqlite3_stmt *st;
+    int status = prepare(h, machine ? "SELECT id, commit_time, commit_rev, commit_date, machine,"
+                                      " metric FROM runs WHERE machine = ?1 ORDER BY id"
+                                    : "SELECT id, commit_time, commit_rev, commit_date, machine,"
+                                      " metric FROM runs ORDER BY id",
+                         &st);
+    if (status != QSB_OK)
+        return status;
+    if (machine)
+        bind_text(st, 1, machine);
+    size_t cap = 0;
+    int rc;
+    while (status == QSB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (k->n == cap) {
+            size_t ncap = cap ? 2 * cap : 256;
+            run_key *grown = realloc(k->runs, ncap * sizeof *grown);
+            if (!grown) {
+                status = qsb_out_of_memory("the history's runs");
+                break;
+            }
+            k->runs = grown;
+            cap = ncap;
+        }
+        run_key *r = &k->runs[k->n++];
+        r->id = sqlite3_column_int64(st, 0);
+        r->time = sqlite3_column_int64(st, 1);
+        r->commit = column_text(st, 2);
+        r->date = column_text(st, 3);
+        r->machine = column_text(st, 4);
+        r->metric = column_text(st, 5);
+        if (!r->commit || !r->date || !r->machine || !r->metric)
+            status = qsb_out_of_memory("the history's runs");
+    }
+    if (status == QSB_OK && rc != SQLITE_DONE)
+        status = db_error(h, rc, "reading the runs");
+    sqlite3_finalize(st);
+    if (status != QSB_OK)
+        run_keys_free(k);
+    return status;
+}
+
+static const run_key *run_key_find(const run_keys *k, int64_t id)
+{
+    size_t lo = 0, hi = k->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (k->runs[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < k->n && k->runs[lo].id == id ? &k->runs[lo] : NULL;
+}
+
+/* A series' points in the walk's order: machine, metric, then commit time and run. */
+static int point_order(const void *pa, const void *pb)
+{
+    const qsb_history_point *a = pa, *b = pb;
+    int c = strcmp(a->machine, b->machine);
+    if (!c)
+        c = strcmp(a->metric, b->metric);
+    if (!c)
+        c = (a->time > b->time) - (a->time < b->time);
+    if (!c)
+        c = (a->run_id > b->run_id) - (a->run_id < b->run_id);
+    return c;
+}
+
+static int series_grow(qsb_history_series *s, size_t *cap)
+{
+    if (s->n < *cap)
+        return QSB_OK;
+    size_t ncap = *cap ? 2 * *cap : 64;
+    qsb_history_point *grown = realloc(s->points, ncap * sizeof *grown);
+    if (!grown)
+        return qsb_out_of_memory("a series");
+    s->points = grown;
+    *cap = ncap;
+    return QSB_OK;
+}
+
+static int point_samples(qsb_history *h, qsb_history_series *s, qsb_history_point *p,
+                         sqlite3_stmt *st, int column)
+{
+    double *samples;
+    const unsigned char *blob = sqlite3_column_blob(st, column);
+    if (qsb_samples_decode(blob, (size_t)sqlite3_column_bytes(st, column), &samples,
+                           &p->nsamples) != 0)
+        return qsb_error(QSB_EUSAGE, "%s: run %lld holds samples that do not decode",
+                         qsb_quote_path(h->path), (long long)p->run_id);
+    double *kept = store_alloc(&s->store, p->nsamples * sizeof *kept + 1);
+    if (!kept) {
+        free(samples);
+        return qsb_out_of_memory("a series");
+    }
+    if (p->nsamples)
+        memcpy(kept, samples, p->nsamples * sizeof *kept);
+    free(samples);
+    p->samples = kept;
+    return QSB_OK;
+}
+
+/* The rows of series `id` whose runs are in keys, into s (emptied first). */
+static int series_read(qsb_history *h, sqlite3_stmt *st, int64_t id, const run_keys *keys,
+                       qsb_history_detail detail, qsb_history_series *s, size_t *cap)
 {
     store_free(s->store);
-    free(s->points);
-    memset(s, 0, sizeof *s);
+    s->store = NULL;
+    s->n = 0;
+    sqlite3_bind_int64(st, 1, id);
+    int status = QSB_OK, rc;
+    while (status == QSB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const run_key *run = run_key_find(keys, sqlite3_column_int64(st, 0));
+        if (!run || (status = series_grow(s, cap)) != QSB_OK)
+            continue;
+        qsb_history_point *p = &s->points[s->n];
+        memset(p, 0, sizeof *p);
+        p->run_id = run->id;
+        p->commit = run->commit;
+        p->date = run->date;
+        p->machine = run->machine;
+        p->metric = run->metric;
+        p->time = run->time;
+        p->baseline = sqlite3_column_int(st, 1);
+        p->verified = sqlite3_column_int(st, 2);
+        p->median = column_double(st, 3);
+        p->median_lo = column_double(st, 4);
+        p->median_hi = column_double(st, 5);
+        p->delta_pct = column_double(st, 6);
+        p->delta_lo = column_double(st, 7);
+        p->delta_hi = column_double(st, 8);
+        if (sqlite3_column_type(st, 9) != SQLITE_NULL &&
+            !(p->states = store_text(&s->store, (const char *)sqlite3_column_text(st, 9))))
+            status = qsb_out_of_memory("a series");
+        if (status == QSB_OK && detail == QSB_HISTORY_SAMPLES &&
+            sqlite3_column_type(st, 10) == SQLITE_BLOB)
+            status = point_samples(h, s, p, st, 10);
+        s->n++;
+    }
+    if (status == QSB_OK && rc != SQLITE_DONE)
+        status = db_error(h, rc, "reading the series");
+    sqlite3_reset(st);
+    if (status == QSB_OK)
+        qsort(s->points, s->n, sizeof *s->points, point_order);
+    return status;
 }
 
-static int series_start(qsb_history_series *s, sqlite3_stmt *st)
+/* Visits each (machine, metric) part of the series read into all. */
+static int visit_parts(qsb_history_series *all, qsb_history_visit visit, void *ctx)
 {
-    series_reset(s);
-    s->machine = store_text(&s->store, (const char *)sqlite3_column_text(st, 0));
-    s->metric = store_text(&s->store, (const char *)sqlite3_column_text(st, 1));
-    s->pattern = store_text(&s->store, (const char *)sqlite3_column_text(st, 2));
-    s->nelem = (uint64_t)sqlite3_column_int64(st, 3);
-    s->size = (uint64_t)sqlite3_column_int64(st, 4);
-    s->algorithm = store_text(&s->store, (const char *)sqlite3_column_text(st, 5));
-    return s->machine && s->metric && s->pattern && s->algorithm ? QSB_OK
-                                                                   : qsb_out_of_memory("a series");
-}
-
-static int series_add_point(qsb_history *h, qsb_history_series *s, size_t *cap,
-                            sqlite3_stmt *st)
-{
-    if (s->n == *cap) {
-        size_t ncap = *cap ? 2 * *cap : 64;
-        qsb_history_point *grown = realloc(s->points, ncap * sizeof *grown);
-        if (!grown)
-            return qsb_out_of_memory("a series");
-        s->points = grown;
-        *cap = ncap;
+    int status = QSB_OK;
+    for (size_t from = 0, to; status == QSB_OK && from < all->n; from = to) {
+        for (to = from + 1; to < all->n &&
+                            strcmp(all->points[to].machine, all->points[from].machine) == 0 &&
+                            strcmp(all->points[to].metric, all->points[from].metric) == 0;
+             to++)
+            ;
+        qsb_history_series part = *all;
+        part.machine = all->points[from].machine;
+        part.metric = all->points[from].metric;
+        part.points = all->points + from;
+        part.n = to - from;
+        status = visit(ctx, &part);
     }
-    qsb_history_point *p = &s->points[s->n];
-    memset(p, 0, sizeof *p);
-    p->machine = s->machine;
-    p->metric = s->metric;
-    p->run_id = sqlite3_column_int64(st, 6);
-    p->commit = store_text(&s->store, (const char *)sqlite3_column_text(st, 7));
-    p->date = store_text(&s->store, (const char *)sqlite3_column_text(st, 8));
-    p->time = sqlite3_column_int64(st, 9);
-    p->baseline = sqlite3_column_int(st, 10);
-    p->verified = sqlite3_column_int(st, 11);
-    p->median = column_double(st, 12);
-    p->median_lo = column_double(st, 13);
-    p->median_hi = column_double(st, 14);
-    p->delta_pct = column_double(st, 15);
-    p->delta_lo = column_double(st, 16);
-    p->delta_hi = column_double(st, 17);
-    p->states = store_text(&s->store, (const char *)sqlite3_column_text(st, 18));
-    if (!p->commit || !p->date)
-        return qsb_out_of_memory("a series");
-    if (sqlite3_column_type(st, 19) == SQLITE_BLOB) {
-        double *samples;
-        const unsigned char *blob = sqlite3_column_blob(st, 19);
-        if (qsb_samples_decode(blob, (size_t)sqlite3_column_bytes(st, 19), &samples,
-                               &p->nsamples) != 0)
-            return qsb_error(QSB_EUSAGE, "%s: run %lld holds samples that do not decode",
-                             qsb_quote_path(h->path), (long long)p->run_id);
-        double *kept = store_alloc(&s->store, p->nsamples * sizeof *kept + 1);
-        if (!kept) {
-            free(samples);
-            return qsb_out_of_memory("a series");
-        }
-        if (p->nsamples)
-            memcpy(kept, samples, p->nsamples * sizeof *kept);
-        free(samples);
-        p->samples = kept;
-    }
-    s->n++;
-    return QSB_OK;
+    return status;
 }
 
 int qsb_history_walk(qsb_history *h, const qsb_history_filter *filter,
                      qsb_history_detail detail, qsb_history_visit visit, void *ctx)
 {
-    char sql[1024];
-    walk_sql(filter, detail, sql, sizeof sql);
-    sqlite3_stmt *st;
-    int status = prepare(h, sql, &st);
+    qsb_history_filter none = {NULL, 0, 0, NULL, NULL};
+    const qsb_history_filter *f = filter ? filter : &none;
+    run_keys keys;
+    int status = run_keys_load(h, f->machine, &keys);
     if (status != QSB_OK)
         return status;
-    bind_filter(st, filter);
+    char sql[320];
+    snprintf(sql, sizeof sql, "SELECT id, pattern, nelem, size, algorithm FROM series WHERE 1%s%s"
+             " ORDER BY pattern, nelem, size, algorithm",
+             f->pattern ? " AND pattern = ?1 AND nelem = ?2 AND size = ?3" : "",
+             f->algorithm ? " AND algorithm = ?4" : "");
+    sqlite3_stmt *series_st = NULL, *rows_st = NULL;
+    status = prepare(h, sql, &series_st);
+    if (status == QSB_OK)
+        status = prepare(h, "SELECT run_id, baseline, verified, median, median_lo, median_hi,"
+                            " delta_pct, delta_lo, delta_hi, states, samples FROM rows"
+                            " WHERE series_id = ?1", &rows_st);
+    if (status == QSB_OK) {
+        qsb_history_filter series_filter = *f;
+        series_filter.machine = NULL;
+        bind_filter(series_st, &series_filter);
+    }
     qsb_history_series s;
     memset(&s, 0, sizeof s);
     size_t cap = 0;
-    int rc;
-    while (status == QSB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (new_series(&s, st)) {
-            if (s.n)
-                status = visit(ctx, &s);
-            if (status == QSB_OK)
-                status = series_start(&s, st);
-            cap = 0;
-        }
+    int rc = SQLITE_DONE;
+    while (status == QSB_OK && (rc = sqlite3_step(series_st)) == SQLITE_ROW) {
+        s.pattern = (const char *)sqlite3_column_text(series_st, 1);
+        s.nelem = (uint64_t)sqlite3_column_int64(series_st, 2);
+        s.size = (uint64_t)sqlite3_column_int64(series_st, 3);
+        s.algorithm = (const char *)sqlite3_column_text(series_st, 4);
+        status = series_read(h, rows_st, sqlite3_column_int64(series_st, 0), &keys, detail, &s,
+                             &cap);
         if (status == QSB_OK)
-            status = series_add_point(h, &s, &cap, st);
+            status = visit_parts(&s, visit, ctx);
     }
     if (status == QSB_OK && rc != SQLITE_DONE)
         status = db_error(h, rc, "reading the series");
-    if (status == QSB_OK && s.n)
-        status = visit(ctx, &s);
-    series_reset(&s);
-    sqlite3_finalize(st);
+    store_free(s.store);
+    free(s.points);
+    sqlite3_finalize(series_st);
+    sqlite3_finalize(rows_st);
+    run_keys_free(&keys);
     return status;
 }
 

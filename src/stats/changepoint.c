@@ -14,6 +14,8 @@
 
 #include "stats.h"
 
+#define NEIGHBOURS 2 /* cuts either side of a binary segmentation's also offered to the fit */
+
 typedef struct {
     double *w, *wy, *wyy; /* prefix sums of 1/var, y/var, y^2/var: [0..n] */
 } prefix_sums;
@@ -49,6 +51,60 @@ static int admissible(size_t s, size_t t, size_t n, size_t min_length)
     return t - s >= min_length || (t == n && t > s);
 }
 
+/* Binary segmentation (Scott & Knott 1974) of [from, to): the cut of largest gain, kept as a
+** candidate when the gain passes `gate`, then each side likewise; candidates marked in mark.
+** A cut needs min_length points on each side, but the series' end may be one point alone. */
+static void mark_candidates(const prefix_sums *p, const unsigned char *can_start, size_t from,
+                            size_t to, size_t n, size_t min_length, double gate,
+                            unsigned char *mark, unsigned depth)
+{
+    if (to - from < 2 || depth > 64)
+        return;
+    double whole = segment_cost(p, from, to), best_gain = 0.0;
+    size_t best = 0;
+    for (size_t c = from + 1; c < to; c++) {
+        int room = c - from >= min_length && (to - c >= min_length || to == n);
+        if (!room || (can_start && !can_start[c]))
+            continue;
+        double gain = whole - segment_cost(p, from, c) - segment_cost(p, c, to);
+        if (gain > best_gain) {
+            best_gain = gain;
+            best = c;
+        }
+    }
+    if (!best || best_gain <= gate)
+        return;
+    mark[best] = 1;
+    mark_candidates(p, can_start, from, best, n, min_length, gate, mark, depth + 1);
+    mark_candidates(p, can_start, best, to, n, min_length, gate, mark, depth + 1);
+}
+
+/* For a long series, the cuts the exact fit may choose among: binary segmentation's, with a
+** quarter of the penalty as its gate, and their neighbours. NULL when out of memory. */
+static unsigned char *long_series_candidates(const prefix_sums *p,
+                                             const unsigned char *can_start, size_t n,
+                                             size_t min_length, double beta)
+{
+    unsigned char *mark = calloc(n, 1), *wide = calloc(n, 1);
+    if (!mark || !wide) {
+        free(mark);
+        free(wide);
+        return NULL;
+    }
+    mark_candidates(p, can_start, 0, n, n, min_length, beta / 4.0, mark, 0);
+    for (size_t i = 1; i < n; i++)
+        for (size_t d = 0; d <= NEIGHBOURS && mark[i]; d++) {
+            if (i >= d && i - d >= 1)
+                wide[i - d] = 1;
+            if (i + d < n)
+                wide[i + d] = 1;
+        }
+    for (size_t i = 0; i < n; i++)
+        wide[i] = wide[i] && (!can_start || can_start[i]);
+    free(mark);
+    return wide;
+}
+
 size_t qsb_step_fit(const double *y, const double *var, const unsigned char *can_start,
                     size_t n, size_t min_length, double beta, size_t *starts)
 {
@@ -61,10 +117,16 @@ size_t qsb_step_fit(const double *y, const double *var, const unsigned char *can
     size_t *last = malloc((n + 1) * sizeof *last);    /* the start of the last segment */
     size_t *alive = malloc((n + 1) * sizeof *alive);  /* candidate starts */
     size_t *dead_from = malloc((n + 1) * sizeof *dead_from);
-    if (!F || !last || !alive || !dead_from || prefix_build(&p, y, var, n) != 0) {
-        free(F), free(last), free(alive), free(dead_from);
+    p.w = NULL;
+    unsigned char *candidates = NULL;
+    if (!F || !last || !alive || !dead_from || prefix_build(&p, y, var, n) != 0 ||
+        (n > QSB_STEP_FIT_EXACT_MAX &&
+         !(candidates = long_series_candidates(&p, can_start, n, min_length, beta)))) {
+        free(F), free(last), free(alive), free(dead_from), free(p.w);
         return (size_t)-1;
     }
+    if (candidates)
+        can_start = candidates;
     size_t nalive = 1;
     alive[0] = 0;
     F[0] = -beta;
@@ -109,7 +171,7 @@ size_t qsb_step_fit(const double *y, const double *var, const unsigned char *can
         starts[i] = starts[count - 1 - i];
         starts[count - 1 - i] = tmp;
     }
-    free(F), free(last), free(alive), free(dead_from), free(p.w);
+    free(F), free(last), free(alive), free(dead_from), free(p.w), free(candidates);
     return count;
 }
 

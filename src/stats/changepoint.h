@@ -16,6 +16,12 @@
 
 #include <stddef.h>
 
+/* Above this many points, PELT's pruning (which needs steps to prune at) would leave a flat
+** series quadratic: the fit then chooses only among the cuts binary segmentation proposes
+** (Scott & Knott 1974; gate: a quarter of the penalty) and their neighbours, still exactly
+** among those. */
+#define QSB_STEP_FIT_EXACT_MAX 2000
+
 /* The optimal segmentation of y[0..n-1] with variances var[0..n-1] (each > 0): the start
 ** index of every segment but the first, ascending, in starts (room for n entries); returns
 ** their count. A segment may start at i (1 <= i < n) only where can_start is NULL or
