@@ -49,7 +49,7 @@ static double normal(void)
 typedef struct {
     qsb_history_series s;
     qsb_history_point p[MAX_POINTS];
-    char commits[MAX_POINTS][8];
+    char commits[MAX_POINTS][24];
 } sim_series;
 
 /* n runs of one candidate: its true delta step_pct from run `from` (1-based) on, else 0;

@@ -690,7 +690,7 @@ static int series_read(qsb_history *h, sqlite3_stmt *st, int64_t id, const run_k
     if (status == QSB_OK && rc != SQLITE_DONE)
         status = db_error(h, rc, "reading the series");
     sqlite3_reset(st);
-    if (status == QSB_OK)
+    if (status == QSB_OK && s->n > 1)
         qsort(s->points, s->n, sizeof *s->points, point_order);
     return status;
 }
