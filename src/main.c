@@ -24,6 +24,7 @@ static const command commands[] = {
     {"plot", qsb_cmd_plot, "charts from a results file, through gnuplot"},
     {"report", qsb_cmd_report, "one self-contained HTML page of results files"},
     {"export", qsb_cmd_export, "a results file in a format CI dashboards read"},
+    {"history", qsb_cmd_history, "every run kept with its commit; steps across commits"},
     {"audit", qsb_cmd_audit, "stability, allocation, stack, worst case, broken comparators"},
     {NULL, NULL, NULL},
 };

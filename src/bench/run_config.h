@@ -81,6 +81,8 @@ typedef struct {
     const qsb_export_format *export_format; /* --export FORMAT=FILE (export.h): NULL when */
     const char *export_path;                /* not asked */
     const char *report_path; /* --report FILE: the HTML page (report_html.h); NULL: none */
+    const char *history_path; /* --history FILE: the run added to that history database
+                              ** (history.h), filed under git's HEAD; NULL: none */
     bool fail_above;        /* --fail-above PCT given: gate the candidates (compare.h) */
     double fail_above_pct;
     double fail_above_alpha; /* --alpha: its level after the correction (default 0.01) */

@@ -13,6 +13,8 @@
 #include "commands.h"
 #include "compare.h"
 #include "diag.h"
+#include "history.h"
+#include "history_report.h"
 #include "plot.h"
 #include "plugin.h"
 #include "report.h"
@@ -20,12 +22,14 @@
 #include "run_files.h"
 #include "run_options.h"
 #include "runner.h"
+#include "stamp.h"
 
 /* The command's side of a run: its files and the table's reference. */
 typedef struct {
     const qsb_run_config *cfg;
     const qsb_reference *ref;
     qsb_run_files files;
+    qsb_stamp_text stamp; /* what --history files the run under */
 } run_output;
 
 static int open_files(void *arg, const struct tm *utc)
@@ -73,12 +77,32 @@ static int report(void *arg, const qsb_run_outcome *outcome)
     if (table_on_stdout && (fflush(stdout) != 0 || ferror(stdout)))
         write_status = qsb_error(QSB_ESYSTEM, "cannot write to standard output");
     int status = write_status == QSB_OK ? verdict(o, outcome) : write_status;
+    /* --history: a whole run, once its files are written */
+    if (o->cfg->history_path && write_status == QSB_OK && !outcome->stopped &&
+        !outcome->results->context.incomplete) {
+        int history_status = qsb_history_add_results(o->cfg->history_path, outcome->results,
+                                                     &o->stamp, o->cfg->machine);
+        if (status == QSB_OK)
+            status = history_status;
+    }
     /* Charts of a stopped run would be partial; failed cells are marked in them. */
     if (o->cfg->plot && write_status == QSB_OK && !outcome->stopped) {
         int plot_status = qsb_run_files_plot(o->cfg, files, outcome->results, table_on_stdout);
         if (status == QSB_OK)
             status = plot_status;
     }
+    return status;
+}
+
+/* --history FILE: the commit to file the run under and the database, checked before the
+** run (closed again: the run may add from a child process). */
+static int check_history(const char *path, qsb_stamp_text *stamp)
+{
+    int status = qsb_stamp_resolve(NULL, NULL, NULL, NULL, stamp);
+    qsb_history *h = NULL;
+    if (status == QSB_OK)
+        status = qsb_history_open(path, QSB_HISTORY_CREATE, &h);
+    qsb_history_close(h);
     return status;
 }
 
@@ -97,6 +121,8 @@ static int execute(const qsb_run_config *cfg)
         status = qsb_run_check_memory(cfg);
     if (status == QSB_OK && (cfg->plot || cfg->report_path))
         status = qsb_plot_check(); /* no gnuplot: say so now, not after the run */
+    if (status == QSB_OK && cfg->history_path)
+        status = check_history(cfg->history_path, &output.stamp);
     qsb_run_reporter reporter = {.open = open_files, .report = report, .arg = &output};
     if (status == QSB_OK)
         status = qsb_run_bench(cfg, &reporter);

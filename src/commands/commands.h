@@ -20,6 +20,7 @@ int qsb_cmd_audit(int argc, char **argv);
 int qsb_cmd_merge(int argc, char **argv);
 int qsb_cmd_export(int argc, char **argv);
 int qsb_cmd_report(int argc, char **argv);
+int qsb_cmd_history(int argc, char **argv);
 
 /* The run's options, also shown by the top-level --help (run is the default command). */
 extern const qsb_command_spec qsb_run_spec;

@@ -67,6 +67,7 @@ enum {
     OPT_QUIET,
     OPT_EXPORT,
     OPT_REPORT,
+    OPT_HISTORY,
     OPT_FAIL_ABOVE,
     OPT_ALPHA,
     OPT_CORRECTION,
@@ -148,6 +149,9 @@ static const qsb_option run_options[] = {
     [OPT_REPORT] = {"report", 0, "FILE",
                     "also write one self-contained HTML page of the run (`qsortbench report`: "
                     "context, tables, inline charts; needs gnuplot: Debian gnuplot-nox)"},
+    [OPT_HISTORY] = {"history", 0, "FILE",
+                     "also add the run to that history database, filed under git's HEAD in "
+                     "the current directory and its date (`qsortbench history --help`)"},
     [OPT_FAIL_ABOVE] = {"fail-above", 0, "PCT",
                         "exit 1 when a candidate is slower than PCT %: its paired ratio "
                         "above 1 + PCT/100 by a one-sided t test over its units, p corrected "
@@ -518,6 +522,7 @@ static int resolve_export_and_gate(qsb_run_config *cfg, const option_texts *t)
     int status = QSB_OK;
     const char *exp = t->text[OPT_EXPORT];
     cfg->report_path = t->text[OPT_REPORT];
+    cfg->history_path = t->text[OPT_HISTORY];
     if (exp && t->export_operand) {
         cfg->export_format = qsb_export_find(exp);
         cfg->export_path = t->export_operand;

@@ -1,0 +1,411 @@
+/*
+** `qsortbench history VERB ...`: the history database of runs (src/history/). Each verb has
+** its option table, from which its help is generated; `history --help` lists the verbs from
+** their table. The verbs parse and call the history layer:
+**   add RESULTS...  files a run (or several) under a commit (history_report.h);
+**   list            the runs;
+**   show            one series as a table (and --csv FILE);
+**   detect          the steps of every series; exit 1 when one slower than --threshold ends
+**                   at the newest commit of its series (--json FILE);
+**   bisect          the first revision of a sort's git range that made it slower (bisect.h).
+** Files go through qsb_outputs (all opened before any work). Exit: 0, 1 (detect: a slower
+** step at the newest commit; bisect: --bad not slower), 2 for a bad command line, a bad file or database, 3 for I/O.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bisect.h"
+#include "commands.h"
+#include "detect.h"
+#include "diag.h"
+#include "history.h"
+#include "history_report.h"
+#include "outfile.h"
+#include "stamp.h"
+
+#define DB_HELP "the history database (default " QSB_HISTORY_DEFAULT_PATH ")"
+
+/* The options every verb shares the meaning of; each table lists those it takes. */
+typedef struct {
+    const char *db;
+    const char *commit, *date, *branch, *machine;
+    const char *cell, *algo, *csv, *json;
+    const char *repo, *good, *bad, *build, *symbol;
+    double threshold_pct;
+} history_args;
+
+/* ---- add ---- */
+
+enum { ADD_DB, ADD_COMMIT, ADD_DATE, ADD_BRANCH, ADD_MACHINE };
+
+static const qsb_option add_options[] = {
+    [ADD_DB] = {"db", 0, "FILE", DB_HELP},
+    [ADD_COMMIT] = {"commit", 0, "REV", "the commit measured (default: git's HEAD here)"},
+    [ADD_DATE] = {"date", 0, "ISO", "its date, ISO 8601 (default: the commit's date in git)"},
+    [ADD_BRANCH] = {"branch", 0, "NAME", "its branch (default: git's current branch)"},
+    [ADD_MACHINE] = {"machine", 0, "NAME", "the machine (default: each run's own)"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const qsb_command_spec add_spec = {
+    "history add", "RESULTS... [--db FILE] [--commit REV] [--date ISO] [--branch NAME] "
+    "[--machine NAME]",
+    "Add results files (CSV or JSON; a fleet file gives a run per machine) to the history,\n"
+    "each with its context and rows (cell, algorithm, median, delta and their intervals,\n"
+    "states, samples), all in one transaction. Without --commit and --date they come from\n"
+    "git in the current directory; with neither there the add is refused (exit 2).",
+    add_options};
+
+static int handle_add(void *ctx, int index, const char *arg)
+{
+    history_args *a = ctx;
+    const char **slot[] = {[ADD_DB] = &a->db, [ADD_COMMIT] = &a->commit,
+                           [ADD_DATE] = &a->date, [ADD_BRANCH] = &a->branch,
+                           [ADD_MACHINE] = &a->machine};
+    *slot[index] = arg;
+    return QSB_OK;
+}
+
+/* The default database's folder is made when missing; a --db FILE's must exist. */
+static void make_default_folder(const char *db)
+{
+    if (strcmp(db, QSB_HISTORY_DEFAULT_PATH) == 0)
+        mkdir("results", 0777);
+}
+
+static int verb_add(history_args *a, int argc, char **argv, int first)
+{
+    if (first >= argc)
+        return qsb_usage_error("history add takes one or more results files");
+    qsb_stamp_text stamp;
+    int status = qsb_stamp_resolve(a->commit, a->date, a->branch, NULL, &stamp);
+    if (status != QSB_OK)
+        return status;
+    make_default_folder(a->db);
+    qsb_history *h;
+    if ((status = qsb_history_open(a->db, QSB_HISTORY_CREATE, &h)) != QSB_OK)
+        return status;
+    status = qsb_history_add_files(h, argv + first, (size_t)(argc - first), &stamp, a->machine);
+    qsb_history_close(h);
+    return status;
+}
+
+/* ---- list ---- */
+
+enum { LIST_DB, LIST_MACHINE };
+
+static const qsb_option list_options[] = {
+    [LIST_DB] = {"db", 0, "FILE", DB_HELP},
+    [LIST_MACHINE] = {"machine", 0, "NAME", "only this machine's runs"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const qsb_command_spec list_spec = {
+    "history list", "[--db FILE] [--machine NAME]",
+    "The runs of the history in commit order: run id, commit, date, machine, cells, command.",
+    list_options};
+
+static int handle_list(void *ctx, int index, const char *arg)
+{
+    history_args *a = ctx;
+    *(index == LIST_DB ? &a->db : &a->machine) = arg;
+    return QSB_OK;
+}
+
+static int verb_list(history_args *a, int argc, char **argv, int first)
+{
+    (void)argv;
+    if (first < argc)
+        return qsb_usage_error("history list takes no operands");
+    qsb_history *h;
+    int status = qsb_history_open(a->db, QSB_HISTORY_EXISTING, &h);
+    if (status == QSB_OK)
+        status = qsb_history_write_runs(stdout, h, a->machine);
+    qsb_history_close(h);
+    return status;
+}
+
+/* ---- show ---- */
+
+enum { SHOW_DB, SHOW_CELL, SHOW_ALGO, SHOW_MACHINE, SHOW_CSV };
+
+static const qsb_option show_options[] = {
+    [SHOW_DB] = {"db", 0, "FILE", DB_HELP},
+    [SHOW_CELL] = {"cell", 0, "PATTERN/NELEM/SIZE", "the cell, e.g. random/1000/4 (required)"},
+    [SHOW_ALGO] = {"algo", 0, "NAME", "the algorithm (required)"},
+    [SHOW_MACHINE] = {"machine", 0, "NAME", "only this machine's series (default: every one)"},
+    [SHOW_CSV] = {"csv", 0, "FILE", "also the series as CSV, one line per run with its "
+                                    "samples ('-': stdout)"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const qsb_command_spec show_spec = {
+    "history show", "--cell PATTERN/NELEM/SIZE --algo NAME [--machine NAME] [--csv FILE] "
+    "[--db FILE]",
+    "One series of the history in commit order: each run's commit, date, median and paired\n"
+    "delta with their 95% intervals, and its speed states. An unknown cell or algorithm is\n"
+    "exit 2, naming those there are.",
+    show_options};
+
+static int handle_show(void *ctx, int index, const char *arg)
+{
+    history_args *a = ctx;
+    const char **slot[] = {[SHOW_DB] = &a->db, [SHOW_CELL] = &a->cell,
+                           [SHOW_ALGO] = &a->algo, [SHOW_MACHINE] = &a->machine,
+                           [SHOW_CSV] = &a->csv};
+    *slot[index] = arg;
+    return QSB_OK;
+}
+
+/* "random/1000/4" into the filter; the pattern is kept in pattern[]. */
+static int parse_cell(const char *text, char *pattern, size_t len, qsb_history_filter *f)
+{
+    const char *s1 = strchr(text, '/');
+    const char *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
+    if (!s1 || !s2 || s1 == text || (size_t)(s1 - text) >= len)
+        return qsb_usage_error("--cell: '%s' is not PATTERN/NELEM/SIZE", qsb_quote(text));
+    memcpy(pattern, text, (size_t)(s1 - text));
+    pattern[s1 - text] = '\0';
+    char nelem[32];
+    if ((size_t)(s2 - s1 - 1) >= sizeof nelem)
+        return qsb_usage_error("--cell: '%s' is not PATTERN/NELEM/SIZE", qsb_quote(text));
+    memcpy(nelem, s1 + 1, (size_t)(s2 - s1 - 1));
+    nelem[s2 - s1 - 1] = '\0';
+    f->pattern = pattern;
+    int status = qsb_parse_u64(nelem, "--cell's NELEM", 0, UINT64_MAX, 0, &f->nelem);
+    if (status == QSB_OK)
+        status = qsb_parse_u64(s2 + 1, "--cell's SIZE", 1, UINT64_MAX, 0, &f->size);
+    return status;
+}
+
+static int verb_show(history_args *a, int argc, char **argv, int first)
+{
+    (void)argv;
+    if (first < argc)
+        return qsb_usage_error("history show takes no operands");
+    if (!a->cell || !a->algo)
+        return qsb_usage_error("history show needs --cell PATTERN/NELEM/SIZE and --algo NAME");
+    char pattern[128];
+    qsb_history_filter f = {NULL, 0, 0, a->algo, a->machine};
+    int status = parse_cell(a->cell, pattern, sizeof pattern, &f);
+    if (status != QSB_OK)
+        return status;
+    qsb_history *h;
+    if ((status = qsb_history_open(a->db, QSB_HISTORY_EXISTING, &h)) != QSB_OK)
+        return status;
+    qsb_outputs out;
+    const qsb_output_spec specs[1] = {{"--csv", a->csv}};
+    if ((status = qsb_outputs_open(&out, specs, 1)) == QSB_OK)
+        status = qsb_outputs_close(&out, qsb_history_show(h, &f, stdout, out.file[0].fp));
+    qsb_history_close(h);
+    return status;
+}
+
+/* ---- detect ---- */
+
+enum { DETECT_DB, DETECT_THRESHOLD, DETECT_JSON, DETECT_MACHINE };
+
+static const qsb_option detect_options[] = {
+    [DETECT_DB] = {"db", 0, "FILE", DB_HELP},
+    [DETECT_THRESHOLD] = {"threshold", 0, "PCT", "a step slower than this at the newest "
+                                                 "commit of its series fails (default 5)"},
+    [DETECT_JSON] = {"json", 0, "FILE", "also the steps as JSON ('-': stdout)"},
+    [DETECT_MACHINE] = {"machine", 0, "NAME", "only this machine's series"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const qsb_command_spec detect_spec = {
+    "history detect", "[--db FILE] [--threshold PCT] [--json FILE] [--machine NAME]",
+    "Steps (change points) in every (machine, cell, algorithm) series: of the paired deltas,\n"
+    "and of the medians as a second view. A penalised step fit weighted by each run's\n"
+    "interval and the spread between runs (docs/measurement.md, \"History\"). Each step:\n"
+    "the last commit before it, the first after, the change and its 95% interval. Exit 1\n"
+    "when a step of the deltas (of the medians for a baseline) slower than --threshold ends\n"
+    "at the newest commit of its series, else 0.",
+    detect_options};
+
+static int handle_detect(void *ctx, int index, const char *arg)
+{
+    history_args *a = ctx;
+    switch (index) {
+    case DETECT_THRESHOLD:
+        return qsb_parse_double(arg, "--threshold", 0.0, 1e6, &a->threshold_pct);
+    case DETECT_JSON:
+        a->json = arg;
+        return QSB_OK;
+    default:
+        *(index == DETECT_DB ? &a->db : &a->machine) = arg;
+        return QSB_OK;
+    }
+}
+
+static int detect_status(const qsb_step_list *steps, double threshold_pct)
+{
+    for (size_t i = 0; i < steps->n; i++)
+        if (qsb_step_fails(&steps->steps[i], threshold_pct))
+            return QSB_FINDING;
+    return QSB_OK;
+}
+
+static int verb_detect(history_args *a, int argc, char **argv, int first)
+{
+    (void)argv;
+    if (first < argc)
+        return qsb_usage_error("history detect takes no operands");
+    qsb_history *h;
+    int status = qsb_history_open(a->db, QSB_HISTORY_EXISTING, &h);
+    if (status != QSB_OK)
+        return status;
+    qsb_outputs out;
+    const qsb_output_spec specs[1] = {{"--json", a->json}};
+    qsb_step_list steps = {NULL, 0, 0};
+    if ((status = qsb_outputs_open(&out, specs, 1)) == QSB_OK) {
+        status = qsb_detect_all(h, a->machine, &steps);
+        if (status == QSB_OK) {
+            qsb_steps_write_table(stdout, &steps, a->threshold_pct);
+            if (out.file[0].fp)
+                status = qsb_steps_write_json(out.file[0].fp, &steps, a->threshold_pct);
+        }
+        status = qsb_outputs_close(&out, status);
+    }
+    if (status == QSB_OK)
+        status = detect_status(&steps, a->threshold_pct);
+    qsb_step_list_free(&steps);
+    qsb_history_close(h);
+    return status;
+}
+
+/* ---- bisect ---- */
+
+enum { BISECT_REPO, BISECT_GOOD, BISECT_BAD, BISECT_BUILD, BISECT_SYMBOL, BISECT_THRESHOLD,
+       BISECT_DB };
+
+static const qsb_option bisect_options[] = {
+    [BISECT_REPO] = {"repo", 0, "DIR", "the git repository of the sort's source (required)"},
+    [BISECT_GOOD] = {"good", 0, "REV", "a revision that is not slower (required)"},
+    [BISECT_BAD] = {"bad", 0, "REV", "a later revision that is slower (required)"},
+    [BISECT_BUILD] = {"build", 0, "CMD", "a shell command that builds the plug-in $OUT in "
+                                         "the checked-out tree (required)"},
+    [BISECT_SYMBOL] = {"symbol", 0, "SYM", "the sort in the plug-in, qsort_r's signature "
+                                           "(required)"},
+    [BISECT_THRESHOLD] = {"threshold", 0, "PCT", "slower: the run's gate (--fail-above) fails "
+                                                 "at this % (default 5)"},
+    [BISECT_DB] = {"db", 0, "FILE", "the history the runs are added to (default "
+                                    QSB_HISTORY_DEFAULT_PATH ")"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const qsb_command_spec bisect_spec = {
+    "history bisect", "--repo DIR --good REV --bad REV --build CMD --symbol SYM "
+    "[--threshold PCT] [--db FILE] [-- RUN OPTIONS]",
+    "The first revision of a git range of a sort's source that made it slower. Each revision\n"
+    "looked at is checked out in a temporary git worktree, built there by CMD with OUT set\n"
+    "to the plug-in's path, and measured in one run against the good revision's plug-in\n"
+    "(the in-run gate's paired test, --fail-above PCT; the run's options after --); binary\n"
+    "search: ceil(log2(range)) + 1 runs at most. A revision that does not build, or whose\n"
+    "sort fails verification, is skipped (as git bisect skip). Prints each step and the\n"
+    "revision; the runs are added to the history. Exit 0 with the revision named, 1 when\n"
+    "--bad is not slower than --good, 2 for bad input (unknown revisions, --good that does\n"
+    "not build), 3 for system errors.",
+    bisect_options};
+
+static int handle_bisect(void *ctx, int index, const char *arg)
+{
+    history_args *a = ctx;
+    if (index == BISECT_THRESHOLD)
+        return qsb_parse_double(arg, "--threshold", 0.0, 1e6, &a->threshold_pct);
+    const char **slot[] = {[BISECT_REPO] = &a->repo, [BISECT_GOOD] = &a->good,
+                           [BISECT_BAD] = &a->bad, [BISECT_BUILD] = &a->build,
+                           [BISECT_SYMBOL] = &a->symbol, [BISECT_DB] = &a->db};
+    *slot[index] = arg;
+    return QSB_OK;
+}
+
+static int verb_bisect(history_args *a, int argc, char **argv, int first)
+{
+    if (!a->repo || !a->good || !a->bad || !a->build || !a->symbol)
+        return qsb_usage_error("history bisect needs --repo, --good, --bad, --build and "
+                               "--symbol");
+    make_default_folder(a->db);
+    qsb_history *h; /* a bad database fails now, not after the first build */
+    int status = qsb_history_open(a->db, QSB_HISTORY_CREATE, &h);
+    qsb_history_close(h);
+    if (status != QSB_OK)
+        return status;
+    qsb_bisect_config cfg = {a->repo, a->good, a->bad, a->build, a->symbol, a->threshold_pct,
+                             argv + first, (size_t)(argc - first), a->db, "/proc/self/exe"};
+    return qsb_bisect(&cfg);
+}
+
+/* ---- the verbs ---- */
+
+typedef struct {
+    const qsb_command_spec *spec;
+    const char *summary; /* one line, for `history --help` */
+    qsb_option_handler handle;
+    int (*run)(history_args *a, int argc, char **argv, int first);
+} history_verb;
+
+static const history_verb verbs[] = {
+    {&add_spec, "file results under a commit", handle_add, verb_add},
+    {&list_spec, "the runs: commit, date, machine, cells, command", handle_list, verb_list},
+    {&show_spec, "one series (cell, algorithm) over commits", handle_show, verb_show},
+    {&detect_spec, "steps in every series; exit 1 on a slower one at the newest commit",
+     handle_detect, verb_detect},
+    {&bisect_spec, "the first revision of a sort's git range that made it slower",
+     handle_bisect, verb_bisect},
+    {NULL, NULL, NULL, NULL},
+};
+
+static const char *verb_word(const history_verb *v)
+{
+    return v->spec->name + strlen("history ");
+}
+
+static void print_help(void)
+{
+    printf("Usage: qsortbench history VERB [OPTIONS]   (qsortbench history VERB --help)\n"
+           "Every run kept in a SQLite database with the commit it measured; the series of\n"
+           "runs of a cell looked at as a whole for steps.\n\nVerbs:\n");
+    for (const history_verb *v = verbs; v->spec; v++)
+        printf("  %-8s %s\n", verb_word(v), v->summary);
+    printf("\nExit status: 0 success, 1 detect found a slower step at the newest commit,\n"
+           "2 usage error or bad input (a damaged database, one of a newer schema), 3 system "
+           "error.\n");
+}
+
+/* "add, list, show, detect" from the table. */
+static const char *verb_names(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const history_verb *v = verbs; v->spec && used < len; v++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", v == verbs ? "" : ", ",
+                                 verb_word(v));
+    return buf;
+}
+
+int qsb_cmd_history(int argc, char **argv)
+{
+    char names[128];
+    if (argc < 2)
+        return qsb_usage_error("history needs a verb (%s)", verb_names(names, sizeof names));
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        print_help();
+        return QSB_OK;
+    }
+    for (const history_verb *v = verbs; v->spec; v++) {
+        if (strcmp(argv[1], verb_word(v)) != 0)
+            continue;
+        history_args a = {.db = QSB_HISTORY_DEFAULT_PATH, .threshold_pct = 5.0};
+        int first;
+        int status = qsb_parse_options(v->spec, argc - 1, argv + 1, v->handle, &a, &first);
+        if (status != QSB_OK)
+            return status == QSB_HELP_SHOWN ? QSB_OK : status;
+        return v->run(&a, argc - 1, argv + 1, first);
+    }
+    return qsb_usage_error("history: unknown verb '%s' (%s)", qsb_quote(argv[1]),
+                           verb_names(names, sizeof names));
+}

@@ -1,0 +1,238 @@
+/*
+** The steps of the history's series (detect.h). Values are taken on the log scale (a delta
+** as log(1 + delta/100), a median as its log), so a step is a ratio and its interval
+** symmetric there; a point's own variance is its 95% interval's half-width / 1.96, squared.
+*/
+#include "detect.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "changepoint.h"
+#include "diag.h"
+
+#define MIN_SEGMENT 2        /* points on each side of a step inside a series */
+#define MIN_POINTS 3         /* a shorter series has no steps to find */
+#define VARIANCE_FLOOR 1e-10 /* exact counts: a step of 0.01% is still one */
+
+/* The penalty per step: 4 ln n, twice the Bayesian information criterion's ln n per
+** parameter (a step's level and its place), times 1 + 4/n for short series: the between-runs
+** variance is estimated from the series itself, from few differences when it is short. With
+** 2 ln n or 3 ln n too many A/A series got a step (measured by `test_history_detect sweep`;
+** docs/measurement.md, "History: steps across commits"). */
+static double penalty(size_t n)
+{
+    return 4.0 * log((double)n) * (1.0 + 4.0 / (double)n);
+}
+
+typedef struct {
+    double *y, *var;
+    unsigned char *can_start;
+    size_t *index, *starts; /* index[k]: the series' point of value k */
+    size_t n;
+} view_values;
+
+static int log_interval_var(double lo_pct, double hi_pct, double *var)
+{
+    if (!isfinite(lo_pct) || !isfinite(hi_pct) || !(lo_pct > -100.0) || hi_pct < lo_pct)
+        return -1;
+    double half = (log1p(hi_pct / 100.0) - log1p(lo_pct / 100.0)) / 2.0 / QSB_STEP_Z;
+    *var = half * half;
+    return 0;
+}
+
+/* The view's value and own variance of point p; -1 when it has none. */
+static int point_value(const qsb_history_point *p, qsb_series_view view, double *y,
+                       double *var)
+{
+    *var = NAN;
+    if (!p->verified)
+        return -1;
+    if (view == QSB_VIEW_DELTA) {
+        if (p->baseline || !(p->delta_pct > -100.0) || !isfinite(p->delta_pct))
+            return -1;
+        *y = log1p(p->delta_pct / 100.0);
+        if (log_interval_var(p->delta_lo, p->delta_hi, var) != 0)
+            *var = NAN;
+        return 0;
+    }
+    if (!(p->median > 0.0) || !isfinite(p->median))
+        return -1;
+    *y = log(p->median);
+    if (p->median_lo > 0.0 && p->median_hi >= p->median_lo) {
+        double half = (log(p->median_hi) - log(p->median_lo)) / 2.0 / QSB_STEP_Z;
+        *var = half * half;
+    }
+    return 0;
+}
+
+static void values_free(view_values *v)
+{
+    free(v->y);
+    free(v->var);
+    free(v->can_start);
+    free(v->index);
+    free(v->starts);
+}
+
+/* Unknown own variances take the median of the known ones; then every point gets the
+** between-runs variance added. */
+static void complete_variances(view_values *v)
+{
+    double *known = malloc(v->n * sizeof *known);
+    size_t k = 0;
+    for (size_t i = 0; known && i < v->n; i++)
+        if (isfinite(v->var[i]))
+            known[k++] = v->var[i];
+    double fill = 0.0;
+    if (k) {
+        qsb_sort_doubles(known, k);
+        fill = qsb_median_of_sorted(known, k);
+    }
+    free(known);
+    for (size_t i = 0; i < v->n; i++)
+        if (!isfinite(v->var[i]))
+            v->var[i] = fill;
+    double between = qsb_between_variance(v->y, v->var, v->n);
+    for (size_t i = 0; i < v->n; i++) {
+        v->var[i] += between;
+        if (v->var[i] < VARIANCE_FLOOR)
+            v->var[i] = VARIANCE_FLOOR;
+    }
+}
+
+static int values_build(const qsb_history_series *s, qsb_series_view view, view_values *v)
+{
+    memset(v, 0, sizeof *v);
+    size_t n = s->n ? s->n : 1;
+    v->y = malloc(n * sizeof *v->y);
+    v->var = malloc(n * sizeof *v->var);
+    v->can_start = malloc(n);
+    v->index = malloc(n * sizeof *v->index);
+    v->starts = malloc(n * sizeof *v->starts);
+    if (!v->y || !v->var || !v->can_start || !v->index || !v->starts) {
+        values_free(v);
+        return qsb_out_of_memory("detect");
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        const qsb_history_point *p = &s->points[i];
+        if (point_value(p, view, &v->y[v->n], &v->var[v->n]) != 0)
+            continue;
+        v->can_start[v->n] = v->n > 0 &&
+                             strcmp(s->points[v->index[v->n - 1]].commit, p->commit) != 0;
+        v->index[v->n++] = i;
+    }
+    complete_variances(v);
+    return QSB_OK;
+}
+
+static char *copy(const char *text)
+{
+    return strdup(text ? text : "");
+}
+
+static int append_step(qsb_step_list *list, const qsb_history_series *s, qsb_series_view view,
+                       const view_values *v, size_t from, size_t cut, size_t to, int gates)
+{
+    if (list->n == list->cap) {
+        size_t ncap = list->cap ? 2 * list->cap : 16;
+        qsb_step *grown = realloc(list->steps, ncap * sizeof *grown);
+        if (!grown)
+            return qsb_out_of_memory("detect");
+        list->steps = grown;
+        list->cap = ncap;
+    }
+    double m1, v1, m2, v2;
+    qsb_weighted_mean(v->y, v->var, from, cut, &m1, &v1);
+    qsb_weighted_mean(v->y, v->var, cut, to, &m2, &v2);
+    double d = m2 - m1, se = sqrt(v1 + v2);
+    qsb_step *st = &list->steps[list->n];
+    memset(st, 0, sizeof *st);
+    st->machine = copy(s->machine);
+    st->pattern = copy(s->pattern);
+    st->algorithm = copy(s->algorithm);
+    st->metric_unit = copy(s->metric);
+    st->nelem = s->nelem;
+    st->size = s->size;
+    st->view = view;
+    st->before = copy(s->points[v->index[cut - 1]].commit);
+    st->after = copy(s->points[v->index[cut]].commit);
+    st->after_index = v->index[cut];
+    st->change_pct = expm1(d) * 100.0;
+    st->lo = expm1(d - QSB_STEP_Z * se) * 100.0;
+    st->hi = expm1(d + QSB_STEP_Z * se) * 100.0;
+    st->at_newest = strcmp(st->after, s->points[v->index[v->n - 1]].commit) == 0;
+    st->gates = gates;
+    list->n++;
+    if (!st->machine || !st->pattern || !st->algorithm || !st->metric_unit || !st->before ||
+        !st->after)
+        return qsb_out_of_memory("detect");
+    return QSB_OK;
+}
+
+static int detect_view(const qsb_history_series *s, qsb_series_view view, int gates,
+                       qsb_step_list *list, size_t *found)
+{
+    view_values v;
+    int status = values_build(s, view, &v);
+    *found = 0;
+    if (status != QSB_OK || v.n < MIN_POINTS) {
+        values_free(&v);
+        return status;
+    }
+    size_t k = qsb_step_fit(v.y, v.var, v.can_start, v.n, MIN_SEGMENT, penalty(v.n), v.starts);
+    if (k == (size_t)-1) {
+        values_free(&v);
+        return qsb_out_of_memory("detect");
+    }
+    /* each step's change is between the segments on either side of it */
+    for (size_t j = 0; j < k && status == QSB_OK; j++) {
+        size_t from = j ? v.starts[j - 1] : 0, to = j + 1 < k ? v.starts[j + 1] : v.n;
+        status = append_step(list, s, view, &v, from, v.starts[j], to, gates);
+    }
+    *found = v.n;
+    values_free(&v);
+    return status;
+}
+
+int qsb_detect_series(const qsb_history_series *series, qsb_step_list *list)
+{
+    size_t delta_points;
+    int status = detect_view(series, QSB_VIEW_DELTA, 1, list, &delta_points);
+    size_t median_points;
+    if (status == QSB_OK)
+        status = detect_view(series, QSB_VIEW_MEDIAN, delta_points == 0, list, &median_points);
+    return status;
+}
+
+static int visit_series(void *ctx, const qsb_history_series *series)
+{
+    return qsb_detect_series(series, ctx);
+}
+
+int qsb_detect_all(qsb_history *h, const char *machine, qsb_step_list *list)
+{
+    qsb_history_filter f = {NULL, 0, 0, NULL, machine};
+    return qsb_history_walk(h, &f, QSB_HISTORY_NO_SAMPLES, visit_series, list);
+}
+
+int qsb_step_fails(const qsb_step *step, double threshold_pct)
+{
+    return step->gates && step->at_newest && step->change_pct > threshold_pct;
+}
+
+void qsb_step_list_free(qsb_step_list *list)
+{
+    for (size_t i = 0; i < list->n; i++) {
+        qsb_step *s = &list->steps[i];
+        free(s->machine);
+        free(s->pattern);
+        free(s->algorithm);
+        free(s->metric_unit);
+        free(s->before);
+        free(s->after);
+    }
+    free(list->steps);
+    memset(list, 0, sizeof *list);
+}

@@ -1,0 +1,52 @@
+/*
+** Steps in the history: each (machine, metric, cell, algorithm) series looked at as a
+** whole, its paired deltas and, as a second view, its medians, by the penalised step fit of
+** changepoint.h. A point's variance is its run's own (from its 95% interval) plus the
+** variance between runs that the series itself shows (qsb_between_variance): runs on a shared
+** machine move more between them than their own intervals say. Steps are cut only between
+** commits, and inside a series a step needs two points on each side, but the newest commit
+** alone may be a step (the CI question: did the last commit make it slower?).
+*/
+#ifndef QSB_DETECT_H
+#define QSB_DETECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "history.h"
+
+typedef enum { QSB_VIEW_DELTA, QSB_VIEW_MEDIAN } qsb_series_view;
+
+typedef struct {
+    char *machine, *pattern, *algorithm, *metric_unit;
+    uint64_t nelem, size;
+    qsb_series_view view;
+    char *before, *after; /* the last commit before the step, the first after it */
+    size_t after_index;   /* the first point after it, in the series' points */
+    double change_pct;    /* the later level against the earlier one, % */
+    double lo, hi;        /* its 95% interval, % */
+    int at_newest;        /* the step's first commit after is the series' newest */
+    int gates;            /* a step of the view that decides detect's exit: the deltas, or
+                          ** the medians of a series without deltas (a baseline's) */
+} qsb_step;
+
+typedef struct {
+    qsb_step *steps;
+    size_t n, cap;
+} qsb_step_list;
+
+void qsb_step_list_free(qsb_step_list *list);
+
+/* The steps of one series (both views), appended to list. QSB_OK or QSB_ESYSTEM. */
+int qsb_detect_series(const qsb_history_series *series, qsb_step_list *list);
+
+/* The steps of every series of the database (of one machine when machine is not NULL). */
+int qsb_detect_all(qsb_history *h, const char *machine, qsb_step_list *list);
+
+/* A step that fails detect: gating, at the series' newest commit, slower than
+** threshold_pct. */
+int qsb_step_fails(const qsb_step *step, double threshold_pct);
+
+#define QSB_STEP_Z 1.959963984540054 /* the normal's 97.5% point: the steps' 95% intervals */
+
+#endif

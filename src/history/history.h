@@ -1,0 +1,113 @@
+/*
+** The history database: every run kept with the commit it measured, so that a series of
+** runs (one machine, one cell, one algorithm) can be looked at as a whole (detect.h) and
+** shown. One SQLite file (docs/formats.md, "The history database"):
+**
+**   - its schema is versioned (PRAGMA user_version) and migrated forward on open; a file of
+**     a newer schema, a file that is not a database, or a database of another application
+**     is refused with one line, QSB_EUSAGE;
+**   - journal in WAL mode with a busy timeout: several processes may add at once, each
+**     waiting its turn;
+**   - every add is one transaction: a process killed at any moment leaves the file intact
+**     and each run either wholly in or wholly out.
+**
+** Functions report their own errors through diag and return a status (QSB_OK, QSB_EUSAGE
+** for a bad file or bad input, QSB_ESYSTEM for I/O and memory).
+*/
+#ifndef QSB_HISTORY_H
+#define QSB_HISTORY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "result.h"
+
+#define QSB_HISTORY_DEFAULT_PATH "results/history.sqlite"
+#define QSB_HISTORY_SCHEMA 1 /* the newest schema this build reads and writes */
+
+typedef struct qsb_history qsb_history;
+
+typedef enum {
+    QSB_HISTORY_EXISTING, /* the file must exist (list, show, detect) */
+    QSB_HISTORY_CREATE    /* created when missing (add, run --history, bisect) */
+} qsb_history_open_mode;
+
+/* Opens (or creates) the database at path and brings its schema to QSB_HISTORY_SCHEMA. */
+int qsb_history_open(const char *path, qsb_history_open_mode mode, qsb_history **out);
+void qsb_history_close(qsb_history *h);
+
+/* What a run is filed under, beside its own context. */
+typedef struct {
+    const char *commit;  /* the revision measured */
+    const char *date;    /* its date, ISO 8601 as given or as git gives it */
+    int64_t time;        /* the same moment, seconds since the epoch (the series' order) */
+    const char *branch;  /* NULL: not known */
+    const char *machine; /* NULL: the results' machine name (qsb_machine_name) */
+    const char *source;  /* the results file it was read from; NULL for a run just made */
+} qsb_history_stamp;
+
+/* Adds runs[0..n-1] with their stamps in one transaction: all of them, or on any failure
+** none. ids (may be NULL) gets each run's id. */
+int qsb_history_add(qsb_history *h, const qsb_results *runs, const qsb_history_stamp *stamps,
+                    size_t n, int64_t *ids);
+
+/* ---- reading ---- */
+
+typedef struct {
+    int64_t id;
+    char *commit, *date, *machine, *command_line, *metric;
+    size_t cells;
+} qsb_history_run;
+
+/* Every run, in the series' order (commit time, then the order they were added); *runs
+** malloc'd, freed with qsb_history_runs_free. machine NULL: every machine. */
+int qsb_history_runs(qsb_history *h, const char *machine, qsb_history_run **runs, size_t *n);
+void qsb_history_runs_free(qsb_history_run *runs, size_t n);
+
+/* One point of a series: one row of one run. */
+typedef struct {
+    int64_t run_id;
+    const char *commit, *date, *machine, *metric; /* owned by the series */
+    int64_t time;
+    int baseline;                      /* the row is its run's baseline (no delta) */
+    int verified;
+    double median, median_lo, median_hi; /* NAN when unknown */
+    double delta_pct, delta_lo, delta_hi;
+    const char *states;                /* the row's speed states as read, or NULL */
+    size_t nsamples;
+    const double *samples;
+} qsb_history_point;
+
+/* A series: one machine, one metric, one cell, one algorithm, in commit order. */
+typedef struct {
+    const char *machine, *metric, *pattern, *algorithm;
+    uint64_t nelem, size;
+    qsb_history_point *points;
+    size_t n;
+    struct qsb_history_store *store; /* texts and samples (private) */
+} qsb_history_series;
+
+typedef struct {
+    const char *pattern;
+    uint64_t nelem, size;
+    const char *algorithm; /* NULL: every algorithm */
+    const char *machine;   /* NULL: every machine */
+} qsb_history_filter;
+
+/* Calls visit once per series matching the filter (its points with samples when detail is
+** QSB_HISTORY_SAMPLES), in (pattern, nelem, size, algorithm, machine, metric) order. The
+** series and its texts are valid during the visit only. A visit returning non-zero stops the
+** walk with that status. */
+typedef enum { QSB_HISTORY_NO_SAMPLES, QSB_HISTORY_SAMPLES } qsb_history_detail;
+typedef int (*qsb_history_visit)(void *ctx, const qsb_history_series *series);
+int qsb_history_walk(qsb_history *h, const qsb_history_filter *filter,
+                     qsb_history_detail detail, qsb_history_visit visit, void *ctx);
+
+/* The cells the database holds (every machine when machine is NULL), for messages: "random/
+** 1000/4, sorted/1000/4" in buf, cut with "..." when longer. Returns how many there are. */
+size_t qsb_history_cells_text(qsb_history *h, const char *machine, char *buf, size_t len);
+/* The algorithms of one cell the same way. */
+size_t qsb_history_algorithms_text(qsb_history *h, const qsb_history_filter *cell, char *buf,
+                                   size_t len);
+
+#endif

@@ -1,0 +1,27 @@
+/*
+** What a run is filed under in the history: its commit, the commit's date and the branch.
+** Options give them; what they leave out comes from git in the given directory (HEAD, its
+** committer date, its branch). Without either, the run cannot be filed: one line naming the
+** option to give, QSB_EUSAGE.
+*/
+#ifndef QSB_STAMP_H
+#define QSB_STAMP_H
+
+#include <stdint.h>
+
+typedef struct {
+    char commit[128];
+    char date[64];     /* ISO 8601, as given or as git gives it */
+    int64_t time;      /* the same moment in seconds since the epoch */
+    char branch[256];  /* "" when not known */
+} qsb_stamp_text;
+
+/* commit, date, branch: the options' values or NULL. dir: where git looks (NULL: here). */
+int qsb_stamp_resolve(const char *commit, const char *date, const char *branch,
+                      const char *dir, qsb_stamp_text *out);
+
+/* An ISO 8601 date: YYYY-MM-DD, optionally followed by THH:MM or THH:MM:SS (a space for the
+** T too) and Z or +HH:MM / -HH:MM (none: UTC). 0, or -1 when text is not one. */
+int qsb_parse_iso_date(const char *text, int64_t *time);
+
+#endif

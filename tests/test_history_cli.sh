@@ -1,0 +1,109 @@
+#!/bin/sh
+# `qsortbench history` and `run --history` through the binary:
+#  - add files runs under --commit/--date, or under git's HEAD and its date in a checkout;
+#    list shows them; show prints a series and its CSV (a line per run, the samples);
+#  - detect on exact counts: no step in a flat history; a step between c08 and c09 when the
+#    candidate's count changes there (exit 0: the newest commit is c10); a step at the newest
+#    commit exits 1, not with --threshold above it; --json holds the issue's fields;
+#  - run --history adds the run it made, filed under the checkout's HEAD; outside a checkout
+#    it is refused before the run (exit 2, no results file);
+#  - bad input is one line and exit 2: no commit, a bad --date, an unknown cell or algorithm
+#    (naming those there are), a file that is not a database, a missing database, a bad verb.
+# Usage: test_history_cli.sh PATH/TO/qsortbench
+set -u
+bin=$1
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+cd "$tmp" || exit 1
+. "$(dirname "$0")/check.sh"
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t \
+    GIT_COMMITTER_EMAIL=t@example.org GIT_CEILING_DIRECTORIES=$tmp
+
+# One error line, exit 2, mentioning $1; the rest is the command.
+bad() {
+    want=$1
+    shift
+    "$@" >out 2>err
+    rc=$?
+    lines=$(wc -l <err)
+    if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q -- "$want" err &&
+        grep -q '^qsortbench: error: ' err; then ok; else fail "$*: rc $rc, $lines lines: $(cat err)"; fi
+}
+
+M="--nelem 1000 --sizes 4 --patterns random,sorted --metric comparisons -q"
+"$bin" run $M --csv a.csv --json a.json >/dev/null 2>run.err || fail "run: $(cat run.err)"
+# b.csv: introsort's count 10% higher than in a.csv (median and delta), c.csv 30%
+awk -F, -v OFS=, -v f=1.10 'NR > 1 && $4 == "introsort" { $9 = $9 * f; $12 = (1 + $12 / 100) * f * 100 - 100 } 1' a.csv >b.csv
+awk -F, -v OFS=, -v f=1.30 'NR > 1 && $4 == "introsort" { $9 = $9 * f; $12 = (1 + $12 / 100) * f * 100 - 100 } 1' a.csv >c.csv
+
+db="--db h.sqlite"
+for i in 01 02 03 04 05 06 07 08; do
+    "$bin" history add a.csv $db --commit c$i --date 2026-11-$i --machine box 2>>add.err ||
+        fail "add c$i: $(cat add.err)"
+done
+check_same "$(grep -c 'added' add.err)" 8 "add's lines"
+"$bin" history list $db >list.out 2>&1 && ok || fail "list"
+check_same "$(grep -c ' box ' list.out)" 8 "runs listed"
+"$bin" history detect $db >detect.out 2>&1
+check_same "$?" 0 "detect on a flat history"
+grep -q '^no steps$' detect.out && ok || fail "a flat history has steps: $(cat detect.out)"
+
+"$bin" history add b.csv $db --commit c09 --date 2026-11-09 --machine box 2>/dev/null || fail "add c09"
+"$bin" history add b.csv $db --commit c10 --date 2026-11-10T12:00:00+01:00 --machine box 2>/dev/null || fail "add c10"
+"$bin" history detect $db --json steps.json >detect.out 2>&1
+check_same "$?" 0 "detect with a step before the newest commit"
+python3 - steps.json <<'PY' && ok || fail "steps.json: $(cat steps.json)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+steps = [s for s in d["steps"] if s["metric"] == "delta"]
+assert len(steps) == 2, steps  # random and sorted, introsort
+for s in steps:
+    assert set(["machine", "pattern", "nelem", "size", "algorithm", "metric", "before", "after",
+                "change_pct", "lo", "hi"]) <= set(s), s
+    assert s["algorithm"] == "introsort" and s["machine"] == "box", s
+    assert s["before"] == "c08" and s["after"] == "c09", s
+    assert 9.9 < s["change_pct"] < 10.1 and s["lo"] <= s["change_pct"] <= s["hi"], s
+    assert not s["fails"]
+assert not [s for s in d["steps"] if s["algorithm"] == "msort"], d
+PY
+
+"$bin" history add c.csv $db --commit c11 --date 2026-11-11 --machine box 2>/dev/null || fail "add c11"
+"$bin" history detect $db >detect.out 2>&1
+check_same "$?" 1 "detect with a slower step at the newest commit"
+grep -q 'SLOWER at the newest commit' detect.out && ok || fail "no mark: $(cat detect.out)"
+"$bin" history detect $db --threshold 25 >/dev/null 2>&1
+check_same "$?" 0 "detect --threshold 25 (the step is +18%)"
+"$bin" history detect $db --machine other >detect.out 2>&1
+check_same "$?" 0 "detect of another machine"
+
+"$bin" history show $db --cell random/1000/4 --algo introsort --csv s.csv >show.out 2>&1 &&
+    ok || fail "show: $(cat show.out)"
+check_same "$(($(wc -l <s.csv) - 1))" 11 "show --csv lines"
+check_same "$(sed -n 2p s.csv | cut -d, -f1)" c01 "show --csv's first commit"
+grep -q '^c11 ' show.out && ok || fail "show's table: $(cat show.out)"
+bad "there: random/1000/4, sorted/1000/4" "$bin" history show $db --cell random/999/4 --algo introsort
+bad "there: introsort, msort" "$bin" history show $db --cell random/1000/4 --algo heapsort
+bad "PATTERN/NELEM/SIZE" "$bin" history show $db --cell random --algo introsort
+bad "needs --cell" "$bin" history show $db
+
+# bad input
+bad "not in a git checkout" "$bin" history add a.csv $db
+bad "--date" "$bin" history add a.csv $db --commit x --date 2026-13-01
+bad "no history database" "$bin" history list --db missing.sqlite
+head -c 5000 /dev/urandom >noise.sqlite
+bad "not a readable history database" "$bin" history list --db noise.sqlite
+bad "unknown verb 'frob'" "$bin" history frob
+bad "needs a verb" "$bin" history
+bad "no commit" "$bin" run $M --csv r.csv --json r.json --history h.sqlite
+[ ! -e r.csv ] && ok || fail "a refused run --history wrote its results"
+
+# run --history in a checkout: filed under HEAD
+mkdir repo && cd repo && git init -q && echo x >f && git add f && git commit -qm one && cd .. ||
+    fail "git repository"
+head=$(git -C repo rev-parse HEAD)
+(cd repo && "$bin" run $M --csv ../r.csv --json ../r.json --history ../h.sqlite >/dev/null 2>../run.err) ||
+    fail "run --history: $(cat run.err)"
+grep -q "history: run 12 added" run.err && ok || fail "run --history's line: $(cat run.err)"
+"$bin" history list $db >list.out
+grep -q "^ *12  $(echo "$head" | cut -c1-12) " list.out && ok || fail "the run's commit: $(cat list.out)"
+check_done
