@@ -1,8 +1,9 @@
 /*
 ** The JSON results reader (schema.h), parsed with cJSON: a document's rows one at a time, the
 ** rest of it as one tree (json_split.h). Syntax errors name the line; schema errors name the
-** field ("results[3].nelem"). Every value is type-checked: a results file may come from
-** anywhere.
+** field ("results[3].nelem"), and in a row read from its text the field's line too. A key given
+** twice in one object is refused (json_keys.h). Every value is type-checked: a results file
+** may come from anywhere.
 */
 #include <cjson/cJSON.h>
 #include <math.h>
