@@ -397,7 +397,7 @@ static void rejected_edit(const char *name, char *text, const char *where)
 }
 
 /* The rows' array found in the text is the one cJSON would take: a key spelt with an escape
-** is read from the tree, and of two "results" keys the first counts. */
+** is read from the tree. */
 static void read_edited_fixture(const char *name, char *text)
 {
     char path[256];
@@ -421,8 +421,6 @@ static void test_json_rows_apart(void)
         return;
     read_edited_fixture("escaped-key.json", replace_once(good, "\"results\": [",
                                                          "\"r\\u0065sults\": ["));
-    read_edited_fixture("second-results.json",
-                        replace_once(good, "\n  ]\n}\n", "\n  ],\n  \"results\": []\n}\n"));
     free(good);
 }
 
@@ -665,6 +663,136 @@ static void test_bad_json(void)
     free(good);
 }
 
+/* A time of a sort is above 0: a file of zero (or negative) times is refused on the line and
+** the column of the first one; counts of comparisons may be 0. */
+static void test_times_above_zero(void)
+{
+    qsb_results r;
+    CHECK(read_captured(FIXTURES "zero-times.csv", &r) == QSB_EUSAGE);
+    CHECK_MSG(strstr(captured, "zero-times.csv:2: column 'min': '0' is not a time above 0 "
+                               "(the metric is cycles)") != NULL, "'%s'", captured);
+    char *csv = slurp(FIXTURES "small.csv", NULL), *json = slurp(FIXTURES "small.json", NULL);
+    CHECK(csv != NULL && json != NULL);
+    if (!csv || !json)
+        return;
+    rejected_edit("zero-median.csv", replace_once(csv, "3,90,95,95,", "3,90,0,95,"),
+                  ":3: column 'median': '0' is not a time above 0");
+    rejected_edit("negative-mean.csv", replace_once(csv, "3,90,95,95,", "3,90,95,-95,"),
+                  ":3: column 'mean': '-95' is not a time above 0");
+    rejected_edit("zero-sample.csv", replace_once(csv, "90;95;100", "90;-0;100"),
+                  ":3: column 'samples': '90;-0;100' is not a list of times above 0 (sample 2 "
+                  "of 3 is -0");
+    rejected_edit("ns-zero.csv", replace_once(csv, "introsort,msort,cycles,3,90,",
+                                              "introsort,msort,ns,3,0,"),
+                  ":3: column 'min': '0' is not a time above 0 (the metric is ns)");
+    /* JSON: the field and the line it is written on */
+    rejected_edit("zero-median.json", replace_once(json, "\"median\": 95,", "\"median\": 0,"),
+                  ":32: field 'results[1].median': not a time above 0 (the metric is cycles)");
+    rejected_edit("zero-sample.json", replace_once(json, "[90, 95, 100]", "[90, 95, 0]"),
+                  ":36: field 'results[1].samples': not a list of times above 0 (sample 3 of "
+                  "3 is 0");
+    /* comparisons are counts: 0 is one (a sort of one element makes none) */
+    const char *zero_counts = ORDER_HEADER "random,1,4,msort,msort,comparisons,3,0,0,0,0,,0,true,"
+                                           "0;0;0\n";
+    char path[256];
+    path_in_tmp(path, sizeof path, "zero-counts.csv");
+    write_text(path, zero_counts, strlen(zero_counts));
+    CHECK(qsb_read_results(path, &r) == QSB_OK && r.ncells == 1 &&
+          r.cells[0].rows[0].summary.median == 0);
+    qsb_results_free(&r);
+    free(csv);
+    free(json);
+}
+
+/* A key given twice in one object is refused on the line of the second one, wherever the
+** object is: a row, the root, the context, a nested object, a fleet's machine; spelt with an
+** escape too. The same key in two different objects is not a repeat. */
+static void test_repeated_keys(void)
+{
+    qsb_results r;
+    CHECK(read_captured(FIXTURES "repeated-key.json", &r) == QSB_EUSAGE);
+    CHECK_MSG(strstr(captured, "repeated-key.json:32: key 'median' given twice in one object: "
+                               "an ambiguous file") != NULL, "'%s'", captured);
+    char *json = slurp(FIXTURES "small.json", NULL);
+    CHECK(json != NULL);
+    if (!json)
+        return;
+    rejected_edit("two-versions.json", replace_once(json, "\"schema_version\": 1,",
+                                                    "\"schema_version\": 1,\n  "
+                                                    "\"schema_version\": 3,"),
+                  ":3: key 'schema_version' given twice");
+    rejected_edit("two-results.json",
+                  replace_once(json, "\n  ]\n}\n", "\n  ],\n  \"results\": []\n}\n"),
+                  ":49: key 'results' given twice");
+    rejected_edit("context-escaped.json", replace_once(json, "\"host\": \"fixture-host\",",
+                                                       "\"host\": \"fixture-host\",\n    "
+                                                       "\"h\\u006fst\": \"x\","),
+                  ":7: key 'h\\\\u006fst' given twice");
+    rejected_edit("nested.json",
+                  replace_once(json, "\"incomplete\": false",
+                               "\"incomplete\": false,\n    \"time_s\": {\"wall\": 1, "
+                               "\"timed\": 1,\n      \"wall\": 2}"),
+                  ":23: key 'wall' given twice");
+    rejected_edit("last-row.json", replace_once(json, "\"samples\": [60, 61]}",
+                                                "\"samples\": [60, 61], \"samples\": [1]}"),
+                  ":47: key 'samples' given twice");
+    /* "median" in every row, "metric" in the context and in the rows: no repeats */
+    char path[256];
+    path_in_tmp(path, sizeof path, "distinct.json");
+    write_text(path, json, strlen(json));
+    CHECK(qsb_read_results(path, &r) == QSB_OK);
+    qsb_results_free(&r);
+    free(json);
+    char *fleet = slurp(FIXTURES "fleet-same-names.json", NULL);
+    CHECK(fleet != NULL);
+    if (!fleet)
+        return;
+    rejected_edit("fleet-repeat.json", replace_once(fleet, "\"baseline\": \"msort\",",
+                                                    "\"baseline\": \"msort\", "
+                                                    "\"baseline\": \"introsort\","),
+                  ":25: key 'baseline' given twice");
+    free(fleet);
+}
+
+/* The machines of a fleet file are told apart by name: two of one name are refused. */
+static void test_fleet_names(void)
+{
+    qsb_results *runs = NULL;
+    size_t n = 0;
+    int saved = begin_capture();
+    int status = qsb_read_fleet(FIXTURES "fleet-same-names.json", &runs, &n);
+    end_capture(saved);
+    CHECK(status == QSB_EUSAGE && runs == NULL && n == 0);
+    CHECK_MSG(strstr(captured, "fleet-same-names.json: machines[1] has the name 'fixture-host' "
+                               "of machines[0]") != NULL && count_lines(captured) == 1,
+              "'%s'", captured);
+    char *fleet = slurp(FIXTURES "fleet-same-names.json", NULL);
+    CHECK(fleet != NULL);
+    if (!fleet)
+        return;
+    /* named apart by the machine key, or by the host */
+    char *named = replace_once(fleet, "\"incomplete\": false",
+                               "\"incomplete\": false, \"machine\": \"a\"");
+    char *hosts = replace_once(fleet, "\"host\": \"fixture-host\"", "\"host\": \"first\"");
+    char *texts[] = {named, hosts};
+    for (size_t i = 0; i < 2; i++) {
+        char path[256];
+        path_in_tmp(path, sizeof path, "fleet-apart.json");
+        write_text(path, texts[i], strlen(texts[i]));
+        CHECK(qsb_read_fleet(path, &runs, &n) == QSB_OK && n == 2);
+        for (size_t m = 0; m < n; m++)
+            qsb_results_free(&runs[m]);
+        free(runs);
+        free(texts[i]);
+    }
+    /* a machine named as another's host is the same name */
+    rejected_edit("fleet-host-name.json",
+                  replace_once(fleet, "\"incomplete\": false",
+                               "\"incomplete\": false, \"machine\": \"fixture-host\""),
+                  "machines[1] has the name 'fixture-host' of machines[0]");
+    free(fleet);
+}
+
 static void test_unreadable(void)
 {
     qsb_results r;
@@ -728,6 +856,9 @@ int main(void)
     test_bad_json();
     test_assembly_order();
     test_assembly_defects();
+    test_times_above_zero();
+    test_repeated_keys();
+    test_fleet_names();
     test_unreadable();
     test_not_regular();
     test_over_cap();

@@ -23,8 +23,7 @@ static const char *skip_ws(const char *p, const char *end)
     return p;
 }
 
-/* p at a '"': one past the closing quote, or NULL when the text ends first. */
-static const char *string_end(const char *p, const char *end)
+const char *qsb_json_string_end(const char *p, const char *end)
 {
     for (p++; p < end; p++) {
         if (*p == '\\')
@@ -47,7 +46,7 @@ static const char *value_end(const char *p, const char *end)
     if (p >= end)
         return NULL;
     if (*p == '"')
-        return string_end(p, end);
+        return qsb_json_string_end(p, end);
     if (*p != '{' && *p != '[') {
         while (p < end && !ends_scalar(*p))
             p++;
@@ -57,7 +56,7 @@ static const char *value_end(const char *p, const char *end)
     size_t depth = 0;
     for (; p < end; p++) {
         if (*p == '"') {
-            if (!(p = string_end(p, end)))
+            if (!(p = qsb_json_string_end(p, end)))
                 return NULL;
             p--;
         } else if (*p == '{' || *p == '[') {
@@ -125,7 +124,7 @@ static const char *scan_object(scan *s, const char *p, long doc, bool root)
     if (p < s->end && *p == '}')
         return p + 1;
     while (p < s->end && *p == '"') {
-        const char *key = p, *key_end = string_end(p, s->end);
+        const char *key = p, *key_end = qsb_json_string_end(p, s->end);
         if (!key_end)
             return NULL;
         p = skip_ws(key_end, s->end);

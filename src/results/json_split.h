@@ -34,6 +34,9 @@ typedef struct {
 int qsb_json_split_results(const char *text, size_t len, qsb_json_split *out);
 void qsb_json_split_free(qsb_json_split *s);
 
+/* p at a string's opening '"': one past its closing quote, or NULL when the text ends first. */
+const char *qsb_json_string_end(const char *p, const char *end);
+
 /* The elements of an array's span in turn: *at starts at the span's '['. Returns 1 with
 ** *element set to the next one, 0 after the last, -1 where the text between elements is not
 ** a comma (*at points there). */

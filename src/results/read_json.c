@@ -1,8 +1,9 @@
 /*
 ** The JSON results reader (schema.h), parsed with cJSON: a document's rows one at a time, the
 ** rest of it as one tree (json_split.h). Syntax errors name the line; schema errors name the
-** field ("results[3].nelem"). Every value is type-checked: a results file may come from
-** anywhere.
+** field ("results[3].nelem"), and in a row read from its text the field's line too. A key given
+** twice in one object is refused (json_keys.h). Every value is type-checked: a results file
+** may come from anywhere.
 */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "json_keys.h"
 #include "json_split.h"
 #include "read_results.h"
 #include "schema.h"
@@ -20,7 +22,19 @@
 typedef struct {
     const char *name; /* as messages show it: escaped already (read_results.h) */
     char where[48]; /* the object being read: "context", "results[3]" */
+    const char *text;  /* the file's text when the row was parsed from it alone, else NULL */
+    qsb_json_span row; /* that row's text: messages name the line of its member */
 } json_place;
+
+/* The line of member key of the row being read (of the row, when the key is not there); 0
+** when the row was read from a tree. */
+static size_t line_of(const json_place *at, const char *key)
+{
+    if (!at->text || !at->row.start)
+        return 0;
+    const char *member = *key ? qsb_json_member_at(&at->row, key) : NULL;
+    return qsb_json_line_of(at->text, member ? member : at->row.start);
+}
 
 static int field_error(const json_place *at, const char *key, const char *fmt, ...)
     QSB_PRINTF(3, 4);
@@ -32,7 +46,11 @@ static int field_error(const json_place *at, const char *key, const char *fmt, .
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    return qsb_error(QSB_EUSAGE, "%s: field '%s%s%s': %s", at->name, at->where,
+    char line[32] = "";
+    size_t n = line_of(at, key);
+    if (n)
+        snprintf(line, sizeof line, ":%zu", n);
+    return qsb_error(QSB_EUSAGE, "%s%s: field '%s%s%s': %s", at->name, line, at->where,
                      *at->where && *key ? "." : "", key, what);
 }
 
@@ -197,7 +215,7 @@ static int read_time_split(const json_place *at, const cJSON *ctx, qsb_time_spli
         return QSB_OK;
     if (!cJSON_IsObject(o))
         return field_error(at, "time_s", "not an object");
-    json_place in = {at->name, "context.time_s"};
+    json_place in = {at->name, "context.time_s", NULL, {NULL, NULL}};
     int status = QSB_OK;
     for (size_t i = 0; i < QSB_TIME_PART_COUNT && status == QSB_OK; i++) {
         double *part = (double *)((char *)t + qsb_time_parts[i].offset);
@@ -278,7 +296,7 @@ static int read_matrix(const json_place *at, const cJSON *ctx, qsb_context *c)
         return QSB_OK;
     if (!cJSON_IsObject(m))
         return field_error(at, "matrix", "not an object");
-    json_place mat = {at->name, "context.matrix"};
+    json_place mat = {at->name, "context.matrix", NULL, {NULL, NULL}};
     qsb_matrix *x = &c->matrix;
     int status = get_u64_array(&mat, m, "nelem", &x->nelem, &x->n_nelem);
     if (status == QSB_OK)
@@ -352,7 +370,7 @@ static int read_context_key(const json_place *at, const cJSON *ctx, const qsb_co
 /* The context's keys, in the table's order (schema.h QSB_CONTEXT_KEYS). */
 static int read_context(const char *name, const cJSON *root, qsb_context *c)
 {
-    json_place at = {name, ""};
+    json_place at = {name, "", NULL, {NULL, NULL}};
     const cJSON *ctx = member(root, "context");
     if (!ctx || !cJSON_IsObject(ctx))
         return field_error(&at, "context", ctx ? "not an object" : "missing");
@@ -528,6 +546,21 @@ static int syntax_error(const char *name, const char *text, size_t len, const ch
                      ends_open(text, len) ? " (truncated?)" : "");
 }
 
+/* A key given twice in one object of the value spanned (in text): reported on the line of
+** the second one. */
+static int check_keys_once(const char *name, const char *text, const qsb_json_span *value)
+{
+    qsb_json_span key;
+    int found = qsb_json_repeated_key(value->start, (size_t)(value->end - value->start), &key);
+    if (found <= 0)
+        return found < 0 ? qsb_out_of_memory("JSON") : QSB_OK;
+    char spelt[64];
+    snprintf(spelt, sizeof spelt, "%.*s", (int)(key.end - key.start - 2), key.start + 1);
+    return qsb_error(QSB_EUSAGE, "%s:%zu: key '%s' given twice in one object: an ambiguous "
+                     "file (readers differ on which one counts)", name,
+                     qsb_json_line_of(text, key.start), qsb_quote(spelt));
+}
+
 /* The whole text, where syntax errors are placed, and a document's rows in it. */
 typedef struct {
     const char *text;
@@ -563,7 +596,7 @@ static bool say_old_modes(const char *name, const cJSON *obj)
 /* Each element of the results array's text parsed alone, read, and its tree freed. */
 static int read_row_texts(const char *name, const json_rows *src, qsb_assembler *cells)
 {
-    json_place at = {name, ""};
+    json_place at = {name, "", src->text, {NULL, NULL}};
     const char *cursor = src->rows->start;
     qsb_json_span item;
     int more = 0, status = QSB_OK;
@@ -578,7 +611,10 @@ static int read_row_texts(const char *name, const json_rows *src, qsb_assembler 
             return syntax_error(name, src->text, src->len, obj ? parsed : cJSON_GetErrorPtr());
         }
         snprintf(at.where, sizeof at.where, "results[%zu]", i);
-        status = add_row(&at, obj, i, cells);
+        at.row = item;
+        status = check_keys_once(name, src->text, &item);
+        if (status == QSB_OK)
+            status = add_row(&at, obj, i, cells);
         said_old_modes = said_old_modes || say_old_modes(name, obj);
         cJSON_Delete(obj);
         i++;
@@ -591,7 +627,7 @@ static int read_row_texts(const char *name, const json_rows *src, qsb_assembler 
 static int read_rows(const char *name, const cJSON *root, const json_rows *src,
                      qsb_assembler *cells)
 {
-    json_place at = {name, ""};
+    json_place at = {name, "", NULL, {NULL, NULL}};
     const cJSON *list = member(root, "results");
     if (!list || !cJSON_IsArray(list))
         return field_error(&at, "results", list ? "not an array" : "missing");
@@ -616,7 +652,7 @@ static int read_rows(const char *name, const cJSON *root, const json_rows *src,
 /* The version of the document: 1 (one machine) or 2 (a fleet file, report.h). */
 static int check_schema(const char *name, const cJSON *root, int *version_out)
 {
-    json_place at = {name, ""};
+    json_place at = {name, "", NULL, {NULL, NULL}};
     if (!cJSON_IsObject(root))
         return qsb_error(QSB_EUSAGE, "%s: not a JSON object: not a qsortbench results file",
                          name);
@@ -638,7 +674,7 @@ static int read_document(const char *name, const cJSON *root, const json_rows *r
                          qsb_results *out)
 {
     memset(out, 0, sizeof *out);
-    json_place at = {name, ""};
+    json_place at = {name, "", NULL, {NULL, NULL}};
     qsb_assembler *cells = NULL;
     int status = read_context(name, root, &out->context);
     if (status == QSB_OK)
@@ -683,11 +719,14 @@ int qsb_read_json_fleet(const char *name, const char *text, size_t len, qsb_resu
         return status;
     }
     int version = 0;
-    int status = check_schema(name, root, &version);
+    qsb_json_span outline = {doc_text, doc_text + doc_len}; /* the rows are checked as read */
+    int status = check_keys_once(name, doc_text, &outline);
+    if (status == QSB_OK)
+        status = check_schema(name, root, &version);
     const cJSON *machines = NULL;
     size_t count = 1;
     if (status == QSB_OK && version == QSB_FLEET_SCHEMA_VERSION) {
-        json_place at = {name, ""};
+        json_place at = {name, "", NULL, {NULL, NULL}};
         machines = member(root, "machines");
         if (!machines || !cJSON_IsArray(machines) || cJSON_GetArraySize(machines) == 0)
             status = field_error(&at, "machines", "not a non-empty array");

@@ -118,6 +118,35 @@ static int read_json(const char *path, const char *shown, qsb_results **runs, si
     return status;
 }
 
+/* A fleet's machines are told apart by name (compare --machines, the exports' keys): two of
+** one name are refused, the second named. */
+static int check_machine_names(const char *shown, const qsb_results *runs, size_t n)
+{
+    for (size_t j = 1; j < n; j++)
+        for (size_t i = 0; i < j; i++)
+            if (strcmp(qsb_machine_name(&runs[i].context), qsb_machine_name(&runs[j].context)) ==
+                0)
+                return qsb_error(QSB_EUSAGE, "%s: machines[%zu] has the name '%s' of "
+                                 "machines[%zu]: the machines of a fleet need different names",
+                                 shown, j, qsb_quote(qsb_machine_name(&runs[j].context)), i);
+    return QSB_OK;
+}
+
+/* The checks of a whole fleet after its reading (of that status); on failure *runs is freed. */
+static int check_fleet(const char *shown, int status, qsb_results **runs, size_t *n)
+{
+    if (status == QSB_OK)
+        status = check_machine_names(shown, *runs, *n);
+    if (status != QSB_OK && *runs) {
+        for (size_t i = 0; i < *n; i++)
+            qsb_results_free(&(*runs)[i]);
+        free(*runs);
+        *runs = NULL;
+        *n = 0;
+    }
+    return status;
+}
+
 int qsb_read_fleet(const char *path, qsb_results **runs, size_t *n)
 {
     *runs = NULL;
@@ -136,8 +165,10 @@ int qsb_read_fleet(const char *path, qsb_results **runs, size_t *n)
     if (first < 0)
         return qsb_error(QSB_EUSAGE, "%s: empty file: no results", shown);
     if (first == '{' || first == '[')
-        return read_json(path, shown, runs, n);
-    return read_csv(path, shown, bom, runs, n);
+        status = read_json(path, shown, runs, n);
+    else
+        status = read_csv(path, shown, bom, runs, n);
+    return check_fleet(shown, status, runs, n);
 }
 
 int qsb_read_results(const char *path, qsb_results *out)

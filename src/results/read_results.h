@@ -4,10 +4,11 @@
 ** qsb_read_results() detects the format from the content (a first non-blank '{' or '[' is JSON,
 ** anything else CSV) and reads exactly the formats of schema.h. The input is
 ** treated as hostile: every defect (empty, truncated, malformed, wrong schema_version, missing
-** required CSV columns, bad numbers, rows of different metrics or baselines, duplicate rows, a
-** cell without its baseline row) is reported as one line naming the file and the CSV line or
-** the JSON field, in printable ASCII only (the path and every quoted value escaped, diag.h),
-** and gives QSB_EUSAGE with *out left empty. Out of memory gives QSB_ESYSTEM,
+** required CSV columns, bad numbers, a time (cycles, ns) at or below 0, a JSON key given twice
+** in one object, rows of different metrics or baselines, duplicate rows, a cell without its
+** baseline row, two machines of one name in a fleet) is reported as one line naming the file
+** and the CSV line or the JSON field, in printable ASCII only (the path and every quoted value
+** escaped, diag.h), and gives QSB_EUSAGE with *out left empty. Out of memory gives QSB_ESYSTEM,
 ** an unreadable file QSB_EUSAGE; the file is read by the one input reader (infile.h: regular
 ** files only, one size cap).
 **

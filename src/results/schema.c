@@ -51,8 +51,9 @@ static void set_count(const qsb_column *c, qsb_file_row *r, uint64_t v)
         *(uint64_t *)field = v;
 }
 
-int qsb_read_column(const qsb_column_reader *in, void *ctx, const qsb_column *c,
-                    qsb_file_row *r)
+/* Column c's value from the file into r, with the checks of its type. */
+static int read_value(const qsb_column_reader *in, void *ctx, const qsb_column *c,
+                      qsb_file_row *r)
 {
     void *field = qsb_column_field(c, r);
     uint64_t v = 0;
@@ -77,6 +78,45 @@ int qsb_read_column(const qsb_column_reader *in, void *ctx, const qsb_column *c,
     case QSB_COL_STATES: return in->states(ctx, c, field);
     }
     return QSB_OK;
+}
+
+/* Does column c hold a time of one sort (in a time metric)? A time is above 0: a file of
+** zeros would otherwise compare as "same" with anything. */
+static bool holds_time(const qsb_column *c, const qsb_file_row *r)
+{
+    size_t id = (size_t)(c - qsb_columns);
+    bool timed = r->metric && (strcmp(r->metric, "cycles") == 0 || strcmp(r->metric, "ns") == 0);
+    return timed && (id == QSB_COLUMN_min || id == QSB_COLUMN_median || id == QSB_COLUMN_mean ||
+                     id == QSB_COLUMN_samples);
+}
+
+/* The check of a time column read into r (the metric, an earlier column, says whether it is
+** one): every known value above 0. */
+static int check_times(const qsb_column_reader *in, void *ctx, const qsb_column *c,
+                       const qsb_file_row *r)
+{
+    if (!holds_time(c, r))
+        return QSB_OK;
+    char why[128];
+    if (c->type == QSB_COL_DOUBLE) {
+        double v = *(const double *)((const char *)r + c->offset);
+        snprintf(why, sizeof why, "a time above 0 (the metric is %s)", r->metric);
+        return v <= 0.0 ? in->unfit(ctx, c, why) : QSB_OK;
+    }
+    for (size_t i = 0; i < r->row.nsamples; i++)
+        if (r->row.samples[i] <= 0.0) {
+            snprintf(why, sizeof why, "a list of times above 0 (sample %zu of %zu is %g; the "
+                     "metric is %s)", i + 1, r->row.nsamples, r->row.samples[i], r->metric);
+            return in->unfit(ctx, c, why);
+        }
+    return QSB_OK;
+}
+
+int qsb_read_column(const qsb_column_reader *in, void *ctx, const qsb_column *c,
+                    qsb_file_row *r)
+{
+    int status = read_value(in, ctx, c, r);
+    return status == QSB_OK ? check_times(in, ctx, c, r) : status;
 }
 
 void qsb_file_row_view(const qsb_results *r, const qsb_cell *cell, size_t index,
