@@ -491,8 +491,8 @@ static ALWAYS_INLINE void merge_sized(const sorter *s, char *lo, char *mid, char
         return;
     if (n1 <= s->capacity || n2 <= s->capacity)
         merge_buffered_sized(s, lo, mid, hi, size);
-    else if (less(s, hi - size, lo))
-        rotate(s, lo, (size_t)(mid - lo), (size_t)(hi - mid));
+    else if (n1 >= DUAL_MIN && n2 >= DUAL_MIN && less(s, hi - size, lo))
+        rotate(s, lo, (size_t)(mid - lo), (size_t)(hi - mid)); /* B all before A: a swap */
     else
         merge_in_place(s, lo, mid, hi);
 }
