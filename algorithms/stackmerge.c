@@ -203,30 +203,67 @@ static ALWAYS_INLINE void backward_finish(const sorter *s, backward_chain *c, si
 
 /* ---- step 1: a chunk, ping-pong between the array and the buffer ---- */
 
-/* Two runs of w elements at src into 2w at dst (not overlapping src): w steps from the front
-** and w from the back. Each chain reads only inside the runs (after k < w steps it has taken
-** k elements), and with a strict weak order the front chain stops exactly where the back
-** chain stopped; if it does not, the comparator is inconsistent and src is copied as is. */
-static ALWAYS_INLINE void parity_merge(const sorter *s, const char *src, char *dst, size_t w,
-                                       size_t size)
+/* Parity merges (quadsort's, Hennink 2021): two runs of w elements at src into 2w at dst (not
+** overlapping src), w steps from the front and w from the back. Each chain reads only inside
+** the runs (after k < w steps it has taken k elements), and with a strict weak order the front
+** chain stops exactly where the back chain stopped; if it does not, the comparator is
+** inconsistent and src is copied as is. */
+typedef struct {
+    const char *l, *r;         /* front: the next element of each run */
+    const char *l_end, *r_end; /* back: one past the last element of each run */
+    char *out, *out_end;
+} parity_merge;
+
+static ALWAYS_INLINE parity_merge parity_begin(const char *src, char *dst, size_t w, size_t size)
 {
-    const char *l = src, *r = src + w * size;            /* front: next of each run */
-    const char *l_end = r, *r_end = src + 2 * w * size;  /* back: one past the last of each */
-    char *out = dst, *out_end = dst + 2 * w * size;
-    for (size_t k = 0; k < w; k++) {
-        int take_r = less(s, r, l); /* ties take the left run first */
-        copy_element(out, pick(take_r, l, r), size);
-        out += size;
-        r += step_if(take_r, size);
-        l += step_if(!take_r, size);
-        int take_l = less(s, r_end - size, l_end - size); /* ties put the right run last */
-        out_end -= size;
-        copy_element(out_end, pick(take_l, r_end - size, l_end - size), size);
-        l_end -= step_if(take_l, size);
-        r_end -= step_if(!take_l, size);
-    }
-    if (l != l_end)
+    parity_merge m = {src, src + w * size, src + w * size, src + 2 * w * size,
+                      dst, dst + 2 * w * size};
+    return m;
+}
+
+static ALWAYS_INLINE void parity_step(const sorter *s, parity_merge *m, size_t size)
+{
+    int take_r = less(s, m->r, m->l); /* ties take the left run first */
+    copy_element(m->out, pick(take_r, m->l, m->r), size);
+    m->out += size;
+    m->r += step_if(take_r, size);
+    m->l += step_if(!take_r, size);
+    int take_l = less(s, m->r_end - size, m->l_end - size); /* ties put the right run last */
+    m->out_end -= size;
+    copy_element(m->out_end, pick(take_l, m->r_end - size, m->l_end - size), size);
+    m->l_end -= step_if(take_l, size);
+    m->r_end -= step_if(!take_l, size);
+}
+
+static ALWAYS_INLINE void parity_end(const parity_merge *m, const char *src, char *dst, size_t w,
+                                     size_t size)
+{
+    if (m->l != m->l_end)
         memcpy(dst, src, 2 * w * size);
+}
+
+/* Two parity merges side by side (four chains): groups g and g + 2w of one level. */
+static ALWAYS_INLINE void parity_merge_two(const sorter *s, const char *src, char *dst, size_t w,
+                                           size_t size)
+{
+    const size_t group = 2 * w * size;
+    parity_merge x = parity_begin(src, dst, w, size);
+    parity_merge y = parity_begin(src + group, dst + group, w, size);
+    for (size_t k = 0; k < w; k++) {
+        parity_step(s, &x, size);
+        parity_step(s, &y, size);
+    }
+    parity_end(&x, src, dst, w, size);
+    parity_end(&y, src + group, dst + group, w, size);
+}
+
+static ALWAYS_INLINE void parity_merge_one(const sorter *s, const char *src, char *dst, size_t w,
+                                           size_t size)
+{
+    parity_merge x = parity_begin(src, dst, w, size);
+    for (size_t k = 0; k < w; k++)
+        parity_step(s, &x, size);
+    parity_end(&x, src, dst, w, size);
 }
 
 /* Runs of n1 and n2 elements at src into dst (not overlapping): one bounded chain. */
@@ -292,8 +329,12 @@ static ALWAYS_INLINE void sort_chunk_sized(const sorter *s, char *lo, size_t k, 
     char *src = lo, *dst = s->buf;
     for (size_t w = 2; w < k; w *= 2) {
         size_t g = 0;
-        for (; g + 2 * w <= k; g += 2 * w)
-            parity_merge(s, src + g * size, dst + g * size, w, size);
+        for (; g + 4 * w <= k; g += 4 * w)
+            parity_merge_two(s, src + g * size, dst + g * size, w, size);
+        if (g + 2 * w <= k) {
+            parity_merge_one(s, src + g * size, dst + g * size, w, size);
+            g += 2 * w;
+        }
         if (g + w < k)
             merge_into(s, src + g * size, w, k - g - w, dst + g * size, size);
         else
