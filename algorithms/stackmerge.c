@@ -47,7 +47,7 @@
 ** makes O(n log n) in the worst case; parity merges make exactly one comparison per element
 ** and each merge of step 2 adds a binary search of about log2 of its length, which costs a few
 ** percent over msort. Measured: within n log2 n + n for every n <= 3000 (test_stackmerge); on
-** random input 0.98-1.04 n log2 n (msort 0.92-0.94, llvm 1.03-1.04); 0.15-0.26 n log2 n on
+** random input 0.98-1.04 n log2 n (msort 0.92-0.95, llvm 1.03-1.04); 0.15-0.26 n log2 n on
 ** McIlroy's adversary; n - 1 on sorted input. Moves: O(n log n) while runs fit the buffer,
 ** O(n log^2 (n/C)) above it, as block swaps and memmove.
 ** Memory: the 2 KiB buffer, and the sub-merges of an in-place merge wait on a 16-entry stack
