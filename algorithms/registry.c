@@ -44,9 +44,9 @@ const qsb_algorithm qsb_algorithms[] = {
      qsb_musl, QSB_PROP_NLOGN_WORST, "musl 1.2.3 src/stdlib/qsort.c"},
     {"quicksort", "median-of-three quicksort + sentinel insertion sort (msort's fallback)",
      qsb_quicksort, 0, "glibc 2.36 stdlib/qsort.c _quicksort"},
-    {"stackmerge", "stable merge sort, no malloc: 2 KiB stack buffer, in-place rotation merges",
+    {"stackmerge", "stable merge sort, no malloc: branchless 2-chain merges, 2 KiB stack buffer",
      qsb_stackmerge, QSB_PROP_STABLE | QSB_PROP_NLOGN_WORST,
-     "Dudzinski-Dydek 1981 in-place merging (cf. Kim-Kutzner SymMerge 2004) + buffered merges"},
+     "quadsort parity merges (Hennink 2021), merge-path splits, Dudzinski-Dydek 1981 in place"},
     {"system", "this machine's libc qsort_r, untouched", qsb_system_qsort, QSB_PROP_UNKNOWN,
      "host libc"},
 };

@@ -1,11 +1,14 @@
 /*
-** stackmerge's claims, measured: comparisons within n log2 n + n for every length up to 3000
-** (random, sorted, reversed, many equal keys) and on McIlroy's adversary; no malloc-family call
-** (the audit's counter) at any size, also for elements larger than its buffer; stack under
-** 4 KiB at a million elements; every broken comparator of the audit survives. A second copy of
-** the sort, compiled here with a 64-byte buffer and 2 pending merges, takes the in-place
-** paths (block swaps, sub-merges past the pending stack) at small n, and must still be
-** sorted, stable and a permutation.
+** stackmerge's claims, measured: sorted, stable and a permutation for every length up to 600
+** and for lengths up to 3000, element sizes with and without
+** their own instance (4, 8, 16, 32; 5, 12, 24, 40) and one larger than the buffer; comparisons
+** within n log2 n + n (random, sorted, reversed, many equal keys) and on McIlroy's adversary;
+** about n on sorted input; no malloc-family call (the audit's counter) at any size; stack
+** under 4 KiB at a million elements; every broken comparator of the audit survives, and
+** comparators that answer at random or always the same leave a permutation at every size.
+** A second copy of the sort, compiled here with a 64-byte buffer and 2 pending merges, takes
+** the in-place paths (Dudzinski-Dydek splits, block swaps, sub-merges past the pending stack)
+** at small n, and must pass the same checks.
 */
 #include <math.h>
 #include <stdint.h>
@@ -32,7 +35,7 @@ void stackmerge_tiny(void *base, size_t n, size_t size, qsb_compare cmp, void *a
 
 #define MAX_N 3000
 
-/* ---- records: an 8-bit key with many ties, then the original index ---- */
+/* ---- records: an 8-bit key with many ties, then the original index in 3 bytes ---- */
 
 static int compare_keys(const void *a, const void *b, void *calls)
 {
@@ -42,10 +45,11 @@ static int compare_keys(const void *a, const void *b, void *calls)
     return (x > y) - (x < y);
 }
 
+/* The index takes 3 bytes (MAX_N < 2^24), so a record fits the 4-byte instance. */
 static uint32_t index_of(const char *record)
 {
-    uint32_t index;
-    memcpy(&index, record + 1, sizeof index);
+    const unsigned char *r = (const unsigned char *)record;
+    uint32_t index = r[1] | (uint32_t)r[2] << 8 | (uint32_t)r[3] << 16;
     return index;
 }
 
@@ -61,7 +65,9 @@ static void make_records(char *base, size_t n, size_t size, int shape, qsb_rng *
                      : shape == 2 ? (unsigned)((n - i) * 251 / (n ? n : 1))
                                   : 7;
         r[0] = (char)key;
-        memcpy(r + 1, &index, sizeof index);
+        r[1] = (char)(index & 0xff);
+        r[2] = (char)(index >> 8 & 0xff);
+        r[3] = (char)(index >> 16);
     }
 }
 
@@ -88,24 +94,27 @@ static double nlog2n(size_t n)
     return n < 2 ? 0 : (double)n * log2((double)n);
 }
 
-/* Every length 0..MAX_N, four shapes, a few sizes (5 bytes: the generic copies; 40: fewer
-** buffer elements; 3000: none at all), both variants. */
+static const struct {
+    const char *name;
+    qsb_sort_fn sort;
+} variants[] = {{"stackmerge", qsb_stackmerge}, {"tiny", stackmerge_tiny}};
+
+/* Every length up to 600 (chunks, and the first merges of chunks), then every 13th up to
+** MAX_N, four shapes, sizes with their own instance (4, 8, 16, 32) and
+** without (5, 12, 24: chunks that are not a power of two; 40: fewer buffer elements; 3000:
+** none at all), both variants. */
 static void check_lengths(char *base, unsigned char *seen)
 {
-    static const size_t sizes[] = {5, 8, 16, 40, 3000};
-    static const struct {
-        const char *name;
-        qsb_sort_fn sort;
-    } variants[] = {{"stackmerge", qsb_stackmerge}, {"tiny", stackmerge_tiny}};
-    double worst_excess = -1e9;
-    for (size_t v = 0; v < 2; v++)
+    static const size_t sizes[] = {4, 5, 8, 12, 16, 24, 32, 40, 3000};
+    for (size_t v = 0; v < 2; v++) {
+        double worst_excess = -1e9;
         for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
             for (int shape = 0; shape < 4; shape++) {
                 size_t size = sizes[si];
-                size_t step = size == 8 ? 1 : size > 100 ? 97 : 13; /* every n once */
                 qsb_rng rng;
                 qsb_rng_seed(&rng, 17 + (uint64_t)shape);
-                for (size_t n = 0; n <= MAX_N; n += step) {
+                for (size_t n = 0; n <= MAX_N;
+                     n += n < 600 ? 1 : size > 100 ? 97 : 13) {
                     uint64_t calls = 0;
                     make_records(base, n, size, shape, &rng);
                     variants[v].sort(base, n, size, compare_keys, &calls);
@@ -124,7 +133,59 @@ static void check_lengths(char *base, unsigned char *seen)
                                   variants[v].name, n, (unsigned long long)calls);
                 }
             }
-    printf("comparisons: at most n log2 n %+.3f n\n", worst_excess);
+        printf("%s: comparisons at most n log2 n %+.3f n\n", variants[v].name, worst_excess);
+    }
+}
+
+/* Comparators that are not an order: the sort must still leave each record once. */
+static int answer_randomly(const void *a, const void *b, void *rng)
+{
+    (void)a, (void)b;
+    return (int)(qsb_rng_next31(rng) % 3) - 1;
+}
+
+static int answer_less(const void *a, const void *b, void *unused)
+{
+    (void)a, (void)b, (void)unused;
+    return -1;
+}
+
+static int answer_greater(const void *a, const void *b, void *unused)
+{
+    (void)a, (void)b, (void)unused;
+    return 1;
+}
+
+static int is_permutation(const char *base, size_t n, size_t size, unsigned char *seen)
+{
+    memset(seen, 0, n);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t index = index_of(base + i * size);
+        if (index >= n || seen[index]++)
+            return 0;
+    }
+    return 1;
+}
+
+static void check_broken_sizes(char *base, unsigned char *seen)
+{
+    static const size_t sizes[] = {4, 8, 12, 16, 32, 40};
+    static const size_t lengths[] = {2, 3, 7, 31, 64, 100, 255, 256, 257, 511, 512, 513, 1000,
+                                     1500, 3000};
+    static const qsb_compare comparators[] = {answer_randomly, answer_less, answer_greater};
+    qsb_rng rng;
+    qsb_rng_seed(&rng, 99);
+    for (size_t v = 0; v < 2; v++)
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+            for (size_t li = 0; li < sizeof lengths / sizeof lengths[0]; li++)
+                for (size_t c = 0; c < sizeof comparators / sizeof comparators[0]; c++) {
+                    size_t n = lengths[li], size = sizes[si];
+                    make_records(base, n, size, 0, &rng);
+                    variants[v].sort(base, n, size, comparators[c], &rng);
+                    CHECK_MSG(is_permutation(base, n, size, seen),
+                              "%s n=%zu size=%zu comparator %zu: not a permutation",
+                              variants[v].name, n, size, c);
+                }
 }
 
 static void check_adversary(void)
@@ -203,6 +264,7 @@ int main(void)
     unsigned char *seen = malloc(MAX_N);
     if (CHECK(base && seen)) {
         check_lengths(base, seen);
+        check_broken_sizes(base, seen);
         check_adversary();
         check_no_malloc();
         check_stack();
