@@ -52,7 +52,7 @@ static void pooled_run(qsb_results *out, const double *speed, const double *rati
         CHECK(qsb_row_add_sample(&cell->rows[0], speed[r], 0) == 0);
         CHECK(qsb_row_add_sample(&cell->rows[1], speed[r] * ratio[r], 0) == 0);
     }
-    CHECK(qsb_pool_runs(in, PROCESSES, false, out) == 0);
+    CHECK(qsb_pool_runs(in, PROCESSES, out) == 0);
 }
 
 /* 6 processes at 2.0M and 6 at 3.0M (a little scatter), or all at 2.0M. */

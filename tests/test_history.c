@@ -75,7 +75,7 @@ static void test_codec(void)
 /* ---- results built here ---- */
 
 /* Two cells (random/1000/4, sorted/1000/4) of msort and introsort; introsort's delta is
-** delta_pct, its states text "0.62@2010345.0/+5.10;0.38@2931002.5/+80.20". */
+** delta_pct, its states text "0.62(5)@2010345.0/+5.10[+4.00,+6.20];0.38(3)@2931002.5/+80.20[+70.00,+90.00]". */
 static void build(qsb_results *r, double delta_pct, const char *machine)
 {
     memset(r, 0, sizeof *r);
@@ -102,8 +102,8 @@ static void build(qsb_results *r, double delta_pct, const char *machine)
                 row->delta_pct = delta_pct;
                 row->delta_lo = delta_pct - 1.0;
                 row->delta_hi = delta_pct + 1.0;
-                CHECK(qsb_set_string(&row->modes,
-                                     "0.62@2010345.0/+5.10;0.38@2931002.5/+80.20") == 0);
+                CHECK(qsb_set_string(&row->states,
+                                     "0.62(5)@2010345.0/+5.10[+4.00,+6.20];0.38(3)@2931002.5/+80.20[+70.00,+90.00]") == 0);
             }
         }
     }
@@ -183,7 +183,7 @@ static void test_add_and_walk(void)
     CHECK_EQ_U64(one.points, 2);
     CHECK(strcmp(one.first_commit, "c1") == 0);  /* the earlier commit first */
     CHECK(one.last_delta == 1.0);                /* c2's run */
-    CHECK(strcmp(one.states, "0.62@2010345.0/+5.10;0.38@2931002.5/+80.20") == 0);
+    CHECK(strcmp(one.states, "0.62(5)@2010345.0/+5.10[+4.00,+6.20];0.38(3)@2931002.5/+80.20[+70.00,+90.00]") == 0);
     CHECK_EQ_U64(one.samples, 6);
 
     char names[200];

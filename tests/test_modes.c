@@ -162,7 +162,7 @@ static void test_pool_modes(void)
         worker_run(&in[r], (slow ? 3.0e6 : 2.0e6) * jitter,
                    3.0e6 * jitter * (1.0 + 0.1 * (double)(r % 3)));
     }
-    CHECK(qsb_pool_runs(in, N_OF(in), false, &out) == 0);
+    CHECK(qsb_pool_runs(in, N_OF(in), &out) == 0);
     cell = &out.cells[0];
     CHECK(cell->rows[1].states && cell->rows[1].noisy && !cell->rows[0].noisy);
     qsb_results_free(&out);

@@ -126,7 +126,7 @@ typedef struct {
 static int load_plugins(const run_state *s, qsb_visit_record *record)
 {
     const qsb_run_config *cfg = s->cfg;
-    qsb_visit_mark_process(cfg->worker_slice_s > 0 ? "worker" : "measuring process");
+    qsb_visit_mark_process(cfg->worker.slice_s > 0 ? "worker" : "measuring process");
     int status = QSB_OK;
     for (size_t i = 0; i < cfg->n_algos && status == QSB_OK; i++) {
         char cause[QSB_VISIT_CAUSE_BYTES];
@@ -179,7 +179,7 @@ static int measure_here(run_state *s, qsb_run_totals *totals, qsb_visit_record *
     };
     if (status == QSB_OK)
         status = qsb_run_matrix(&setup, &s->results, totals);
-    qsb_stdout_divert_end(&divert, cfg->worker_slice_s > 0 ? "plug-in code in a worker process"
+    qsb_stdout_divert_end(&divert, cfg->worker.slice_s > 0 ? "plug-in code in a worker process"
                                                           : "plug-in code");
     s->passed_stop = qsb_visit_stop(record);
     qsb_results_free(&model);

@@ -333,7 +333,7 @@ static int add_run_row(qsb_history *h, add_statements *s, int64_t run_id,
     bind_double(st, 9, i == 0 ? NAN : row->delta_pct);
     bind_double(st, 10, i == 0 ? NAN : row->delta_lo);
     bind_double(st, 11, i == 0 ? NAN : row->delta_hi);
-    bind_text(st, 12, row->modes && *row->modes ? row->modes : NULL);
+    bind_text(st, 12, row->states && *row->states ? row->states : NULL);
     sqlite3_bind_blob(st, 13, blob, (int)len, free);
     return step_insert(h, st);
 }

@@ -294,7 +294,7 @@ static int pool_cells(const qsb_merge_input *in, size_t n, bool series, qsb_resu
     if (series && !exact && qsb_widen_for_time(out) != 0)
         return -1;
     pool_judge judge = {1.0, 1.0, precision, exact};
-    if (workers && !exact) {
+    if (series && !exact) {
         judge.ratios = out->context.drift_ratios;
         judge.medians = out->context.drift_medians;
     }
