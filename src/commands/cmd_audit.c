@@ -131,7 +131,7 @@ enum { OUT_CSV, OUT_JSON, OUT_COUNT };
 static int open_files(const audit_args *a, qsb_outputs *files)
 {
     const qsb_output_spec paths[OUT_COUNT] = {{"--csv", a->csv}, {"--json", a->json}};
-    return qsb_outputs_open(files, paths, OUT_COUNT);
+    return qsb_outputs_open(files, paths, OUT_COUNT, NULL, 0);
 }
 
 /* Writes both files and commits them, or neither. */

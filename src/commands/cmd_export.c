@@ -74,15 +74,21 @@ int qsb_cmd_export(int argc, char **argv)
         return qsb_usage_error("export needs --format F (%s)", qsb_export_names());
     if (!cfg.output)
         return qsb_usage_error("export needs -o FILE");
+    qsb_outputs out;
+    const qsb_output_spec paths[1] = {{"-o", cfg.output}};
+    const qsb_file_group read = {"RESULTS", QSB_FILES_READ, (const char *const *)&argv[first], 1};
+    status = qsb_outputs_open(&out, paths, 1, &read, 1); /* before the reading: -o may not be
+                                                         ** RESULTS */
+    if (status != QSB_OK)
+        return status;
     qsb_results *runs = NULL;
     size_t n = 0;
     status = qsb_read_fleet(argv[first], &runs, &n);
     if (status == QSB_OK)
         status = check_metrics(cfg.format, runs, n);
-    qsb_outputs out;
-    const qsb_output_spec paths[1] = {{"-o", cfg.output}};
-    if (status == QSB_OK && (status = qsb_outputs_open(&out, paths, 1)) == QSB_OK)
-        status = qsb_outputs_close(&out, cfg.format->write(out.file[0].fp, runs, n));
+    if (status == QSB_OK)
+        status = cfg.format->write(out.file[0].fp, runs, n);
+    status = qsb_outputs_close(&out, status);
     for (size_t i = 0; i < n; i++)
         qsb_results_free(&runs[i]);
     free(runs);

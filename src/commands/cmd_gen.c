@@ -101,8 +101,6 @@ static int check_config(const gen_config *cfg)
         return qsb_usage_error("gen needs --nelem N");
     if (!cfg->have_size)
         return qsb_usage_error("gen needs --size S");
-    if (strcmp(cfg->output, "-") == 0 && isatty(STDOUT_FILENO))
-        return qsb_usage_error("gen writes binary data: redirect standard output or use -o FILE");
     return qsb_check_fits(cfg->nelem, cfg->size, 1, "gen");
 }
 
@@ -131,6 +129,10 @@ static int generate_to(const qsb_pattern *pattern, const gen_config *cfg)
     int status = qsb_outfile_open(&out, cfg->output);
     if (status != QSB_OK)
         return status;
+    if (out.fp == stdout && isatty(STDOUT_FILENO)) { /* "-" or /dev/stdout on a terminal */
+        qsb_outfile_abort(&out);
+        return qsb_usage_error("gen writes binary data: redirect standard output or use -o FILE");
+    }
     size_t bytes = (size_t)(cfg->nelem * cfg->size);
     unsigned char *data = malloc(bytes ? bytes : 1);
     if (!data) {

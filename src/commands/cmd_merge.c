@@ -131,23 +131,30 @@ static int pool_inputs(qsb_merge_input *in, size_t n, qsb_results **out, size_t 
     return status;
 }
 
-static int write_merged(const merge_outputs *o, const qsb_results *runs, size_t n)
+enum { OUT_CSV, OUT_JSON, OUT_EXPORT, OUT_COUNT };
+
+/* Every output, opened before a byte is read: none may be one of the inputs. */
+static int open_outputs(const merge_outputs *o, char **inputs, size_t ninputs, qsb_outputs *out)
 {
-    enum { OUT_CSV, OUT_JSON, OUT_EXPORT, OUT_COUNT };
     const qsb_output_spec paths[OUT_COUNT] = {
         {"--csv", o->csv}, {"--json", o->json}, {"--export", o->export_path}};
-    qsb_outputs out;
-    int status = qsb_outputs_open(&out, paths, OUT_COUNT);
-    if (status != QSB_OK)
-        return status;
-    FILE *csv = out.file[OUT_CSV].fp, *json = out.file[OUT_JSON].fp;
+    const qsb_file_group read = {"the input", QSB_FILES_READ, (const char *const *)inputs,
+                                 ninputs};
+    return qsb_outputs_open(out, paths, OUT_COUNT, &read, 1);
+}
+
+static int write_merged(const merge_outputs *o, qsb_outputs *out, const qsb_results *runs,
+                        size_t n)
+{
+    int status = QSB_OK;
+    FILE *csv = out->file[OUT_CSV].fp, *json = out->file[OUT_JSON].fp;
     if (csv)
         status = n == 1 ? qsb_report_csv(csv, &runs[0]) : qsb_report_fleet_csv(csv, runs, n);
     if (status == QSB_OK && json)
         status = n == 1 ? qsb_report_json(json, &runs[0]) : qsb_report_fleet_json(json, runs, n);
-    if (status == QSB_OK && out.file[OUT_EXPORT].fp)
-        status = o->export_format->write(out.file[OUT_EXPORT].fp, runs, n);
-    status = qsb_outputs_close(&out, status);
+    if (status == QSB_OK && out->file[OUT_EXPORT].fp)
+        status = o->export_format->write(out->file[OUT_EXPORT].fp, runs, n);
+    status = qsb_outputs_close(out, status);
     if (status == QSB_OK) {
         qsb_warn_if_unreadable(o->csv);
         qsb_warn_if_unreadable(o->json);
@@ -169,6 +176,10 @@ int qsb_cmd_merge(int argc, char **argv)
         return qsb_usage_error("merge needs -o OUT (or --json FILE / --csv FILE)");
     qsb_merge_input *in = NULL;
     size_t n = 0, nfiles = (size_t)(argc - first);
+    qsb_outputs out;
+    status = open_outputs(&o, argv + first, nfiles, &out);
+    if (status != QSB_OK)
+        return status;
     char **shown = calloc(nfiles, sizeof *shown); /* the paths as messages show them */
     status = shown ? read_inputs(argv + first, shown, nfiles, &in, &n)
                    : qsb_out_of_memory("merge");
@@ -183,7 +194,8 @@ int qsb_cmd_merge(int argc, char **argv)
             qsb_results_free(&in[i].run);
     free(in);
     if (status == QSB_OK)
-        status = write_merged(&o, merged, machines);
+        status = write_merged(&o, &out, merged, machines);
+    qsb_outputs_abort(&out); /* what an error left open */
     for (size_t i = 0; i < machines; i++)
         qsb_results_free(&merged[i]);
     free(merged);

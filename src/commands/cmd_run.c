@@ -261,7 +261,7 @@ static int run_and_report(const run_parts *p, qsb_visit_record *record)
         status = qsb_gate_fail_above(results, cfg->fail_above_pct, cfg->fail_above_alpha,
                                      cfg->fail_above_correction);
     if (cfg->plot && write_status == QSB_OK && !stop_signal) { /* failed cells are marked */
-        int plot_status = qsb_run_files_plot(cfg, files, results, table_on_stdout);
+        int plot_status = qsb_run_files_plot(files, results, table_on_stdout);
         if (status == QSB_OK)
             status = plot_status;
     }
