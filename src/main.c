@@ -40,8 +40,9 @@ static void print_help(void)
     printf("\nOptions of run:\n");
     qsb_print_options(qsb_run_spec.options);
     printf("  %-26s %s\n", "    --version", "print the version and exit");
-    printf("\nExit status: 0 success, 1 a finding (wrong sort result, regression),\n"
-           "2 usage error or bad input, 3 system error, 130/143 interrupted.\n");
+    printf("\nExit status: 0 success, 1 a finding (a sort FAILED, a regression, an audit subject\n"
+           "FAILED), 2 usage error or bad input, 3 system error, 130/143 interrupted\n"
+           "(qsortbench COMMAND --help: each command's).\n");
 }
 
 int main(int argc, char **argv)

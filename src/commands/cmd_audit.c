@@ -3,8 +3,9 @@
 ** property table (audit.h), a row per algorithm (registry entries and plug-ins, plugin.h) plus
 ** a "malloc fails" row for each merge sort with a scratch fallback. The table goes to stdout
 ** row by row as each is measured; the CSV and JSON files, opened before the first probe so a
-** bad path fails at once, get the same rows. Findings are data: the exit status is 0
-** whatever was found, 2 on bad arguments, 3 on a system error.
+** bad path fails at once, get the same rows. The properties found are data (exit 0); a
+** subject that FAILED (crashed, hung, exited or wrote outside its array) is a finding (exit
+** 1); 2 on bad arguments, 3 on a system error.
 */
 #include <stdlib.h>
 #include <unistd.h>
@@ -35,9 +36,11 @@ static const qsb_option audit_options[] = {
 static const qsb_command_spec audit_spec = {
     "audit", "[OPTIONS]",
     "Measure, for each algorithm: stability, allocation, stack depth, comparisons on McIlroy's\n"
-    "killer adversary, and behaviour under broken comparators (guard pages around the array).\n"
-    "Exit status 0 whatever is found (findings are data), 2 on bad arguments.",
-    audit_options};
+    "killer adversary, and behaviour under broken comparators (guard pages around the array).",
+    audit_options,
+    "0 whatever properties are found (they are data), 1 when a subject FAILED\n"
+    "(crashed, hung, exited or wrote outside its array), 2 usage error or bad input, 3 system\n"
+    "error."};
 
 typedef struct {
     const char *algos;
@@ -146,11 +149,11 @@ static int write_files(qsb_outputs *files, const qsb_audit_row *rows, size_t cou
     return qsb_outputs_close(files, status);
 }
 
-/* When a file takes stdout, the table goes to stderr so the file stays parseable. */
-static FILE *table_stream(const audit_args *a)
+/* When a file takes stdout ("-", /dev/stdout...), the table goes to stderr so the file stays
+** parseable. */
+static FILE *table_stream(const qsb_outputs *files)
 {
-    int file_on_stdout = (a->csv && strcmp(a->csv, "-") == 0) ||
-                         (a->json && strcmp(a->json, "-") == 0);
+    bool file_on_stdout = files->file[OUT_CSV].fp == stdout || files->file[OUT_JSON].fp == stdout;
     return file_on_stdout ? stderr : stdout;
 }
 
@@ -234,7 +237,7 @@ int qsb_cmd_audit(int argc, char **argv)
                     "interceptor (n-1 extra comparator calls); audit a normal build for the "
                     "real figures");
     qsb_child_set_setup(qsb_plugins_load); /* plug-ins run in the probes' children only */
-    FILE *table = table_stream(&args);
+    FILE *table = table_stream(&files);
     qsb_audit_print_table_head(table, &config);
     for (size_t i = 0; i < subjects.count && status == QSB_OK; i++) {
         status = qsb_audit_run_row(&subjects.items[i], &config, &rows[i]);

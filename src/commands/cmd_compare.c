@@ -66,14 +66,16 @@ static const qsb_option compare_options[] = {
 
 static const qsb_command_spec compare_spec = {
     "compare", "BASE NEW [OPTIONS]",
-    "Regression check between two results files (CSV or JSON). Exit status 1 when a row is\n"
-    "slower in NEW beyond the threshold with p < alpha after the correction over all rows\n"
-    "tested (comparisons metric: any increase beyond the threshold) or failed verification,\n"
-    "2 for bad input, else 0. When $GITHUB_STEP_SUMMARY is set, the Markdown table is\n"
-    "appended to that file. With --calibration, a report on two runs of the same thing.\n"
-    "compare --machines A,B FILE: two machines' deltas cell by cell (compare --machines A,B\n"
-    "--help).",
-    compare_options};
+    "Regression check between two results files (CSV or JSON). When $GITHUB_STEP_SUMMARY is\n"
+    "set, the Markdown table is appended to that file. With --calibration, a report on two\n"
+    "runs of the same thing. compare --machines A,B FILE: two machines' deltas cell by cell\n"
+    "(compare --machines A,B --help).",
+    compare_options,
+    "1 when a row is slower in NEW beyond the threshold with p < alpha after\n"
+    "the correction over all rows tested (comparisons metric: any increase beyond the\n"
+    "threshold) or failed verification (--strict: also a row in one file only; --calibration\n"
+    "--strict: under 90% agreeing); 2 usage error or bad input (an unreadable or malformed\n"
+    "file, different metrics, an output that is BASE or NEW); 3 system error; else 0."};
 
 typedef struct {
     qsb_compare_options opt;

@@ -33,7 +33,9 @@ static const qsb_command_spec export_spec = {
     "PATTERN/NELEM/SIZE/ALGORITHM (@MACHINE in a fleet): the median in the run's metric\n"
     "(cycles, ns or comparisons, the unit) with its 95% interval, and bmf the paired delta\n"
     "in % with its interval. Sorts that failed verification are left out.",
-    export_options};
+    export_options,
+    "0 success, 2 usage error or bad input (an unreadable or malformed file, a\n"
+    "format that cannot carry the results, -o naming RESULTS), 3 system error (I/O)."};
 
 typedef struct {
     const qsb_export_format *format;

@@ -33,7 +33,9 @@ static const qsb_option gen_options[] = {
 static const qsb_command_spec gen_spec = {
     "gen", "PATTERN --nelem N --size S [--seed X] [--compat " QSB_COMPAT_2021_NAME "] [-o FILE]",
     "Write the raw bytes of one input (n * size bytes, native byte order), as a run makes it.",
-    gen_options};
+    gen_options,
+    "0 success, 2 usage error or bad input (binary data for a terminal, an\n"
+    "output refused), 3 system error (I/O)."};
 
 typedef struct {
     uint64_t nelem;

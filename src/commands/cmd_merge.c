@@ -47,7 +47,9 @@ static const qsb_command_spec merge_spec = {
     "keeps each machine's results and context apart. The result does not depend on the\n"
     "order of the files. Shards must be JSON files; a CSV is accepted as a whole run.\n"
     "With --pool: several runs of one command, pooled into one result over the runs.",
-    merge_options};
+    merge_options,
+    "0 success, 2 usage error or bad input (an unreadable or malformed file,\n"
+    "files that cannot be merged, an output that is an input), 3 system error (I/O)."};
 
 typedef struct {
     const char *csv, *json;

@@ -48,7 +48,9 @@ static const qsb_command_spec report_spec = {
     "    about, a second one an earlier run compared with it (`compare SECOND FIRST`:\n"
     "    Holm-adjusted verdicts, --threshold).\n"
     "Every text taken from the files is HTML-escaped. Needs gnuplot (Debian gnuplot-nox).",
-    report_options};
+    report_options,
+    "0 success, 2 usage error or bad input (an unreadable or malformed file, -o\n"
+    "naming an operand), 3 system error (gnuplot missing or failing, I/O)."};
 
 typedef struct {
     const char *output;
