@@ -13,10 +13,11 @@
 #           before the run.
 # Links to /dev/stdout or /proc/self/fd/1 are made in the test's own directory, and stdout is a
 # file or a pipe of the test's, so that a tool that replaced a link would replace only those.
-# Usage: test_outputs.sh PATH-TO-qsortbench links|inputs|fifo|stdout|plot
+# Usage: test_outputs.sh PATH-TO-qsortbench links|inputs|fifo|stdout|plot PATH-TO-plugin_example
 set -u
 bin=$1
 group=$2
+plugin=$3
 dir=$(mktemp -d "${TMPDIR:-/tmp}/qsb-outputs-XXXXXX") || exit 1
 trap 'exec 3<&- 2>/dev/null; rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
@@ -132,7 +133,7 @@ inputs)
     unset GITHUB_STEP_SUMMARY
     refused_intact "--json 'B.json' is RUN2 'B.json'" compare --calibration A.json B.json --json B.json
     refused_intact "-o 'A.json' is RESULTS 'A.json'" export A.json --format bmf -o A.json
-    refused_intact "is the input 'A.json'" merge A.json C.json -o A.json
+    refused_intact "-o 'A.json' is the input 'A.json'" merge A.json C.json -o A.json
     refused_intact "--json 'C.json' is the input 'C.json'" merge A.json C.json --csv m.csv --json C.json
     refused_intact "--export 'A.csv' is the input 'A.csv'" merge A.csv C.json -o m.json --export bmf=A.csv
     refused_intact "-o 'A.json' is the operand 'A.json'" report A.json -o A.json
@@ -149,6 +150,14 @@ inputs)
     run_tool $M --reference ref.csv --csv ./ref.csv --json r.json
     refused "run --reference FILE --csv FILE" "--csv './ref.csv' is --reference 'ref.csv'"
     check "the reference table is intact" cmp -s ref.csv ref.keep
+    # run and audit read a plug-in's library
+    cp "$plugin" plug.so
+    cp plug.so plug.keep
+    run_tool $M --algos msort,p=./plug.so:plain_introsort --csv plug.so --json r.json
+    refused "run --algos PLUG-IN --csv ITS-LIBRARY" "--csv 'plug.so' is the plug-in './plug.so'"
+    run_tool audit --quick --algos p=plug.so:plain_introsort --json ./plug.so
+    refused "audit --algos PLUG-IN --json ITS-LIBRARY" "--json './plug.so' is the plug-in './plug.so'"
+    check "the plug-in's library is intact" cmp -s plug.so plug.keep
     # two inputs may be one file; reading is not writing
     run_tool compare A.json A.json --json verdicts.json
     succeeded "compare A A"

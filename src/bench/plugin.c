@@ -392,6 +392,12 @@ bool qsb_plugin_object(qsb_sort_fn sort, const char **path, const char **symbol)
     return true;
 }
 
+const char *qsb_plugin_library(qsb_sort_fn sort)
+{
+    const plugin *p = plugin_of(sort);
+    return p && strchr(p->path, '/') ? p->path : NULL;
+}
+
 qsb_sort_fn qsb_plugin_direct(qsb_sort_fn sort)
 {
     const plugin *p = plugin_of(sort);

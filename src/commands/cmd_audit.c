@@ -131,10 +131,19 @@ static int select_subjects(const char *algos, subject_list *list)
 
 enum { OUT_CSV, OUT_JSON, OUT_COUNT };
 
-static int open_files(const audit_args *a, qsb_outputs *files)
+/* Opens the files; none may be the library of a plug-in audited. */
+static int open_files(const audit_args *a, const subject_list *subjects, qsb_outputs *files)
 {
     const qsb_output_spec paths[OUT_COUNT] = {{"--csv", a->csv}, {"--json", a->json}};
-    return qsb_outputs_open(files, paths, OUT_COUNT, NULL, 0);
+    const char **libraries = calloc(subjects->count ? subjects->count : 1, sizeof *libraries);
+    if (!libraries)
+        return qsb_out_of_memory("plug-in names");
+    for (size_t i = 0; i < subjects->count; i++)
+        libraries[i] = qsb_plugin_library(subjects->items[i].sort);
+    const qsb_file_group read = {"the plug-in", QSB_FILES_READ, libraries, subjects->count};
+    int status = qsb_outputs_open(files, paths, OUT_COUNT, &read, 1);
+    free(libraries);
+    return status;
 }
 
 /* Writes both files and commits them, or neither. */
@@ -219,7 +228,7 @@ int qsb_cmd_audit(int argc, char **argv)
     status = select_subjects(args.algos, &subjects);
     if (status != QSB_OK)
         goto done;
-    status = open_files(&args, &files);
+    status = open_files(&args, &subjects, &files);
     if (status != QSB_OK)
         goto done;
     rows = calloc(subjects.count, sizeof *rows);

@@ -53,6 +53,7 @@ static const qsb_command_spec merge_spec = {
 
 typedef struct {
     const char *csv, *json;
+    const char *csv_option, *json_option; /* the option that named each: "-o", "--csv" */
     bool pool;
     const qsb_export_format *export_format; /* --export: NULL when not asked */
     const char *export_path;
@@ -68,15 +69,15 @@ static int handle_option(void *ctx, int index, const char *arg)
     if (index == OPT_EXPORT)
         return qsb_export_parse(arg, &o->export_format, &o->export_path);
     size_t len = strlen(arg);
-    if (index == OPT_OUTPUT) {
-        if (len >= 4 && strcmp(arg + len - 4, ".csv") == 0)
-            o->csv = arg;
-        else
-            o->json = arg;
-    } else if (index == OPT_CSV) {
+    bool csv = index == OPT_CSV ||
+               (index == OPT_OUTPUT && len >= 4 && strcmp(arg + len - 4, ".csv") == 0);
+    const char *option = index == OPT_OUTPUT ? "-o" : csv ? "--csv" : "--json";
+    if (csv) {
         o->csv = arg;
+        o->csv_option = option;
     } else {
         o->json = arg;
+        o->json_option = option;
     }
     return QSB_OK;
 }
@@ -139,7 +140,7 @@ enum { OUT_CSV, OUT_JSON, OUT_EXPORT, OUT_COUNT };
 static int open_outputs(const merge_outputs *o, char **inputs, size_t ninputs, qsb_outputs *out)
 {
     const qsb_output_spec paths[OUT_COUNT] = {
-        {"--csv", o->csv}, {"--json", o->json}, {"--export", o->export_path}};
+        {o->csv_option, o->csv}, {o->json_option, o->json}, {"--export", o->export_path}};
     const qsb_file_group read = {"the input", QSB_FILES_READ, (const char *const *)inputs,
                                  ninputs};
     return qsb_outputs_open(out, paths, OUT_COUNT, &read, 1);
@@ -166,7 +167,7 @@ static int write_merged(const merge_outputs *o, qsb_outputs *out, const qsb_resu
 
 int qsb_cmd_merge(int argc, char **argv)
 {
-    merge_outputs o = {NULL, NULL, false, NULL, NULL};
+    merge_outputs o = {NULL, NULL, NULL, NULL, false, NULL, NULL};
     int first;
     int status = qsb_parse_options(&merge_spec, argc, argv, handle_option, &o, &first);
     if (status != QSB_OK)

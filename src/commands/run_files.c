@@ -14,6 +14,7 @@
 #include "export.h"
 #include "infile.h"
 #include "plot.h"
+#include "plugin.h"
 #include "report.h"
 #include "report_html.h"
 
@@ -51,16 +52,26 @@ static const char **algorithm_names(const qsb_run_config *cfg)
     return names;
 }
 
-/* Opens the outputs; none may be the reference table the run reads, nor a chart of --plot. */
+/* The libraries of the plug-ins named by a path (NULL for the others), or NULL. */
+static const char **plugin_libraries(const qsb_run_config *cfg)
+{
+    const char **libraries = malloc((cfg->n_algos ? cfg->n_algos : 1) * sizeof *libraries);
+    for (size_t i = 0; libraries && i < cfg->n_algos; i++)
+        libraries[i] = qsb_plugin_library(cfg->algos[i].sort);
+    return libraries;
+}
+
+/* Opens the outputs; none may be a file the run reads (the --reference table, a plug-in's
+** library), nor a chart of --plot. */
 static int open_outputs(qsb_run_files *f, const qsb_run_config *cfg,
                         const qsb_output_spec paths[QSB_RUN_FILES])
 {
     const char *reference = cfg->reference && strcmp(cfg->reference, QSB_COVER_LETTER_NAME) != 0
                                 ? cfg->reference : NULL;
     qsb_chart_paths charts = {NULL, 0};
-    const char **names = NULL;
-    int status = QSB_OK;
-    if (cfg->plot) {
+    const char **names = NULL, **libraries = plugin_libraries(cfg);
+    int status = libraries ? QSB_OK : qsb_out_of_memory("plug-in names");
+    if (status == QSB_OK && cfg->plot) {
         status = choose_plot_results(f, paths[QSB_RUN_CSV].path, paths[QSB_RUN_JSON].path);
         if (status == QSB_OK && !(names = algorithm_names(cfg)))
             status = qsb_out_of_memory("chart names");
@@ -68,13 +79,15 @@ static int open_outputs(qsb_run_files *f, const qsb_run_config *cfg,
             status = qsb_plot_chart_paths(f->plot_beside, NULL, QSB_PLOT_PNG, names,
                                           cfg->n_algos, &charts);
     }
-    const qsb_file_group others[2] = {
+    const qsb_file_group others[3] = {
         {"--reference", QSB_FILES_READ, &reference, 1},
+        {"the plug-in", QSB_FILES_READ, libraries, libraries ? cfg->n_algos : 0},
         {"--plot", QSB_FILES_WRITTEN, (const char *const *)charts.paths, charts.n}};
     if (status == QSB_OK)
-        status = qsb_outputs_open(&f->out, paths, QSB_RUN_FILES, others, 2);
+        status = qsb_outputs_open(&f->out, paths, QSB_RUN_FILES, others, 3);
     qsb_plot_chart_paths_free(&charts);
     free(names);
+    free(libraries);
     return status;
 }
 
