@@ -18,10 +18,10 @@ set -u
 bin=$1
 group=$2
 plugin=$3
+. "$(dirname "$0")/check.sh"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/qsb-outputs-XXXXXX") || exit 1
 trap 'exec 3<&- 2>/dev/null; rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
-. "$(dirname "$0")/check.sh"
 
 M="--nelem 1000 --sizes 4 --patterns random --metric comparisons -q"
 HEADER="pattern,nelem,size,algorithm,"
