@@ -235,6 +235,19 @@ plot)
     succeeded "--plot with outputs apart from the charts"
     check "the chart beside the CSV" test -s s6-scaling.png
     check "the export is JSON, not a chart" grep -q '^{' s6.bmf.json
+    # a chart named by a symbolic link is written through it, as every output is
+    mkdir charts
+    echo old >charts/kept.png
+    ln -s charts/kept.png s7-scaling.png
+    run_tool $M --plot --csv s7.csv --json s7.json
+    succeeded "--plot with a chart's name a link"
+    check "the chart's link is still a link" test -L s7-scaling.png
+    check "the link's target is the chart" test "$(head -c 4 charts/kept.png | tail -c 3)" = PNG
+    # a chart's name taken by what is no file: refused before the run
+    mkfifo s8-scaling.png
+    run_tool $M --plot --csv s8.csv --json s8.json
+    refused "--plot with a chart's name a FIFO" "--plot: the chart 's8-scaling.png' is not a regular file"
+    check "no results file was made" test ! -e s8.csv -a ! -e s8.json
     ;;
 
 *)

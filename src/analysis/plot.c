@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "outfile.h"
 #include "version.h"
 
 #define GNUPLOT "gnuplot"
@@ -598,7 +599,8 @@ typedef struct {
     const char *extra[4]; /* ARG6..ARG9 of the script */
     char *data_path;
     char *temp_path;
-    char *final_path;
+    char *final_path;     /* as named (and listed) */
+    char *target_path;    /* what the rename replaces: final_path with its links followed */
 } chart;
 
 typedef struct {
@@ -743,10 +745,20 @@ static int write_data(const plot_job *job, const chart *c)
                   : QSB_OK;
 }
 
-/* An empty file beside the final one (same directory, so the rename is atomic). */
+/* An empty file beside the final one (same directory, so the rename is atomic); a chart named
+** by a symbolic link is written through it, as every output is (outfile.h). */
 static int make_temp_output(chart *c)
 {
-    c->temp_path = printf_alloc("%s.tmp-XXXXXX", c->final_path);
+    if (!(c->target_path = qsb_output_target(c->final_path))) {
+        int err = errno;
+        return err == EINVAL ? qsb_error(QSB_EUSAGE, "cannot write the chart '%s': it is not a "
+                                         "regular file", qsb_quote_path(c->final_path))
+                             : qsb_error(err == ENOENT || err == ENOTDIR || err == ELOOP
+                                             ? QSB_EUSAGE : QSB_ESYSTEM,
+                                         "cannot create '%s': %s",
+                                         qsb_quote_path(c->final_path), strerror(err));
+    }
+    c->temp_path = printf_alloc("%s.tmp-XXXXXX", c->target_path);
     if (!c->temp_path)
         return qsb_out_of_memory("chart names");
     int fd = mkstemp(c->temp_path);
@@ -793,7 +805,7 @@ static int publish(chart *c)
 {
     mode_t mask = umask(0);
     umask(mask);
-    if (chmod(c->temp_path, 0666 & ~mask) != 0 || rename(c->temp_path, c->final_path) != 0)
+    if (chmod(c->temp_path, 0666 & ~mask) != 0 || rename(c->temp_path, c->target_path) != 0)
         return qsb_error(QSB_ESYSTEM, "cannot write '%s': %s", qsb_quote_path(c->final_path),
                          strerror(errno));
     free(c->temp_path);
@@ -842,6 +854,7 @@ static void job_free(plot_job *job)
         free(c->temp_path);
         free(c->data_path);
         free(c->final_path);
+        free(c->target_path);
         free(c->name);
         free(c->title);
     }

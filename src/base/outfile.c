@@ -290,6 +290,17 @@ bool qsb_output_in_place(const char *path)
     return in_place;
 }
 
+char *qsb_output_target(const char *path)
+{
+    destination d;
+    int err = destination_of(path, &d);
+    if (err == 0 && d.kind == DEST_FILE)
+        return d.target;
+    destination_free(&d);
+    errno = err ? err : EINVAL;
+    return NULL;
+}
+
 int qsb_outfile_open(qsb_outfile *of, const char *path)
 {
     memset(of, 0, sizeof *of);

@@ -37,6 +37,13 @@ int qsb_outfile_open(qsb_outfile *of, const char *path);
 ** puts beside an output. */
 bool qsb_output_in_place(const char *path);
 
+/* The file an output at path creates or replaces when it is a file of its own (a regular file,
+** existing or new): path with its symbolic links followed, a dangling link's target included,
+** and its directory resolved; malloc'd. NULL with errno set when it leads nowhere, EINVAL when
+** it is no such file (standard output, /dev/null, a pipe, a directory, a device). For files
+** written beside the outputs by other means (the charts), which follow the same rules. */
+char *qsb_output_target(const char *path);
+
 /* Flushes, closes and renames into place. Reports and returns QSB_ESYSTEM on failure (the
 ** temporary file is removed). */
 int qsb_outfile_commit(qsb_outfile *of);

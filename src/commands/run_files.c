@@ -43,6 +43,19 @@ static int choose_plot_results(qsb_run_files *f, const char *csv, const char *js
                                             "--csv or --json must name a file");
 }
 
+/* Every chart a file of its own, or a name not taken yet: checked now, not after the run. */
+static int check_chart_files(const qsb_chart_paths *charts)
+{
+    for (size_t i = 0; i < charts->n; i++) {
+        char *target = qsb_output_target(charts->paths[i]);
+        if (!target && errno == EINVAL)
+            return qsb_error(QSB_EUSAGE, "--plot: the chart '%s' is not a regular file",
+                             qsb_quote_path(charts->paths[i]));
+        free(target);
+    }
+    return QSB_OK;
+}
+
 /* The names of the algorithms, baseline first, for the chart names. */
 static const char **algorithm_names(const qsb_run_config *cfg)
 {
@@ -78,6 +91,8 @@ static int open_outputs(qsb_run_files *f, const qsb_run_config *cfg,
         if (status == QSB_OK)
             status = qsb_plot_chart_paths(f->plot_beside, NULL, QSB_PLOT_PNG, names,
                                           cfg->n_algos, &charts);
+        if (status == QSB_OK)
+            status = check_chart_files(&charts);
     }
     const qsb_file_group others[3] = {
         {"--reference", QSB_FILES_READ, &reference, 1},
