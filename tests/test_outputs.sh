@@ -75,7 +75,7 @@ links)
     succeeded "--csv LINK-TO-/dev/null"
     check "the link to /dev/null is still a link" test -L null-link
     check "/dev/null is still a device" test -c /dev/null
-    # a link to standard output (the issue's `ln -s /proc/self/fd/1 out`): written in place
+    # a link to standard output (`ln -s /proc/self/fd/1 out`): written in place
     ln -s /proc/self/fd/1 out
     "$bin" $M --csv out --json r.json >t.txt 2>err.txt
     rc=$?
