@@ -41,9 +41,10 @@ static void print_help(void)
     printf("\nOptions of run:\n");
     qsb_print_options(qsb_run_spec.options);
     printf("  %-26s %s\n", "    --version", "print the version and exit");
-    printf("\nExit status: 0 success, 1 a finding (wrong sort result, regression),\n"
-           "2 usage error or bad input, 3 system error, 129/130/131/143 run stopped by\n"
-           "SIGHUP/SIGINT/SIGQUIT/SIGTERM (results so far written, marked incomplete).\n");
+    printf("\nExit status: 0 success, 1 a finding (a sort FAILED, a regression, an audit subject\n"
+           "FAILED), 2 usage error or bad input, 3 system error, 129/130/131/143 run stopped by\n"
+           "SIGHUP/SIGINT/SIGQUIT/SIGTERM (results so far written, marked incomplete)\n"
+           "(qsortbench COMMAND --help: each command's).\n");
 }
 
 int main(int argc, char **argv)

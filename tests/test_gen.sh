@@ -223,16 +223,20 @@ if [ -w /dev/full ]; then
     else fail "write to /dev/full: exit $rc"; fi
 fi
 
-# ---- -o onto a FIFO writes through it and leaves it a FIFO (a temporary file renamed over
-# it would replace it, as it would replace /dev/null) -----------------------------------------
+# ---- -o onto a FIFO that a process reads writes through it and leaves it a FIFO (a temporary
+# file renamed over it would replace it); onto one that no process reads it is refused at once
+# (opening it would wait for a reader) -------------------------------------------------------
 mkfifo "$tmp/fifo"
-cat "$tmp/fifo" >"$tmp/from-fifo" &
-reader=$!
+exec 3<>"$tmp/fifo" # this shell reads it: 400 bytes fit in the pipe's buffer
 run_gen random --nelem 100 --size 4 -o "$tmp/fifo"
-[ -p "$tmp/fifo" ] || kill "$reader" 2>/dev/null # replaced: the reader would wait forever
-wait "$reader"
+: >"$tmp/from-fifo"
+[ "$rc" -eq 0 ] && timeout 10 head -c 400 <&3 >"$tmp/from-fifo" # a guard against a short write
+exec 3<&-
 if [ "$rc" -eq 0 ] && [ -p "$tmp/fifo" ] && [ "$(wc -c <"$tmp/from-fifo")" -eq 400 ]; then ok
 else fail "gen -o FIFO: exit $rc, $(wc -c <"$tmp/from-fifo") bytes, still a FIFO: $([ -p "$tmp/fifo" ] && echo yes || echo no)"; fi
+run_gen random --nelem 100 --size 4 -o "$tmp/fifo"
+if [ "$rc" -eq 2 ] && [ -p "$tmp/fifo" ] && grep -q "is a FIFO that no process reads" "$tmp/err"; then ok
+else fail "gen -o FIFO without a reader: exit $rc"; fi
 
 # ---- a terminal on stdout is refused (only where a pseudo-terminal can be had) ---------------
 if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>&1; then

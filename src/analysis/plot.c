@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "outfile.h"
 #include "version.h"
 
 #define GNUPLOT "gnuplot"
@@ -598,7 +599,8 @@ typedef struct {
     const char *extra[4]; /* ARG6..ARG9 of the script */
     char *data_path;
     char *temp_path;
-    char *final_path;
+    char *final_path;     /* as named (and listed) */
+    char *target_path;    /* what the rename replaces: final_path with its links followed */
 } chart;
 
 typedef struct {
@@ -648,6 +650,16 @@ static char *file_word(const char *name)
     return w;
 }
 
+/* <dir>/<stem>-<name>.<png|svg>, and in "." <stem>-<name>.<png|svg> ("run-scaling.png", not
+** "./run-scaling.png"). malloc'd, or NULL. */
+static char *chart_path(const char *dir, const char *stem, const char *name,
+                        qsb_plot_format format)
+{
+    int here = strcmp(dir, ".") == 0;
+    return printf_alloc("%s%s%s-%s.%s", here ? "" : dir, here ? "" : "/", stem, name,
+                        format == QSB_PLOT_SVG ? "svg" : "png");
+}
+
 /* Takes ownership of title. */
 static int add_chart(plot_job *job, const char *script, const char *name, data_writer write,
                      size_t algorithm, char *title, const char *const extra[4])
@@ -661,11 +673,7 @@ static int add_chart(plot_job *job, const char *script, const char *name, data_w
     memcpy(c->extra, extra, sizeof c->extra);
     c->name = name ? file_word(name) : NULL;
     if (c->name) {
-        const char *ext = job->opt->format == QSB_PLOT_SVG ? "svg" : "png";
-        const char *dir = job->opt->out_dir;
-        int here = strcmp(dir, ".") == 0; /* "run-scaling.png", not "./run-scaling.png" */
-        c->final_path = printf_alloc("%s%s%s-%s.%s", here ? "" : dir, here ? "" : "/",
-                                     job->opt->stem, c->name, ext);
+        c->final_path = chart_path(job->opt->out_dir, job->opt->stem, c->name, job->opt->format);
         c->data_path = printf_alloc("%s/%zu-%s.dat", job->tmpdir, job->ncharts, c->name);
     }
     if (!title || !c->name || !c->final_path || !c->data_path)
@@ -737,10 +745,20 @@ static int write_data(const plot_job *job, const chart *c)
                   : QSB_OK;
 }
 
-/* An empty file beside the final one (same directory, so the rename is atomic). */
+/* An empty file beside the final one (same directory, so the rename is atomic); a chart named
+** by a symbolic link is written through it, as every output is (outfile.h). */
 static int make_temp_output(chart *c)
 {
-    c->temp_path = printf_alloc("%s.tmp-XXXXXX", c->final_path);
+    if (!(c->target_path = qsb_output_target(c->final_path))) {
+        int err = errno;
+        return err == EINVAL ? qsb_error(QSB_EUSAGE, "cannot write the chart '%s': it is not a "
+                                         "regular file", qsb_quote_path(c->final_path))
+                             : qsb_error(err == ENOENT || err == ENOTDIR || err == ELOOP
+                                             ? QSB_EUSAGE : QSB_ESYSTEM,
+                                         "cannot create '%s': %s",
+                                         qsb_quote_path(c->final_path), strerror(err));
+    }
+    c->temp_path = printf_alloc("%s.tmp-XXXXXX", c->target_path);
     if (!c->temp_path)
         return qsb_out_of_memory("chart names");
     int fd = mkstemp(c->temp_path);
@@ -787,7 +805,7 @@ static int publish(chart *c)
 {
     mode_t mask = umask(0);
     umask(mask);
-    if (chmod(c->temp_path, 0666 & ~mask) != 0 || rename(c->temp_path, c->final_path) != 0)
+    if (chmod(c->temp_path, 0666 & ~mask) != 0 || rename(c->temp_path, c->target_path) != 0)
         return qsb_error(QSB_ESYSTEM, "cannot write '%s': %s", qsb_quote_path(c->final_path),
                          strerror(errno));
     free(c->temp_path);
@@ -836,6 +854,7 @@ static void job_free(plot_job *job)
         free(c->temp_path);
         free(c->data_path);
         free(c->final_path);
+        free(c->target_path);
         free(c->name);
         free(c->title);
     }
@@ -903,30 +922,91 @@ int qsb_plot_results_file(const qsb_results *r, const char *results_path, const 
     return qsb_plot_results_file_ex(r, results_path, &opt);
 }
 
-int qsb_plot_results_file_ex(const qsb_results *r, const char *results_path,
-                             const qsb_plot_options *given)
+/* Where the charts of results_path go: *dir (out_dir, else the file's directory) and *stem
+** (the file's name without its .csv/.json extension), both malloc'd. */
+static int chart_place(const char *results_path, const char *out_dir, char **dir, char **stem)
 {
-    const char *out_dir = given->out_dir;
     const char *slash = strrchr(results_path, '/');
     const char *base = slash ? slash + 1 : results_path;
     const char *dot = strrchr(base, '.');
     size_t stem_len = dot && (strcmp(dot, ".csv") == 0 || strcmp(dot, ".json") == 0) && dot > base
                           ? (size_t)(dot - base) : strlen(base);
-    char *stem = strndup(base, stem_len);
-    char *dir = out_dir ? strdup(out_dir)
-                        : slash ? strndup(results_path, slash == results_path ? 1
-                                                        : (size_t)(slash - results_path))
-                                : strdup(".");
-    int status;
-    if (!stem || !dir) {
-        status = qsb_out_of_memory("chart names");
-    } else {
+    *stem = strndup(base, stem_len);
+    *dir = out_dir ? strdup(out_dir)
+                   : slash ? strndup(results_path, slash == results_path ? 1
+                                                   : (size_t)(slash - results_path))
+                           : strdup(".");
+    if (*stem && *dir)
+        return QSB_OK;
+    free(*stem);
+    free(*dir);
+    *stem = *dir = NULL;
+    return qsb_out_of_memory("chart names");
+}
+
+int qsb_plot_results_file_ex(const qsb_results *r, const char *results_path,
+                             const qsb_plot_options *given)
+{
+    char *dir, *stem;
+    int status = chart_place(results_path, given->out_dir, &dir, &stem);
+    if (status == QSB_OK) {
         qsb_plot_options opt = *given;
         opt.out_dir = dir;
         opt.stem = stem;
         status = qsb_plot(r, &opt);
+        free(stem);
+        free(dir);
     }
+    return status;
+}
+
+/* One chart's path in the list, from its name before it is made a file word. */
+static int add_chart_path(qsb_chart_paths *out, const char *dir, const char *stem,
+                          const char *name, qsb_plot_format format)
+{
+    char *word = file_word(name);
+    char *path = word ? chart_path(dir, stem, word, format) : NULL;
+    free(word);
+    if (!path)
+        return qsb_out_of_memory("chart names");
+    out->paths[out->n++] = path;
+    return QSB_OK;
+}
+
+int qsb_plot_chart_paths(const char *results_path, const char *out_dir, qsb_plot_format format,
+                         const char *const *algorithms, size_t nalgorithms,
+                         qsb_chart_paths *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t candidates = nalgorithms > 1 ? nalgorithms - 1 : 0;
+    candidates = candidates < MAX_CANDIDATES ? candidates : MAX_CANDIDATES;
+    char *dir, *stem;
+    int status = chart_place(results_path, out_dir, &dir, &stem);
+    if (status != QSB_OK)
+        return status;
+    if (!(out->paths = calloc(candidates + 2, sizeof *out->paths)))
+        status = qsb_out_of_memory("chart names");
+    for (size_t a = 1; a <= candidates && status == QSB_OK; a++) {
+        char *name = printf_alloc("deltas-%s", algorithms[a]);
+        status = name ? add_chart_path(out, dir, stem, name, format)
+                      : qsb_out_of_memory("chart names");
+        free(name);
+    }
+    if (status == QSB_OK)
+        status = add_chart_path(out, dir, stem, "scaling", format);
+    if (status == QSB_OK)
+        status = add_chart_path(out, dir, stem, "comparisons", format);
     free(stem);
     free(dir);
+    if (status != QSB_OK)
+        qsb_plot_chart_paths_free(out);
     return status;
+}
+
+void qsb_plot_chart_paths_free(qsb_chart_paths *c)
+{
+    for (size_t i = 0; i < c->n; i++)
+        free(c->paths[i]);
+    free(c->paths);
+    memset(c, 0, sizeof *c);
 }

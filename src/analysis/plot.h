@@ -61,6 +61,20 @@ int qsb_plot_results_file(const qsb_results *r, const char *results_path, const 
 int qsb_plot_results_file_ex(const qsb_results *r, const char *results_path,
                              const qsb_plot_options *opt);
 
+/* The files the charts of a results file at results_path (in out_dir when not NULL) may take,
+** for results of these algorithms, the first the baseline: every chart that may be drawn
+** (the comparisons chart is drawn only when the results were counted). For the outputs'
+** collision check before a run (outfile.h). */
+typedef struct {
+    char **paths; /* n paths, malloc'd */
+    size_t n;
+} qsb_chart_paths;
+
+int qsb_plot_chart_paths(const char *results_path, const char *out_dir, qsb_plot_format format,
+                         const char *const *algorithms, size_t nalgorithms,
+                         qsb_chart_paths *out);
+void qsb_plot_chart_paths_free(qsb_chart_paths *c);
+
 /* Cheap early check for `run --plot` (before a long run): the scripts are found and gnuplot
 ** starts. Reports and returns QSB_ESYSTEM when not. */
 int qsb_plot_check(void);

@@ -1,23 +1,48 @@
 /*
 ** Result files written atomically: the data goes to a temporary file beside the final one
 ** and is renamed over it only when complete, so no reader ever sees half a file, and a bad
-** path fails when the file is opened (before the run), not at the end. "-" is stdout; an
-** existing device or FIFO (/dev/null) is written in place.
+** path fails when the file is opened (before the run), not at the end.
+**
+** Where an output may go, decided when it is opened:
+**   - a regular file, existing or new: atomically, as above. A symbolic link (a dangling one
+**     included) is written through: the temporary file goes beside the link's final target
+**     and is renamed over the target, so the link stays a link;
+**   - "-", or the file standard output already is however it is spelled (/dev/stdout,
+**     /proc/self/fd/1, a link to it): standard output, written in place;
+**   - /dev/null: written in place (discarded), and never one destination with another output;
+**   - a FIFO or pipe that a process reads: written in place; one that no process reads is
+**     refused (opening it would wait for a reader);
+**   - anything else (a directory, a device, a socket) is refused.
+** A refusal is a usage error (QSB_EUSAGE): one line, before any work.
 */
 #ifndef QSB_OUTFILE_H
 #define QSB_OUTFILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 typedef struct {
     FILE *fp;          /* where to write */
-    char *final_path;  /* NULL for stdout or a device */
-    char *temp_path;   /* NULL for stdout or a device */
+    char *final_path;  /* the file renamed over (links resolved); NULL when written in place */
+    char *temp_path;   /* NULL when written in place */
 } qsb_outfile;
 
-/* Opens the temporary file (or stdout for "-"). Reports and returns QSB_ESYSTEM on failure
-** (QSB_EUSAGE when the directory does not exist). */
+/* Opens the temporary file (or stdout, /dev/null, a pipe: above). Reports and returns
+** QSB_EUSAGE for a destination refused above or a directory that does not exist, else
+** QSB_ESYSTEM on failure. */
 int qsb_outfile_open(qsb_outfile *of, const char *path);
+
+/* Is the output at path written in place ("-", standard output however spelled, /dev/null, a
+** pipe) rather than as a file of its own (or refused when opened)? For the files a command
+** puts beside an output. */
+bool qsb_output_in_place(const char *path);
+
+/* The file an output at path creates or replaces when it is a file of its own (a regular file,
+** existing or new): path with its symbolic links followed, a dangling link's target included,
+** and its directory resolved; malloc'd. NULL with errno set when it leads nowhere, EINVAL when
+** it is no such file (standard output, /dev/null, a pipe, a directory, a device). For files
+** written beside the outputs by other means (the charts), which follow the same rules. */
+char *qsb_output_target(const char *path);
 
 /* Flushes, closes and renames into place. Reports and returns QSB_ESYSTEM on failure (the
 ** temporary file is removed). */
@@ -44,11 +69,28 @@ typedef struct {
     const char *path;   /* NULL: not asked for */
 } qsb_output_spec;
 
-/* Opens specs[0..n-1] (n <= QSB_OUTPUTS_MAX) into o->file[0..n-1]. Two outputs may not name
-** one destination: "-" twice, or one file however spelled (./o.csv and o.csv, a symbolic
-** link, a hard link) is refused with one line naming both options, QSB_EUSAGE, before any
-** file is created. On failure (as qsb_outfile_open) the files already opened are aborted. */
-int qsb_outputs_open(qsb_outputs *o, const qsb_output_spec *specs, size_t n);
+/* Files a command touches besides the outputs it opens here, named for the collision check
+** only (never opened here): the files it reads, which no output may be (it would be replaced,
+** or appended to, before or while it is read), and the files it writes by other means (run
+** --plot's charts, compare's $GITHUB_STEP_SUMMARY), which no output may be either. */
+typedef enum { QSB_FILES_READ, QSB_FILES_WRITTEN } qsb_files_use;
+
+typedef struct {
+    const char *what;         /* in messages: "BASE", "the input", "--plot" */
+    qsb_files_use use;
+    const char *const *paths; /* n paths; NULL ones are skipped */
+    size_t n;
+} qsb_file_group;
+
+/* Opens specs[0..n-1] (n <= QSB_OUTPUTS_MAX) into o->file[0..n-1]. No two of the outputs and
+** of the files of others[0..nothers-1] (NULL when none) may be one destination, unless both
+** are files it reads or both are in one group: standard output however spelled ("-",
+** /dev/stdout), or one file however spelled (./o.csv and o.csv, a symbolic link, a hard link:
+** one device and inode). Such a pair, or an output refused above, is reported in one line
+** naming both options, QSB_EUSAGE, before any file is created or read. On failure (as
+** qsb_outfile_open) the files already opened are aborted. */
+int qsb_outputs_open(qsb_outputs *o, const qsb_output_spec *specs, size_t n,
+                     const qsb_file_group *others, size_t nothers);
 
 /* Ends the outputs after writing that went `status`: QSB_OK commits every file (each one is
 ** tried; the first failure is returned), anything else aborts every file and is returned. */

@@ -413,6 +413,12 @@ bool qsb_is_plugin_sort(qsb_sort_fn sort)
     return plugin_of(sort) != NULL;
 }
 
+const char *qsb_plugin_library(qsb_sort_fn sort)
+{
+    const plugin *p = plugin_of(sort);
+    return p && strchr(p->path, '/') ? p->path : NULL;
+}
+
 qsb_sort_fn qsb_plugin_direct(qsb_sort_fn sort)
 {
     const plugin *p = plugin_of(sort);

@@ -62,6 +62,10 @@ bool qsb_plugin_object(qsb_sort_fn sort, const char **path, const char **symbol)
 
 /* Is this sort one of the plug-ins' entry points? */
 bool qsb_is_plugin_sort(qsb_sort_fn sort);
+/* The file a plug-in's library is loaded from when it is named by a path (it has a '/'), for
+** the outputs' check that none replaces it; NULL for a registry entry, or a library that
+** dlopen finds on the library path. */
+const char *qsb_plugin_library(qsb_sort_fn sort);
 
 /* The plug-in's own function behind an entry point of qsort_r's signature once it is loaded
 ** here (no call through the entry point while timed); anything else as it is. */

@@ -66,6 +66,8 @@ void qsb_print_command_help(const qsb_command_spec *spec)
         printf("\nOptions:\n");
         qsb_print_options(spec->options);
     }
+    if (spec->exit_status)
+        printf("\nExit status: %s\n", spec->exit_status);
 }
 
 /* getopt_long tables built from the command's option table: index i of the table has val

@@ -23,6 +23,7 @@ typedef struct {
     const char *usage;         /* "PATTERN --nelem N --size S [OPTIONS]" */
     const char *summary;       /* one line */
     const qsb_option *options; /* may be NULL */
+    const char *exit_status;   /* "0 success, 2 ...": the README's exit codes for this command */
 } qsb_command_spec;
 
 /* Called for each option found: index into the option table, its argument or NULL. */

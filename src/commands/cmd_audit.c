@@ -1,8 +1,9 @@
 /*
 ** `qsortbench audit [--algos LIST] [--json FILE] [--csv FILE] [--quick]`: parse; resolve the
 ** names (registry entries and plug-ins, plugin.h); open the files before the first probe (a
-** bad path fails at once); run the audit (audit_run.h); write and commit the files. Findings
-** are data: the exit status is 0 whatever was found, 2 on bad arguments, 3 on a system error.
+** bad path fails at once, and none may be a plug-in's library); run the audit (audit_run.h);
+** write and commit the files. Properties are data (exit 0); a subject that FAILED is a finding
+** (exit 1); 2 on bad arguments, 3 on a system error.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -30,9 +31,11 @@ static const qsb_option audit_options[] = {
 static const qsb_command_spec audit_spec = {
     "audit", "[OPTIONS]",
     "Measure, for each algorithm: stability, allocation, stack depth, comparisons on McIlroy's\n"
-    "killer adversary, and behaviour under broken comparators (guard pages around the array).\n"
-    "Exit status 0 whatever is found (findings are data), 2 on bad arguments.",
-    audit_options};
+    "killer adversary, and behaviour under broken comparators (guard pages around the array).",
+    audit_options,
+    "0 whatever properties are found (they are data), 1 when a subject FAILED\n"
+    "(crashed, hung, exited or wrote outside its array), 2 usage error or bad input, 3 system\n"
+    "error."};
 
 /* Each option's argument ("" for --quick) into ctx, an array of OPT_COUNT texts. */
 static int on_option(void *ctx, int index, const char *arg)
@@ -62,20 +65,34 @@ static int select_subjects(const char *algos, qsb_audit_subjects *subjects)
 
 enum { OUT_CSV, OUT_JSON, OUT_COUNT };
 
-/* When a file takes stdout, the table goes to stderr so the file stays parseable. */
-static FILE *table_stream(const char *const *text)
+/* Opens the files; none may be the library of a plug-in audited. */
+static int open_files(qsb_outputs *files, const qsb_output_spec *paths,
+                      const qsb_audit_subjects *subjects)
 {
-    const char *csv = text[OPT_CSV], *json = text[OPT_JSON];
-    bool file_on_stdout = (csv && strcmp(csv, "-") == 0) || (json && strcmp(json, "-") == 0);
+    const char **libraries = calloc(subjects->count ? subjects->count : 1, sizeof *libraries);
+    if (!libraries)
+        return qsb_out_of_memory("plug-in names");
+    for (size_t i = 0; i < subjects->count; i++)
+        libraries[i] = qsb_plugin_library(subjects->items[i].sort);
+    const qsb_file_group read = {"the plug-in", QSB_FILES_READ, libraries, subjects->count};
+    int status = qsb_outputs_open(files, paths, OUT_COUNT, &read, 1);
+    free(libraries);
+    return status;
+}
+
+/* When a file takes stdout ("-", /dev/stdout...), the table goes to stderr so the file stays
+** parseable. */
+static FILE *table_stream(const qsb_outputs *files)
+{
+    bool file_on_stdout = files->file[OUT_CSV].fp == stdout || files->file[OUT_JSON].fp == stdout;
     return file_on_stdout ? stderr : stdout;
 }
 
 /* The audit between its opened files: both written and committed, or neither. */
 static int audit_into(qsb_outputs *files, const qsb_audit_subjects *subjects,
-                      const char *const *text, qsb_audit_result *result,
-                      const char *command_line)
+                      qsb_audit_result *result, const char *command_line)
 {
-    int status = qsb_audit_run(subjects, table_stream(text), result);
+    int status = qsb_audit_run(subjects, table_stream(files), result);
     if (status != QSB_OK && status != QSB_FINDING)
         return status;
     int write_status = qsb_audit_write(files->file[OUT_CSV].fp, files->file[OUT_JSON].fp,
@@ -105,12 +122,12 @@ int qsb_cmd_audit(int argc, char **argv)
     char *command_line = NULL;
     status = select_subjects(text[OPT_ALGOS], &subjects);
     if (status == QSB_OK)
-        status = qsb_outputs_open(&files, paths, OUT_COUNT);
+        status = open_files(&files, paths, &subjects);
     if (status == QSB_OK && !(command_line = qsb_command_line("audit", argc, argv)))
         status = qsb_out_of_memory("audit rows");
     qsb_child_set_setup(qsb_plugins_load); /* plug-ins run in the probes' children only */
     if (status == QSB_OK)
-        status = audit_into(&files, &subjects, text, &result, command_line);
+        status = audit_into(&files, &subjects, &result, command_line);
     qsb_outputs_abort(&files); /* what an error left open */
     free(command_line);
     qsb_audit_result_free(&result);

@@ -66,14 +66,16 @@ static const qsb_option compare_options[] = {
 
 static const qsb_command_spec compare_spec = {
     "compare", "BASE NEW [OPTIONS]",
-    "Regression check between two results files (CSV or JSON). Exit status 1 when a row is\n"
-    "slower in NEW beyond the threshold with p < alpha after the correction over all rows\n"
-    "tested (comparisons metric: any increase beyond the threshold) or failed verification,\n"
-    "2 for bad input, else 0. When $GITHUB_STEP_SUMMARY is set, the Markdown table is\n"
-    "appended to that file. With --calibration, a report on two runs of the same thing.\n"
-    "compare --machines A,B FILE: two machines' deltas cell by cell (compare --machines A,B\n"
-    "--help).",
-    compare_options};
+    "Regression check between two results files (CSV or JSON). When $GITHUB_STEP_SUMMARY is\n"
+    "set, the Markdown table is appended to that file. With --calibration, a report on two\n"
+    "runs of the same thing. compare --machines A,B FILE: two machines' deltas cell by cell\n"
+    "(compare --machines A,B --help).",
+    compare_options,
+    "1 when a row is slower in NEW beyond the threshold with p < alpha after\n"
+    "the correction over all rows tested (comparisons metric: any increase beyond the\n"
+    "threshold) or failed verification (--strict: also a row in one file only; --calibration\n"
+    "--strict: under 90% agreeing); 2 usage error or bad input (an unreadable or malformed\n"
+    "file, different metrics, an output that is BASE or NEW); 3 system error; else 0."};
 
 typedef struct {
     qsb_compare_options opt;
@@ -551,7 +553,9 @@ static int calibration_command(const compare_config *cfg, const char *path1, con
     qsb_calibration cal = {0};
     qsb_outputs json;
     const qsb_output_spec spec = {"--json", cfg->json_path};
-    int status = qsb_outputs_open(&json, &spec, 1);
+    const qsb_file_group read[2] = {{"RUN1", QSB_FILES_READ, &path1, 1},
+                                    {"RUN2", QSB_FILES_READ, &path2, 1}};
+    int status = qsb_outputs_open(&json, &spec, 1, read, 2);
     if (status == QSB_OK)
         status = qsb_read_results(path1, &a);
     if (status == QSB_OK)
@@ -661,11 +665,18 @@ static void warn_report(const qsb_compare_report *r)
                     "or CSV with the samples column)", bare, bare == 1 ? " has" : "s have");
 }
 
+/* $GITHUB_STEP_SUMMARY: the file the Markdown table is appended to, or NULL. */
+static const char *step_summary_path(void)
+{
+    const char *path = getenv("GITHUB_STEP_SUMMARY");
+    return path && *path ? path : NULL;
+}
+
 static int append_step_summary(const qsb_compare_report *r, const char *base_path,
                                const char *new_path, int status)
 {
-    const char *path = getenv("GITHUB_STEP_SUMMARY");
-    if (!path || !*path)
+    const char *path = step_summary_path();
+    if (!path)
         return QSB_OK;
     FILE *fp = fopen(path, "a");
     if (!fp)
@@ -732,9 +743,13 @@ int qsb_cmd_compare(int argc, char **argv)
     qsb_compare_report report = {0};
     const qsb_output_spec paths[OUT_COUNT] = {{"--markdown", cfg.markdown_path},
                                               {"--json", cfg.json_path}};
+    const char *summary = step_summary_path();
+    const qsb_file_group others[3] = {{"BASE", QSB_FILES_READ, &base_path, 1},
+                                      {"NEW", QSB_FILES_READ, &new_path, 1},
+                                      {"$GITHUB_STEP_SUMMARY", QSB_FILES_WRITTEN, &summary, 1}};
     qsb_outputs out;
-    status = qsb_outputs_open(&out, paths, OUT_COUNT); /* a bad path fails now, not after the
-                                                       ** reading */
+    /* before the reading: a bad path fails now, and no output may be what is read */
+    status = qsb_outputs_open(&out, paths, OUT_COUNT, others, 3);
     if (status == QSB_OK)
         status = qsb_read_results(base_path, &base);
     if (status == QSB_OK)

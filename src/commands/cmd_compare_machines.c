@@ -24,7 +24,9 @@ static const qsb_command_spec machines_spec = {
     "Compare two machines' paired deltas cell by cell: for each candidate, its delta against\n"
     "the baseline on machine A and on machine B, and B - A. FILE is a fleet file from merge;\n"
     "or two files, one per machine.",
-    machines_options};
+    machines_options,
+    "0 success, 2 usage error or bad input (an unreadable or malformed file, a\n"
+    "machine not in the files), 3 system error."};
 
 static int on_machines(void *ctx, int index, const char *arg)
 {

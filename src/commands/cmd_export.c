@@ -33,7 +33,9 @@ static const qsb_command_spec export_spec = {
     "PATTERN/NELEM/SIZE/ALGORITHM (@MACHINE in a fleet): the median in the run's metric\n"
     "(cycles, ns or comparisons, the unit) with its 95% interval, and bmf the paired delta\n"
     "in % with its interval. Sorts that failed verification are left out.",
-    export_options};
+    export_options,
+    "0 success, 2 usage error or bad input (an unreadable or malformed file, a\n"
+    "format that cannot carry the results, -o naming RESULTS), 3 system error (I/O)."};
 
 typedef struct {
     const qsb_export_format *format;
@@ -74,15 +76,21 @@ int qsb_cmd_export(int argc, char **argv)
         return qsb_usage_error("export needs --format F (%s)", qsb_export_names());
     if (!cfg.output)
         return qsb_usage_error("export needs -o FILE");
+    qsb_outputs out;
+    const qsb_output_spec paths[1] = {{"-o", cfg.output}};
+    const qsb_file_group read = {"RESULTS", QSB_FILES_READ, (const char *const *)&argv[first], 1};
+    status = qsb_outputs_open(&out, paths, 1, &read, 1); /* before the reading: -o may not be
+                                                         ** RESULTS */
+    if (status != QSB_OK)
+        return status;
     qsb_results *runs = NULL;
     size_t n = 0;
     status = qsb_read_fleet(argv[first], &runs, &n);
     if (status == QSB_OK)
         status = check_metrics(cfg.format, runs, n);
-    qsb_outputs out;
-    const qsb_output_spec paths[1] = {{"-o", cfg.output}};
-    if (status == QSB_OK && (status = qsb_outputs_open(&out, paths, 1)) == QSB_OK)
-        status = qsb_outputs_close(&out, cfg.format->write(out.file[0].fp, runs, n));
+    if (status == QSB_OK)
+        status = cfg.format->write(out.file[0].fp, runs, n);
+    status = qsb_outputs_close(&out, status);
     for (size_t i = 0; i < n; i++)
         qsb_results_free(&runs[i]);
     free(runs);

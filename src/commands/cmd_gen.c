@@ -33,7 +33,9 @@ static const qsb_option gen_options[] = {
 static const qsb_command_spec gen_spec = {
     "gen", "PATTERN --nelem N --size S [--seed X] [--compat " QSB_COMPAT_2021_NAME "] [-o FILE]",
     "Write the raw bytes of one input (n * size bytes, native byte order), as a run makes it.",
-    gen_options};
+    gen_options,
+    "0 success, 2 usage error or bad input (binary data for a terminal, an\n"
+    "output refused), 3 system error (I/O)."};
 
 typedef struct {
     uint64_t nelem;
@@ -101,8 +103,6 @@ static int check_config(const gen_config *cfg)
         return qsb_usage_error("gen needs --nelem N");
     if (!cfg->have_size)
         return qsb_usage_error("gen needs --size S");
-    if (strcmp(cfg->output, "-") == 0 && isatty(STDOUT_FILENO))
-        return qsb_usage_error("gen writes binary data: redirect standard output or use -o FILE");
     return qsb_check_fits(cfg->nelem, cfg->size, 1, "gen");
 }
 
@@ -131,6 +131,10 @@ static int generate_to(const qsb_pattern *pattern, const gen_config *cfg)
     int status = qsb_outfile_open(&out, cfg->output);
     if (status != QSB_OK)
         return status;
+    if (out.fp == stdout && isatty(STDOUT_FILENO)) { /* "-" or /dev/stdout on a terminal */
+        qsb_outfile_abort(&out);
+        return qsb_usage_error("gen writes binary data: redirect standard output or use -o FILE");
+    }
     size_t bytes = (size_t)(cfg->nelem * cfg->size);
     unsigned char *data = malloc(bytes ? bytes : 1);
     if (!data) {

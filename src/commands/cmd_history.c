@@ -56,7 +56,9 @@ static const qsb_command_spec add_spec = {
     "each with its context and rows (cell, algorithm, median, delta and their intervals,\n"
     "states, samples), all in one transaction. Without --commit and --date they come from\n"
     "git in the current directory; with neither there the add is refused (exit 2).",
-    add_options};
+    add_options,
+    "0 the runs added, 2 usage error or bad input (a damaged database or one of a newer\n"
+    "schema, no commit or date), 3 system error."};
 
 static int handle_add(void *ctx, int index, const char *arg)
 {
@@ -105,7 +107,8 @@ static const qsb_option list_options[] = {
 static const qsb_command_spec list_spec = {
     "history list", "[--db FILE] [--machine NAME]",
     "The runs of the history in commit order: run id, commit, date, machine, cells, command.",
-    list_options};
+    list_options,
+    "0 success, 2 usage error or bad input, 3 system error."};
 
 static int handle_list(void *ctx, int index, const char *arg)
 {
@@ -147,7 +150,8 @@ static const qsb_command_spec show_spec = {
     "One series of the history in commit order: each run's commit, date, median and paired\n"
     "delta with their 95% intervals, and its speed states. An unknown cell or algorithm is\n"
     "exit 2, naming those there are.",
-    show_options};
+    show_options,
+    "0 success, 2 usage error or bad input (an unknown cell or algorithm), 3 system error."};
 
 static int handle_show(void *ctx, int index, const char *arg)
 {
@@ -197,7 +201,8 @@ static int verb_show(history_args *a, int argc, char **argv, int first)
         return status;
     qsb_outputs out;
     const qsb_output_spec specs[1] = {{"--csv", a->csv}};
-    if ((status = qsb_outputs_open(&out, specs, 1)) == QSB_OK)
+    const qsb_file_group db = {"--db", QSB_FILES_READ, &a->db, 1};
+    if ((status = qsb_outputs_open(&out, specs, 1, &db, 1)) == QSB_OK)
         status = qsb_outputs_close(&out, qsb_history_show(h, &f, stdout, out.file[0].fp));
     qsb_history_close(h);
     return status;
@@ -224,7 +229,9 @@ static const qsb_command_spec detect_spec = {
     "the last commit before it, the first after, the change and its 95% interval. Exit 1\n"
     "when a step of the deltas (of the medians for a baseline) slower than --threshold ends\n"
     "at the newest commit of its series, else 0.",
-    detect_options};
+    detect_options,
+    "0 no slower step at the newest commit, 1 a step slower than --threshold ends at the\n"
+    "newest commit of its series, 2 usage error or bad input, 3 system error."};
 
 static int handle_detect(void *ctx, int index, const char *arg)
 {
@@ -261,7 +268,8 @@ static int verb_detect(history_args *a, int argc, char **argv, int first)
     qsb_outputs out;
     const qsb_output_spec specs[1] = {{"--json", a->json}};
     qsb_step_list steps = {NULL, 0, 0};
-    if ((status = qsb_outputs_open(&out, specs, 1)) == QSB_OK) {
+    const qsb_file_group db = {"--db", QSB_FILES_READ, &a->db, 1};
+    if ((status = qsb_outputs_open(&out, specs, 1, &db, 1)) == QSB_OK) {
         status = qsb_detect_all(h, a->machine, &steps);
         if (status == QSB_OK) {
             qsb_steps_write_table(stdout, &steps, a->threshold_pct);
@@ -309,7 +317,9 @@ static const qsb_command_spec bisect_spec = {
     "revision; the runs are added to the history. Exit 0 with the revision named, 1 when\n"
     "--bad is not slower than --good, 2 for bad input (unknown revisions, --good that does\n"
     "not build), 3 for system errors.",
-    bisect_options};
+    bisect_options,
+    "0 the revision named, 1 --bad is not slower than --good, 2 usage error or bad input,\n"
+    "3 system error."};
 
 static int handle_bisect(void *ctx, int index, const char *arg)
 {

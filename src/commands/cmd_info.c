@@ -33,7 +33,8 @@ static const qsb_option info_options[] = {
 static const qsb_command_spec info_spec = {
     "info", "[--json FILE|-]",
     "Describe this machine: CPU, caches, the --nelem auto counts, timer, libc, build.",
-    info_options};
+    info_options,
+    "0 success, 2 usage error, 3 system error (I/O)."};
 
 static const char *const level_names[3] = {"L1d", "L2", "L3"};
 

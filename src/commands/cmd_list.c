@@ -10,7 +10,8 @@
 #include "registry.h"
 
 static const qsb_command_spec list_spec = {
-    "list", "", "Print the algorithm registry and the input patterns, one per line.", NULL};
+    "list", "", "Print the algorithm registry and the input patterns, one per line.", NULL,
+    "0 success, 2 for bad arguments."};
 
 static int ignore_option(void *ctx, int index, const char *arg)
 {

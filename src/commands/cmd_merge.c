@@ -47,10 +47,13 @@ static const qsb_command_spec merge_spec = {
     "keeps each machine's results and context apart. The result does not depend on the\n"
     "order of the files. Shards must be JSON files; a CSV is accepted as a whole run.\n"
     "With --pool: several runs of one command, pooled into one result over the runs.",
-    merge_options};
+    merge_options,
+    "0 success, 2 usage error or bad input (an unreadable or malformed file,\n"
+    "files that cannot be merged, an output that is an input), 3 system error (I/O)."};
 
 typedef struct {
     const char *csv, *json;
+    const char *csv_option, *json_option; /* the option that named each: "-o", "--csv" */
     bool pool;
     const qsb_export_format *export_format; /* --export: NULL when not asked */
     const char *export_path;
@@ -66,15 +69,15 @@ static int handle_option(void *ctx, int index, const char *arg)
     if (index == OPT_EXPORT)
         return qsb_export_parse(arg, &o->export_format, &o->export_path);
     size_t len = strlen(arg);
-    if (index == OPT_OUTPUT) {
-        if (len >= 4 && strcmp(arg + len - 4, ".csv") == 0)
-            o->csv = arg;
-        else
-            o->json = arg;
-    } else if (index == OPT_CSV) {
+    bool csv = index == OPT_CSV ||
+               (index == OPT_OUTPUT && len >= 4 && strcmp(arg + len - 4, ".csv") == 0);
+    const char *option = index == OPT_OUTPUT ? "-o" : csv ? "--csv" : "--json";
+    if (csv) {
         o->csv = arg;
+        o->csv_option = option;
     } else {
         o->json = arg;
+        o->json_option = option;
     }
     return QSB_OK;
 }
@@ -131,23 +134,30 @@ static int pool_inputs(qsb_merge_input *in, size_t n, qsb_results **out, size_t 
     return status;
 }
 
-static int write_merged(const merge_outputs *o, const qsb_results *runs, size_t n)
+enum { OUT_CSV, OUT_JSON, OUT_EXPORT, OUT_COUNT };
+
+/* Every output, opened before a byte is read: none may be one of the inputs. */
+static int open_outputs(const merge_outputs *o, char **inputs, size_t ninputs, qsb_outputs *out)
 {
-    enum { OUT_CSV, OUT_JSON, OUT_EXPORT, OUT_COUNT };
     const qsb_output_spec paths[OUT_COUNT] = {
-        {"--csv", o->csv}, {"--json", o->json}, {"--export", o->export_path}};
-    qsb_outputs out;
-    int status = qsb_outputs_open(&out, paths, OUT_COUNT);
-    if (status != QSB_OK)
-        return status;
-    FILE *csv = out.file[OUT_CSV].fp, *json = out.file[OUT_JSON].fp;
+        {o->csv_option, o->csv}, {o->json_option, o->json}, {"--export", o->export_path}};
+    const qsb_file_group read = {"the input", QSB_FILES_READ, (const char *const *)inputs,
+                                 ninputs};
+    return qsb_outputs_open(out, paths, OUT_COUNT, &read, 1);
+}
+
+static int write_merged(const merge_outputs *o, qsb_outputs *out, const qsb_results *runs,
+                        size_t n)
+{
+    int status = QSB_OK;
+    FILE *csv = out->file[OUT_CSV].fp, *json = out->file[OUT_JSON].fp;
     if (csv)
         status = n == 1 ? qsb_report_csv(csv, &runs[0]) : qsb_report_fleet_csv(csv, runs, n);
     if (status == QSB_OK && json)
         status = n == 1 ? qsb_report_json(json, &runs[0]) : qsb_report_fleet_json(json, runs, n);
-    if (status == QSB_OK && out.file[OUT_EXPORT].fp)
-        status = o->export_format->write(out.file[OUT_EXPORT].fp, runs, n);
-    status = qsb_outputs_close(&out, status);
+    if (status == QSB_OK && out->file[OUT_EXPORT].fp)
+        status = o->export_format->write(out->file[OUT_EXPORT].fp, runs, n);
+    status = qsb_outputs_close(out, status);
     if (status == QSB_OK) {
         qsb_warn_if_unreadable(o->csv);
         qsb_warn_if_unreadable(o->json);
@@ -157,7 +167,7 @@ static int write_merged(const merge_outputs *o, const qsb_results *runs, size_t 
 
 int qsb_cmd_merge(int argc, char **argv)
 {
-    merge_outputs o = {NULL, NULL, false, NULL, NULL};
+    merge_outputs o = {NULL, NULL, NULL, NULL, false, NULL, NULL};
     int first;
     int status = qsb_parse_options(&merge_spec, argc, argv, handle_option, &o, &first);
     if (status != QSB_OK)
@@ -169,6 +179,10 @@ int qsb_cmd_merge(int argc, char **argv)
         return qsb_usage_error("merge needs -o OUT (or --json FILE / --csv FILE)");
     qsb_merge_input *in = NULL;
     size_t n = 0, nfiles = (size_t)(argc - first);
+    qsb_outputs out;
+    status = open_outputs(&o, argv + first, nfiles, &out);
+    if (status != QSB_OK)
+        return status;
     char **shown = calloc(nfiles, sizeof *shown); /* the paths as messages show them */
     status = shown ? read_inputs(argv + first, shown, nfiles, &in, &n)
                    : qsb_out_of_memory("merge");
@@ -183,7 +197,8 @@ int qsb_cmd_merge(int argc, char **argv)
             qsb_results_free(&in[i].run);
     free(in);
     if (status == QSB_OK)
-        status = write_merged(&o, merged, machines);
+        status = write_merged(&o, &out, merged, machines);
+    qsb_outputs_abort(&out); /* what an error left open */
     for (size_t i = 0; i < machines; i++)
         qsb_results_free(&merged[i]);
     free(merged);

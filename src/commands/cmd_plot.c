@@ -28,7 +28,9 @@ static const qsb_command_spec plot_spec = {
     "RESULTS-deltas-CANDIDATE (paired delta % per cell, one chart per candidate),\n"
     "RESULTS-scaling (time per element against the element count, cache sizes marked) and\n"
     "RESULTS-comparisons (comparator calls / (n log2 n)).",
-    plot_options};
+    plot_options,
+    "0 success, 2 usage error or bad input, 3 system error (gnuplot missing or\n"
+    "failing, I/O)."};
 
 typedef struct {
     const char *out_dir;

@@ -48,7 +48,9 @@ static const qsb_command_spec report_spec = {
     "    about, a second one an earlier run compared with it (`compare SECOND FIRST`:\n"
     "    Holm-adjusted verdicts, --threshold).\n"
     "Every text taken from the files is HTML-escaped. Needs gnuplot (Debian gnuplot-nox).",
-    report_options};
+    report_options,
+    "0 success, 2 usage error or bad input (an unreadable or malformed file, -o\n"
+    "naming an operand), 3 system error (gnuplot missing or failing, I/O)."};
 
 typedef struct {
     const char *output;
@@ -146,7 +148,7 @@ static void operands_free(operands *o)
     qsb_audit_file_free(&o->audit);
 }
 
-static int write_page(const report_config *cfg, const operands *o)
+static int write_page(const report_config *cfg, const operands *o, qsb_outputs *out)
 {
     qsb_html_page page = {
         .run = o->nruns ? o->runs[0] : NULL,
@@ -160,12 +162,7 @@ static int write_page(const report_config *cfg, const operands *o)
         .audit = o->audit_path ? &o->audit : NULL,
         .audit_name = o->audit_path,
     };
-    qsb_outputs out;
-    const qsb_output_spec paths[1] = {{"-o", cfg->output}};
-    int status = qsb_outputs_open(&out, paths, 1);
-    if (status != QSB_OK)
-        return status;
-    return qsb_outputs_close(&out, qsb_report_html(out.file[0].fp, &page));
+    return qsb_outputs_close(out, qsb_report_html(out->file[0].fp, &page));
 }
 
 int qsb_cmd_report(int argc, char **argv)
@@ -179,6 +176,13 @@ int qsb_cmd_report(int argc, char **argv)
         return qsb_usage_error("report needs a results file (CSV or JSON)");
     if (!cfg.output)
         return qsb_usage_error("report needs -o PAGE.html");
+    qsb_outputs out; /* before the reading: the page may not be one of the operands */
+    const qsb_output_spec paths[1] = {{"-o", cfg.output}};
+    const qsb_file_group read = {"the operand", QSB_FILES_READ, (const char *const *)&argv[first],
+                                 (size_t)(argc - first)};
+    status = qsb_outputs_open(&out, paths, 1, &read, 1);
+    if (status != QSB_OK)
+        return status;
     operands o;
     memset(&o, 0, sizeof o);
     for (int i = first; i < argc && status == QSB_OK; i++)
@@ -189,7 +193,8 @@ int qsb_cmd_report(int argc, char **argv)
     if (status == QSB_OK)
         status = qsb_plot_check();
     if (status == QSB_OK)
-        status = write_page(&cfg, &o);
+        status = write_page(&cfg, &o, &out);
+    qsb_outputs_abort(&out); /* what an error left open */
     operands_free(&o);
     return status;
 }

@@ -87,7 +87,7 @@ static int report(void *arg, const qsb_run_outcome *outcome)
     }
     /* Charts of a stopped run would be partial; failed cells are marked in them. */
     if (o->cfg->plot && write_status == QSB_OK && !outcome->stopped) {
-        int plot_status = qsb_run_files_plot(o->cfg, files, outcome->results, table_on_stdout);
+        int plot_status = qsb_run_files_plot(files, outcome->results, table_on_stdout);
         if (status == QSB_OK)
             status = plot_status;
     }

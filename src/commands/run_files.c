@@ -5,13 +5,16 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cover_letter.h"
 #include "diag.h"
 #include "export.h"
 #include "infile.h"
 #include "plot.h"
+#include "plugin.h"
 #include "report.h"
 #include "report_html.h"
 
@@ -30,6 +33,79 @@ static int default_path(char *buf, size_t len, const struct tm *utc, const char 
     return QSB_OK;
 }
 
+/* run --plot: the charts go beside the CSV file, or beside the JSON one when the CSV is written
+** in place (standard output, /dev/null, a pipe); one of them must be a file. */
+static int choose_plot_results(qsb_run_files *f, const char *csv, const char *json)
+{
+    f->plot_beside = !qsb_output_in_place(csv) ? csv : !qsb_output_in_place(json) ? json : NULL;
+    return f->plot_beside ? QSB_OK
+                          : qsb_usage_error("--plot draws the charts beside the results file: "
+                                            "--csv or --json must name a file");
+}
+
+/* Every chart a file of its own, or a name not taken yet: checked now, not after the run. */
+static int check_chart_files(const qsb_chart_paths *charts)
+{
+    for (size_t i = 0; i < charts->n; i++) {
+        char *target = qsb_output_target(charts->paths[i]);
+        if (!target && errno == EINVAL)
+            return qsb_error(QSB_EUSAGE, "--plot: the chart '%s' is not a regular file",
+                             qsb_quote_path(charts->paths[i]));
+        free(target);
+    }
+    return QSB_OK;
+}
+
+/* The names of the algorithms, baseline first, for the chart names. */
+static const char **algorithm_names(const qsb_run_config *cfg)
+{
+    const char **names = malloc((cfg->n_algos ? cfg->n_algos : 1) * sizeof *names);
+    for (size_t i = 0; names && i < cfg->n_algos; i++)
+        names[i] = cfg->algos[i].name;
+    return names;
+}
+
+/* The libraries of the plug-ins named by a path (NULL for the others), or NULL. */
+static const char **plugin_libraries(const qsb_run_config *cfg)
+{
+    const char **libraries = malloc((cfg->n_algos ? cfg->n_algos : 1) * sizeof *libraries);
+    for (size_t i = 0; libraries && i < cfg->n_algos; i++)
+        libraries[i] = qsb_plugin_library(cfg->algos[i].sort);
+    return libraries;
+}
+
+/* Opens the outputs; none may be a file the run reads (the --reference table, a plug-in's
+** library), nor a chart of --plot. */
+static int open_outputs(qsb_run_files *f, const qsb_run_config *cfg,
+                        const qsb_output_spec paths[QSB_RUN_FILES])
+{
+    const char *reference = cfg->reference && strcmp(cfg->reference, QSB_COVER_LETTER_NAME) != 0
+                                ? cfg->reference : NULL;
+    qsb_chart_paths charts = {NULL, 0};
+    const char **names = NULL, **libraries = plugin_libraries(cfg);
+    int status = libraries ? QSB_OK : qsb_out_of_memory("plug-in names");
+    if (status == QSB_OK && cfg->plot) {
+        status = choose_plot_results(f, paths[QSB_RUN_CSV].path, paths[QSB_RUN_JSON].path);
+        if (status == QSB_OK && !(names = algorithm_names(cfg)))
+            status = qsb_out_of_memory("chart names");
+        if (status == QSB_OK)
+            status = qsb_plot_chart_paths(f->plot_beside, NULL, QSB_PLOT_PNG, names,
+                                          cfg->n_algos, &charts);
+        if (status == QSB_OK)
+            status = check_chart_files(&charts);
+    }
+    const qsb_file_group others[3] = {
+        {"--reference", QSB_FILES_READ, &reference, 1},
+        {"the plug-in", QSB_FILES_READ, libraries, libraries ? cfg->n_algos : 0},
+        {"--plot", QSB_FILES_WRITTEN, (const char *const *)charts.paths, charts.n}};
+    if (status == QSB_OK)
+        status = qsb_outputs_open(&f->out, paths, QSB_RUN_FILES, others, 3);
+    qsb_plot_chart_paths_free(&charts);
+    free(names);
+    free(libraries);
+    return status;
+}
+
 int qsb_run_files_open(qsb_run_files *f, const qsb_run_config *cfg, const struct tm *utc)
 {
     qsb_output_spec paths[QSB_RUN_FILES] = {{"--csv", cfg->csv_path},
@@ -43,7 +119,7 @@ int qsb_run_files_open(qsb_run_files *f, const qsb_run_config *cfg, const struct
     if (status == QSB_OK && !paths[QSB_RUN_JSON].path &&
         (status = default_path(f->json_default, sizeof f->json_default, utc, "json")) == QSB_OK)
         paths[QSB_RUN_JSON].path = f->json_default;
-    return status == QSB_OK ? qsb_outputs_open(&f->out, paths, QSB_RUN_FILES) : status;
+    return status == QSB_OK ? open_outputs(f, cfg, paths) : status;
 }
 
 const char *qsb_run_file_name(const char *given, const char *dflt)
@@ -74,11 +150,9 @@ int qsb_run_files_write(qsb_run_files *f, const qsb_run_config *cfg, const qsb_r
     return status;
 }
 
-int qsb_run_files_plot(const qsb_run_config *cfg, const qsb_run_files *files,
-                       const qsb_results *results, bool table_on_stdout)
+int qsb_run_files_plot(const qsb_run_files *files, const qsb_results *results,
+                       bool table_on_stdout)
 {
-    const char *csv = cfg->csv_path ? cfg->csv_path : files->csv_default;
-    const char *json = cfg->json_path ? cfg->json_path : files->json_default;
-    return qsb_plot_results_file(results, strcmp(csv, "-") != 0 ? csv : json, NULL,
-                                 QSB_PLOT_PNG, NULL, table_on_stdout ? stdout : NULL);
+    return qsb_plot_results_file(results, files->plot_beside, NULL, QSB_PLOT_PNG, NULL,
+                                 table_on_stdout ? stdout : NULL);
 }

@@ -1,8 +1,9 @@
 /*
 ** The files of a run: the CSV and JSON results (by default results/qsortbench-<UTC time>.csv
 ** and .json), an export (--export) and the HTML report (--report), all opened before the
-** first sort (a bad path fails at once, two outputs on one file are refused) and written
-** together at the end, never partially; the charts beside them (--plot).
+** first sort (a bad path fails at once; two outputs on one file, an output on the --reference
+** table or on a chart of --plot are refused) and written together at the end, never
+** partially; the charts beside them (--plot).
 */
 #ifndef QSB_RUN_FILES_H
 #define QSB_RUN_FILES_H
@@ -19,6 +20,7 @@ enum { QSB_RUN_CSV, QSB_RUN_JSON, QSB_RUN_EXPORT, QSB_RUN_REPORT, QSB_RUN_FILES 
 typedef struct {
     qsb_outputs out; /* QSB_RUN_*; the export and the report only when asked */
     char csv_default[96], json_default[96];
+    const char *plot_beside; /* --plot: the results file the charts go beside */
 } qsb_run_files;
 
 /* Opens the run's files (utc: the run's start, for the default names). QSB_OK or an error
@@ -32,9 +34,10 @@ const char *qsb_run_file_name(const char *given, const char *dflt);
 ** partial write. Returns status, or the first error. */
 int qsb_run_files_write(qsb_run_files *f, const qsb_run_config *cfg, const qsb_results *r);
 
-/* run --plot: the charts beside the CSV file (beside the JSON one when the CSV went to
-** stdout), listed on stdout after the table when stdout carries the table. */
-int qsb_run_files_plot(const qsb_run_config *cfg, const qsb_run_files *files,
-                       const qsb_results *results, bool table_on_stdout);
+/* run --plot: the charts beside the CSV file (beside the JSON one when the CSV is not a file
+** of its own: standard output, /dev/null), listed on stdout after the table when stdout
+** carries the table. Their names were checked against the outputs when the files opened. */
+int qsb_run_files_plot(const qsb_run_files *files, const qsb_results *results,
+                       bool table_on_stdout);
 
 #endif

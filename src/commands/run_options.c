@@ -198,7 +198,12 @@ const qsb_command_spec qsb_run_spec = {
     "run", "[OPTIONS]",
     "Benchmark every (pattern, element count, element size) cell with each algorithm and\n"
     "print the paired delta of each candidate against the baseline (the first algorithm).",
-    run_options};
+    run_options,
+    "0 success, 1 a finding (a sort FAILED: wrong result, crash, exit or\n"
+    "stall in its sort; --fail-above: a slower candidate), 2 usage error or bad input, 3\n"
+    "system error (a measuring process killed from outside twice: the results so far written,\n"
+    "marked incomplete), 130/143 interrupted by SIGINT/SIGTERM (the results so far written,\n"
+    "marked incomplete)."};
 
 typedef struct {
     const char *text[OPT_COUNT]; /* the last value given for each option, NULL if none */

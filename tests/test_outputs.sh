@@ -1,0 +1,258 @@
+#!/bin/sh
+# Where an output may go (src/base/outfile.h), from the outside, one group per ctest test:
+#   links   a symbolic link is written through (its target replaced, the link kept); a link
+#           to /dev/null or to standard output is written in place; a directory or a device
+#           is refused (exit 2, one line);
+#   inputs  no output may be a file the command reads, however spelled (./x, a symbolic or a
+#           hard link, $GITHUB_STEP_SUMMARY): exit 2 before a byte is read, the input intact;
+#   fifo    a FIFO that no process reads is refused at once (exit 2, one line, no file made);
+#           one that a process reads is written through;
+#   stdout  standard output however spelled ('-', /dev/stdout, /proc/self/fd/1, a link to
+#           it) is one destination: two outputs on it are refused; /dev/null takes any number;
+#   plot    the charts of run --plot are outputs too: another output on one is refused
+#           before the run.
+# Links to /dev/stdout or /proc/self/fd/1 are made in the test's own directory, and stdout is a
+# file or a pipe of the test's, so that a tool that replaced a link would replace only those.
+# Usage: test_outputs.sh PATH-TO-qsortbench links|inputs|fifo|stdout|plot PATH-TO-plugin_example
+set -u
+bin=$1
+group=$2
+plugin=$3
+. "$(dirname "$0")/check.sh"
+dir=$(mktemp -d "${TMPDIR:-/tmp}/qsb-outputs-XXXXXX") || exit 1
+trap 'exec 3<&- 2>/dev/null; rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+
+M="--nelem 1000 --sizes 4 --patterns random --metric comparisons -q"
+HEADER="pattern,nelem,size,algorithm,"
+
+# run_tool ARGS...: the tool with stdout in out.txt and stderr in err.txt; rc its status.
+run_tool() {
+    "$bin" "$@" >out.txt 2>err.txt
+    rc=$?
+}
+
+# refused WHAT WORDS: the last command exited 2 with one error line holding WORDS.
+refused() {
+    if [ "$rc" -eq 2 ] && [ "$(wc -l <err.txt)" -eq 1 ] &&
+        grep -q '^qsortbench: error: ' err.txt && grep -q -- "$2" err.txt; then ok
+    else fail "$1: exit $rc, stderr: $(cat err.txt)"; fi
+}
+
+succeeded() {
+    if [ "$rc" -eq 0 ]; then ok; else fail "$1: exit $rc, stderr: $(cat err.txt)"; fi
+}
+
+starts_csv() { head -c ${#HEADER} "$1" 2>/dev/null | grep -q "^$HEADER"; }
+no_temporary_files() { [ -z "$(find "$dir" -name '*.tmp-*')" ]; }
+
+case $group in
+links)
+    # a link to a regular file: the target gets the results, the link stays a link
+    echo old >target.csv
+    ln -s target.csv link.csv
+    run_tool $M --csv link.csv --json r.json
+    succeeded "--csv LINK"
+    check "the link is still a link" test -L link.csv
+    check "the link's target holds the CSV" starts_csv target.csv
+    # the target in another directory: its temporary file goes beside it
+    mkdir elsewhere
+    echo old >elsewhere/far.csv
+    ln -s elsewhere/far.csv far-link.csv
+    run_tool $M --csv far-link.csv --json r.json
+    succeeded "--csv LINK into another directory"
+    check "that link is still a link" test -L far-link.csv
+    check "its target holds the CSV" starts_csv elsewhere/far.csv
+    # a dangling link: its target is created
+    ln -s created.csv dangling.csv
+    run_tool $M --csv dangling.csv --json r.json
+    succeeded "--csv DANGLING-LINK"
+    check "the dangling link is still a link" test -L dangling.csv
+    check "its target was created with the CSV" starts_csv created.csv
+    # a link to /dev/null: written in place, nothing replaced
+    ln -s /dev/null null-link
+    run_tool $M --csv null-link --json r.json
+    succeeded "--csv LINK-TO-/dev/null"
+    check "the link to /dev/null is still a link" test -L null-link
+    check "/dev/null is still a device" test -c /dev/null
+    # a link to standard output (`ln -s /proc/self/fd/1 out`): written in place
+    ln -s /proc/self/fd/1 out
+    "$bin" $M --csv out --json r.json >t.txt 2>err.txt
+    rc=$?
+    succeeded "--csv LINK-TO-/proc/self/fd/1 > t.txt"
+    check "the link to fd 1 is still a link" test -L out
+    check "standard output's file holds the CSV" starts_csv t.txt
+    ln -s /dev/stdout so
+    "$bin" $M --csv so --json r.json >t2.txt 2>err.txt
+    rc=$?
+    succeeded "--csv LINK-TO-/dev/stdout > t2.txt"
+    check "the link to /dev/stdout is still a link" test -L so
+    check "standard output's file holds that CSV" starts_csv t2.txt
+    check "no temporary file left" no_temporary_files
+    # what cannot take a file: refused, one line, nothing made
+    mkdir adir
+    run_tool $M --csv adir --json r2.json
+    refused "--csv DIRECTORY" "'adir' is a directory: an output is a regular file"
+    run_tool $M --csv /dev/zero --json r2.json
+    refused "--csv /dev/zero" "'/dev/zero' is a character device"
+    ln -s /dev/zero zero-link
+    run_tool $M --csv zero-link --json r2.json
+    refused "--csv LINK-TO-/dev/zero" "is a character device"
+    check "nothing was written for a refused output" test ! -e r2.json
+    check "the device is still a device" test -c /dev/zero
+    ln -s loop2 loop1
+    ln -s loop1 loop2
+    run_tool $M --csv loop1 --json r2.json
+    refused "--csv LOOP-OF-LINKS" "cannot create 'loop1'"
+    ;;
+
+inputs)
+    "$bin" $M --csv A.csv --json A.json 2>err.txt && "$bin" $M --seed 7 --json B.json \
+        --csv /dev/null 2>err.txt && cp A.json C.json || { cat err.txt; exit 1; }
+    cksum A.json A.csv B.json C.json >sums
+    # refused_intact WORDS ARGS...: refused naming WORDS, and no input changed
+    refused_intact() {
+        words=$1
+        shift
+        run_tool "$@"
+        refused "$*" "$words"
+        cksum A.json A.csv B.json C.json | cmp -s - sums || fail "$*: an input changed"
+    }
+    refused_intact "--json 'A.json' is BASE 'A.json': no output may be a file the command reads" \
+        compare A.json B.json --json A.json
+    refused_intact "--markdown './B.json' is NEW 'B.json'" compare A.json B.json --markdown ./B.json
+    ln A.json hard.json
+    refused_intact "--markdown 'hard.json' is BASE 'A.json'" compare A.json B.json --markdown hard.json
+    ln -s B.json soft.json
+    refused_intact "--json 'soft.json' is NEW 'B.json'" compare A.json B.json --json soft.json
+    GITHUB_STEP_SUMMARY=A.json
+    export GITHUB_STEP_SUMMARY
+    refused_intact "\$GITHUB_STEP_SUMMARY 'A.json' is BASE 'A.json'" compare A.json B.json
+    refused_intact "--markdown and \$GITHUB_STEP_SUMMARY name the same file" \
+        compare B.json C.json --markdown A.json
+    unset GITHUB_STEP_SUMMARY
+    refused_intact "--json 'B.json' is RUN2 'B.json'" compare --calibration A.json B.json --json B.json
+    refused_intact "-o 'A.json' is RESULTS 'A.json'" export A.json --format bmf -o A.json
+    refused_intact "-o 'A.json' is the input 'A.json'" merge A.json C.json -o A.json
+    refused_intact "--json 'C.json' is the input 'C.json'" merge A.json C.json --csv m.csv --json C.json
+    refused_intact "--export 'A.csv' is the input 'A.csv'" merge A.csv C.json -o m.json --export bmf=A.csv
+    refused_intact "-o 'A.json' is the operand 'A.json'" report A.json -o A.json
+    # before reading: an input that cannot be read is not reached
+    refused_intact "is the input 'missing.json'" merge A.json missing.json -o missing.json
+    refused_intact "-o 'gone.json' is RESULTS 'gone.json'" export gone.json --format bmf -o gone.json
+    refused_intact "is NEW 'missing.json'" compare A.json missing.json --json missing.json
+    check "nothing was created" test ! -e missing.json -a ! -e gone.json -a ! -e m.json -a ! -e m.csv
+    # run reads its --reference table
+    printf 'pattern,nelem,size,delta_pct,master_msort,patches_introsort\nRANDOM,1000,4,1.5,1,2\n' >ref.csv
+    run_tool $M --reference ref.csv --csv r.csv --json r.json
+    succeeded "run --reference FILE"
+    cp ref.csv ref.keep
+    run_tool $M --reference ref.csv --csv ./ref.csv --json r.json
+    refused "run --reference FILE --csv FILE" "--csv './ref.csv' is --reference 'ref.csv'"
+    check "the reference table is intact" cmp -s ref.csv ref.keep
+    # run and audit read a plug-in's library
+    cp "$plugin" plug.so
+    cp plug.so plug.keep
+    run_tool $M --algos msort,p=./plug.so:plain_introsort --csv plug.so --json r.json
+    refused "run --algos PLUG-IN --csv ITS-LIBRARY" "--csv 'plug.so' is the plug-in './plug.so'"
+    run_tool audit --quick --algos p=plug.so:plain_introsort --json ./plug.so
+    refused "audit --algos PLUG-IN --json ITS-LIBRARY" "--json './plug.so' is the plug-in './plug.so'"
+    check "the plug-in's library is intact" cmp -s plug.so plug.keep
+    # two inputs may be one file; reading is not writing
+    run_tool compare A.json A.json --json verdicts.json
+    succeeded "compare A A"
+    ;;
+
+fifo)
+    mkfifo o.fifo
+    # no process reads it: refused at once (a guard of 20 s against a hang: exit 124)
+    timeout 20 "$bin" $M --csv o.fifo --json r.json >out.txt 2>err.txt
+    rc=$?
+    refused "--csv FIFO-WITHOUT-READER" "--csv: 'o.fifo' is a FIFO that no process reads"
+    check "the FIFO is still a FIFO" test -p o.fifo
+    check "no other output was made" test ! -e r.json
+    ln -s o.fifo fifo-link
+    timeout 20 "$bin" $M --json fifo-link --csv r.csv >out.txt 2>err.txt
+    rc=$?
+    refused "--json LINK-TO-FIFO-WITHOUT-READER" "'fifo-link' is a FIFO that no process reads"
+    check "no CSV was made either" test ! -e r.csv
+    # this shell reads it (a CSV of two rows fits in the pipe's buffer): written through
+    exec 3<>o.fifo
+    timeout 20 "$bin" $M --csv o.fifo --json r.json >out.txt 2>err.txt
+    rc=$?
+    succeeded "--csv FIFO-BEING-READ"
+    : >from-fifo.csv
+    [ "$rc" -eq 0 ] && timeout 10 head -n 3 <&3 >from-fifo.csv # a guard against a short write
+    exec 3<&-
+    check "the CSV came through the FIFO" starts_csv from-fifo.csv
+    check "three lines of CSV" test "$(wc -l <from-fifo.csv)" -eq 3
+    check "the FIFO is still a FIFO after writing" test -p o.fifo
+    ;;
+
+stdout)
+    # pipe_tool ARGS...: the tool with stdout a pipe (to out.txt through cat)
+    pipe_tool() {
+        { "$bin" "$@" 2>err.txt; echo $? >rc.txt; } | cat >out.txt
+        rc=$(cat rc.txt)
+    }
+    pipe_tool $M --csv /dev/stdout --json -
+    refused "--csv /dev/stdout --json -" "--csv and --json both write to standard output ('/dev/stdout' and '-')"
+    check "nothing reached standard output" test ! -s out.txt
+    pipe_tool $M --csv - --json /proc/self/fd/1
+    refused "--csv - --json /proc/self/fd/1" "both write to standard output"
+    ln -s /dev/stdout so
+    pipe_tool $M --csv r.csv --json so --export bmf=-
+    refused "--json LINK-TO-/dev/stdout --export bmf=-" "--json and --export both write to standard output"
+    "$bin" $M --csv r.csv --json /proc/self/fd/1 --export bmf=- >file.txt 2>err.txt
+    rc=$?
+    refused "--json /proc/self/fd/1 --export bmf=- > FILE" "both write to standard output"
+    check "no file was made" test ! -e r.csv
+    # one of them is fine, whatever its spelling; /dev/null takes any number
+    "$bin" $M --csv /proc/self/fd/1 --json r.json >x.csv 2>err.txt
+    rc=$?
+    succeeded "--csv /proc/self/fd/1 > FILE"
+    check "standard output's file holds the CSV" starts_csv x.csv
+    pipe_tool $M --csv - --json /dev/null --export bmf=/dev/null
+    succeeded "--csv - --json /dev/null --export bmf=/dev/null"
+    check "the CSV reached the pipe" starts_csv out.txt
+    ;;
+
+plot)
+    if ! command -v gnuplot >/dev/null 2>&1; then
+        echo "no gnuplot here: run --plot is not tested"
+        exit 77
+    fi
+    run_tool $M --plot --csv s6.csv --json s6.json --export bmf=s6-scaling.png
+    refused "--plot --export bmf=CHART" "--export and --plot name the same file 's6-scaling.png'"
+    run_tool $M --plot --csv s6.csv --json s6.json --report ./s6-deltas-introsort.png
+    refused "--plot --report CHART" "--report and --plot name the same file"
+    run_tool $M --plot --csv - --json s6.json --export bmf=s6-comparisons.png
+    refused "--plot (beside the JSON) --export bmf=CHART" "--export and --plot name the same file"
+    run_tool $M --plot --csv - --json /dev/null
+    refused "--plot without a results file" "--plot draws the charts beside the results file"
+    check "no file was made before the run" test ! -e s6.csv -a ! -e s6.json -a ! -e s6-scaling.png
+    run_tool $M --plot --csv s6.csv --json s6.json --export bmf=s6.bmf.json
+    succeeded "--plot with outputs apart from the charts"
+    check "the chart beside the CSV" test -s s6-scaling.png
+    check "the export is JSON, not a chart" grep -q '^{' s6.bmf.json
+    # a chart named by a symbolic link is written through it, as every output is
+    mkdir charts
+    echo old >charts/kept.png
+    ln -s charts/kept.png s7-scaling.png
+    run_tool $M --plot --csv s7.csv --json s7.json
+    succeeded "--plot with a chart's name a link"
+    check "the chart's link is still a link" test -L s7-scaling.png
+    check "the link's target is the chart" test "$(head -c 4 charts/kept.png | tail -c 3)" = PNG
+    # a chart's name taken by what is no file: refused before the run
+    mkfifo s8-scaling.png
+    run_tool $M --plot --csv s8.csv --json s8.json
+    refused "--plot with a chart's name a FIFO" "--plot: the chart 's8-scaling.png' is not a regular file"
+    check "no results file was made" test ! -e s8.csv -a ! -e s8.json
+    ;;
+
+*)
+    echo "unknown group '$group'" >&2
+    exit 2
+    ;;
+esac
+check_done
