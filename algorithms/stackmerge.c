@@ -40,12 +40,12 @@
 ** the buffer linear in moves, but need an internal buffer of distinct keys and a tag per block.
 **
 ** Elements of 4, 8, 16 and 32 bytes have their own instances (moves are typed loads and
-** stores); other sizes copy with memcpy. Elements larger than half the buffer skip step 1
+** stores); other sizes copy with memcpy. Elements larger than half the buffer skip phase 1
 ** and are merged in place from single elements.
 **
 ** Cost: a merge of m <= n elements in place takes O(m log(n/m + 1)) comparisons, so the sort
 ** makes O(n log n) in the worst case; parity merges make exactly one comparison per element
-** and each merge of step 2 adds a binary search of about log2 of its length, which costs a few
+** and each merge of phase 2 adds a binary search of about log2 of its length, which costs a few
 ** percent over msort. Measured: within n log2 n + n for every n <= 3000 (test_stackmerge); on
 ** random input 0.98-1.04 n log2 n (msort 0.92-0.95, llvm 1.03-1.04); 0.15-0.26 n log2 n on
 ** McIlroy's adversary; n - 1 on sorted input. Moves: O(n log n) while runs fit the buffer,
@@ -212,7 +212,7 @@ static ALWAYS_INLINE void backward_finish(const sorter *s, backward_chain *c, si
     memcpy(c->out_end - rest, c->b_lo, rest);
 }
 
-/* ---- step 1: a chunk, ping-pong between the array and the buffer ---- */
+/* ---- phase 1: a chunk, ping-pong between the array and the buffer ---- */
 
 /* Parity merges (quadsort's, Hennink 2021): two runs of w elements at src into 2w at dst (not
 ** overlapping src), w steps from the front and w from the back. Each chain reads only inside
@@ -358,7 +358,7 @@ static ALWAYS_INLINE void sort_chunk_sized(const sorter *s, char *lo, size_t k, 
         memcpy(lo, src, k * size);
 }
 
-/* ---- step 2: merges of runs in the array ---- */
+/* ---- phase 2: merges of runs in the array ---- */
 
 /* How many of the first h elements of the stable merge of A (n1 at a) and B (n2 at b) come
 ** from A: the least i whose A[i] follows B[h-1-i] (B strictly less), found by binary search.

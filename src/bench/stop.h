@@ -1,5 +1,5 @@
 /*
-** What a signal does to a run: SIGINT, SIGTERM, SIGHUP (the terminal closed, an ssh session
+** What a signal does to a run: SIGINT, SIGTERM, SIGHUP (the terminal closed, an ssh connection
 ** lost) and SIGQUIT (Ctrl-\) ask it to stop after the current sort. The run then settles its
 ** finished cells, marks its results incomplete, still writes and commits its files, and exits
 ** with 128 + the signal's number (130, 143, 129, 131: diag.h). A second signal of the same
