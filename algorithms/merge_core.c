@@ -63,8 +63,8 @@ static ALWAYS_INLINE void merge_loop(qsb_compare cmp, void *arg, merge_cursor *c
             ** (objdump): the target advanced first, the source picked, then the words. The
             ** loop's form decides its speed: gcc 12 -O2 makes it one movsq per word, as in
             ** Debian's libc.so, and -O3 vectorizes it. Written with memcpy it became plain
-            ** moves at -O2, and msort's 32-byte sorts ran 30-45% faster than the real code
-            ** (run --algos msort,system): no longer like for like. */
+            ** moves at -O2, and msort against the real code was no longer like for like
+            ** (docs/results.md#shape-msort-memcpy-copy). */
             long_word *to = (long_word *)(void *)out;
             out += size;
             const long_word *from;
@@ -102,8 +102,8 @@ static ALWAYS_INLINE void merge_loop(qsb_compare cmp, void *arg, merge_cursor *c
 **  - one recursive function for every copy mode, the mode switched at each merge: gcc 12 -O2
 **    then keeps the comparator and its argument in stack slots and reloads them before each
 **    call (`mov 0x8(%rsp),%rax; call *%rax`), as it does in glibc's function. One sorter per
-**    mode (an earlier version of this file) held the comparator in a register instead and sorted
-**    random 4-byte elements up to 30% slower than the real code in most placements;
+**    mode (an earlier version of this file) held the comparator in a register instead and ran
+**    slower than the real code (docs/results.md#shape-msort-sorter-per-mode);
 **  - the `n <= 1` test first, which gcc splits out into the callers (merge_sort_items.part.0,
 **    glibc's msort_with_tmp.part.0): a one-item half costs no call. */
 static void merge_sort_items(const merge_params *p, char *b, size_t n)

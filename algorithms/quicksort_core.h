@@ -101,7 +101,7 @@ static inline qsb_swap_kind quicksort_swap_kind_2021(size_t size)
 ** do_swap: objdump of the real introsort (03bf8357e8, built by tools/glibc-qsort-plugin with
 ** the registry's flags) shows do_swap as its own function and 8 `call do_swap` in qsort_r
 ** (median of three 3, partition 1, heapsort 3, insertion sort 1). Inlined here, those swaps
-** made `introsort` 2-8% faster than the real code (docs/speed-parity.md). The 2021 series'
+** made `introsort` faster than the real code (docs/results.md#parity-2023-before). The 2021 series'
 ** do_swap differs in its byte swap, which makes it a function with a frame (element_swap.h). */
 static inline void quicksort_swap(char *a, char *b, const quicksort_ctx *ctx,
                                   const qsb_quicksort_variant variant)

@@ -81,9 +81,9 @@ int qsb_estimate_cells(const qsb_run_config *cfg, double *round_s, double *first
         }
         uint64_t nelem = cfg->nelem[at.nelem], size = cfg->sizes[at.size];
         round_s[c] = round_per_work * qsb_shard_cell_cost(nelem, size, 1);
-        /* The counted sorts are about one round (measured 39.1 s of counted against 39.1 s of
-        ** timed sorts in a one-round run of the seed matrix); the input's copies and checks
-        ** about 2 ns a byte. */
+        /* The counted sorts are about one round (docs/results.md#overhead-counted-sorts); the
+        ** input's copies and checks a fixed cost a byte
+        ** (docs/results.md#overhead-copy-check-per-byte). */
         first_s[c] = round_s[c] + (double)nelem * (double)size * 2e-9;
     }
     free(input);

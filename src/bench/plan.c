@@ -46,9 +46,10 @@ static double later_worker_s(const double *round_s, const double *first_s, size_
 
 /* Worker processes: the first counts every cell's comparisons, the later ones take its counts
 ** (run.h, model), so they cost about a round of every cell each. The slices of a small matrix
-** are stretched until a process's rounds last as long as its start: with one cell, 64
-** processes of one round each spent 90% of the run starting processes, and a process's round
-** noise (about 5% a round) then outweighed what varies between processes (about 1%). */
+** are stretched until a process's rounds last as long as its start: with one cell, processes
+** of one round each spent most of the run starting
+** (docs/results.md#overhead-one-round-per-process), and a round's noise outweighs what
+** varies between processes (docs/results.md#calibration-variance-at-each-level). */
 static void plan_processes(const qsb_run_config *cfg, qsb_run_plan *plan, const double *round_s,
                            const double *first_s, size_t cells)
 {

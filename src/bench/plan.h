@@ -25,9 +25,9 @@
 #define QSB_AUTO_BUDGET_FACTOR 3.0
 #define QSB_AUTO_BUDGET_MIN_S 10.0
 #define QSB_AUTO_BUDGET_MAX_S 300.0 /* the seed matrix in 5 minutes */
-/* A worker process's start: exec, loading and placing the sorts (9 ms for one cell, 28 ms for
-** 15, measured on the reference host; the run's TSC frequency is given to it, not calibrated
-** again). */
+/* A worker process's start: exec, loading and placing the sorts
+** (docs/results.md#overhead-worker-parts; the run's TSC frequency is given to it, not
+** calibrated again). */
 #define QSB_WORKER_START_S 0.02
 
 typedef struct {
@@ -59,9 +59,9 @@ void qsb_plan_describe(const qsb_run_config *cfg, const qsb_run_plan *plan, char
                        size_t len);
 
 /* The precision at which a run stops before its budget: none (0) for a gating run
-** (--fail-above), whose power to catch a small slowdown grows with its processes; on one cell
-** (random 49,152 x 4, a 3% slower candidate) runs that stopped at the default precision after
-** 10 processes (about 1 s) caught it in 18 of 20, runs that spent their 10 s in 20 of 20. */
+** (--fail-above), whose power to catch a small slowdown grows with its processes: runs that
+** stop at the default precision catch it less often than runs that spend their budget
+** (docs/results.md#gates-run-gate-one-cell). */
 double qsb_plan_stop_precision(const qsb_run_config *cfg);
 
 /* The schedule of a run in this process (run.h): its units, precision stop and budget. */

@@ -173,7 +173,7 @@ static bool slot_right(run_state *s, size_t i, char *reason, size_t reason_len)
 
 /* The buffer holding the new reference leaves the sorts' use: the next copies go to the
 ** other one (both page-aligned, like every work buffer: where the data sits made no
-** difference here, docs/measurement.md). */
+** difference, docs/results.md#modes-scratch-offset-from-array). */
 static void keep_reference(run_state *s)
 {
     unsigned char *kept = s->shared;
@@ -762,8 +762,9 @@ static void *alloc_input(size_t bytes)
 }
 
 /* A new unit for every cell of the sweep: fresh copies of the sorts. The buffers stay: where
-** the data sits (offsets, fresh physical pages) made no difference here (docs/measurement.md),
-** and fresh pages would fault inside every unit's copies. */
+** the data sits (offsets, fresh physical pages) made no difference
+** (docs/results.md#modes-process-pages), and fresh pages would fault inside every unit's
+** copies. */
 static int enter_unit(run_state *s)
 {
     return qsb_placement_enter(s->setup->placement) == 0 ? QSB_OK : QSB_ESYSTEM;

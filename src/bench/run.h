@@ -22,8 +22,8 @@
 #include "timing.h"
 #include "visit_record.h"
 
-/* Batches make a sample last at least this long (and 1000 timer ticks): the timer's own
-** cost (some 20-40 ns a read pair) is then below 0.5% of a sample. */
+/* Batches make a sample last at least this long (and 1000 timer ticks), so that the timer's
+** own cost (docs/results.md#timer-read-cost) is a small share of a sample. */
 #define QSB_MIN_SAMPLE_NS 10000.0
 
 #define QSB_DISTURBED_PCT 1.0         /* interval - CPU time above this % of the interval */

@@ -213,7 +213,7 @@ static int measure(run_state *s, qsb_run_totals *totals, size_t *processes,
                                                 qsb_stop_request());
     workers.algo_names = (const char *const *)s->results.context.matrix.algos;
     /* The estimate, the calibration and the inputs came out of the budget too, and pooling
-    ** the processes and writing the files will (0.1-0.5 s for the seed matrix). */
+    ** the processes and writing the files will (docs/results.md#overhead-finish). */
     workers.budget_s -= (double)(qsb_clock_ns() - s->started_ns) / 1e9 + FINISH_RESERVE_S;
     qsb_results pooled;
     int status = qsb_run_workers(&workers, &pooled, processes);

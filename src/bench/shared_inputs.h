@@ -2,8 +2,8 @@
 ** Inputs generated once per run and shared read-only with its worker processes (workers.h).
 **
 ** Every worker sorts the same inputs: a cell's input is a pure function of (pattern, n, size,
-** seed, mode). Generating and hashing them again in each worker was 2% of its time, more than
-** a third of what a worker spends outside its sorts (docs/results.md, "Time and overhead"). So the
+** seed, mode). Generating and hashing them again in each worker was a large part of what a
+** worker spends outside its sorts (docs/results.md#overhead-shared-inputs). So the
 ** run generates each cell's input once, with its multiset hash, into an in-memory file whose
 ** descriptor its workers inherit (run --inputs-fd); a worker maps a cell's input read-only
 ** when it visits the cell and copies it into its own work buffer as before. The sorts never

@@ -36,8 +36,8 @@
 #define WORKER_OWN_ARGS 10          /* argv beyond the run's head: argv[0], the options, NULL */
 /* No stop for precision before this many workers: stopping at the first interval under the
 ** target picks the runs whose spread happened to come out small, and with 5 processes (4 df)
-** that costs coverage (simulated: 92-93% of t intervals held the truth when stopped so from 5
-** units on, 94-95% from 10; one cell here stopped after 6 processes). */
+** that costs coverage, less from 10 processes on than from 5 (simulated:
+** docs/results.md#why-precision-stop-10). */
 #define PRECISE_MIN_PROCESSES (2 * QSB_MIN_UNITS)
 
 typedef struct {
@@ -566,14 +566,15 @@ static int by_gain_descending(const void *a, const void *b)
 ** intervals most for its time first. Returns how many (0: no process).
 **
 ** Why every open cell and not only the widest: what a process sees is not independent of when
-** it ran. msort's large cells switch between speeds (bitonic 786,432 x 32: 95 or 205M cycles)
-** with a state of the machine that holds for tens of seconds, so processes close in time
-** agree. Sending the later processes to the widest cells alone (or to the cells where a visit
-** narrowed most) gave them tens of processes from one stretch of the run, too narrow an
-** interval for the next run: 142 of 180 rows agreed over six pairs of runs, against 157 with
-** a cell's processes spread over the run (docs/measurement.md, "The budget"). The gain of a
-** visit of a cell is taken as w / (n c): its widest interval against the target over its
-** processes so far and the visit's cost (a half-width narrows about w / 2n per process). */
+** it ran. msort's large cells switch between speeds
+** (docs/results.md#calibration-time-level-over-processes) with a state of the machine that
+** holds for tens of seconds, so processes close in time agree. Sending the later processes
+** to the widest cells alone (or to the cells where a visit narrowed most) gave them tens of
+** processes from one stretch of the run, too narrow an interval for the next run: fewer rows
+** agreed between runs than with a cell's processes spread over the run
+** (docs/results.md#why-visit-every-cell). The gain of a visit of a cell is taken as w / (n c):
+** its widest interval against the target over its processes so far and the visit's cost (a
+** half-width narrows about w / 2n per process). */
 static size_t choose_cells(const workers *w, double left_s, size_t *cells)
 {
     size_t ncells = w->runs[0].run.ncells, open = 0, chosen = 0;

@@ -19,8 +19,8 @@
 /* The penalty per step: 4 ln n, twice the Bayesian information criterion's ln n per
 ** parameter (a step's level and its place), times 1 + 4/n for short series: the between-runs
 ** variance is estimated from the series itself, from few differences when it is short. With
-** 2 ln n or 3 ln n too many A/A series got a step (measured by `test_history_detect sweep`;
-** docs/measurement.md, "History: steps across commits"). */
+** 2 ln n or 3 ln n too many A/A series got a step (`test_history_detect sweep`:
+** docs/results.md#history-penalty; docs/measurement.md, "History: steps across commits"). */
 static double penalty(size_t n)
 {
     return 4.0 * log((double)n) * (1.0 + 4.0 / (double)n);

@@ -63,8 +63,8 @@ typedef enum {
 } qsb_column_type;
 
 /* X(name, type, field of qsb_file_row, required by the readers, in the CSV too). The 14
-** required columns are the command-line contract (spec/cli.md); the others are optional for
-** readers, so that files of earlier versions stay readable. */
+** required columns are the files' contract (docs/formats.md, "Results CSV"); the others are
+** optional for readers, so that files of earlier versions stay readable. */
 #define QSB_RESULT_COLUMNS(X)                                  \
     X(pattern,     TEXT,    pattern,                1, true)   \
     X(nelem,       U64,     nelem,                  1, true)   \
