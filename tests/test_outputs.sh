@@ -4,7 +4,8 @@
 #           to /dev/null or to standard output is written in place; a directory or a device
 #           is refused (exit 2, one line);
 #   inputs  no output may be a file the command reads, however spelled (./x, a symbolic or a
-#           hard link, $GITHUB_STEP_SUMMARY): exit 2 before a byte is read, the input intact;
+#           hard link, $GITHUB_STEP_SUMMARY): exit 2 before a byte is read (run --reference
+#           included: a malformed or missing table is not reached), the input intact;
 #   fifo    a FIFO that no process reads is refused at once (exit 2, one line, no file made);
 #           one that a process reads is written through;
 #   stdout  standard output however spelled ('-', /dev/stdout, /proc/self/fd/1, a link to
@@ -150,6 +151,17 @@ inputs)
     run_tool $M --reference ref.csv --csv ./ref.csv --json r.json
     refused "run --reference FILE --csv FILE" "--csv './ref.csv' is --reference 'ref.csv'"
     check "the reference table is intact" cmp -s ref.csv ref.keep
+    # refused before the table is read: a malformed or missing one is not reached
+    printf 'pattern,nelem\n"unclosed\n' >badref.csv
+    cp badref.csv badref.keep
+    run_tool $M --reference badref.csv --csv r.csv --json badref.csv
+    refused "run --reference MALFORMED --json IT" "--json 'badref.csv' is --reference 'badref.csv'"
+    check "the malformed table is intact" cmp -s badref.csv badref.keep
+    run_tool $M --reference noref.csv --csv ./noref.csv --json r.json
+    refused "run --reference MISSING --csv IT" "--csv './noref.csv' is --reference 'noref.csv'"
+    check "no file was made for the missing table" test ! -e noref.csv
+    run_tool $M --reference badref.csv --csv r.csv --json r.json
+    refused "run --reference MALFORMED" "--reference: badref.csv:1:"
     # run and audit read a plug-in's library
     cp "$plugin" plug.so
     cp plug.so plug.keep

@@ -1,8 +1,9 @@
 /*
-** `qsortbench [run]`: parse; check what can be checked before any work (the reference
-** table, that the buffers fit in memory, gnuplot when charts are asked); hand the run to the
-** bench layer (runner.h), which has the result files opened before its first sort (a bad path
-** fails in a second, not after the run) and gives back its result; print the table; write
+** `qsortbench [run]`: parse; check what can be checked before any work (that the buffers fit
+** in memory, gnuplot when charts are asked); hand the run to the bench layer (runner.h), which
+** has the result files opened before its first sort (a bad path fails in a second, not after
+** the run; an output on the --reference table is refused before the table is read, then read)
+** and gives back its result; print the table; write
 ** and commit the files; gate the candidates (--fail-above); draw the charts (--plot). An
 ** interrupted run still writes the finished cells, marked incomplete, and exits with the stop's
 ** status (stop.h: 129, 130, 131, 143).
@@ -27,15 +28,19 @@
 /* The command's side of a run: its files and the table's reference. */
 typedef struct {
     const qsb_run_config *cfg;
-    const qsb_reference *ref;
+    qsb_reference *ref; /* --reference: loaded once the outputs are open */
     qsb_run_files files;
     qsb_stamp_text stamp; /* what --history files the run under */
 } run_output;
 
+/* The outputs first: their check refuses one on the --reference table before it is read. */
 static int open_files(void *arg, const struct tm *utc)
 {
     run_output *o = arg;
-    return qsb_run_files_open(&o->files, o->cfg, utc);
+    int status = qsb_run_files_open(&o->files, o->cfg, utc);
+    if (status == QSB_OK && o->cfg->reference)
+        status = qsb_reference_load(o->cfg->reference, o->ref);
+    return status;
 }
 
 /* The exit status of a run whose files are written: why it ended early, what failed
@@ -116,9 +121,7 @@ static int execute(const qsb_run_config *cfg)
     memset(&output, 0, sizeof output);
     output.cfg = cfg;
     output.ref = cfg->reference ? &ref : NULL;
-    int status = cfg->reference ? qsb_reference_load(cfg->reference, &ref) : QSB_OK;
-    if (status == QSB_OK)
-        status = qsb_run_check_memory(cfg);
+    int status = qsb_run_check_memory(cfg);
     if (status == QSB_OK && (cfg->plot || cfg->report_path))
         status = qsb_plot_check(); /* no gnuplot: say so now, not after the run */
     if (status == QSB_OK && cfg->history_path)
