@@ -10,6 +10,8 @@
 #           one that a process reads is written through;
 #   stdout  standard output however spelled ('-', /dev/stdout, /proc/self/fd/1, a link to
 #           it) is one destination: two outputs on it are refused; /dev/null takes any number;
+#           standard error (/dev/stderr) redirected to a file is written in place, after what
+#           was said there;
 #   plot    the charts of run --plot are outputs too: another output on one is refused
 #           before the run.
 # Links to /dev/stdout or /proc/self/fd/1 are made in the test's own directory, and stdout is a
@@ -227,6 +229,21 @@ stdout)
     pipe_tool $M --csv - --json /dev/null --export bmf=/dev/null
     succeeded "--csv - --json /dev/null --export bmf=/dev/null"
     check "the CSV reached the pipe" starts_csv out.txt
+    # standard error's file is written in place after what was said there, never replaced
+    for mode in "--metric comparisons" "--reps 3"; do
+        { echo "said before" >&2; "$bin" --nelem 1000 --sizes 4 --patterns random $mode \
+            --csv /dev/stderr --json r.json >out.txt; echo $? >rc.txt; } 2>stderr.txt
+        rc=$(cat rc.txt)
+        succeeded "--csv /dev/stderr 2> FILE ($mode)"
+        check "what was said before is still first ($mode)" \
+            test "$(head -n 1 stderr.txt)" = "said before"
+        check "the CSV follows it in that file ($mode)" grep -q "^$HEADER" stderr.txt
+        check "nothing on standard output ($mode)" test ! -s out.txt
+    done
+    check "no temporary file left beside it" no_temporary_files
+    "$bin" $M --csv /dev/stderr --json /dev/stderr 2>err.txt
+    rc=$?
+    refused "--csv /dev/stderr --json /dev/stderr" "--csv and --json name the same file"
     ;;
 
 plot)
