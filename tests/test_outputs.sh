@@ -13,7 +13,8 @@
 #           standard error (/dev/stderr) redirected to a file is written in place, after what
 #           was said there;
 #   plot    the charts of run --plot are outputs too: another output on one is refused
-#           before the run.
+#           before the run; a chart the run will not draw (comparisons of one-element cells)
+#           reserves no name.
 # Links to /dev/stdout or /proc/self/fd/1 are made in the test's own directory, and stdout is a
 # file or a pipe of the test's, so that a tool that replaced a link would replace only those.
 # Usage: test_outputs.sh PATH-TO-qsortbench links|inputs|fifo|stdout|plot PATH-TO-plugin_example
@@ -277,6 +278,16 @@ plot)
     run_tool $M --plot --csv s8.csv --json s8.json
     refused "--plot with a chart's name a FIFO" "--plot: the chart 's8-scaling.png' is not a regular file"
     check "no results file was made" test ! -e s8.csv -a ! -e s8.json
+    # only the charts it will draw are reserved: none of comparisons for one-element cells
+    one="--nelem 1 --sizes 4 --patterns random --metric comparisons -q"
+    run_tool $one --plot --csv s9.csv --json s9.json --export bmf=s9-comparisons.png
+    succeeded "--plot --nelem 1 --export bmf=THE-COMPARISONS-CHART-NOT-DRAWN"
+    check "the export is JSON, not a chart" grep -q '^{' s9-comparisons.png
+    check "the charts it draws" test -s s9-scaling.png -a -s s9-deltas-introsort.png
+    run_tool --nelem 1:1000 --sizes 4 --patterns random --metric comparisons -q --plot \
+        --csv s11.csv --json s11.json --export bmf=s11-comparisons.png
+    refused "--plot --nelem 1:1000 --export bmf=THE-COMPARISONS-CHART" \
+        "--export and --plot name the same file 's11-comparisons.png'"
     ;;
 
 *)

@@ -56,6 +56,17 @@ static int check_chart_files(const qsb_chart_paths *charts)
     return QSB_OK;
 }
 
+/* The charts --plot draws: the deltas and the scaling, and the comparisons when a cell can
+** count any (two elements or more). */
+static unsigned charts_drawn(const qsb_run_config *cfg)
+{
+    unsigned charts = QSB_CHART_DELTAS | QSB_CHART_SCALING;
+    for (size_t i = 0; i < cfg->n_nelem; i++)
+        if (cfg->nelem[i] >= 2)
+            charts |= QSB_CHART_COMPARISONS;
+    return charts;
+}
+
 /* The names of the algorithms, baseline first, for the chart names. */
 static const char **algorithm_names(const qsb_run_config *cfg)
 {
@@ -88,9 +99,10 @@ static int open_outputs(qsb_run_files *f, const qsb_run_config *cfg,
         status = choose_plot_results(f, paths[QSB_RUN_CSV].path, paths[QSB_RUN_JSON].path);
         if (status == QSB_OK && !(names = algorithm_names(cfg)))
             status = qsb_out_of_memory("chart names");
+        f->plot_charts = charts_drawn(cfg);
         if (status == QSB_OK)
-            status = qsb_plot_chart_paths(f->plot_beside, NULL, QSB_PLOT_PNG, names,
-                                          cfg->n_algos, &charts);
+            status = qsb_plot_chart_paths(f->plot_beside, NULL, QSB_PLOT_PNG, f->plot_charts,
+                                          names, cfg->n_algos, &charts);
         if (status == QSB_OK)
             status = check_chart_files(&charts);
     }
@@ -153,6 +165,8 @@ int qsb_run_files_write(qsb_run_files *f, const qsb_run_config *cfg, const qsb_r
 int qsb_run_files_plot(const qsb_run_files *files, const qsb_results *results,
                        bool table_on_stdout)
 {
-    return qsb_plot_results_file(results, files->plot_beside, NULL, QSB_PLOT_PNG, NULL,
-                                 table_on_stdout ? stdout : NULL);
+    qsb_plot_options opt = {.format = QSB_PLOT_PNG,
+                            .report = table_on_stdout ? stdout : NULL,
+                            .charts = files->plot_charts};
+    return qsb_plot_results_file_ex(results, files->plot_beside, &opt);
 }
