@@ -448,10 +448,10 @@ static int name_files(named_file *f, const qsb_output_spec *specs, size_t n,
     return status;
 }
 
-int qsb_outputs_open(qsb_outputs *o, const qsb_output_spec *specs, size_t n,
-                     const qsb_file_group *others, size_t nothers)
+/* Checks the files and, when o is not NULL, opens the outputs into it. */
+static int check_and_open(qsb_outputs *o, const qsb_output_spec *specs, size_t n,
+                          const qsb_file_group *others, size_t nothers)
 {
-    memset(o, 0, sizeof *o);
     size_t total = n, count = 0;
     for (size_t g = 0; g < nothers; g++)
         total += others[g].n;
@@ -461,13 +461,27 @@ int qsb_outputs_open(qsb_outputs *o, const qsb_output_spec *specs, size_t n,
     int status = name_files(files, specs, n, others, nothers, &count);
     if (status == QSB_OK)
         status = refuse_collisions(files, count);
-    for (size_t k = 0; k < count && status == QSB_OK; k++)
+    for (size_t k = 0; o && k < count && status == QSB_OK; k++)
         if (files[k].group < n) /* an output */
             status = open_destination(&o->file[files[k].group], files[k].what, files[k].path,
                                       &files[k].d);
     for (size_t k = 0; k < count; k++)
         destination_free(&files[k].d);
     free(files);
+    return status;
+}
+
+int qsb_outputs_check(const qsb_output_spec *specs, size_t n, const qsb_file_group *others,
+                      size_t nothers)
+{
+    return check_and_open(NULL, specs, n, others, nothers);
+}
+
+int qsb_outputs_open(qsb_outputs *o, const qsb_output_spec *specs, size_t n,
+                     const qsb_file_group *others, size_t nothers)
+{
+    memset(o, 0, sizeof *o);
+    int status = check_and_open(o, specs, n, others, nothers);
     return status == QSB_OK ? status : qsb_outputs_close(o, status);
 }
 

@@ -94,6 +94,11 @@ typedef struct {
 int qsb_outputs_open(qsb_outputs *o, const qsb_output_spec *specs, size_t n,
                      const qsb_file_group *others, size_t nothers);
 
+/* The check of qsb_outputs_open alone (a refused output, two files on one destination),
+** before anything is read: nothing is opened or created. QSB_OK or QSB_EUSAGE (reported). */
+int qsb_outputs_check(const qsb_output_spec *specs, size_t n, const qsb_file_group *others,
+                      size_t nothers);
+
 /* Ends the outputs after writing that went `status`: QSB_OK commits every file (each one is
 ** tried; the first failure is returned), anything else aborts every file and is returned. */
 int qsb_outputs_close(qsb_outputs *o, int status);

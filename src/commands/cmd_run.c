@@ -1,8 +1,8 @@
 /*
-** `qsortbench [run]`: parse; check what can be checked before any work (that the buffers fit
-** in memory, gnuplot when charts are asked); hand the run to the bench layer (runner.h), which
-** has the result files opened before its first sort (a bad path fails in a second, not after
-** the run; an output on the --reference table is refused before the table is read, then read)
+** `qsortbench [run]`: parse; check what can be checked before any work (no output on a file
+** the run reads, before it is read; the reference table, that the buffers fit in memory,
+** gnuplot when charts are asked); hand the run to the bench layer (runner.h), which has the
+** result files opened before its first sort (a bad path fails in a second, not after the run)
 ** and gives back its result; print the table; write
 ** and commit the files; gate the candidates (--fail-above); draw the charts (--plot). An
 ** interrupted run still writes the finished cells, marked incomplete, and exits with the stop's
@@ -28,19 +28,15 @@
 /* The command's side of a run: its files and the table's reference. */
 typedef struct {
     const qsb_run_config *cfg;
-    qsb_reference *ref; /* --reference: loaded once the outputs are open */
+    const qsb_reference *ref;
     qsb_run_files files;
     qsb_stamp_text stamp; /* what --history files the run under */
 } run_output;
 
-/* The outputs first: their check refuses one on the --reference table before it is read. */
 static int open_files(void *arg, const struct tm *utc)
 {
     run_output *o = arg;
-    int status = qsb_run_files_open(&o->files, o->cfg, utc);
-    if (status == QSB_OK && o->cfg->reference)
-        status = qsb_reference_load(o->cfg->reference, o->ref);
-    return status;
+    return qsb_run_files_open(&o->files, o->cfg, utc);
 }
 
 /* The exit status of a run whose files are written: why it ended early, what failed
@@ -121,7 +117,12 @@ static int execute(const qsb_run_config *cfg)
     memset(&output, 0, sizeof output);
     output.cfg = cfg;
     output.ref = cfg->reference ? &ref : NULL;
-    int status = qsb_run_check_memory(cfg);
+    /* an output on the --reference table is refused before the table is read */
+    int status = qsb_run_files_check_inputs(cfg);
+    if (status == QSB_OK && cfg->reference)
+        status = qsb_reference_load(cfg->reference, &ref);
+    if (status == QSB_OK)
+        status = qsb_run_check_memory(cfg);
     if (status == QSB_OK && (cfg->plot || cfg->report_path))
         status = qsb_plot_check(); /* no gnuplot: say so now, not after the run */
     if (status == QSB_OK && cfg->history_path)

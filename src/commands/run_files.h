@@ -28,6 +28,11 @@ typedef struct {
 ** (reported). */
 int qsb_run_files_open(qsb_run_files *f, const qsb_run_config *cfg, const struct tm *utc);
 
+/* Before anything is read or created: no output the options name is a file the run reads
+** (the --reference table, a plug-in's library), however spelled. QSB_OK or a usage error
+** (reported). qsb_run_files_open checks it again with the charts and the default names. */
+int qsb_run_files_check_inputs(const qsb_run_config *cfg);
+
 /* "standard output" for "-", the default when not given, else the path: for messages. */
 const char *qsb_run_file_name(const char *given, const char *dflt);
 
