@@ -791,24 +791,22 @@ static bool finished(const run_state *s, const cell_plan *plan)
 }
 
 /* The results as a stop now would leave them (a copy, finished), handed to the snapshot.
-** Its failure is not the run's: the owner keeps the previous one. */
-static int share_finished(run_state *s)
+** Its failure (out of memory) is not the run's: the owner keeps the previous one. */
+static void share_finished(run_state *s)
 {
     qsb_results copy;
     qsb_run_totals totals = *s->totals;
-    if (qsb_results_copy(&copy, s->results) != 0)
-        return qsb_out_of_memory("results");
     run_state finishing = *s;
     finishing.results = &copy;
     finishing.totals = &totals;
-    int status = finish_cells(&finishing);
-    copy.context.incomplete = true;
-    if (status == QSB_OK)
-        qsb_snapshot_take(s->setup->snapshot, &copy);
-    qsb_results_free(&copy);
+    if (qsb_results_copy(&copy, s->results) == 0) {
+        copy.context.incomplete = true;
+        if (finish_cells(&finishing) == QSB_OK)
+            qsb_snapshot_take(s->setup->snapshot, &copy);
+        qsb_results_free(&copy);
+    }
     s->kept_shared = s->kept;
     s->grown = false;
-    return status;
 }
 
 /* A visit of plan, then the snapshot when it is due. */
@@ -820,7 +818,9 @@ static int visit_and_share(run_state *s, cell_plan *plan, const char *const *nam
         return status;
     s->kept += !was_finished && finished(s, plan);
     s->grown |= was_finished;
-    return qsb_snapshot_due(s->kept_shared, s->kept) ? share_finished(s) : QSB_OK;
+    if (qsb_snapshot_due(s->kept_shared, s->kept))
+        share_finished(s);
+    return QSB_OK;
 }
 
 /* Sweeps while the schedule has visits (schedule.h). */
@@ -843,7 +843,7 @@ static int run_schedule(run_state *s, const char *const *names)
                 status = STOPPED;
         }
         if (status == QSB_OK && s->setup->snapshot && (s->grown || s->kept > s->kept_shared))
-            status = share_finished(s);
+            share_finished(s);
     }
     free(order);
     free(states);
