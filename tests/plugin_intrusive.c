@@ -13,6 +13,11 @@
 **                     returned, at a moment the test can rely on (a detached thread's write
 **                     lands whenever it lands)
 **   deaf_sort         ignores SIGTERM, SIGINT and SIGHUP from its first call on
+**   deaf_hang_sort    as deaf_sort, and never returns from the first call of its
+**                     QSB_TEST_HANG_VISIT-th visit of a cell of QSB_TEST_HANG_NELEM elements
+**                     (a visit: calls with one element count after calls with another),
+**                     where it creates the file QSB_TEST_HANG_MARK; run it with --no-reload,
+**                     so that one copy of the library counts every visit
 **
 ** The library's constructor does one of the first three at load when QSB_TEST_CONSTRUCTOR is
 ** "print", "fork" or "close". A forked child appends its pid to the file QSB_TEST_PID_LOG
@@ -40,6 +45,7 @@ EXPORT void nofile_sort(void *base, size_t n, size_t size, qsb_compare cmp, void
 EXPORT void late_write_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 EXPORT void late_trigger_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 EXPORT void deaf_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+EXPORT void deaf_hang_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 
 /* True once per process (a fork inherits the static: the pid tells). */
 static int first_call_here(pid_t *seen)
@@ -156,4 +162,28 @@ void deaf_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
             close(fd);
     }
     qsb_introsort(base, n, size, cmp, arg);
+}
+
+static void create_mark(const char *variable)
+{
+    const char *mark = getenv(variable);
+    int fd = mark ? open(mark, O_WRONLY | O_CREAT, 0600) : -1;
+    if (fd >= 0)
+        close(fd);
+}
+
+void deaf_hang_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
+{
+    static size_t last_n, visits;
+    const char *nelem = getenv("QSB_TEST_HANG_NELEM"), *visit = getenv("QSB_TEST_HANG_VISIT");
+    size_t hang_n = nelem ? (size_t)atol(nelem) : 0;
+    if (n == hang_n && last_n != hang_n)
+        visits++;
+    last_n = n;
+    deaf_sort(base, n, size, cmp, arg);
+    if (visit && n == hang_n && visits == (size_t)atol(visit)) {
+        create_mark("QSB_TEST_HANG_MARK");
+        for (;;)
+            pause(); /* the stop signals are ignored: only SIGKILL ends it */
+    }
 }

@@ -17,6 +17,10 @@
 #   129, no temporary file left), with worker processes and in one process; so do SIGTERM
 #   (143) to a run whose plug-in ignores SIGTERM, SIGINT and SIGHUP, and SIGQUIT (131); a
 #   stdout nobody reads makes the write fail (exit 3, one error line, nothing left).
+# CASE blocked: a one-process run (--reps 100, --reps 600) whose plug-in ignores the stop
+#   signals and never returns from a sort of the last unit: SIGTERM (or SIGHUP), and after
+#   the grace the measuring process is killed; the cells finished before are written all the
+#   same, marked incomplete, exit 143 (129), nothing left.
 # Only outcomes are asserted; every wait is for an event (a process's end, a file's creation).
 set -u
 BIN=$1
@@ -225,6 +229,39 @@ PY
     fi
 }
 
+# The plug-in blocks in the last unit (the fifth) of the last cell, sorted 600: the visits of
+# each unit go in matrix order (random 300, random 600, sorted 300, sorted 600), so the tenth
+# visit of a cell of 600 elements is that one, and the three cells before it are finished.
+blocked() {
+    export QSB_TEST_HANG_NELEM=600 QSB_TEST_HANG_VISIT=10 QSB_TEST_HANG_MARK="$dir/hang"
+    for how in "TERM 100 143" "TERM 600 143" "HUP 100 129"; do
+        set -- $how
+        signal=$1 reps=$2 expected=$3
+        rm -f "$dir/r.csv" "$dir/r.json" "$QSB_TEST_HANG_MARK"
+        "$BIN" run $M --reps $reps --no-reload --algos "msort,$PLUGIN:deaf_hang_sort" \
+            --csv "$dir/r.csv" --json "$dir/r.json" >"$dir/out" 2>"$dir/err" &
+        pid=$!
+        while [ ! -e "$QSB_TEST_HANG_MARK" ] && kill -0 $pid 2>/dev/null; do
+            sleep 0.05 # polls for the event; the outcome does not depend on it
+        done
+        kill -s "$signal" $pid
+        wait $pid
+        st=$?
+        at="blocked (SIG$signal, --reps $reps)"
+        check "$at: the plug-in blocked" [ -e "$QSB_TEST_HANG_MARK" ]
+        stopped_files "$at" "$expected"
+        check "$at: the three finished cells" [ "$(($(wc -l <"$dir/r.csv") - 1))" -eq 6 ]
+        for algo in msort deaf_hang_sort; do
+            check "$at: $algo's rows verified" [ "$(rows_with verified $algo true)" -eq 3 ]
+            check "$at: $algo's rows of $reps samples" [ "$(rows_with reps $algo $reps)" -eq 3 ]
+        done
+        check "$at: not the blocked cell" not grep -q '^sorted,600,' "$dir/r.csv"
+        check "$at: the JSON has their rows" [ "$(grep -c '"algorithm":' "$dir/r.json")" -eq 6 ]
+        check "$at: said what happened" grep -q "^qsortbench: warning: a sort did not return within 5 s of the stop request (in cell sorted 600 x 4): the measuring process was killed" "$dir/err"
+        check "$at: said where" grep -q "^qsortbench: error: interrupted: the 3 finished cells are in" "$dir/err"
+    done
+}
+
 not() { ! "$@"; }
 
 case $CASE in
@@ -233,6 +270,7 @@ stdout) stdout ;;
 descriptors) descriptors ;;
 signals) signals ;;
 leftovers) leftovers ;;
+blocked) blocked ;;
 *) fail "unknown case $CASE" ;;
 esac
 check_done

@@ -4,13 +4,17 @@
 #           to /dev/null or to standard output is written in place; a directory or a device
 #           is refused (exit 2, one line);
 #   inputs  no output may be a file the command reads, however spelled (./x, a symbolic or a
-#           hard link, $GITHUB_STEP_SUMMARY): exit 2 before a byte is read, the input intact;
+#           hard link, $GITHUB_STEP_SUMMARY): exit 2 before a byte is read (run --reference
+#           included: a malformed or missing table is not reached), the input intact;
 #   fifo    a FIFO that no process reads is refused at once (exit 2, one line, no file made);
 #           one that a process reads is written through;
 #   stdout  standard output however spelled ('-', /dev/stdout, /proc/self/fd/1, a link to
 #           it) is one destination: two outputs on it are refused; /dev/null takes any number;
+#           standard error (/dev/stderr) redirected to a file is written in place, after what
+#           was said there;
 #   plot    the charts of run --plot are outputs too: another output on one is refused
-#           before the run.
+#           before the run; a chart the run will not draw (comparisons of one-element cells)
+#           reserves no name.
 # Links to /dev/stdout or /proc/self/fd/1 are made in the test's own directory, and stdout is a
 # file or a pipe of the test's, so that a tool that replaced a link would replace only those.
 # Usage: test_outputs.sh PATH-TO-qsortbench links|inputs|fifo|stdout|plot PATH-TO-plugin_example
@@ -150,6 +154,17 @@ inputs)
     run_tool $M --reference ref.csv --csv ./ref.csv --json r.json
     refused "run --reference FILE --csv FILE" "--csv './ref.csv' is --reference 'ref.csv'"
     check "the reference table is intact" cmp -s ref.csv ref.keep
+    # refused before the table is read: a malformed or missing one is not reached
+    printf 'pattern,nelem\n"unclosed\n' >badref.csv
+    cp badref.csv badref.keep
+    run_tool $M --reference badref.csv --csv r.csv --json badref.csv
+    refused "run --reference MALFORMED --json IT" "--json 'badref.csv' is --reference 'badref.csv'"
+    check "the malformed table is intact" cmp -s badref.csv badref.keep
+    run_tool $M --reference noref.csv --csv ./noref.csv --json r.json
+    refused "run --reference MISSING --csv IT" "--csv './noref.csv' is --reference 'noref.csv'"
+    check "no file was made for the missing table" test ! -e noref.csv
+    run_tool $M --reference badref.csv --csv r.csv --json r.json
+    refused "run --reference MALFORMED" "--reference: badref.csv:1:"
     # run and audit read a plug-in's library
     cp "$plugin" plug.so
     cp plug.so plug.keep
@@ -215,6 +230,21 @@ stdout)
     pipe_tool $M --csv - --json /dev/null --export bmf=/dev/null
     succeeded "--csv - --json /dev/null --export bmf=/dev/null"
     check "the CSV reached the pipe" starts_csv out.txt
+    # standard error's file is written in place after what was said there, never replaced
+    for mode in "--metric comparisons" "--reps 3"; do
+        { echo "said before" >&2; "$bin" --nelem 1000 --sizes 4 --patterns random $mode \
+            --csv /dev/stderr --json r.json >out.txt; echo $? >rc.txt; } 2>stderr.txt
+        rc=$(cat rc.txt)
+        succeeded "--csv /dev/stderr 2> FILE ($mode)"
+        check "what was said before is still first ($mode)" \
+            test "$(head -n 1 stderr.txt)" = "said before"
+        check "the CSV follows it in that file ($mode)" grep -q "^$HEADER" stderr.txt
+        check "nothing on standard output ($mode)" test ! -s out.txt
+    done
+    check "no temporary file left beside it" no_temporary_files
+    "$bin" $M --csv /dev/stderr --json /dev/stderr 2>err.txt
+    rc=$?
+    refused "--csv /dev/stderr --json /dev/stderr" "--csv and --json name the same file"
     ;;
 
 plot)
@@ -248,6 +278,16 @@ plot)
     run_tool $M --plot --csv s8.csv --json s8.json
     refused "--plot with a chart's name a FIFO" "--plot: the chart 's8-scaling.png' is not a regular file"
     check "no results file was made" test ! -e s8.csv -a ! -e s8.json
+    # only the charts it will draw are reserved: none of comparisons for one-element cells
+    one="--nelem 1 --sizes 4 --patterns random --metric comparisons -q"
+    run_tool $one --plot --csv s9.csv --json s9.json --export bmf=s9-comparisons.png
+    succeeded "--plot --nelem 1 --export bmf=THE-COMPARISONS-CHART-NOT-DRAWN"
+    check "the export is JSON, not a chart" grep -q '^{' s9-comparisons.png
+    check "the charts it draws" test -s s9-scaling.png -a -s s9-deltas-introsort.png
+    run_tool --nelem 1:1000 --sizes 4 --patterns random --metric comparisons -q --plot \
+        --csv s11.csv --json s11.json --export bmf=s11-comparisons.png
+    refused "--plot --nelem 1:1000 --export bmf=THE-COMPARISONS-CHART" \
+        "--export and --plot name the same file 's11-comparisons.png'"
     ;;
 
 *)

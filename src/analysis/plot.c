@@ -974,11 +974,12 @@ static int add_chart_path(qsb_chart_paths *out, const char *dir, const char *ste
 }
 
 int qsb_plot_chart_paths(const char *results_path, const char *out_dir, qsb_plot_format format,
-                         const char *const *algorithms, size_t nalgorithms,
+                         unsigned charts, const char *const *algorithms, size_t nalgorithms,
                          qsb_chart_paths *out)
 {
     memset(out, 0, sizeof *out);
-    size_t candidates = nalgorithms > 1 ? nalgorithms - 1 : 0;
+    charts = charts ? charts : ~0u;
+    size_t candidates = nalgorithms > 1 && (charts & QSB_CHART_DELTAS) ? nalgorithms - 1 : 0;
     candidates = candidates < MAX_CANDIDATES ? candidates : MAX_CANDIDATES;
     char *dir, *stem;
     int status = chart_place(results_path, out_dir, &dir, &stem);
@@ -992,9 +993,9 @@ int qsb_plot_chart_paths(const char *results_path, const char *out_dir, qsb_plot
                       : qsb_out_of_memory("chart names");
         free(name);
     }
-    if (status == QSB_OK)
+    if (status == QSB_OK && (charts & QSB_CHART_SCALING))
         status = add_chart_path(out, dir, stem, "scaling", format);
-    if (status == QSB_OK)
+    if (status == QSB_OK && (charts & QSB_CHART_COMPARISONS))
         status = add_chart_path(out, dir, stem, "comparisons", format);
     free(stem);
     free(dir);

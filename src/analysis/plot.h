@@ -61,17 +61,18 @@ int qsb_plot_results_file(const qsb_results *r, const char *results_path, const 
 int qsb_plot_results_file_ex(const qsb_results *r, const char *results_path,
                              const qsb_plot_options *opt);
 
-/* The files the charts of a results file at results_path (in out_dir when not NULL) may take,
-** for results of these algorithms, the first the baseline: every chart that may be drawn
-** (the comparisons chart is drawn only when the results were counted). For the outputs'
-** collision check before a run (outfile.h). */
+/* The files the charts of a results file at results_path (in out_dir when not NULL) take when
+** the charts of `charts` (QSB_CHART_* bits; 0: every chart) are drawn for results of these
+** algorithms, the first the baseline. For the outputs' collision check before a run
+** (outfile.h): the run reserves the charts it will ask for, and draws no other (a chart asked
+** for may still be left out: the comparisons chart when no row carries a count). */
 typedef struct {
     char **paths; /* n paths, malloc'd */
     size_t n;
 } qsb_chart_paths;
 
 int qsb_plot_chart_paths(const char *results_path, const char *out_dir, qsb_plot_format format,
-                         const char *const *algorithms, size_t nalgorithms,
+                         unsigned charts, const char *const *algorithms, size_t nalgorithms,
                          qsb_chart_paths *out);
 void qsb_plot_chart_paths_free(qsb_chart_paths *c);
 

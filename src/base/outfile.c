@@ -29,6 +29,7 @@ static void outfile_reset(qsb_outfile *of)
 
 typedef enum {
     DEST_STDOUT,  /* "-", or the file standard output already is */
+    DEST_STDERR,  /* the file standard error already is (and standard output is not) */
     DEST_SINK,    /* /dev/null */
     DEST_PIPE,    /* a FIFO or a pipe */
     DEST_FILE,    /* a regular file, existing or to be created at `target` */
@@ -112,11 +113,10 @@ static bool is_dev_null(const struct stat *st)
            st->st_rdev == null.st_rdev;
 }
 
-static bool is_stdout(const struct stat *st)
+static bool is_stream(int fd, const struct stat *st)
 {
     struct stat out;
-    return fstat(STDOUT_FILENO, &out) == 0 && out.st_dev == st->st_dev &&
-           out.st_ino == st->st_ino;
+    return fstat(fd, &out) == 0 && out.st_dev == st->st_dev && out.st_ino == st->st_ino;
 }
 
 /* Where path leads (above). Returns 0, or an errno when it leads nowhere (a missing
@@ -142,7 +142,8 @@ static int destination_of(const char *path, destination *d)
     d->mode = st.st_mode;
     /* /dev/null first: sent there, an output is discarded wherever standard output goes */
     d->kind = is_dev_null(&st)          ? DEST_SINK
-              : is_stdout(&st)          ? DEST_STDOUT
+              : is_stream(STDOUT_FILENO, &st) ? DEST_STDOUT
+              : is_stream(STDERR_FILENO, &st) ? DEST_STDERR
               : S_ISFIFO(st.st_mode)    ? DEST_PIPE
               : S_ISREG(st.st_mode)     ? DEST_FILE
                                         : DEST_REFUSED;
@@ -170,8 +171,8 @@ static const char *kind_of_file(mode_t mode)
 #define OPTION_FMT "%s%s"
 #define OPTION_ARGS(option) (option) ? (option) : "", (option) ? ": " : ""
 
-#define OUTPUT_KINDS "an output is a regular file, '-' (standard output), /dev/null or a " \
-                     "pipe that a process reads"
+#define OUTPUT_KINDS "an output is a regular file, '-' (standard output), standard error, " \
+                     "/dev/null or a pipe that a process reads"
 
 static int refuse(const char *option, const char *path, const destination *d)
 {
@@ -188,6 +189,21 @@ static int cannot_create(const char *option, const char *path, int err)
 }
 
 /* ---- opening ---- */
+
+/* Standard error written in place through a descriptor of its own: the file's offset is
+** shared, so what the run said on stderr before stays where it is (reopening the path would
+** write from the file's start over it; renaming a file over it would replace it). */
+static int open_stderr(qsb_outfile *of, const char *option, const char *path)
+{
+    int fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (fd >= 0 && (of->fp = fdopen(fd, "w")))
+        return QSB_OK;
+    int err = errno;
+    if (fd >= 0)
+        close(fd);
+    return qsb_error(QSB_ESYSTEM, OPTION_FMT "cannot write to standard error ('%s'): %s",
+                     OPTION_ARGS(option), qsb_quote_path(path), strerror(err));
+}
 
 static int open_fd(qsb_outfile *of, int fd, const char *option, const char *path)
 {
@@ -259,6 +275,8 @@ static int open_destination(qsb_outfile *of, const char *option, const char *pat
     case DEST_STDOUT:
         of->fp = stdout;
         return QSB_OK;
+    case DEST_STDERR:
+        return open_stderr(of, option, path);
     case DEST_SINK:
         return open_fd(of, open(path, O_WRONLY | O_CLOEXEC), option, path);
     case DEST_PIPE:
@@ -285,7 +303,8 @@ bool qsb_output_in_place(const char *path)
 {
     destination d;
     bool in_place = destination_of(path, &d) == 0 &&
-                    (d.kind == DEST_STDOUT || d.kind == DEST_SINK || d.kind == DEST_PIPE);
+                    (d.kind == DEST_STDOUT || d.kind == DEST_STDERR || d.kind == DEST_SINK ||
+                     d.kind == DEST_PIPE);
     destination_free(&d);
     return in_place;
 }
@@ -314,7 +333,7 @@ int qsb_outfile_open(qsb_outfile *of, const char *path)
 
 int qsb_outfile_commit(qsb_outfile *of)
 {
-    if (!of->final_path) { /* written in place: stdout, /dev/null, a pipe */
+    if (!of->final_path) { /* written in place: stdout, stderr, /dev/null, a pipe */
         int failed = fflush(of->fp) != 0 || ferror(of->fp);
         if (of->fp != stdout)
             failed |= fclose(of->fp) != 0;
@@ -429,10 +448,10 @@ static int name_files(named_file *f, const qsb_output_spec *specs, size_t n,
     return status;
 }
 
-int qsb_outputs_open(qsb_outputs *o, const qsb_output_spec *specs, size_t n,
-                     const qsb_file_group *others, size_t nothers)
+/* Checks the files and, when o is not NULL, opens the outputs into it. */
+static int check_and_open(qsb_outputs *o, const qsb_output_spec *specs, size_t n,
+                          const qsb_file_group *others, size_t nothers)
 {
-    memset(o, 0, sizeof *o);
     size_t total = n, count = 0;
     for (size_t g = 0; g < nothers; g++)
         total += others[g].n;
@@ -442,13 +461,27 @@ int qsb_outputs_open(qsb_outputs *o, const qsb_output_spec *specs, size_t n,
     int status = name_files(files, specs, n, others, nothers, &count);
     if (status == QSB_OK)
         status = refuse_collisions(files, count);
-    for (size_t k = 0; k < count && status == QSB_OK; k++)
+    for (size_t k = 0; o && k < count && status == QSB_OK; k++)
         if (files[k].group < n) /* an output */
             status = open_destination(&o->file[files[k].group], files[k].what, files[k].path,
                                       &files[k].d);
     for (size_t k = 0; k < count; k++)
         destination_free(&files[k].d);
     free(files);
+    return status;
+}
+
+int qsb_outputs_check(const qsb_output_spec *specs, size_t n, const qsb_file_group *others,
+                      size_t nothers)
+{
+    return check_and_open(NULL, specs, n, others, nothers);
+}
+
+int qsb_outputs_open(qsb_outputs *o, const qsb_output_spec *specs, size_t n,
+                     const qsb_file_group *others, size_t nothers)
+{
+    memset(o, 0, sizeof *o);
+    int status = check_and_open(o, specs, n, others, nothers);
     return status == QSB_OK ? status : qsb_outputs_close(o, status);
 }
 

@@ -9,6 +9,8 @@
 **     and is renamed over the target, so the link stays a link;
 **   - "-", or the file standard output already is however it is spelled (/dev/stdout,
 **     /proc/self/fd/1, a link to it): standard output, written in place;
+**   - the file standard error already is however it is spelled (/dev/stderr, a file that
+**     `2>FILE` names): written in place after what was said there, never replaced;
 **   - /dev/null: written in place (discarded), and never one destination with another output;
 **   - a FIFO or pipe that a process reads: written in place; one that no process reads is
 **     refused (opening it would wait for a reader);
@@ -32,8 +34,8 @@ typedef struct {
 ** QSB_ESYSTEM on failure. */
 int qsb_outfile_open(qsb_outfile *of, const char *path);
 
-/* Is the output at path written in place ("-", standard output however spelled, /dev/null, a
-** pipe) rather than as a file of its own (or refused when opened)? For the files a command
+/* Is the output at path written in place ("-", standard output or error however spelled,
+** /dev/null, a pipe) rather than as a file of its own (or refused when opened)? For the files a command
 ** puts beside an output. */
 bool qsb_output_in_place(const char *path);
 
@@ -91,6 +93,11 @@ typedef struct {
 ** qsb_outfile_open) the files already opened are aborted. */
 int qsb_outputs_open(qsb_outputs *o, const qsb_output_spec *specs, size_t n,
                      const qsb_file_group *others, size_t nothers);
+
+/* The check of qsb_outputs_open alone (a refused output, two files on one destination),
+** before anything is read: nothing is opened or created. QSB_OK or QSB_EUSAGE (reported). */
+int qsb_outputs_check(const qsb_output_spec *specs, size_t n, const qsb_file_group *others,
+                      size_t nothers);
 
 /* Ends the outputs after writing that went `status`: QSB_OK commits every file (each one is
 ** tried; the first failure is returned), anything else aborts every file and is returned. */

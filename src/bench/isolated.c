@@ -18,6 +18,7 @@ static int measure_in_child(const qsb_isolated_run *run, qsb_visit_record *recor
                             qsb_process_end *end)
 {
     qsb_visit_record_reset(record);
+    qsb_snapshot_clear(run->snapshot);
     fflush(NULL); /* nothing buffered is written twice */
     sigset_t mask;
     qsb_signals_block(&mask);
@@ -47,9 +48,18 @@ static void blame(const qsb_isolated_run *run, qsb_visit_record *record,
     snprintf(record->excluded[end->algo], QSB_VISIT_CAUSE_BYTES, "%s", end->cause);
 }
 
+/* Killed by the watch after the grace (its cause, visit_record.c), not ended by itself. */
+static bool killed_after_grace(const qsb_process_end *end)
+{
+    return strcmp(end->cause, "killed after the grace") == 0;
+}
+
 /* The child was passed the stop request (visit_record.h: in its record too, so whatever its
-** plug-ins do with the signal, it stops after the current sort). */
-static int interrupted(const qsb_isolated_run *run, const qsb_process_end *end)
+** plug-ins do with the signal, it stops after the current sort). One killed after the grace
+** inside the matrix (a sort that never returned) wrote nothing: what it handed over is
+** written here. */
+static int interrupted(const qsb_isolated_run *run, const qsb_visit_record *record,
+                       const qsb_process_end *end)
 {
     if (qsb_stop_is_exit_status(end->exit_code))
         return end->exit_code; /* the child wrote its finished cells and said so */
@@ -61,10 +71,25 @@ static int interrupted(const qsb_isolated_run *run, const qsb_process_end *end)
     if (end->exit_code >= 0)
         return end->exit_code; /* it failed and said why */
     int status = qsb_stop_status_of((int)*run->stop);
-    return qsb_error(status ? status : QSB_SIGTERM,
-                     "interrupted: a sort did not return within %.0f s of the stop request "
-                     "(in cell %s) and the measuring process was killed; no results written",
-                     QSB_STOP_GRACE_S, end->cell[0] ? end->cell : "(none)");
+    status = status ? status : QSB_SIGTERM;
+    const char *cell = end->cell[0] ? end->cell : "(none)";
+    bool killed = killed_after_grace(end);
+    if (!record->finished) {
+        if (killed)
+            qsb_warning("a sort did not return within %.0f s of the stop request (in cell %s): "
+                        "the measuring process was killed; writing the cells it had finished",
+                        QSB_STOP_GRACE_S, cell);
+        else
+            qsb_warning("the measuring process ended after the stop request (%s, in cell %s); "
+                        "writing the cells it had finished", end->cause, cell);
+        return run->report_kept(run->arg, run->snapshot, status);
+    }
+    if (killed)
+        return qsb_error(status, "interrupted: the measuring process did not write its files "
+                                 "within %.0f s of the stop request and was killed; no results "
+                                 "written", QSB_STOP_GRACE_S);
+    return qsb_error(status, "interrupted: the measuring process ended while it wrote its files "
+                             "(%s); no results written", end->cause);
 }
 
 int qsb_run_isolated(const qsb_isolated_run *run)
@@ -95,7 +120,7 @@ int qsb_run_isolated(const qsb_isolated_run *run)
                                             "%s; no results written",
                                end.cause, end.cell[0] ? end.cell : "(none)");
         else if (end.kind == QSB_END_INTERRUPTED)
-            status = interrupted(run, &end);
+            status = interrupted(run, record, &end);
         else
             status = end.exit_code;
         break;

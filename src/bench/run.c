@@ -100,6 +100,9 @@ typedef struct {
     size_t warmed_bytes;         /* the largest scratch warm_scratch has prepared */
     qsb_run_totals *totals;
     uint64_t run_start;          /* for the progress line's estimate */
+    size_t kept, kept_shared;    /* cells finished (with their minimum of units), and in
+                                 ** the last snapshot */
+    bool grown;                  /* a finished cell has samples the last snapshot lacks */
 } run_state;
 
 /* The timed sort of algorithm i in the current placement. */
@@ -781,6 +784,46 @@ static void cell_states(const run_state *s, qsb_cell_state *states)
     }
 }
 
+static int finish_cells(run_state *s);
+
+static bool finished(const run_state *s, const cell_plan *plan)
+{
+    return plan->visited && (plan->done || plan->units >= s->setup->schedule.min_units);
+}
+
+/* The results as a stop now would leave them (a copy, finished), handed to the snapshot.
+** Its failure (out of memory) is not the run's: the owner keeps the previous one. */
+static void share_finished(run_state *s)
+{
+    qsb_results copy;
+    qsb_run_totals totals = *s->totals;
+    run_state finishing = *s;
+    finishing.results = &copy;
+    finishing.totals = &totals;
+    if (qsb_results_copy(&copy, s->results) == 0) {
+        copy.context.incomplete = true;
+        if (finish_cells(&finishing) == QSB_OK)
+            qsb_snapshot_take(s->setup->snapshot, &copy);
+        qsb_results_free(&copy);
+    }
+    s->kept_shared = s->kept;
+    s->grown = false;
+}
+
+/* A visit of plan, then the snapshot when it is due. */
+static int visit_and_share(run_state *s, cell_plan *plan, const char *const *names)
+{
+    bool was_finished = finished(s, plan);
+    int status = visit(s, plan, names);
+    if (!s->setup->snapshot || status != QSB_OK)
+        return status;
+    s->kept += !was_finished && finished(s, plan);
+    s->grown |= was_finished;
+    if (qsb_snapshot_due(s->kept_shared, s->kept))
+        share_finished(s);
+    return QSB_OK;
+}
+
 /* Sweeps while the schedule has visits (schedule.h). */
 static int run_schedule(run_state *s, const char *const *names)
 {
@@ -796,10 +839,12 @@ static int run_schedule(run_state *s, const char *const *names)
         status = enter_unit(s);
         for (size_t j = 0; j < k && status == QSB_OK; j++) {
             show_progress(s, &s->plans[order[j]], sweep);
-            status = visit(s, &s->plans[order[j]], names);
+            status = visit_and_share(s, &s->plans[order[j]], names);
             if (status == QSB_OK && stop_requested(s))
                 status = STOPPED;
         }
+        if (status == QSB_OK && s->setup->snapshot && (s->grown || s->kept > s->kept_shared))
+            share_finished(s);
     }
     free(order);
     free(states);

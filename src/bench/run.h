@@ -19,6 +19,7 @@
 #include "result.h"
 #include "run_config.h"
 #include "shared_inputs.h"
+#include "snapshot.h"
 #include "timing.h"
 #include "visit_record.h"
 
@@ -52,6 +53,8 @@ typedef struct {
     qsb_visit_record *record;        /* where this process is, for the parent watching it,
                                      ** and the algorithms it skips (visit_record.h); NULL:
                                      ** unwatched */
+    qsb_snapshot *snapshot;          /* where the finished cells are handed to the run's
+                                     ** owner as they finish (snapshot.h); NULL: nowhere */
 } qsb_run_setup;
 
 /* Where the run's time went (nanoseconds of CLOCK_MONOTONIC_RAW, the timed sorts in the
@@ -80,7 +83,9 @@ typedef struct {
 /* Runs the matrix into results (cells appended; the context is the caller's). Returns QSB_OK,
 ** QSB_FINDING when a row failed verification, or QSB_ESYSTEM (reported) when out of memory.
 ** When *stop is set, the cells are settled as above, results->context.incomplete is set and
-** the status is that of the cells kept. */
+** the status is that of the cells kept. With a snapshot, what would be kept were the run
+** stopped is handed over whenever the finished cells grow (snapshot.h qsb_snapshot_due) and
+** after each sweep that added to them. */
 int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_totals *totals);
 
 #endif

@@ -19,6 +19,7 @@
 #include "read_results.h"
 #include "run_record.h"
 #include "shared_inputs.h"
+#include "snapshot.h"
 #include "stop.h"
 #include "timing.h"
 #include "totals.h"
@@ -118,6 +119,7 @@ typedef struct {
     qsb_results results;
     uint64_t started_ns; /* when the run began: --budget bounds the whole run */
     int passed_stop;     /* the stop request its parent passed on in the visit record */
+    qsb_snapshot *snapshot; /* a one-process run's finished cells, for its owner (snapshot.h) */
 } run_state;
 
 /* The plug-ins loaded here, where the sorts run (never in the files' owner), one at a time:
@@ -176,6 +178,7 @@ static int measure_here(run_state *s, qsb_run_totals *totals, qsb_visit_record *
         .inputs = inputs,
         .model = cfg->worker.model_path ? &model : NULL,
         .record = record,
+        .snapshot = s->snapshot,
     };
     if (status == QSB_OK)
         status = qsb_run_matrix(&setup, &s->results, totals);
@@ -256,6 +259,33 @@ static int measure_in_child(void *arg, qsb_visit_record *record)
     return measure_and_report(arg, record);
 }
 
+/* The watched child was killed inside the matrix after a stop (isolated.h): the finished
+** cells it handed over, or none, reported here with the run's context, marked incomplete. */
+static int report_kept(void *arg, const qsb_snapshot *snapshot, int stopped)
+{
+    run_state *s = arg;
+    qsb_results kept;
+    memset(&kept, 0, sizeof kept);
+    int status = qsb_snapshot_taken(snapshot) ? qsb_snapshot_read(snapshot, &kept) : QSB_OK;
+    if (status != QSB_OK)
+        return status;
+    qsb_results *results = qsb_snapshot_taken(snapshot) ? &kept : &s->results;
+    results->context.incomplete = true;
+    qsb_run_totals totals;
+    memset(&totals, 0, sizeof totals);
+    for (size_t c = 0; c < results->ncells; c++)
+        for (size_t i = 0; i < results->cells[c].nrows; i++)
+            totals.failed_rows += !results->cells[c].rows[i].verified;
+    totals.cells_done = results->ncells;
+    qsb_run_outcome outcome = {.status = totals.failed_rows ? QSB_FINDING : QSB_OK,
+                               .stopped = stopped,
+                               .results = results,
+                               .totals = &totals};
+    status = s->reporter->report(s->reporter->arg, &outcome);
+    qsb_results_free(&kept);
+    return status;
+}
+
 /* One process (--reps, --processes 1): measured in a watched child, where a plug-in's crash,
 ** exit() or hang is reported against it (isolated.h); worker processes are watched by their
 ** run (workers.h), and a worker measures in itself. */
@@ -269,8 +299,14 @@ static int measure_isolated(run_state *s)
         .estimate_s = s->plan.estimate_s,
         .stop = qsb_stop_request(),
         .algo_names = (const char *const *)s->results.context.matrix.algos,
+        .report_kept = report_kept,
     };
-    return qsb_run_isolated(&run);
+    if (!(run.snapshot = s->snapshot = qsb_snapshot_create()))
+        return QSB_ESYSTEM;
+    int status = qsb_run_isolated(&run);
+    qsb_snapshot_free(s->snapshot);
+    s->snapshot = NULL;
+    return status;
 }
 
 /* From the opened outputs to the report: the timer, the placement, the plan, the context. */

@@ -9,7 +9,9 @@
 **
 ** A one-process run (--reps, --processes 1) is measured in a watched child, and the reporter
 ** runs there: the child reports, commits the outputs and exits with the reporter's status,
-** which qsb_run_bench returns. A worker process (--worker) and a run of workers report here.
+** which qsb_run_bench returns. When the child is killed after a stop (a sort that never
+** returned), the reporter runs here with the finished cells the child handed over
+** (snapshot.h), marked incomplete. A worker process (--worker) and a run of workers report here.
 */
 #ifndef QSB_RUNNER_H
 #define QSB_RUNNER_H

@@ -1,8 +1,9 @@
 /*
-** `qsortbench [run]`: parse; check what can be checked before any work (the reference
-** table, that the buffers fit in memory, gnuplot when charts are asked); hand the run to the
-** bench layer (runner.h), which has the result files opened before its first sort (a bad path
-** fails in a second, not after the run) and gives back its result; print the table; write
+** `qsortbench [run]`: parse; check what can be checked before any work (no output on a file
+** the run reads, before it is read; the reference table, that the buffers fit in memory,
+** gnuplot when charts are asked); hand the run to the bench layer (runner.h), which has the
+** result files opened before its first sort (a bad path fails in a second, not after the run)
+** and gives back its result; print the table; write
 ** and commit the files; gate the candidates (--fail-above); draw the charts (--plot). An
 ** interrupted run still writes the finished cells, marked incomplete, and exits with the stop's
 ** status (stop.h: 129, 130, 131, 143).
@@ -116,7 +117,10 @@ static int execute(const qsb_run_config *cfg)
     memset(&output, 0, sizeof output);
     output.cfg = cfg;
     output.ref = cfg->reference ? &ref : NULL;
-    int status = cfg->reference ? qsb_reference_load(cfg->reference, &ref) : QSB_OK;
+    /* an output on the --reference table is refused before the table is read */
+    int status = qsb_run_files_check_inputs(cfg);
+    if (status == QSB_OK && cfg->reference)
+        status = qsb_reference_load(cfg->reference, &ref);
     if (status == QSB_OK)
         status = qsb_run_check_memory(cfg);
     if (status == QSB_OK && (cfg->plot || cfg->report_path))

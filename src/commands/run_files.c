@@ -56,6 +56,17 @@ static int check_chart_files(const qsb_chart_paths *charts)
     return QSB_OK;
 }
 
+/* The charts --plot draws: the deltas and the scaling, and the comparisons when a cell can
+** count any (two elements or more). */
+static unsigned charts_drawn(const qsb_run_config *cfg)
+{
+    unsigned charts = QSB_CHART_DELTAS | QSB_CHART_SCALING;
+    for (size_t i = 0; i < cfg->n_nelem; i++)
+        if (cfg->nelem[i] >= 2)
+            charts |= QSB_CHART_COMPARISONS;
+    return charts;
+}
+
 /* The names of the algorithms, baseline first, for the chart names. */
 static const char **algorithm_names(const qsb_run_config *cfg)
 {
@@ -74,13 +85,44 @@ static const char **plugin_libraries(const qsb_run_config *cfg)
     return libraries;
 }
 
+/* The outputs the options name (NULL: the default, made when the files open). */
+static void named_outputs(const qsb_run_config *cfg, qsb_output_spec paths[QSB_RUN_FILES])
+{
+    paths[QSB_RUN_CSV] = (qsb_output_spec){"--csv", cfg->csv_path};
+    paths[QSB_RUN_JSON] = (qsb_output_spec){"--json", cfg->json_path};
+    paths[QSB_RUN_EXPORT] = (qsb_output_spec){"--export", cfg->export_path};
+    paths[QSB_RUN_REPORT] = (qsb_output_spec){"--report", cfg->report_path};
+}
+
+/* The --reference table when it is a file (not the built-in one), else NULL. */
+static const char *reference_file(const qsb_run_config *cfg)
+{
+    return cfg->reference && strcmp(cfg->reference, QSB_COVER_LETTER_NAME) != 0 ? cfg->reference
+                                                                                 : NULL;
+}
+
+int qsb_run_files_check_inputs(const qsb_run_config *cfg)
+{
+    qsb_output_spec paths[QSB_RUN_FILES];
+    named_outputs(cfg, paths);
+    const char *reference = reference_file(cfg);
+    const char **libraries = plugin_libraries(cfg);
+    if (!libraries)
+        return qsb_out_of_memory("plug-in names");
+    const qsb_file_group read[2] = {
+        {"--reference", QSB_FILES_READ, &reference, 1},
+        {"the plug-in", QSB_FILES_READ, libraries, cfg->n_algos}};
+    int status = qsb_outputs_check(paths, QSB_RUN_FILES, read, 2);
+    free(libraries);
+    return status;
+}
+
 /* Opens the outputs; none may be a file the run reads (the --reference table, a plug-in's
 ** library), nor a chart of --plot. */
 static int open_outputs(qsb_run_files *f, const qsb_run_config *cfg,
                         const qsb_output_spec paths[QSB_RUN_FILES])
 {
-    const char *reference = cfg->reference && strcmp(cfg->reference, QSB_COVER_LETTER_NAME) != 0
-                                ? cfg->reference : NULL;
+    const char *reference = reference_file(cfg);
     qsb_chart_paths charts = {NULL, 0};
     const char **names = NULL, **libraries = plugin_libraries(cfg);
     int status = libraries ? QSB_OK : qsb_out_of_memory("plug-in names");
@@ -88,9 +130,10 @@ static int open_outputs(qsb_run_files *f, const qsb_run_config *cfg,
         status = choose_plot_results(f, paths[QSB_RUN_CSV].path, paths[QSB_RUN_JSON].path);
         if (status == QSB_OK && !(names = algorithm_names(cfg)))
             status = qsb_out_of_memory("chart names");
+        f->plot_charts = charts_drawn(cfg);
         if (status == QSB_OK)
-            status = qsb_plot_chart_paths(f->plot_beside, NULL, QSB_PLOT_PNG, names,
-                                          cfg->n_algos, &charts);
+            status = qsb_plot_chart_paths(f->plot_beside, NULL, QSB_PLOT_PNG, f->plot_charts,
+                                          names, cfg->n_algos, &charts);
         if (status == QSB_OK)
             status = check_chart_files(&charts);
     }
@@ -108,10 +151,8 @@ static int open_outputs(qsb_run_files *f, const qsb_run_config *cfg,
 
 int qsb_run_files_open(qsb_run_files *f, const qsb_run_config *cfg, const struct tm *utc)
 {
-    qsb_output_spec paths[QSB_RUN_FILES] = {{"--csv", cfg->csv_path},
-                                            {"--json", cfg->json_path},
-                                            {"--export", cfg->export_path},
-                                            {"--report", cfg->report_path}};
+    qsb_output_spec paths[QSB_RUN_FILES];
+    named_outputs(cfg, paths);
     int status = QSB_OK;
     if (!paths[QSB_RUN_CSV].path &&
         (status = default_path(f->csv_default, sizeof f->csv_default, utc, "csv")) == QSB_OK)
@@ -153,6 +194,8 @@ int qsb_run_files_write(qsb_run_files *f, const qsb_run_config *cfg, const qsb_r
 int qsb_run_files_plot(const qsb_run_files *files, const qsb_results *results,
                        bool table_on_stdout)
 {
-    return qsb_plot_results_file(results, files->plot_beside, NULL, QSB_PLOT_PNG, NULL,
-                                 table_on_stdout ? stdout : NULL);
+    qsb_plot_options opt = {.format = QSB_PLOT_PNG,
+                            .report = table_on_stdout ? stdout : NULL,
+                            .charts = files->plot_charts};
+    return qsb_plot_results_file_ex(results, files->plot_beside, &opt);
 }

@@ -21,11 +21,17 @@ typedef struct {
     qsb_outputs out; /* QSB_RUN_*; the export and the report only when asked */
     char csv_default[96], json_default[96];
     const char *plot_beside; /* --plot: the results file the charts go beside */
+    unsigned plot_charts;    /* --plot: the charts it draws (QSB_CHART_*), reserved at open */
 } qsb_run_files;
 
 /* Opens the run's files (utc: the run's start, for the default names). QSB_OK or an error
 ** (reported). */
 int qsb_run_files_open(qsb_run_files *f, const qsb_run_config *cfg, const struct tm *utc);
+
+/* Before anything is read or created: no output the options name is a file the run reads
+** (the --reference table, a plug-in's library), however spelled. QSB_OK or a usage error
+** (reported). qsb_run_files_open checks it again with the charts and the default names. */
+int qsb_run_files_check_inputs(const qsb_run_config *cfg);
 
 /* "standard output" for "-", the default when not given, else the path: for messages. */
 const char *qsb_run_file_name(const char *given, const char *dflt);
@@ -36,7 +42,9 @@ int qsb_run_files_write(qsb_run_files *f, const qsb_run_config *cfg, const qsb_r
 
 /* run --plot: the charts beside the CSV file (beside the JSON one when the CSV is not a file
 ** of its own: standard output, /dev/null), listed on stdout after the table when stdout
-** carries the table. Their names were checked against the outputs when the files opened. */
+** carries the table. Only the charts whose names were checked against the outputs when the
+** files opened: the comparisons chart only when a cell has two elements or more (a sort of
+** fewer compares nothing). */
 int qsb_run_files_plot(const qsb_run_files *files, const qsb_results *results,
                        bool table_on_stdout);
 

@@ -101,6 +101,59 @@ qsb_cell *qsb_results_add_cell(qsb_results *r, const char *pattern, uint64_t nel
     return &r->cells[r->ncells++];
 }
 
+/* dst (initialised by qsb_row_init) takes src's values, with copies of its arrays and texts. */
+static int row_copy(qsb_row *dst, const qsb_row *src)
+{
+    char *algorithm = dst->algorithm;
+    *dst = *src;
+    dst->algorithm = algorithm;
+    dst->samples = NULL;
+    dst->units = NULL;
+    dst->failure = dst->states = NULL;
+    size_t n = src->nsamples ? src->nsamples : 1;
+    if (src->samples && !(dst->samples = malloc(n * sizeof *dst->samples)))
+        return -1;
+    if (src->units && !(dst->units = malloc(n * sizeof *dst->units)))
+        return -1;
+    if (src->samples)
+        memcpy(dst->samples, src->samples, src->nsamples * sizeof *dst->samples);
+    if (src->units)
+        memcpy(dst->units, src->units, src->nsamples * sizeof *dst->units);
+    return qsb_set_string(&dst->failure, src->failure) != 0 ||
+                   qsb_set_string(&dst->states, src->states) != 0
+               ? -1
+               : 0;
+}
+
+static int cell_copy(qsb_results *dst, const qsb_cell *src)
+{
+    const char **names = malloc((src->nrows ? src->nrows : 1) * sizeof *names);
+    for (size_t i = 0; names && i < src->nrows; i++)
+        names[i] = src->rows[i].algorithm;
+    qsb_cell *cell = names ? qsb_results_add_cell(dst, src->pattern, src->nelem, src->size,
+                                                  names, src->nrows)
+                           : NULL;
+    free(names);
+    int failed = !cell;
+    for (size_t i = 0; i < src->nrows && !failed; i++)
+        failed = row_copy(&cell->rows[i], &src->rows[i]) != 0;
+    return failed ? -1 : 0;
+}
+
+int qsb_results_copy(qsb_results *dst, const qsb_results *src)
+{
+    memset(dst, 0, sizeof *dst);
+    int failed = qsb_context_copy(&dst->context, &src->context) != 0;
+    if (failed)
+        memset(&dst->context, 0, sizeof dst->context); /* freed there already */
+    failed = failed || qsb_set_string(&dst->baseline, src->baseline) != 0;
+    for (size_t c = 0; c < src->ncells && !failed; c++)
+        failed = cell_copy(dst, &src->cells[c]) != 0;
+    if (failed)
+        qsb_results_free(dst);
+    return failed ? -1 : 0;
+}
+
 void qsb_results_drop_last_cell(qsb_results *r)
 {
     if (r->ncells > 0)

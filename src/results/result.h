@@ -181,6 +181,10 @@ const qsb_cell *qsb_results_find_cell(const qsb_results *r, const qsb_cell *like
 qsb_cell *qsb_results_add_cell(qsb_results *r, const char *pattern, uint64_t nelem,
                                uint64_t size, const char *const *algorithms, size_t nrows);
 
+/* A deep copy of src into *dst (overwritten), every text and array its own (no store); 0, or
+** -1 when out of memory (then dst is freed). */
+int qsb_results_copy(qsb_results *dst, const qsb_results *src);
+
 /* Removes and frees the last cell (an interrupted one). */
 void qsb_results_drop_last_cell(qsb_results *r);
 
