@@ -8,6 +8,7 @@
 #     chart marks it (the step's label in the SVG); c05's states are named in words;
 #   - with a results file the section follows the run's (run, results, charts, history);
 #   - the page's structure checked by report_page_check.py (no script, nothing outside);
+#     the machine's name, "box<&>", escaped in the headings and the charts;
 #   - a missing database is exit 2 with one line and no page.
 # Exits 77 (skipped) without gnuplot or python3.
 # Usage: test_report_history.sh PATH/TO/qsortbench FIXTURE_DIR CHECKER
@@ -51,7 +52,7 @@ for i in range(1, 13):
 PY
 for i in 01 02 03 04 05 06 07 08 09 10 11 12; do
     "$bin" history add "$tmp/run$i.csv" --db "$tmp/h.sqlite" --commit "c$i" \
-        --date "2026-01-$i" --machine box 2>>"$tmp/add.err" || fail "history add run$i: $(cat "$tmp/add.err")"
+        --date "2026-01-$i" --machine "box<&>" 2>>"$tmp/add.err" || fail "history add run$i: $(cat "$tmp/add.err")"
 done
 
 "$bin" report --history "$tmp/h.sqlite" -o "$tmp/page.html" 2>"$tmp/report.err"
@@ -81,6 +82,10 @@ check_same "$(grep -c '<p class="states">' "$tmp/page.html")" 1 "runs with state
 check_same "$?" 0 "report RUN --history: $(cat "$tmp/both.err")"
 python3 "$checker" dom "$tmp/both.html" sections=run,results,charts,history >"$tmp/dom2.txt"
 check_same "$?" 0 "the run's page with a history: $(cat "$tmp/dom2.txt")"
+
+# the machine's name "box<&>" is text in the page, escaped, and in the charts' titles
+check_eval "grep -q '<h3>random 1000 &times; 4 on box&lt;&amp;&gt;</h3>' '$tmp/page.html'"
+check_eval "! grep -q 'box<&>' '$tmp/page.html'"
 
 # a missing database: one line, exit 2, no page
 "$bin" report --history "$tmp/none.sqlite" -o "$tmp/none.html" 2>"$tmp/none.err"

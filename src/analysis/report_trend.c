@@ -18,16 +18,13 @@
 
 #define COMMIT_SHOWN 12 /* a commit's first characters on the axis and in the table */
 
-/* A text as one word of a gnuplot word list: blanks become '_', quotes are dropped (gnuplot's
-** word() would take them as grouping), at most max bytes. */
+/* A text as one word of a gnuplot word list: printable ASCII but quotes and '#', the rest '_'
+** (no blank splits it, no control byte or invalid UTF-8 reaches the SVG), at most max bytes. */
 static void put_word(FILE *fp, const char *text, size_t max)
 {
     size_t k = 0;
-    for (const char *p = text ? text : "?"; *p && k < max; p++, k++) {
-        if (*p == '"' || *p == '\'')
-            continue;
-        fputc(*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ? '_' : *p, fp);
-    }
+    for (const char *p = text ? text : "?"; *p && k < max; p++, k++)
+        fputc(*p > ' ' && *p < 127 && *p != '"' && *p != '\'' && *p != '#' ? *p : '_', fp);
     if (k == 0)
         fputc('?', fp);
 }
@@ -100,11 +97,14 @@ static void words_free(trend_words *w)
 
 static int draw_cell(const qsb_trend_cell *c, size_t index, qsb_chart_dir *d)
 {
-    char data[4200], chart[4200], title[512];
+    char data[4200], chart[4200], title[512], pattern[QSB_QUOTE_MAX + 1],
+        machine[QSB_QUOTE_MAX + 1], metric[QSB_QUOTE_MAX + 1];
     snprintf(data, sizeof data, "%s/trend-%zu.dat", d->dir, index);
     snprintf(chart, sizeof chart, "%s/trend-%zu.svg", d->dir, index);
-    snprintf(title, sizeof title, "%s, %" PRIu64 " x %" PRIu64 " bytes, on %s", c->pattern,
-             c->nelem, c->size, c->machine);
+    /* names escaped as the charts' titles are (plot.c): no control byte reaches the SVG */
+    snprintf(title, sizeof title, "%s, %" PRIu64 " x %" PRIu64 " bytes, on %s",
+             qsb_escape(pattern, sizeof pattern, c->pattern, "\\"), c->nelem, c->size,
+             qsb_escape(machine, sizeof machine, c->machine, "\\"));
     FILE *fp = fopen(data, "w");
     if (!fp)
         return qsb_error(QSB_ESYSTEM, "cannot create '%s': %s", qsb_quote_path(data),
@@ -117,8 +117,9 @@ static int draw_cell(const qsb_trend_cell *c, size_t index, qsb_chart_dir *d)
     int status = w.algorithms && w.commits && w.step_x && w.step_text
                      ? QSB_OK : qsb_out_of_memory("trend chart");
     if (status == QSB_OK) {
-        const char *args[] = {data, chart, "svg", title, c->metric, w.algorithms, w.commits,
-                              w.step_x, w.step_text};
+        const char *args[] = {data, chart, "svg", title,
+                              qsb_escape(metric, sizeof metric, c->metric, "\\"), w.algorithms,
+                              w.commits, w.step_x, w.step_text};
         status = qsb_plot_run_script("trend.gp", args, sizeof args / sizeof *args, chart,
                                      "the trend chart");
     }
