@@ -14,24 +14,16 @@
 
 #include "diag.h"
 #include "history.h"
+#include "series_gen.h"
 
 #define BATCH 100
 #define SAMPLES 30
 
-static uint64_t state = 42;
-
-static double uniform(void)
-{
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
-}
+static series_rng rng = {42};
 
 static double normal(void)
 {
-    return sqrt(-2.0 * log(uniform())) * cos(6.283185307179586 * uniform());
+    return series_normal(&rng);
 }
 
 static int build_run(qsb_results *r, size_t run)
@@ -54,7 +46,7 @@ static int build_run(qsb_results *r, size_t run)
                     return -1;
                 double base = 20.0 * (double)nelems[j] * log2((double)nelems[j]) * host;
                 double slow = p == 0 && j == 0 && s == 0 && run >= 9000 ? 1.08 : 1.0;
-                double ratio = (1.0 + 0.01 * normal()) * slow * 0.95;
+                double ratio = 1.0 + series_run_delta(&rng, (slow * 0.95 - 1.0) * 100.0, 1.0) / 100.0;
                 for (size_t a = 0; a < 2; a++) {
                     qsb_row *row = &cell->rows[a];
                     double level = a ? base * ratio : base;

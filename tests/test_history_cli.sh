@@ -106,4 +106,17 @@ head=$(git -C repo rev-parse HEAD)
 grep -q "history: run 12 added" run.err && ok || fail "run --history's line: $(cat run.err)"
 "$bin" history list $db >list.out
 grep -q "^ *12  $(echo "$head" | cut -c1-12) " list.out && ok || fail "the run's commit: $(cat list.out)"
+
+# every option of every verb's table has its place in the arguments (one handler serves the
+# verbs by the options' names): given alone, each ends as a usage error (2), not a system one
+for verb in add list show detect bisect; do
+    for opt in $("$bin" history $verb --help | sed -n 's/^ *--\([a-z-]*\) .*/\1/p'); do
+        value=x
+        [ "$opt" = threshold ] && value=5
+        "$bin" history $verb --$opt $value --db "$tmp/none/h.sqlite" >opt.out 2>opt.err
+        rc=$?
+        [ "$rc" -eq 2 ] && ! grep -q "has no place" opt.err && ok ||
+            fail "history $verb --$opt: rc $rc, $(cat opt.err)"
+    done
+done
 check_done

@@ -23,23 +23,15 @@
 #include "changepoint.h"
 #include "check.h"
 #include "detect.h"
+#include "series_gen.h"
 
-/* ---- a seeded generator ---- */
+/* ---- a seeded generator (series_gen.h) ---- */
 
-static uint64_t rng_state;
-
-static double uniform(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
-}
+static series_rng rng;
 
 static double normal(void)
 {
-    return sqrt(-2.0 * log(uniform())) * cos(6.283185307179586 * uniform());
+    return series_normal(&rng);
 }
 
 /* ---- simulated series ---- */
@@ -63,7 +55,7 @@ static void simulate(sim_series *x, size_t n, size_t from, double step_pct, doub
     for (size_t i = 0; i < n; i++) {
         snprintf(x->commits[i], sizeof x->commits[i], "c%02zu", i + 1);
         double truth = i + 1 >= from ? step_pct : 0.0;
-        double d = (1.0 + truth / 100.0) * (1.0 + host_sd / 100.0 * normal()) * 100.0 - 100.0;
+        double d = series_run_delta(&rng, truth, host_sd);
         double median = 1e6 * (1.0 + d / 100.0) * (1.0 + 0.05 * normal());
         x->p[i] = (qsb_history_point){.run_id = (int64_t)i + 1, .commit = x->commits[i],
                                       .date = "2026-12-01", .machine = "box",
@@ -135,7 +127,7 @@ static void test_step_fit(void)
 static void test_known_step(void)
 {
     for (uint64_t seed = 1; seed <= 20; seed++) {
-        rng_state = seed;
+        rng.state = seed;
         sim_series slowed, plain;
         simulate(&slowed, 30, 20, 10.0, 1.5, 1.5);
         simulate(&plain, 30, 31, 0.0, 1.5, 1.5);
@@ -169,7 +161,7 @@ static void test_aa(void)
 {
     size_t with_step = 0, at_newest = 0;
     for (uint64_t seed = 1; seed <= 100; seed++) {
-        rng_state = 1000 + seed;
+        rng.state = 1000 + seed;
         sim_series aa;
         simulate(&aa, 30, 31, 0.0, 1.5, 1.5);
         qsb_step_list l = {NULL, 0, 0};
@@ -185,7 +177,7 @@ static void test_aa(void)
 
 static void test_newest(void)
 {
-    rng_state = 77;
+    rng.state = 77;
     sim_series x;
     simulate(&x, 30, 30, 12.0, 1.0, 1.0);
     qsb_step_list l = {NULL, 0, 0};
@@ -201,7 +193,7 @@ static void test_newest(void)
     qsb_step_list_free(&l);
 
     /* the last three runs are of one commit: the step may not split them */
-    rng_state = 78;
+    rng.state = 78;
     simulate(&x, 30, 28, 12.0, 1.0, 1.0);
     strcpy(x.commits[28], "c28");
     strcpy(x.commits[29], "c28");
@@ -212,7 +204,7 @@ static void test_newest(void)
     qsb_step_list_free(&l);
 
     /* a baseline's series (no deltas): its medians gate */
-    rng_state = 79;
+    rng.state = 79;
     simulate(&x, 30, 31, 0.0, 1.0, 1.0);
     for (size_t i = 0; i < 30; i++) {
         x.p[i].baseline = 1;
@@ -252,7 +244,7 @@ static void sweep(void)
     for (size_t k = 0; k < 4; k++) {
         size_t series = lengths[k] >= 1000 ? 200 : 2000, with_step = 0, newest = 0;
         for (size_t s = 0; s < series; s++) {
-            rng_state = 5000 + s;
+            rng.state = 5000 + s;
             sim_series *x = malloc(sizeof *x);
             qsb_history_point *p = malloc(lengths[k] * sizeof *p);
             char (*commits)[24] = malloc(lengths[k] * sizeof *commits);

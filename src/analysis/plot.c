@@ -24,7 +24,8 @@
 #define GNUPLOT_PACKAGE "install Debian's gnuplot-nox (apt-get install gnuplot-nox)"
 #define STDERR_KEEP 8192 /* bytes of gnuplot's stderr kept for the error message */
 
-static const char *const chart_scripts[] = {"deltas.gp", "scaling.gp", "comparisons.gp"};
+static const char *const chart_scripts[] = {"deltas.gp", "scaling.gp", "comparisons.gp",
+                                             "trend.gp"};
 static const char *const cache_level_names[3] = {"L1d", "L2", "L3"};
 
 /* ------------------------------------------------------------------------------------------
@@ -566,6 +567,38 @@ int qsb_plot_check(void)
     if (status == QSB_OK)
         status = gnuplot_verdict(out, "nothing (--version)");
     free(out);
+    return status;
+}
+
+int qsb_plot_run_script(const char *script, const char *const *args, size_t nargs,
+                        const char *output, const char *what)
+{
+    char dir[PATH_MAX], path[PATH_MAX + 32];
+    int status = find_scripts(dir, sizeof dir);
+    if (status != QSB_OK)
+        return status;
+    snprintf(path, sizeof path, "%s/%s", dir, script);
+    char **argv = calloc(nargs + 5, sizeof *argv);
+    gnuplot_outcome *out = argv ? malloc(sizeof *out) : NULL;
+    if (!out) {
+        free(argv);
+        return qsb_out_of_memory("gnuplot");
+    }
+    argv[0] = GNUPLOT;
+    argv[1] = "-d";
+    argv[2] = "-c";
+    argv[3] = path;
+    for (size_t i = 0; i < nargs; i++)
+        argv[4 + i] = (char *)args[i];
+    status = run_gnuplot(argv, out);
+    if (status == QSB_OK)
+        status = gnuplot_verdict(out, what);
+    free(out);
+    free(argv);
+    struct stat st;
+    if (status == QSB_OK && (stat(output, &st) != 0 || st.st_size == 0))
+        status = qsb_error(QSB_ESYSTEM, "gnuplot wrote no %s; the charts need Debian's "
+                           "gnuplot-nox 5.4 or later", what);
     return status;
 }
 

@@ -80,6 +80,13 @@ void qsb_plot_chart_paths_free(qsb_chart_paths *c);
 ** starts. Reports and returns QSB_ESYSTEM when not. */
 int qsb_plot_check(void);
 
+/* Runs one script of the charts' folder, found as theirs are: `gnuplot -d -c DIR/script
+** ARGS...`, as the charts are run (no shell, stderr kept for the message). The chart it draws
+** is output, which must exist and not be empty afterwards; what names it in messages.
+** QSB_OK or QSB_ESYSTEM (reported). */
+int qsb_plot_run_script(const char *script, const char *const *args, size_t nargs,
+                        const char *output, const char *what);
+
 /* Parses "png" / "svg"; reports a usage error otherwise. */
 int qsb_plot_parse_format(const char *text, qsb_plot_format *out);
 

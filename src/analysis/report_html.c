@@ -5,20 +5,17 @@
 */
 #include "report_html.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "diag.h"
 #include "fleet_view.h"
 #include "plot.h"
+#include "report_charts.h"
 #include "states_text.h"
-
-#define CHART_MAX_BYTES ((size_t)16 << 20) /* far above any chart gnuplot writes here */
 
 /* ---- text ---- */
 
@@ -317,154 +314,31 @@ static void put_results_tables(FILE *out, const qsb_results *r)
 
 /* ---- charts ---- */
 
-/* The whole file, or NULL (reported). */
-static char *slurp(const char *path)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        qsb_error(QSB_ESYSTEM, "cannot read the chart '%s': %s", qsb_quote_path(path),
-                  strerror(errno));
-        return NULL;
-    }
-    char *text = malloc(CHART_MAX_BYTES + 1);
-    size_t len = text ? fread(text, 1, CHART_MAX_BYTES, fp) : 0;
-    fclose(fp);
-    if (text)
-        text[len] = '\0';
-    else
-        qsb_out_of_memory("report chart");
-    return text;
-}
-
-/* The chart's own width in pixels (its svg element's width attribute); 0 when not found. */
-static unsigned svg_width(const char *svg)
-{
-    const char *tag = strstr(svg, "<svg");
-    const char *end = tag ? strchr(tag, '>') : NULL;
-    const char *w = tag ? strstr(tag, "width=\"") : NULL;
-    return w && end && w < end ? (unsigned)strtoul(w + 7, NULL, 10) : 0;
-}
-
-/* The SVG element, its ids made unique in the page ("c3-gpPt0"), the XML prolog dropped. */
-static void put_svg(FILE *out, const char *svg, unsigned chart)
-{
-    static const char *const refs[] = {"id='", "id=\"", "href='#", "href=\"#", "url(#"};
-    const char *p = strstr(svg, "<svg");
-    if (!p)
-        return;
-    while (*p) {
-        size_t k = 0, nrefs = sizeof refs / sizeof refs[0];
-        while (k < nrefs && strncmp(p, refs[k], strlen(refs[k])) != 0)
-            k++;
-        if (k == nrefs) {
-            fputc(*p++, out);
-            continue;
-        }
-        fprintf(out, "%sc%u-", refs[k], chart);
-        p += strlen(refs[k]);
-    }
-}
-
-typedef struct {
-    char dir[4096];
-    char *list;  /* the charts written, one path a line (plot.h's report stream) */
-    size_t list_len;
-    FILE *stream;
-} chart_dir;
-
-static int chart_dir_open(chart_dir *d)
-{
-    memset(d, 0, sizeof *d);
-    const char *base = getenv("TMPDIR");
-    if (!base || !base[0])
-        base = "/tmp";
-    int n = snprintf(d->dir, sizeof d->dir, "%s/qsortbench-report-XXXXXX", base);
-    if (n < 0 || (size_t)n >= sizeof d->dir || !mkdtemp(d->dir))
-        return qsb_error(QSB_ESYSTEM, "cannot make a temporary directory under '%s': %s",
-                         qsb_quote_path(base), strerror(errno));
-    if (!(d->stream = open_memstream(&d->list, &d->list_len))) {
-        rmdir(d->dir);
-        return qsb_out_of_memory("report charts");
-    }
-    return QSB_OK;
-}
-
-/* What a chart shows, from its name (plot.h: <stem>-deltas-<candidate>, -scaling,
-** -comparisons). */
-static const char *caption(const char *path)
-{
-    static const struct {
-        const char *part, *text;
-    } captions[] = {
-        {"-deltas-", "The paired delta of the candidate against the baseline, per cell, with "
-                     "its 95% interval; hatched bars: noisy."},
-        {"-scaling.", "The median per element against the element count (log scale); dashed "
-                      "lines: where the L1d, L2 and L3 caches hold that many elements."},
-        {"-comparisons.", "Comparator calls / (n log2 n) of one sort, per cell."},
-    };
-    const char *base = strrchr(path, '/');
-    for (size_t i = 0; i < sizeof captions / sizeof captions[0]; i++)
-        if (strstr(base ? base : path, captions[i].part))
-            return captions[i].text;
-    return "";
-}
-
-/* Inlines every chart listed, each in a figure with its caption, and removes the files. */
-static int put_charts(FILE *out, chart_dir *d, unsigned *chart_no)
-{
-    fclose(d->stream);
-    d->stream = NULL;
-    int status = QSB_OK;
-    for (char *line = d->list; line && *line;) {
-        char *end = strchr(line, '\n');
-        if (end)
-            *end = '\0';
-        char *svg = status == QSB_OK ? slurp(line) : NULL;
-        if (svg) {
-            /* As wide as the chart was drawn, the window allowing: a chart of many panels
-            ** may be wider than the text, never wider than the window. */
-            unsigned width = svg_width(svg);
-            fprintf(out, "<figure class=\"chart\" style=\"width:min(calc(100vw - 3rem), %upx)\">\n",
-                    width ? width : 1000);
-            put_svg(out, svg, (*chart_no)++);
-            fprintf(out, "\n<figcaption>%s</figcaption>\n</figure>\n", caption(line));
-            free(svg);
-        } else {
-            status = QSB_ESYSTEM;
-        }
-        unlink(line);
-        line = end ? end + 1 : NULL;
-    }
-    free(d->list);
-    rmdir(d->dir);
-    return status;
-}
-
 static int draw_run_charts(FILE *out, const qsb_results *r, unsigned *chart_no)
 {
     if (r->ncells == 0) { /* an interrupted run: its files are still written */
         fputs("<p>No chart: no cell was measured.</p>\n", out);
         return QSB_OK;
     }
-    chart_dir d;
-    int status = chart_dir_open(&d);
+    qsb_chart_dir d;
+    int status = qsb_chart_dir_open(&d);
     if (status != QSB_OK)
         return status;
     qsb_plot_options opt = {d.dir, "chart", QSB_PLOT_SVG, NULL, d.stream, 0, NULL};
     status = qsb_plot(r, &opt);
-    int inlined = put_charts(out, &d, chart_no);
+    int inlined = qsb_chart_dir_inline(out, &d, chart_no);
     return status != QSB_OK ? status : inlined;
 }
 
 static int draw_fleet_charts(FILE *out, const qsb_results *runs, size_t n, unsigned *chart_no)
 {
-    chart_dir d;
-    int status = chart_dir_open(&d);
+    qsb_chart_dir d;
+    int status = qsb_chart_dir_open(&d);
     if (status != QSB_OK)
         return status;
     qsb_plot_options opt = {d.dir, NULL, QSB_PLOT_SVG, NULL, d.stream, 0, NULL};
     status = qsb_plot_fleet_file(runs, n, "fleet.json", &opt);
-    int inlined = put_charts(out, &d, chart_no);
+    int inlined = qsb_chart_dir_inline(out, &d, chart_no);
     return status != QSB_OK ? status : inlined;
 }
 
@@ -644,6 +518,9 @@ static void put_title(FILE *out, const qsb_html_page *p)
         put_subject(out, p->run);
         fputs(" on ", out);
         qsb_html_text(out, qsb_machine_name(&p->run->context));
+    } else if (!p->fleet) {
+        fputs("history of ", out);
+        qsb_html_text(out, p->trend ? p->trend->source : "?");
     } else {
         put_subject(out, &p->fleet[0]);
         fprintf(out, " on %zu machines", p->fleet_n);
@@ -684,7 +561,8 @@ static int put_run(FILE *out, const qsb_html_page *p, unsigned *chart_no)
 int qsb_report_html(FILE *out, const qsb_html_page *p)
 {
     unsigned chart_no = 0;
-    const char *title = p->run ? qsb_machine_name(&p->run->context) : "fleet";
+    const char *title = p->run ? qsb_machine_name(&p->run->context) : p->fleet ? "fleet"
+                                                                                : "history";
     char head[256];
     snprintf(head, sizeof head, "qsortbench report: %s", title);
     put_head(out, head);
@@ -694,6 +572,8 @@ int qsb_report_html(FILE *out, const qsb_html_page *p)
         status = put_compare(out, p);
     if (status == QSB_OK && p->fleet)
         status = put_fleet(out, p, &chart_no);
+    if (status == QSB_OK && p->trend)
+        status = qsb_report_trend(out, p->trend, &chart_no);
     if (status == QSB_OK && p->audit)
         put_audit(out, p);
     fputs("<footer><p class=\"muted\">Written by qsortbench report. One file: no script, no "

@@ -14,6 +14,8 @@
 **             threshold, the Holm-adjusted (or chosen) correction, every row's verdict
 **   #fleet    a fleet file: a section per machine (its context and its table), then the
 **             fleet's charts (a bar or line per machine)
+**   #history  a history database's trend: per cell the deltas over commits, the steps found
+**             (report_trend.h)
 **   #audit    an audit file's table (audit_file.h)
 **
 ** Every text taken from a file is HTML-escaped (the files are untrusted input). Tables are
@@ -27,10 +29,11 @@
 
 #include "audit_file.h"
 #include "compare.h"
+#include "report_trend.h"
 #include "result.h"
 
 typedef struct {
-    const qsb_results *run;       /* the run the page is about; NULL: a fleet page */
+    const qsb_results *run;       /* the run the page is about; NULL: a fleet or history page */
     const char *run_name;         /* its file as the page names it */
     const qsb_results *base;      /* a second run, compared: BASE of compare; NULL: none */
     const char *base_name;
@@ -40,6 +43,7 @@ typedef struct {
     const char *fleet_name;
     const qsb_audit_file *audit;  /* NULL: none */
     const char *audit_name;
+    const qsb_trend *trend;       /* a history's trend; NULL: none */
 } qsb_html_page;
 
 /* Writes the page. Draws the charts through gnuplot in a private temporary directory (removed

@@ -11,6 +11,7 @@
 ** Files go through qsb_outputs (all opened before any work). Exit: 0, 1 (detect: a slower
 ** step at the newest commit; bisect: --bad not slower), 2 for a bad command line, a bad file or database, 3 for I/O.
 */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,42 @@ typedef struct {
     double threshold_pct;
 } history_args;
 
+/* Where each option's argument goes, by its name in the verbs' tables: one meaning per name
+** across the verbs, so one handler serves them all. */
+static const struct {
+    const char *name;
+    size_t offset; /* of its const char * in history_args */
+} text_options[] = {
+    {"db", offsetof(history_args, db)},         {"commit", offsetof(history_args, commit)},
+    {"date", offsetof(history_args, date)},     {"branch", offsetof(history_args, branch)},
+    {"machine", offsetof(history_args, machine)}, {"cell", offsetof(history_args, cell)},
+    {"algo", offsetof(history_args, algo)},     {"csv", offsetof(history_args, csv)},
+    {"json", offsetof(history_args, json)},     {"repo", offsetof(history_args, repo)},
+    {"good", offsetof(history_args, good)},     {"bad", offsetof(history_args, bad)},
+    {"build", offsetof(history_args, build)},   {"symbol", offsetof(history_args, symbol)},
+};
+
+/* The parser's context: the arguments, and the table of the verb being parsed. */
+typedef struct {
+    history_args *args;
+    const qsb_option *options;
+} verb_parse;
+
+static int handle_option(void *ctx, int index, const char *arg)
+{
+    verb_parse *vp = ctx;
+    const char *name = vp->options[index].name;
+    if (strcmp(name, "threshold") == 0)
+        return qsb_parse_double(arg, "--threshold", 0.0, 1e6, &vp->args->threshold_pct);
+    for (size_t i = 0; i < sizeof text_options / sizeof *text_options; i++)
+        if (strcmp(name, text_options[i].name) == 0) {
+            *(const char **)((char *)vp->args + text_options[i].offset) = arg;
+            return QSB_OK;
+        }
+    /* not reached: every name of the verbs' tables is above */
+    return qsb_error(QSB_ESYSTEM, "history: the option --%s has no place", name);
+}
+
 /* ---- add ---- */
 
 enum { ADD_DB, ADD_COMMIT, ADD_DATE, ADD_BRANCH, ADD_MACHINE };
@@ -59,16 +96,6 @@ static const qsb_command_spec add_spec = {
     add_options,
     "0 the runs added, 2 usage error or bad input (a damaged database or one of a newer\n"
     "schema, no commit or date), 3 system error."};
-
-static int handle_add(void *ctx, int index, const char *arg)
-{
-    history_args *a = ctx;
-    const char **slot[] = {[ADD_DB] = &a->db, [ADD_COMMIT] = &a->commit,
-                           [ADD_DATE] = &a->date, [ADD_BRANCH] = &a->branch,
-                           [ADD_MACHINE] = &a->machine};
-    *slot[index] = arg;
-    return QSB_OK;
-}
 
 /* The default database's folder is made when missing; a --db FILE's must exist. */
 static void make_default_folder(const char *db)
@@ -110,13 +137,6 @@ static const qsb_command_spec list_spec = {
     list_options,
     "0 success, 2 usage error or bad input, 3 system error."};
 
-static int handle_list(void *ctx, int index, const char *arg)
-{
-    history_args *a = ctx;
-    *(index == LIST_DB ? &a->db : &a->machine) = arg;
-    return QSB_OK;
-}
-
 static int verb_list(history_args *a, int argc, char **argv, int first)
 {
     (void)argv;
@@ -152,16 +172,6 @@ static const qsb_command_spec show_spec = {
     "exit 2, naming those there are.",
     show_options,
     "0 success, 2 usage error or bad input (an unknown cell or algorithm), 3 system error."};
-
-static int handle_show(void *ctx, int index, const char *arg)
-{
-    history_args *a = ctx;
-    const char **slot[] = {[SHOW_DB] = &a->db, [SHOW_CELL] = &a->cell,
-                           [SHOW_ALGO] = &a->algo, [SHOW_MACHINE] = &a->machine,
-                           [SHOW_CSV] = &a->csv};
-    *slot[index] = arg;
-    return QSB_OK;
-}
 
 /* "random/1000/4" into the filter; the pattern is kept in pattern[]. */
 static int parse_cell(const char *text, char *pattern, size_t len, qsb_history_filter *f)
@@ -232,21 +242,6 @@ static const qsb_command_spec detect_spec = {
     detect_options,
     "0 no slower step at the newest commit, 1 a step slower than --threshold ends at the\n"
     "newest commit of its series, 2 usage error or bad input, 3 system error."};
-
-static int handle_detect(void *ctx, int index, const char *arg)
-{
-    history_args *a = ctx;
-    switch (index) {
-    case DETECT_THRESHOLD:
-        return qsb_parse_double(arg, "--threshold", 0.0, 1e6, &a->threshold_pct);
-    case DETECT_JSON:
-        a->json = arg;
-        return QSB_OK;
-    default:
-        *(index == DETECT_DB ? &a->db : &a->machine) = arg;
-        return QSB_OK;
-    }
-}
 
 static int detect_status(const qsb_step_list *steps, double threshold_pct)
 {
@@ -321,18 +316,6 @@ static const qsb_command_spec bisect_spec = {
     "0 the revision named, 1 --bad is not slower than --good, 2 usage error or bad input,\n"
     "3 system error."};
 
-static int handle_bisect(void *ctx, int index, const char *arg)
-{
-    history_args *a = ctx;
-    if (index == BISECT_THRESHOLD)
-        return qsb_parse_double(arg, "--threshold", 0.0, 1e6, &a->threshold_pct);
-    const char **slot[] = {[BISECT_REPO] = &a->repo, [BISECT_GOOD] = &a->good,
-                           [BISECT_BAD] = &a->bad, [BISECT_BUILD] = &a->build,
-                           [BISECT_SYMBOL] = &a->symbol, [BISECT_DB] = &a->db};
-    *slot[index] = arg;
-    return QSB_OK;
-}
-
 static int verb_bisect(history_args *a, int argc, char **argv, int first)
 {
     if (!a->repo || !a->good || !a->bad || !a->build || !a->symbol)
@@ -354,19 +337,17 @@ static int verb_bisect(history_args *a, int argc, char **argv, int first)
 typedef struct {
     const qsb_command_spec *spec;
     const char *summary; /* one line, for `history --help` */
-    qsb_option_handler handle;
     int (*run)(history_args *a, int argc, char **argv, int first);
 } history_verb;
 
 static const history_verb verbs[] = {
-    {&add_spec, "file results under a commit", handle_add, verb_add},
-    {&list_spec, "the runs: commit, date, machine, cells, command", handle_list, verb_list},
-    {&show_spec, "one series (cell, algorithm) over commits", handle_show, verb_show},
+    {&add_spec, "file results under a commit", verb_add},
+    {&list_spec, "the runs: commit, date, machine, cells, command", verb_list},
+    {&show_spec, "one series (cell, algorithm) over commits", verb_show},
     {&detect_spec, "steps in every series; exit 1 on a slower one at the newest commit",
-     handle_detect, verb_detect},
-    {&bisect_spec, "the first revision of a sort's git range that made it slower",
-     handle_bisect, verb_bisect},
-    {NULL, NULL, NULL, NULL},
+     verb_detect},
+    {&bisect_spec, "the first revision of a sort's git range that made it slower", verb_bisect},
+    {NULL, NULL, NULL},
 };
 
 static const char *verb_word(const history_verb *v)
@@ -410,8 +391,9 @@ int qsb_cmd_history(int argc, char **argv)
         if (strcmp(argv[1], verb_word(v)) != 0)
             continue;
         history_args a = {.db = QSB_HISTORY_DEFAULT_PATH, .threshold_pct = 5.0};
+        verb_parse vp = {&a, v->spec->options};
         int first;
-        int status = qsb_parse_options(v->spec, argc - 1, argv + 1, v->handle, &a, &first);
+        int status = qsb_parse_options(v->spec, argc - 1, argv + 1, handle_option, &vp, &first);
         if (status != QSB_OK)
             return status == QSB_HELP_SHOWN ? QSB_OK : status;
         return v->run(&a, argc - 1, argv + 1, first);

@@ -7,6 +7,7 @@
 **     are the run the page is about (the first such file) or, the second one, an earlier run
 **     it is compared with as `compare SECOND FIRST`; a fleet file (several machines, from
 **     merge) gets a section per machine. Without a single-machine run the page is the fleet's.
+** --history DB adds the database's trend (report_history.h); with it no results file is needed.
 ** The page is written atomically through qsb_outputs. Exit: 0, 2 for a bad command line or
 ** file, 3 when gnuplot is missing or fails or on I/O errors.
 */
@@ -22,9 +23,10 @@
 #include "outfile.h"
 #include "plot.h"
 #include "read_results.h"
+#include "report_history.h"
 #include "report_html.h"
 
-enum { OPT_OUTPUT, OPT_THRESHOLD, OPT_NORMALIZE };
+enum { OPT_OUTPUT, OPT_THRESHOLD, OPT_NORMALIZE, OPT_HISTORY };
 
 static const qsb_option report_options[] = {
     [OPT_OUTPUT] = {"output", 'o', "PAGE", "the HTML page to write ('-': stdout)"},
@@ -33,11 +35,14 @@ static const qsb_option report_options[] = {
     [OPT_NORMALIZE] = {"normalize", 0, NULL,
                        "with a second run: judge candidates by their ratio to each run's "
                        "baseline (as compare --normalize)"},
+    [OPT_HISTORY] = {"history", 0, "FILE",
+                     "add the trend of a history database: per cell the deltas over commits, "
+                     "the steps history detect finds"},
     {NULL, 0, NULL, NULL},
 };
 
 static const qsb_command_spec report_spec = {
-    "report", "RESULTS [FILE...] -o PAGE.html",
+    "report", "[RESULTS] [FILE...] [--history DB] -o PAGE.html",
     "Write one self-contained HTML page (inline styles, charts as inline SVG drawn by\n"
     "gnuplot, no script, nothing fetched): what was run, the deltas per pattern with their\n"
     "intervals and noisy marks, the charts. The operands are recognised by their content:\n"
@@ -47,6 +52,9 @@ static const qsb_command_spec report_spec = {
     "  - any other results file (CSV or JSON) is a run: the first is the run the page is\n"
     "    about, a second one an earlier run compared with it (`compare SECOND FIRST`:\n"
     "    Holm-adjusted verdicts, --threshold).\n"
+    "--history DB adds the history's trend (history add, run --history): per cell the\n"
+    "paired delta of each candidate over commits with its interval, the runs with states\n"
+    "marked, the steps history detect finds; with it the results file may be left out.\n"
     "Every text taken from the files is HTML-escaped. Needs gnuplot (Debian gnuplot-nox).",
     report_options,
     "0 success, 2 usage error or bad input (an unreadable or malformed file, -o\n"
@@ -54,6 +62,7 @@ static const qsb_command_spec report_spec = {
 
 typedef struct {
     const char *output;
+    const char *history;
     qsb_compare_options compare;
 } report_config;
 
@@ -66,6 +75,9 @@ static int handle_option(void *ctx, int index, const char *arg)
         return QSB_OK;
     case OPT_THRESHOLD:
         return qsb_parse_double(arg, "--threshold", 0.0, 1e6, &cfg->compare.threshold_pct);
+    case OPT_HISTORY:
+        cfg->history = arg;
+        return QSB_OK;
     default:
         cfg->compare.normalize = true;
         return QSB_OK;
@@ -82,6 +94,8 @@ typedef struct {
     const char *fleet_path;
     qsb_audit_file audit;
     const char *audit_path;
+    qsb_trend trend;
+    int has_trend;
 } operands;
 
 /* The file's text, or NULL (reported): through the one input reader (infile.h). */
@@ -146,6 +160,7 @@ static void operands_free(operands *o)
         qsb_results_free(&o->fleet[i]);
     free(o->fleet);
     qsb_audit_file_free(&o->audit);
+    qsb_trend_free(&o->trend);
 }
 
 static int write_page(const report_config *cfg, const operands *o, qsb_outputs *out)
@@ -161,35 +176,42 @@ static int write_page(const report_config *cfg, const operands *o, qsb_outputs *
         .fleet_name = o->fleet_path,
         .audit = o->audit_path ? &o->audit : NULL,
         .audit_name = o->audit_path,
+        .trend = o->has_trend ? &o->trend : NULL,
     };
     return qsb_outputs_close(out, qsb_report_html(out->file[0].fp, &page));
 }
 
 int qsb_cmd_report(int argc, char **argv)
 {
-    report_config cfg = {NULL, {.threshold_pct = 5.0, .alpha = 0.01}};
+    report_config cfg = {NULL, NULL, {.threshold_pct = 5.0, .alpha = 0.01}};
     int first;
     int status = qsb_parse_options(&report_spec, argc, argv, handle_option, &cfg, &first);
     if (status != QSB_OK)
         return status == QSB_HELP_SHOWN ? QSB_OK : status;
-    if (first >= argc)
-        return qsb_usage_error("report needs a results file (CSV or JSON)");
+    if (first >= argc && !cfg.history)
+        return qsb_usage_error("report needs a results file (CSV or JSON) or --history DB");
     if (!cfg.output)
         return qsb_usage_error("report needs -o PAGE.html");
     qsb_outputs out; /* before the reading: the page may not be one of the operands */
     const qsb_output_spec paths[1] = {{"-o", cfg.output}};
-    const qsb_file_group read = {"the operand", QSB_FILES_READ, (const char *const *)&argv[first],
-                                 (size_t)(argc - first)};
-    status = qsb_outputs_open(&out, paths, 1, &read, 1);
+    const qsb_file_group read[2] = {
+        {"the operand", QSB_FILES_READ, (const char *const *)&argv[first], (size_t)(argc - first)},
+        {"--history", QSB_FILES_READ, &cfg.history, 1},
+    };
+    status = qsb_outputs_open(&out, paths, 1, read, cfg.history ? 2 : 1);
     if (status != QSB_OK)
         return status;
     operands o;
     memset(&o, 0, sizeof o);
     for (int i = first; i < argc && status == QSB_OK; i++)
         status = add_operand(&o, argv[i]);
-    if (status == QSB_OK && o.nruns == 0 && !o.fleet_path)
-        status = qsb_usage_error("report needs a results file or a fleet file besides the "
-                                 "audit file");
+    if (status == QSB_OK && o.nruns == 0 && !o.fleet_path && !cfg.history)
+        status = qsb_usage_error("report needs a results file, a fleet file or --history DB "
+                                 "besides the audit file");
+    if (status == QSB_OK && cfg.history) {
+        o.has_trend = 1;
+        status = qsb_trend_load(cfg.history, &o.trend);
+    }
     if (status == QSB_OK)
         status = qsb_plot_check();
     if (status == QSB_OK)

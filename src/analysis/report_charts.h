@@ -1,0 +1,28 @@
+/*
+** The report's charts as inline SVG (report_html.h): a private temporary directory that the
+** chart writers (plot.h, fleet_view.h, report_trend.h) draw into, naming each chart they
+** write on the directory's stream, then every chart listed inlined in the page in a figure
+** with its caption, its ids made unique in the page, and the files and directory removed.
+*/
+#ifndef QSB_REPORT_CHARTS_H
+#define QSB_REPORT_CHARTS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct {
+    char dir[4096];
+    char *list;     /* the charts written, one path a line (plot.h's report stream) */
+    size_t list_len;
+    FILE *stream;   /* where the writers name their charts */
+} qsb_chart_dir;
+
+/* Makes the directory under $TMPDIR (or /tmp). QSB_OK or QSB_ESYSTEM (reported). */
+int qsb_chart_dir_open(qsb_chart_dir *d);
+
+/* Inlines every chart named on d->stream, in order, each in a figure captioned by what its
+** name says it is; removes the files and the directory. *chart_no numbers the charts of the
+** page (their ids' prefix). QSB_OK or QSB_ESYSTEM (a chart unreadable, reported). */
+int qsb_chart_dir_inline(FILE *out, qsb_chart_dir *d, unsigned *chart_no);
+
+#endif
