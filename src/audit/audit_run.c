@@ -68,8 +68,10 @@ static size_t failed_rows(const qsb_audit_row *rows, size_t count)
     return failed;
 }
 
-int qsb_audit_run(const qsb_audit_subjects *s, FILE *table, qsb_audit_result *r)
+int qsb_audit_run(const qsb_audit_subjects *s, qsb_plugins *plugins, FILE *table,
+                  qsb_audit_result *r)
 {
+    r->config.plugins = plugins;
     if (QSB_SANITIZED)
         qsb_warning("sanitized build: stack depths include ASan's redzones, allocations are "
                     "counted through ASan's hooks, and 'system' runs through ASan's qsort_r "

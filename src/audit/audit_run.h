@@ -43,9 +43,12 @@ typedef struct {
 void qsb_audit_result_begin(qsb_audit_result *r, const qsb_audit_config *config);
 
 /* Every probe on every subject into r's rows, the table on `table`: its head, each row as it
-** is measured, its foot. QSB_OK, QSB_FINDING when a subject ended a probe given a correct
-** comparator (reported as its row ended), or an error (reported) that ended the audit. */
-int qsb_audit_run(const qsb_audit_subjects *s, FILE *table, qsb_audit_result *r);
+** is measured, its foot. plugins is the set the subjects' plug-ins were resolved into
+** (plugins.h; NULL: none), the caller's: every probe's child loads it, this process never
+** does. QSB_OK, QSB_FINDING when a subject ended a probe given a correct comparator (reported
+** as its row ended), or an error (reported) that ended the audit. */
+int qsb_audit_run(const qsb_audit_subjects *s, qsb_plugins *plugins, FILE *table,
+                  qsb_audit_result *r);
 
 /* The rows as CSV and as JSON (with the machine's context and the command line) into the
 ** streams that are not NULL. QSB_OK or an error (reported); write errors are left in the

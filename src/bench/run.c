@@ -19,7 +19,7 @@
 #include "memory.h"
 #include "progress.h"
 #include "placement.h"
-#include "plugin.h"
+#include "plugins.h"
 #include "shared_inputs.h"
 #include "stats.h"
 #include "verify.h"
@@ -941,7 +941,7 @@ static bool alloc_own_buffers(run_state *s)
 {
     s->own = calloc(s->cfg->n_algos ? s->cfg->n_algos : 1, sizeof *s->own);
     for (size_t i = 0; s->own && i < s->cfg->n_algos; i++)
-        if (qsb_is_plugin_sort(s->cfg->algos[i].sort) &&
+        if (qsb_plugins_has(s->setup->plugins, s->cfg->algos[i].sort) &&
             !(s->own[i].data = qsb_canary_alloc(s->work_bytes, s->zone)))
             return false;
     return s->own != NULL;

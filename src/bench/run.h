@@ -34,6 +34,8 @@
 
 typedef struct {
     const qsb_run_config *config;
+    const qsb_plugins *plugins;      /* the set of the config's plug-ins, loaded in this
+                                     ** process (plugins.h); NULL: none */
     const qsb_timer *timer;          /* NULL for the comparisons metric */
     qsb_schedule_policy schedule;    /* units, precision, budget (0 with --reps) */
     volatile sig_atomic_t *stop;     /* set from a signal handler: stop after this sort */

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "outfile.h"
+#include "plugins.h"
 #include "result.h"
 #include "run_config.h"
 
@@ -23,9 +24,10 @@ typedef struct {
     const char *plot_beside; /* --plot: the results file the charts go beside */
 } qsb_run_files;
 
-/* Opens the run's files (utc: the run's start, for the default names). QSB_OK or an error
-** (reported). */
-int qsb_run_files_open(qsb_run_files *f, const qsb_run_config *cfg, const struct tm *utc);
+/* Opens the run's files (utc: the run's start, for the default names); none may be the
+** library of a plug-in of the set (NULL: none). QSB_OK or an error (reported). */
+int qsb_run_files_open(qsb_run_files *f, const qsb_run_config *cfg, const qsb_plugins *plugins,
+                       const struct tm *utc);
 
 /* "standard output" for "-", the default when not given, else the path: for messages. */
 const char *qsb_run_file_name(const char *given, const char *dflt);
