@@ -2,8 +2,9 @@
 ** `qsortbench audit [--algos LIST] [--json FILE] [--csv FILE] [--quick]`: parse; resolve the
 ** names into the command's set of plug-ins (plugins.h); open the files before the first probe
 ** (a bad path fails at once, and none may be a plug-in's library); run the audit with the set
-** (audit_run.h); write and commit the files; free the set last (the rows name its plug-ins). Properties are data (exit 0); a subject that FAILED is a finding
-** (exit 1); 2 on bad arguments, 3 on a system error.
+** (audit_run.h); write and commit the files; free the set last (the rows name its plug-ins).
+** Properties are data (exit 0); a subject that FAILED is a finding (exit 1); 2 on bad
+** arguments, 3 on a system error.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -44,22 +45,15 @@ static int on_option(void *ctx, int index, const char *arg)
     return QSB_OK;
 }
 
-/* The selected algorithms (default: the registry), resolved in turn into plugins (a plug-in
-** is checked in a child, not loaded). */
+/* The algorithms of --algos (default: the registry), resolved into plugins. */
 static int select_subjects(const char *algos, qsb_plugins *plugins,
                            qsb_audit_subjects *subjects)
 {
     char **words = NULL;
-    size_t nwords = qsb_algorithm_count;
-    if (algos && qsb_split_words(algos, "--algos", &words, &nwords) != QSB_OK)
+    size_t n = 0;
+    if (algos && qsb_split_words(algos, "--algos", &words, &n) != QSB_OK)
         return QSB_EUSAGE;
-    int status = qsb_audit_subjects_init(subjects, nwords);
-    for (size_t i = 0; i < nwords && status == QSB_OK; i++) {
-        qsb_algorithm a;
-        status = qsb_plugins_resolve(plugins, words ? words[i] : qsb_algorithms[i].name, &a);
-        if (status == QSB_OK)
-            status = qsb_audit_subjects_add(subjects, &a);
-    }
+    int status = qsb_audit_subjects_select(subjects, plugins, (const char *const *)words, n);
     free(words);
     return status;
 }
@@ -76,19 +70,13 @@ static int open_files(qsb_outputs *files, const qsb_output_spec *paths,
     return qsb_outputs_open(files, paths, OUT_COUNT, &read, 1);
 }
 
-/* When a file takes stdout ("-", /dev/stdout...), the table goes to stderr so the file stays
-** parseable. */
-static FILE *table_stream(const qsb_outputs *files)
-{
-    bool file_on_stdout = files->file[OUT_CSV].fp == stdout || files->file[OUT_JSON].fp == stdout;
-    return file_on_stdout ? stderr : stdout;
-}
-
-/* The audit between its opened files: both written and committed, or neither. */
+/* The audit between its opened files: both written and committed, or neither. When a file
+** takes stdout ("-", /dev/stdout...), the table goes to stderr so the file stays parseable. */
 static int audit_into(qsb_outputs *files, const qsb_audit_subjects *subjects,
                       qsb_plugins *plugins, qsb_audit_result *result, const char *command_line)
 {
-    int status = qsb_audit_run(subjects, plugins, table_stream(files), result);
+    bool file_on_stdout = files->file[OUT_CSV].fp == stdout || files->file[OUT_JSON].fp == stdout;
+    int status = qsb_audit_run(subjects, plugins, file_on_stdout ? stderr : stdout, result);
     if (status != QSB_OK && status != QSB_FINDING)
         return status;
     int write_status = qsb_audit_write(files->file[OUT_CSV].fp, files->file[OUT_JSON].fp,
@@ -106,14 +94,11 @@ int qsb_cmd_audit(int argc, char **argv)
     if (first < argc)
         return qsb_usage_error("audit takes no operands ('%s')", qsb_quote(argv[first]));
     qsb_audit_exec_with_probe(argc, argv);
-    qsb_audit_config config;
-    qsb_audit_config_init(&config, text[OPT_QUICK] ? QSB_AUDIT_QUICK : QSB_AUDIT_FULL);
     qsb_audit_result result;
-    qsb_audit_result_begin(&result, &config);
+    qsb_audit_result_begin(&result, text[OPT_QUICK] ? QSB_AUDIT_QUICK : QSB_AUDIT_FULL);
     qsb_audit_subjects subjects = {NULL, 0, 0};
     qsb_plugins *plugins = qsb_plugins_new();
-    qsb_outputs files;
-    memset(&files, 0, sizeof files);
+    qsb_outputs files = {0};
     const qsb_output_spec paths[OUT_COUNT] = {{"--csv", text[OPT_CSV]},
                                               {"--json", text[OPT_JSON]}};
     char *command_line = NULL;
