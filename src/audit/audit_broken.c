@@ -356,7 +356,8 @@ int qsb_audit_broken(qsb_sort_fn sort, qsb_plugins *plugins, unsigned timeout_s,
                      qsb_broken_result out[QSB_BROKEN_COUNT])
 {
     for (int i = 0; i < QSB_BROKEN_COUNT; i++) {
-        int status = qsb_audit_broken_one(sort, plugins, (qsb_broken_comparator)i, timeout_s, &out[i]);
+        int status = qsb_audit_broken_one(sort, plugins, (qsb_broken_comparator)i, timeout_s,
+                                          &out[i]);
         if (status != QSB_OK)
             return status;
     }

@@ -31,7 +31,7 @@
 /* Of --budget, kept for pooling the worker processes and writing the results. */
 #define FINISH_RESERVE_S 1.0
 
-/* Beside those, each plug-in sorts in a buffer of its own (run.c). */
+/* Beside those, each plug-in sorts in a buffer of its own (work_buffers.c). */
 int qsb_run_check_memory(const qsb_run_config *cfg, const qsb_plugins *plugins)
 {
     int status = QSB_OK;
