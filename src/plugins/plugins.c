@@ -29,14 +29,14 @@ typedef void (*qsort_fn)(void *base, size_t n, size_t size,
 /* A plug-in as the run knows it: name, where it is, and, only in a process that sorts, its
 ** library and function (plugins.h: loaded there, never where the run's files are owned). */
 typedef struct {
-    void *handle;        /* NULL until loaded in this process */
-    void *symbol;        /* the function, once loaded */
+    void *handle;         /* NULL until loaded in this process */
+    void *symbol;         /* the function, once loaded */
     char *name;
     char *summary;
-    char *path;          /* as dlopen is given it */
+    char *path;           /* as dlopen is given it */
     char *symbol_name;
     bool qsort_signature; /* called through the qsort adapter */
-    size_t entry;        /* the entry point it is called through */
+    size_t entry;         /* the entry point it is called through (bound[entry] is it) */
 } plugin;
 
 struct qsb_plugins {
