@@ -61,7 +61,7 @@ int bench_run_captured(const qsb_run_config *cfg, const bench_run_files *files)
     int saved_out = redirect(STDOUT_FILENO, files->out);
     int saved_err = redirect(STDERR_FILENO, files->err);
     qsb_run_reporter reporter = {.open = NULL, .report = report, .arg = (void *)files};
-    int status = qsb_run_bench(cfg, &reporter);
+    int status = qsb_run_bench(cfg, NULL, &reporter);
     fflush(stdout);
     fflush(stderr);
     restore(STDOUT_FILENO, saved_out);

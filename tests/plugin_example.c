@@ -1,6 +1,6 @@
 /*
-** An example plug-in for `--algos PATH.so:SYMBOL` (src/bench/plugin.h), built as a shared module
-** beside the tests. It wraps the registry's `introsort` (its source compiled in):
+** An example plug-in for `--algos PATH.so:SYMBOL` (src/plugins/plugins.h), built as a shared
+** module beside the tests. It wraps the registry's `introsort` (its source compiled in):
 **
 **   plain_introsort       introsort as is: the A/A partner of the registry entry
 **   slow_introsort_3pct   introsort, then busy work for 3% of the time the sort took

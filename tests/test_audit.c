@@ -204,20 +204,21 @@ static void test_adversary(void)
 static void test_broken(void)
 {
     qsb_broken_result r;
-    CHECK(qsb_audit_broken_one(sort_of("quicksort"), QSB_BROKEN_SUBTRACTION, 10, &r) == QSB_OK);
+    CHECK(qsb_audit_broken_one(sort_of("quicksort"), NULL, QSB_BROKEN_SUBTRACTION, 10, &r) ==
+          QSB_OK);
     CHECK_MSG(r.verdict == QSB_BROKEN_OOB_BELOW, "quicksort: %s (%s)",
               qsb_broken_verdict_name(r.verdict), r.detail);
     CHECK(strstr(r.detail, "INT_MIN") != NULL);
 
     qsb_broken_result all[QSB_BROKEN_COUNT];
-    CHECK(qsb_audit_broken(sort_of("introsort-final"), 10, all) == QSB_OK);
+    CHECK(qsb_audit_broken(sort_of("introsort-final"), NULL, 10, all) == QSB_OK);
     for (int i = 0; i < QSB_BROKEN_COUNT; i++)
         CHECK_MSG(all[i].verdict == QSB_BROKEN_OK || all[i].verdict == QSB_BROKEN_LOST,
                   "introsort-final, %s: %s (%s)", qsb_broken_comparator_names[i],
                   qsb_broken_verdict_name(all[i].verdict), all[i].detail);
     CHECK(all[QSB_BROKEN_SUBTRACTION].verdict == QSB_BROKEN_OK);
 
-    CHECK(qsb_audit_broken(sort_of("msort"), 10, all) == QSB_OK);
+    CHECK(qsb_audit_broken(sort_of("msort"), NULL, 10, all) == QSB_OK);
     for (int i = 0; i < QSB_BROKEN_COUNT; i++)
         CHECK_MSG(all[i].verdict == QSB_BROKEN_OK, "msort, %s: %s",
                   qsb_broken_comparator_names[i], qsb_broken_verdict_name(all[i].verdict));
@@ -225,10 +226,10 @@ static void test_broken(void)
     /* msort without memory is the quicksort again, from 256 elements on. */
     qsb_audit_subject forced;
     CHECK(qsb_audit_forced_fallback("msort", &forced));
-    CHECK(qsb_audit_broken_one(forced.sort, QSB_BROKEN_SUBTRACTION, 10, &r) == QSB_OK);
+    CHECK(qsb_audit_broken_one(forced.sort, NULL, QSB_BROKEN_SUBTRACTION, 10, &r) == QSB_OK);
     CHECK(r.verdict == QSB_BROKEN_OOB_BELOW);
     CHECK(qsb_audit_forced_fallback("msort-2.39", &forced));
-    CHECK(qsb_audit_broken_one(forced.sort, QSB_BROKEN_SUBTRACTION, 10, &r) == QSB_OK);
+    CHECK(qsb_audit_broken_one(forced.sort, NULL, QSB_BROKEN_SUBTRACTION, 10, &r) == QSB_OK);
     CHECK(r.verdict == QSB_BROKEN_OK);
 }
 
@@ -249,10 +250,10 @@ static int child_spins(void *ctx)
 static void test_child_runner(void)
 {
     qsb_child_outcome o;
-    CHECK(qsb_run_in_child(child_exits_7, NULL, 5, &o) == QSB_OK);
+    CHECK(qsb_run_in_child(NULL, child_exits_7, NULL, 5, &o) == QSB_OK);
     CHECK(o.kind == QSB_CHILD_EXITED && o.code == 7);
     volatile int stop = 0;
-    CHECK(qsb_run_in_child(child_spins, (void *)&stop, 1, &o) == QSB_OK);
+    CHECK(qsb_run_in_child(NULL, child_spins, (void *)&stop, 1, &o) == QSB_OK);
     CHECK(o.kind == QSB_CHILD_TIMEOUT);
 }
 

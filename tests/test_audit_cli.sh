@@ -29,7 +29,7 @@ check "CSV: quicksort quadratic" grep -q '^"quicksort","","no",.*"quadratic"' "$
 check "JSON: kind audit" grep -q '"kind":[[:space:]]*"audit"' "$dir/a.json"
 check "JSON: the fallback row" grep -q '"variant":[[:space:]]*"malloc fails"' "$dir/a.json"
 
-# A plug-in (plugin.h): this machine's libc qsort_r, loaded by path. It declares nothing.
+# A plug-in (plugins.h): this machine's libc qsort_r, loaded by path. It declares nothing.
 libc=$(ldd "$bin" | awk '/libc\.so/ { print $3 }')
 if [ -n "$libc" ] && [ -f "$libc" ]; then
     "$bin" audit --quick --algos "libc=$libc:qsort_r" --json "$dir/p.json" >"$dir/ptable" 2>&1

@@ -107,7 +107,7 @@ static void check_pair(char *reference_option, char *reference, char *algos, con
     if (algos)
         argv[argc++] = "--algos", argv[argc++] = algos;
     qsb_run_config cfg;
-    CHECK_EQ_U64(qsb_run_config_parse(&cfg, argc, argv), QSB_OK);
+    CHECK_EQ_U64(qsb_run_config_parse(&cfg, NULL, argc, argv), QSB_OK);
     CHECK_MSG(cfg.n_algos == 2 && strcmp(cfg.algos[0].name, first) == 0 &&
                   strcmp(cfg.algos[1].name, second) == 0,
               "reference %s, algos %s: got %s,%s", reference ? reference : "none",

@@ -22,11 +22,12 @@ may_use() {
     algorithms) echo "inputs" ;;
     stats)      echo "" ;;
     base)       echo "" ;;
+    plugins)    echo "algorithms inputs base" ;;
     results)    echo "stats base" ;;
     analysis)   echo "results stats base" ;;
-    audit)      echo "algorithms inputs base" ;;
-    bench)      echo "results stats algorithms inputs base" ;;
-    commands)   echo "analysis audit bench results stats algorithms inputs base" ;;
+    audit)      echo "plugins algorithms inputs base" ;;
+    bench)      echo "results stats plugins algorithms inputs base" ;;
+    commands)   echo "analysis audit bench results stats plugins algorithms inputs base" ;;
     esac
 }
 
@@ -38,6 +39,7 @@ headers_of() {
     algorithms) echo "registry.h" ;;
     stats)      echo "stats.h" ;;
     base)       echo "diag.h" ;;
+    plugins)    echo "plugins.h" ;;
     results)    echo "result.h" ;;
     analysis)   echo "compare.h" ;;
     audit)      echo "audit.h" ;;
@@ -46,7 +48,7 @@ headers_of() {
     esac
 }
 
-layers="inputs algorithms stats base results analysis audit bench commands"
+layers="inputs algorithms stats base plugins results analysis audit bench commands"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/qsb-layers.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 failures=0

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Plug-ins (src/bench/plugin.h) and run's --export / --fail-above, through the real binary:
+# Plug-ins (src/plugins/plugins.h) and run's --export / --fail-above, through the real binary:
 #   tests/test_plugin.sh QSORTBENCH LIBPLUGIN_EXAMPLE.so
 # A plug-in that sorts wrongly is FAILED (exit 1); a missing file or symbol, a bad spec and a
 # registry name are usage errors (2); a qsort-signature plug-in makes exactly the comparator

@@ -18,7 +18,7 @@ static void test_defaults(void)
 {
     char *argv[] = {"qsortbench"};
     qsb_run_config cfg;
-    CHECK_EQ_U64(qsb_run_config_parse(&cfg, ARGC(argv), argv), QSB_OK);
+    CHECK_EQ_U64(qsb_run_config_parse(&cfg, NULL, ARGC(argv), argv), QSB_OK);
     CHECK(cfg.n_nelem >= 1 && cfg.n_nelem <= 3); /* auto: this machine's caches */
     CHECK(cfg.n_sizes == 3 && cfg.sizes[0] == 4 && cfg.sizes[1] == 8 && cfg.sizes[2] == 32);
     static const char *const seed_patterns[] = {"sorted", "mostlysorted", "random", "repeated",
@@ -46,7 +46,7 @@ static void test_every_option(void)
                     "--compat",  "glibc-bench-2021",                     "--reference",
                     "glibc-2021", "-q"};
     qsb_run_config cfg;
-    CHECK_EQ_U64(qsb_run_config_parse(&cfg, ARGC(argv), argv), QSB_OK);
+    CHECK_EQ_U64(qsb_run_config_parse(&cfg, NULL, ARGC(argv), argv), QSB_OK);
     CHECK(cfg.n_nelem == 3 && cfg.nelem[0] == 49152 && cfg.nelem[1] == 786432 &&
           cfg.nelem[2] == 8388608);
     CHECK(cfg.n_sizes == 2 && cfg.sizes[0] == 1 && cfg.sizes[1] == 3);
@@ -68,7 +68,7 @@ static void test_every_option(void)
     qsb_run_config_free(&cfg);
 
     char *all[] = {"run", "--patterns", "all", "--nelem", "10"};
-    CHECK_EQ_U64(qsb_run_config_parse(&cfg, ARGC(all), all), QSB_OK);
+    CHECK_EQ_U64(qsb_run_config_parse(&cfg, NULL, ARGC(all), all), QSB_OK);
     CHECK_EQ_U64(cfg.n_patterns, qsb_pattern_count);
     qsb_run_config_free(&cfg);
 }
@@ -77,7 +77,7 @@ static void reject(const char *option, const char *value)
 {
     char *argv[] = {"run", (char *)option, (char *)value};
     qsb_run_config cfg;
-    int status = qsb_run_config_parse(&cfg, value ? 3 : 2, argv);
+    int status = qsb_run_config_parse(&cfg, NULL, value ? 3 : 2, argv);
     CHECK_MSG(status == QSB_EUSAGE, "%s %s accepted (status %d)", option, value ? value : "",
               status);
     qsb_run_config_free(&cfg);
@@ -107,10 +107,10 @@ static void test_rejections(void)
     reject("--nelem", NULL); /* no value */
     char *both[] = {"run", "--csv", "-", "--json", "-"};
     qsb_run_config cfg;
-    CHECK_EQ_U64(qsb_run_config_parse(&cfg, ARGC(both), both), QSB_EUSAGE);
+    CHECK_EQ_U64(qsb_run_config_parse(&cfg, NULL, ARGC(both), both), QSB_EUSAGE);
     qsb_run_config_free(&cfg);
     char *operand[] = {"run", "stray"};
-    CHECK_EQ_U64(qsb_run_config_parse(&cfg, ARGC(operand), operand), QSB_EUSAGE);
+    CHECK_EQ_U64(qsb_run_config_parse(&cfg, NULL, ARGC(operand), operand), QSB_EUSAGE);
     qsb_run_config_free(&cfg);
 }
 
@@ -138,11 +138,11 @@ static void test_cell_walk(void)
     char *shard[] = {"qsortbench", "--nelem", "10:20:30", "--sizes", "4,8", "--patterns",
                      "sorted,random", "--shard", "2/3"};
     qsb_run_config cfg;
-    CHECK_EQ_U64(qsb_run_config_parse(&cfg, ARGC(whole), whole), QSB_OK);
+    CHECK_EQ_U64(qsb_run_config_parse(&cfg, NULL, ARGC(whole), whole), QSB_OK);
     check_walk(&cfg);
     CHECK_EQ_U64(qsb_run_config_cells(&cfg), 12);
     qsb_run_config_free(&cfg);
-    CHECK_EQ_U64(qsb_run_config_parse(&cfg, ARGC(shard), shard), QSB_OK);
+    CHECK_EQ_U64(qsb_run_config_parse(&cfg, NULL, ARGC(shard), shard), QSB_OK);
     CHECK(cfg.in_shard != NULL && qsb_run_config_cells(&cfg) < 12);
     check_walk(&cfg);
     qsb_run_config_free(&cfg);

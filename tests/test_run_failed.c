@@ -189,7 +189,7 @@ int main(void)
                     "--reps", "3", "--warmup", "0", "--batch", "1", "--csv", csv, "--json",
                     json, "--quiet"}; /* one call per sort, one round per unit */
     qsb_run_config cfg;
-    int status = qsb_run_config_parse(&cfg, (int)(sizeof args / sizeof args[0]), args);
+    int status = qsb_run_config_parse(&cfg, NULL, (int)(sizeof args / sizeof args[0]), args);
     CHECK_EQ_U64(status, QSB_OK);
     if (status == QSB_OK && cfg.n_algos == 5) {
         /* msort stays the baseline and introsort a sound candidate; the others break. */

@@ -120,7 +120,7 @@ static outcome run_with(const char *dir, qsb_sort_fn candidate, const char *cons
         args[argc++] = (char *)*more++;
     outcome o = {0};
     qsb_run_config cfg;
-    int status = qsb_run_config_parse(&cfg, argc, args);
+    int status = qsb_run_config_parse(&cfg, NULL, argc, args);
     CHECK_EQ_U64(status, QSB_OK);
     if (status == QSB_OK && cfg.n_algos == 2) {
         cfg.algos[0] = (qsb_algorithm){"steady", "test only", steady_sort, 0, "test"};

@@ -243,12 +243,12 @@ static void check_stack(void)
 static void check_broken(void)
 {
     qsb_broken_result results[QSB_BROKEN_COUNT];
-    CHECK(qsb_audit_broken(qsb_stackmerge, 10, results) == QSB_OK);
+    CHECK(qsb_audit_broken(qsb_stackmerge, NULL, 10, results) == QSB_OK);
     for (int c = 0; c < QSB_BROKEN_COUNT; c++)
         CHECK_MSG(results[c].verdict == QSB_BROKEN_OK, "%s comparator: %s (%s)",
                   qsb_broken_comparator_names[c], qsb_broken_verdict_name(results[c].verdict),
                   results[c].detail);
-    CHECK(qsb_audit_broken(stackmerge_tiny, 10, results) == QSB_OK);
+    CHECK(qsb_audit_broken(stackmerge_tiny, NULL, 10, results) == QSB_OK);
     for (int c = 0; c < QSB_BROKEN_COUNT; c++)
         CHECK_MSG(results[c].verdict == QSB_BROKEN_OK, "tiny, %s comparator: %s (%s)",
                   qsb_broken_comparator_names[c], qsb_broken_verdict_name(results[c].verdict),

@@ -211,12 +211,12 @@ static int alloc_probe(qsb_sort_fn sort, void *result)
 
 /* Runs one probe of the row in a child; a subject that does not come back from it fails the
 ** row, its failure naming the probe. */
-static int probe_row(qsb_audit_row *row, const char *name, qsb_probe_fn probe, void *result,
-                     size_t bytes, unsigned timeout_s)
+static int probe_row(qsb_audit_row *row, qsb_plugins *plugins, const char *name,
+                     qsb_probe_fn probe, void *result, size_t bytes, unsigned timeout_s)
 {
     char how[96];
-    int status = qsb_probe_in_child(probe, row->subject.sort, result, bytes, timeout_s, how,
-                                    sizeof how);
+    int status = qsb_probe_in_child(plugins, probe, row->subject.sort, result, bytes, timeout_s,
+                                    how, sizeof how);
     if (status == QSB_OK && how[0])
         snprintf(row->failure, sizeof row->failure, "%s in %s", how, name);
     return status;
@@ -226,24 +226,24 @@ static int probe_row(qsb_audit_row *row, const char *name, qsb_probe_fn probe, v
 static int measure_row(qsb_audit_row *row, const qsb_audit_config *config)
 {
     qsb_sort_fn sort = row->subject.sort;
-    int status = probe_row(row, "its first sort", first_sort, row->failure, sizeof row->failure,
-                           config->timeout_s);
+    int status = probe_row(row, config->plugins, "its first sort", first_sort, row->failure,
+                           sizeof row->failure, config->timeout_s);
     if (status == QSB_OK && !row->failure[0])
-        status = probe_row(row, "the stability probe", stability_probe, &row->stability,
-                           sizeof row->stability, PROBE_TIMEOUT_S);
+        status = probe_row(row, config->plugins, "the stability probe", stability_probe,
+                           &row->stability, sizeof row->stability, PROBE_TIMEOUT_S);
     if (status == QSB_OK && !row->failure[0] && row->stability.outside[0])
         snprintf(row->failure, sizeof row->failure, "%s in the stability probe",
                  row->stability.outside);
     if (status == QSB_OK && !row->failure[0])
-        status = probe_row(row, "the allocation probe", alloc_probe, &row->alloc, sizeof row->alloc,
-                           PROBE_TIMEOUT_S);
+        status = probe_row(row, config->plugins, "the allocation probe", alloc_probe,
+                           &row->alloc, sizeof row->alloc, PROBE_TIMEOUT_S);
     if (status != QSB_OK || row->failure[0])
         return status;
     status = qsb_audit_stack(sort, config, &row->stack);
     if (status == QSB_OK)
         status = qsb_audit_adversary(sort, config, &row->adversary);
     if (status == QSB_OK)
-        status = qsb_audit_broken(sort, config->timeout_s, row->broken);
+        status = qsb_audit_broken(sort, config->plugins, config->timeout_s, row->broken);
     return status;
 }
 

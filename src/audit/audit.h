@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "plugins.h"
 #include "registry.h"
 #include "run_context.h"
 
@@ -36,6 +37,8 @@ typedef struct {
     uint64_t adversary_nelem[QSB_AUDIT_MAX_CASES]; /* n of the killer adversary */
     size_t adversary_count;
     unsigned timeout_s;                            /* per child; past it: HANG */
+    qsb_plugins *plugins; /* the set the subjects' plug-ins were resolved into, loaded in
+                          ** every probe's child before the probe (plugins.h); NULL: none */
 } qsb_audit_config;
 
 typedef enum {
@@ -43,7 +46,8 @@ typedef enum {
     QSB_AUDIT_QUICK /* --quick: the stack probe up to n = 65,536; the same verdict logic */
 } qsb_audit_depth;
 
-/* The audit's sizes at that depth (the adversary at n = 1000, 10000, 100000 in both). */
+/* The audit's sizes at that depth (the adversary at n = 1000, 10000, 100000 in both), no
+** plug-ins. */
 void qsb_audit_config_init(qsb_audit_config *config, qsb_audit_depth depth);
 
 typedef struct {
@@ -210,10 +214,11 @@ typedef struct {
     char detail[192];   /* the case that decided the verdict, else "" */
 } qsb_broken_result;
 
-/* One comparator, every input, both guard placements, in one child. */
-int qsb_audit_broken_one(qsb_sort_fn sort, qsb_broken_comparator which, unsigned timeout_s,
-                         qsb_broken_result *out);
-int qsb_audit_broken(qsb_sort_fn sort, unsigned timeout_s,
+/* One comparator, every input, both guard placements, in one child (which loads plugins
+** first, as qsb_run_in_child). */
+int qsb_audit_broken_one(qsb_sort_fn sort, qsb_plugins *plugins, qsb_broken_comparator which,
+                         unsigned timeout_s, qsb_broken_result *out);
+int qsb_audit_broken(qsb_sort_fn sort, qsb_plugins *plugins, unsigned timeout_s,
                      qsb_broken_result out[QSB_BROKEN_COUNT]);
 
 /* ---- one row per subject ---- */
@@ -284,15 +289,12 @@ typedef struct {
 } qsb_child_outcome;
 
 /* Runs fn(ctx) in a forked child, whose exit status is fn's return value (0..99); memory
-** the child must report goes through qsb_shared_alloc(). Returns QSB_ESYSTEM when fork
-** fails. */
-int qsb_run_in_child(int (*fn)(void *ctx), void *ctx, unsigned timeout_s,
+** the child must report goes through qsb_shared_alloc(). The child first loads the plug-ins
+** of the set (plugins.h; NULL: none), so that their code runs in children only and not
+** inside a probe's measures; a library that fails to load ends the child with that status.
+** Returns QSB_ESYSTEM when fork fails. */
+int qsb_run_in_child(qsb_plugins *plugins, int (*fn)(void *ctx), void *ctx, unsigned timeout_s,
                      qsb_child_outcome *out);
-
-/* What every child runs first, before fn: the audit's command loads its plug-ins there
-** (plugin.h), so that their code runs in children only and not inside a probe's measures.
-** A non-zero return ends the child with that status, as fn's would. NULL: nothing. */
-void qsb_child_set_setup(int (*setup)(void));
 
 /* Called in the child: faults inside these ranges end the child as GUARD_BELOW/ABOVE.
 ** NULL clears a range. */
@@ -308,12 +310,14 @@ bool qsb_child_outcome_text(const qsb_child_outcome *o, unsigned timeout_s, char
 /* A probe that measures `sort` into *result, returning QSB_OK or an error it reported. */
 typedef int (*qsb_probe_fn)(qsb_sort_fn sort, void *result);
 
-/* Runs probe(sort, result) in a child with the time limit. When the probe returned, its
+/* Runs probe(sort, result) in a child with the time limit, the plug-ins of the set loaded
+** there first (qsb_run_in_child). When the probe returned, its
 ** result (`bytes` of it) is copied back, failure is "" and its status is returned; when the
 ** child crashed, hung or exited from inside the sort, result is untouched and failure says
 ** how (qsb_child_outcome_text), with QSB_OK. QSB_ESYSTEM when no child could run. */
-int qsb_probe_in_child(qsb_probe_fn probe, qsb_sort_fn sort, void *result, size_t bytes,
-                       unsigned timeout_s, char *failure, size_t failure_len);
+int qsb_probe_in_child(qsb_plugins *plugins, qsb_probe_fn probe, qsb_sort_fn sort,
+                       void *result, size_t bytes, unsigned timeout_s, char *failure,
+                       size_t failure_len);
 
 void *qsb_shared_alloc(size_t bytes); /* MAP_SHARED anonymous, zeroed; NULL on failure */
 void qsb_shared_free(void *p, size_t bytes);

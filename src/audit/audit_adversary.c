@@ -135,7 +135,8 @@ int qsb_audit_adversary(qsb_sort_fn sort, const qsb_audit_config *config,
         qsb_child_outcome outcome = {.kind = QSB_CHILD_SIGNALED};
         *report = (adversary_report){0, 0};
         c->nelem = config->adversary_nelem[i];
-        status = qsb_run_in_child(adversary_child_main, &ctx, ADVERSARY_TIMEOUT_S, &outcome);
+        status = qsb_run_in_child(config->plugins, adversary_child_main, &ctx,
+                                  ADVERSARY_TIMEOUT_S, &outcome);
         c->failed = !(outcome.kind == QSB_CHILD_EXITED && outcome.code == 0);
         c->comparisons = report->calls;
         c->quadratic = !c->failed && report->aborted;

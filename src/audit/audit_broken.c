@@ -335,15 +335,15 @@ static void classify(const qsb_child_outcome *o, const broken_report *report,
     }
 }
 
-int qsb_audit_broken_one(qsb_sort_fn sort, qsb_broken_comparator which, unsigned timeout_s,
-                         qsb_broken_result *out)
+int qsb_audit_broken_one(qsb_sort_fn sort, qsb_plugins *plugins, qsb_broken_comparator which,
+                         unsigned timeout_s, qsb_broken_result *out)
 {
     broken_report *report = qsb_shared_alloc(sizeof *report);
     if (!report)
         return qsb_out_of_memory("broken-comparator probe");
     broken_child ctx = {sort, which, report};
     qsb_child_outcome outcome;
-    int status = qsb_run_in_child(broken_child_main, &ctx, timeout_s, &outcome);
+    int status = qsb_run_in_child(plugins, broken_child_main, &ctx, timeout_s, &outcome);
     if (status == QSB_OK)
         classify(&outcome, report, out);
     else
@@ -352,11 +352,12 @@ int qsb_audit_broken_one(qsb_sort_fn sort, qsb_broken_comparator which, unsigned
     return status;
 }
 
-int qsb_audit_broken(qsb_sort_fn sort, unsigned timeout_s,
+int qsb_audit_broken(qsb_sort_fn sort, qsb_plugins *plugins, unsigned timeout_s,
                      qsb_broken_result out[QSB_BROKEN_COUNT])
 {
     for (int i = 0; i < QSB_BROKEN_COUNT; i++) {
-        int status = qsb_audit_broken_one(sort, (qsb_broken_comparator)i, timeout_s, &out[i]);
+        int status = qsb_audit_broken_one(sort, plugins, (qsb_broken_comparator)i, timeout_s,
+                                          &out[i]);
         if (status != QSB_OK)
             return status;
     }

@@ -37,13 +37,7 @@ typedef struct {
     int returned; /* the probe function returned (the child did not exit from inside it) */
 } fault_record;
 static volatile fault_record *fault; /* shared with the parent */
-static int (*child_setup)(void);
 static char alternate_stack[64 * 1024];
-
-void qsb_child_set_setup(int (*setup)(void))
-{
-    child_setup = setup;
-}
 
 void qsb_child_set_guards(const void *below, size_t below_len, const void *above,
                           size_t above_len)
@@ -137,7 +131,7 @@ static int wait_with_deadline(pid_t pid, unsigned timeout_s, int *timed_out)
     }
 }
 
-int qsb_run_in_child(int (*fn)(void *ctx), void *ctx, unsigned timeout_s,
+int qsb_run_in_child(qsb_plugins *plugins, int (*fn)(void *ctx), void *ctx, unsigned timeout_s,
                      qsb_child_outcome *out)
 {
     fault_record *shared_fault = qsb_shared_alloc(sizeof *shared_fault);
@@ -155,7 +149,7 @@ int qsb_run_in_child(int (*fn)(void *ctx), void *ctx, unsigned timeout_s,
         qsb_stdout_divert_begin(&divert);
         fault = shared_fault;
         install_fault_handlers();
-        int code = child_setup ? child_setup() : 0;
+        int code = qsb_plugins_load(plugins);
         if (code == 0)
             code = fn(ctx);
         shared_fault->returned = 1;
@@ -224,8 +218,9 @@ static int probe_child_main(void *ctx)
     return c->probe(c->sort, c->result);
 }
 
-int qsb_probe_in_child(qsb_probe_fn probe, qsb_sort_fn sort, void *result, size_t bytes,
-                       unsigned timeout_s, char *failure, size_t failure_len)
+int qsb_probe_in_child(qsb_plugins *plugins, qsb_probe_fn probe, qsb_sort_fn sort,
+                       void *result, size_t bytes, unsigned timeout_s, char *failure,
+                       size_t failure_len)
 {
     failure[0] = '\0';
     probe_child c = {probe, sort, qsb_shared_alloc(bytes)};
@@ -233,7 +228,7 @@ int qsb_probe_in_child(qsb_probe_fn probe, qsb_sort_fn sort, void *result, size_
         return qsb_out_of_memory("probe result");
     memcpy(c.result, result, bytes);
     qsb_child_outcome outcome;
-    int status = qsb_run_in_child(probe_child_main, &c, timeout_s, &outcome);
+    int status = qsb_run_in_child(plugins, probe_child_main, &c, timeout_s, &outcome);
     if (status == QSB_OK && !qsb_child_outcome_text(&outcome, timeout_s, failure, failure_len)) {
         memcpy(result, c.result, bytes);
         if (outcome.code != QSB_OK) /* the probe could not run; it said why */

@@ -46,16 +46,30 @@ int qsb_audit_subjects_add(qsb_audit_subjects *s, const qsb_algorithm *algorithm
     return QSB_OK;
 }
 
+int qsb_audit_subjects_select(qsb_audit_subjects *s, qsb_plugins *plugins,
+                              const char *const *names, size_t n)
+{
+    size_t count = names ? n : qsb_algorithm_count;
+    int status = qsb_audit_subjects_init(s, count);
+    for (size_t i = 0; i < count && status == QSB_OK; i++) {
+        qsb_algorithm a;
+        status = qsb_plugins_resolve(plugins, names ? names[i] : qsb_algorithms[i].name, &a);
+        if (status == QSB_OK)
+            status = qsb_audit_subjects_add(s, &a);
+    }
+    return status;
+}
+
 void qsb_audit_subjects_free(qsb_audit_subjects *s)
 {
     free(s->items);
     memset(s, 0, sizeof *s);
 }
 
-void qsb_audit_result_begin(qsb_audit_result *r, const qsb_audit_config *config)
+void qsb_audit_result_begin(qsb_audit_result *r, qsb_audit_depth depth)
 {
     memset(r, 0, sizeof *r);
-    r->config = *config;
+    qsb_audit_config_init(&r->config, depth);
     time_t now = time(NULL);
     gmtime_r(&now, &r->started);
 }
@@ -68,8 +82,10 @@ static size_t failed_rows(const qsb_audit_row *rows, size_t count)
     return failed;
 }
 
-int qsb_audit_run(const qsb_audit_subjects *s, FILE *table, qsb_audit_result *r)
+int qsb_audit_run(const qsb_audit_subjects *s, qsb_plugins *plugins, FILE *table,
+                  qsb_audit_result *r)
 {
+    r->config.plugins = plugins;
     if (QSB_SANITIZED)
         qsb_warning("sanitized build: stack depths include ASan's redzones, allocations are "
                     "counted through ASan's hooks, and 'system' runs through ASan's qsort_r "

@@ -2,7 +2,8 @@
 ** The audit as a whole (audit_run.c): its subjects (each algorithm followed by its "malloc
 ** fails" row), every probe on each of them with the table printed row by row as each is
 ** measured, and the process it runs in (the allocation counter preloaded). The command
-** resolves the names and owns the files; the rows come back for the writers (audit.h).
+** splits the names, owns the set of plug-ins they resolve into (plugins.h) and the files; the
+** rows come back for the writers (audit.h).
 */
 #ifndef QSB_AUDIT_RUN_H
 #define QSB_AUDIT_RUN_H
@@ -29,6 +30,12 @@ int qsb_audit_subjects_init(qsb_audit_subjects *s, size_t n);
 ** nothing, so nothing they do can contradict a claim. */
 int qsb_audit_subjects_add(qsb_audit_subjects *s, const qsb_algorithm *algorithm);
 
+/* The subjects of names[0..n-1] (NULL: the whole registry), each resolved through plugins
+** (plugins.h: a plug-in is checked in a child, not loaded here) and added in turn. QSB_OK or
+** an error (reported). */
+int qsb_audit_subjects_select(qsb_audit_subjects *s, qsb_plugins *plugins,
+                              const char *const *names, size_t n);
+
 void qsb_audit_subjects_free(qsb_audit_subjects *s);
 
 /* An audit's result: its rows and what its files record beside them. */
@@ -39,13 +46,16 @@ typedef struct {
     size_t count;
 } qsb_audit_result;
 
-/* An empty result under config, begun now. */
-void qsb_audit_result_begin(qsb_audit_result *r, const qsb_audit_config *config);
+/* An empty result of an audit at that depth (qsb_audit_config_init), begun now. */
+void qsb_audit_result_begin(qsb_audit_result *r, qsb_audit_depth depth);
 
 /* Every probe on every subject into r's rows, the table on `table`: its head, each row as it
-** is measured, its foot. QSB_OK, QSB_FINDING when a subject ended a probe given a correct
-** comparator (reported as its row ended), or an error (reported) that ended the audit. */
-int qsb_audit_run(const qsb_audit_subjects *s, FILE *table, qsb_audit_result *r);
+** is measured, its foot. plugins is the set the subjects' plug-ins were resolved into
+** (plugins.h; NULL: none), the caller's: every probe's child loads it, this process never
+** does. QSB_OK, QSB_FINDING when a subject ended a probe given a correct comparator (reported
+** as its row ended), or an error (reported) that ended the audit. */
+int qsb_audit_run(const qsb_audit_subjects *s, qsb_plugins *plugins, FILE *table,
+                  qsb_audit_result *r);
 
 /* The rows as CSV and as JSON (with the machine's context and the command line) into the
 ** streams that are not NULL. QSB_OK or an error (reported); write errors are left in the

@@ -151,7 +151,8 @@ int qsb_audit_stack(qsb_sort_fn sort, const qsb_audit_config *config, qsb_stack_
         qsb_child_outcome outcome = {.kind = QSB_CHILD_SIGNALED};
         *depth = 0;
         c->nelem = config->stack_nelem[i];
-        status = qsb_run_in_child(stack_child_main, &ctx, STACK_TIMEOUT_S, &outcome);
+        status = qsb_run_in_child(config->plugins, stack_child_main, &ctx, STACK_TIMEOUT_S,
+                                  &outcome);
         c->status = status == QSB_OK ? status_of(&outcome) : QSB_STACK_FAILED;
         c->bytes = c->status == QSB_STACK_OK ? *depth : 0;
         if (c->status > out->status)

@@ -7,12 +7,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -181,6 +183,66 @@ size_t qsb_group_end(pid_t leader, const char *who)
 
 #define SAVED_FD_MIN 100 /* the saved standard output: above the descriptors in common use */
 #define COPY_BYTES 4096
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Has pid ended (its zombie kept for qsb_group_end)? -1 when it cannot be waited for. */
+static int leader_ended(pid_t pid)
+{
+    siginfo_t info;
+    info.si_pid = 0;
+    if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) < 0)
+        return errno == EINTR ? 0 : -1;
+    return info.si_pid == pid;
+}
+
+static void describe_end(int wstatus, bool timed_out, double deadline_s, char *cause,
+                         size_t len)
+{
+    if (timed_out)
+        snprintf(cause, len, "timed out after %.0f s", deadline_s);
+    else if (WIFSIGNALED(wstatus))
+        snprintf(cause, len, "%s: signal %d",
+                 WTERMSIG(wstatus) == SIGKILL ? "killed" : "crashed", WTERMSIG(wstatus));
+    else
+        snprintf(cause, len, "exited with status %d", WEXITSTATUS(wstatus));
+}
+
+/* The wait wakes when the process exits (poll on a pidfd); without pidfds (Linux before 5.3)
+** it looks every millisecond. */
+int qsb_group_wait(pid_t pid, double deadline_s, const char *who, char *cause, size_t len)
+{
+    int pidfd = pidfd_open(pid, 0), ended, wstatus = 0;
+    double deadline = seconds_now() + deadline_s;
+    bool timed_out = false;
+    while ((ended = leader_ended(pid)) == 0) {
+        double left_s = deadline - seconds_now();
+        if (left_s <= 0 && !timed_out) {
+            kill(pid, SIGKILL);
+            timed_out = true;
+        }
+        struct pollfd exited = {pidfd, POLLIN, 0};
+        struct timespec pause = {0, END_WAIT_NS};
+        if (pidfd >= 0)
+            poll(&exited, 1, timed_out ? 10 : (int)(left_s * 1000) + 1);
+        else
+            nanosleep(&pause, NULL);
+    }
+    if (pidfd >= 0)
+        close(pidfd);
+    if (ended < 0)
+        return -1;
+    qsb_group_end(pid, who);
+    while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+        continue;
+    describe_end(wstatus, timed_out, deadline_s, cause, len);
+    return wstatus;
+}
 
 int qsb_stdout_divert_begin(qsb_stdout_divert *d)
 {

@@ -25,6 +25,14 @@ pid_t qsb_group_fork(void);
 ** were killed". Returns how many there were. */
 size_t qsb_group_end(pid_t leader, const char *who);
 
+/* Waits for the group's leader pid (a child of this process from qsb_group_fork), killing it
+** once deadline_s seconds have passed; then ends what it left running (qsb_group_end, naming
+** who), reaps it and says how it ended into cause: "exited with status 3", "crashed: signal
+** 11", "killed: signal 9", "timed out after 10 s". For a short-lived child with nothing to
+** watch but the clock (a run's processes are watched by their steps, visit_record.h). Returns
+** its wait status, or -1 (errno set) when it cannot wait. */
+int qsb_group_wait(pid_t pid, double deadline_s, const char *who, char *cause, size_t len);
+
 /* ---- standard output ----
 ** Plug-in code never writes into the tool's standard output (a CSV on `--csv -`): in every
 ** process that runs it, descriptor 1 is a private file from before its library is loaded

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "diag.h"
-#include "plugin.h"
+#include "plugins.h"
 
 #define REGION_SHIFT 24     /* 16 MiB-aligned regions (docs/measurement.md) */
 #define GAP_PAGES 16384     /* the gap below which a copy loads: 0 .. 64 MiB of 4 KiB pages */
@@ -31,6 +31,7 @@ typedef struct {
 
 struct qsb_placement {
     const qsb_algorithm *algos;
+    const qsb_plugins *plugins; /* of the plug-ins among algos (plugins.h); NULL: none */
     size_t n;
     qsb_placement_regime regime;
     object_copy objects[MAX_OBJECTS];
@@ -119,7 +120,8 @@ static bool comparators_beside(const char *registry, char *buf, size_t len)
 }
 
 qsb_placement *qsb_placement_new(const qsb_algorithm *algos, size_t n,
-                                 qsb_placement_regime regime, qsb_placement_copies copies)
+                                 const qsb_plugins *plugins, qsb_placement_regime regime,
+                                 qsb_placement_copies copies)
 {
     bool reload = copies == QSB_PLACEMENT_RELOADED;
     qsb_placement *p = calloc(1, sizeof *p);
@@ -131,6 +133,7 @@ qsb_placement *qsb_placement_new(const qsb_algorithm *algos, size_t n,
         return NULL;
     }
     p->algos = algos;
+    p->plugins = plugins;
     p->n = n;
     p->regime = regime;
     p->near_getter = qsb_near_comparator;
@@ -150,7 +153,7 @@ qsb_placement *qsb_placement_new(const qsb_algorithm *algos, size_t n,
         p->sorts[i] = algos[i].sort;
         p->object_of[i] = -1;
         const char *path = NULL;
-        if (reload && !qsb_plugin_object(algos[i].sort, &path, &symbol))
+        if (reload && !qsb_plugins_object(plugins, algos[i].sort, &path, &symbol))
             path = object_of_function((const void *)algos[i].sort, &symbol);
         if (!path)
             continue;
@@ -296,7 +299,7 @@ int qsb_placement_enter(qsb_placement *p)
             status = load_copy(p, &p->objects[i]);
     for (size_t i = 0; i < p->n && status == QSB_OK; i++) {
         if (p->object_of[i] < 0) {
-            p->sorts[i] = qsb_plugin_direct(p->algos[i].sort); /* loaded by now (plugin.h) */
+            p->sorts[i] = qsb_plugins_direct(p->plugins, p->algos[i].sort); /* loaded by now */
             continue;
         }
         void *fn = dlsym(p->objects[p->object_of[i]].handle, p->symbol_of[i]);

@@ -26,6 +26,7 @@
 #include <stddef.h>
 
 #include "element.h"
+#include "plugins.h"
 #include "registry.h"
 
 typedef enum { QSB_PLACEMENT_FAR, QSB_PLACEMENT_NEAR } qsb_placement_regime;
@@ -41,10 +42,12 @@ typedef enum {
                             ** runs; test sorts; sanitized builds) */
 } qsb_placement_copies;
 
-/* Prepares the placements of n algorithms (their entries must outlive it). Returns NULL when
-** out of memory or an object cannot be read (reported). */
+/* Prepares the placements of n algorithms (their entries, and the set of the plug-ins among
+** them, plugins.h, must outlive it; NULL: none is a plug-in). Returns NULL when out of memory
+** or an object cannot be read (reported). */
 qsb_placement *qsb_placement_new(const qsb_algorithm *algos, size_t n,
-                                 qsb_placement_regime regime, qsb_placement_copies copies);
+                                 const qsb_plugins *plugins, qsb_placement_regime regime,
+                                 qsb_placement_copies copies);
 
 /* Enters a new unit: unloads the previous copies and loads fresh ones. Returns 0, or -1
 ** (reported) when a copy cannot be loaded. */

@@ -31,7 +31,7 @@ static double auto_budget_s(double minimum_s)
 
 /* A later worker's first (and only) visit of each cell: no counted sorts (it takes the
 ** first worker's counts, run.h), its input's copies and checks, and for a short sort one
-** untimed sort (run.c, warmups_of): a round where the round's sorts are that short. */
+** untimed sort (visit_sorts.c, warmups_of): a round where the round's sorts are that short. */
 static double later_worker_s(const double *round_s, const double *first_s, size_t cells,
                              size_t algos, double slice_s)
 {

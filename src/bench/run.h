@@ -1,10 +1,10 @@
 /*
-** The benchmark matrix (run.c): sweeps over the cells under the schedule (schedule.h), each
-** sweep in a new placement (placement.h), so each visit of a cell is one unit of it
-** (stats.h, units). A visit generates the input, counts comparisons (first visit), warms up,
-** times interleaved rounds (only the sort inside the interval), retakes preempted or slowed
-** samples and verifies every result. The steps and the reasons for them:
-** docs/measurement.md, "Cells, rounds and the visit".
+** The benchmark matrix (run.c, and the files of matrix_state.h): sweeps over the cells under
+** the schedule (schedule.h), each sweep in a new placement (placement.h), so each visit of a
+** cell is one unit of it (stats.h, units). A visit generates the input, counts comparisons
+** (first visit), warms up, times interleaved rounds (only the sort inside the interval),
+** retakes preempted or slowed samples and verifies every result. The steps and the reasons
+** for them: docs/measurement.md, "Cells, rounds and the visit".
 */
 #ifndef QSB_RUN_H
 #define QSB_RUN_H
@@ -35,6 +35,8 @@
 
 typedef struct {
     const qsb_run_config *config;
+    const qsb_plugins *plugins;      /* the set of the config's plug-ins, loaded in this
+                                     ** process (plugins.h); NULL: none */
     const qsb_timer *timer;          /* NULL for the comparisons metric */
     qsb_schedule_policy schedule;    /* units, precision, budget (0 with --reps) */
     volatile sig_atomic_t *stop;     /* set from a signal handler: stop after this sort */

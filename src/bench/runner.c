@@ -15,7 +15,7 @@
 #include "placement.h"
 #include "process_group.h"
 #include "plan.h"
-#include "plugin.h"
+#include "plugins.h"
 #include "read_results.h"
 #include "run_record.h"
 #include "shared_inputs.h"
@@ -32,13 +32,13 @@
 /* Of --budget, kept for pooling the worker processes and writing the results. */
 #define FINISH_RESERVE_S 1.0
 
-/* Beside those, each plug-in sorts in a buffer of its own (run.c). */
-int qsb_run_check_memory(const qsb_run_config *cfg)
+/* Beside those, each plug-in sorts in a buffer of its own (work_buffers.c). */
+int qsb_run_check_memory(const qsb_run_config *cfg, const qsb_plugins *plugins)
 {
     int status = QSB_OK;
     unsigned buffers = WORK_BUFFERS;
     for (size_t i = 0; i < cfg->n_algos; i++)
-        buffers += qsb_is_plugin_sort(cfg->algos[i].sort) ? 1 : 0;
+        buffers += qsb_plugins_has(plugins, cfg->algos[i].sort) ? 1 : 0;
     for (size_t i = 0; i < cfg->n_nelem && status == QSB_OK; i++)
         for (size_t j = 0; j < cfg->n_sizes && status == QSB_OK; j++)
             status = qsb_check_fits(cfg->nelem[i], cfg->sizes[j], buffers, "--nelem");
@@ -112,6 +112,7 @@ static int start_timer(const qsb_run_config *cfg, qsb_timer *timer)
 /* What the run holds from its start to its report. */
 typedef struct {
     const qsb_run_config *cfg;
+    qsb_plugins *plugins; /* the command's set of cfg's plug-ins (plugins.h); NULL: none */
     const qsb_run_reporter *reporter;
     qsb_run_plan plan;
     qsb_placement *placement;
@@ -136,7 +137,7 @@ static int load_plugins(const run_state *s, qsb_visit_record *record)
             qsb_placement_skip(s->placement, i);
             continue;
         }
-        status = qsb_plugin_load(cfg->algos[i].sort);
+        status = qsb_plugins_load_one(s->plugins, cfg->algos[i].sort);
         if (status == QSB_OK && record && !qsb_visit_process_intact(cause, sizeof cause))
             qsb_visit_abandon(record, i, cause);
     }
@@ -168,6 +169,7 @@ static int measure_here(run_state *s, qsb_run_totals *totals, qsb_visit_record *
         status = load_plugins(s, record);
     qsb_run_setup setup = {
         .config = cfg,
+        .plugins = s->plugins,
         .timer = s->timer,
         .schedule = qsb_plan_schedule(cfg, &s->plan),
         .stop = qsb_stop_request(),
@@ -325,7 +327,7 @@ static int prepare_and_measure(run_state *s, qsb_timer *timer, const struct tm *
                                       ? QSB_PLACEMENT_RELOADED
                                       : QSB_PLACEMENT_AS_GIVEN;
     if (status == QSB_OK &&
-        !(s->placement = qsb_placement_new(cfg->algos, cfg->n_algos,
+        !(s->placement = qsb_placement_new(cfg->algos, cfg->n_algos, s->plugins,
                                            (qsb_placement_regime)cfg->placement, copies)))
         status = QSB_ESYSTEM;
     if (status == QSB_OK)
@@ -338,11 +340,13 @@ static int prepare_and_measure(run_state *s, qsb_timer *timer, const struct tm *
     return status == QSB_OK ? measure_isolated(s) : status;
 }
 
-int qsb_run_bench(const qsb_run_config *cfg, const qsb_run_reporter *reporter)
+int qsb_run_bench(const qsb_run_config *cfg, qsb_plugins *plugins,
+                  const qsb_run_reporter *reporter)
 {
     run_state s;
     memset(&s, 0, sizeof s);
     s.cfg = cfg;
+    s.plugins = plugins;
     s.reporter = reporter;
     s.started_ns = qsb_clock_ns();
     double load_average = qsb_load_average(); /* before this run adds to it */

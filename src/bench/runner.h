@@ -18,6 +18,7 @@
 
 #include <time.h>
 
+#include "plugins.h"
 #include "result.h"
 #include "run.h"
 #include "run_config.h"
@@ -44,12 +45,17 @@ typedef struct {
     void *arg;
 } qsb_run_reporter;
 
-/* What can be checked before any work: that the work buffers of every cell fit in memory.
-** QSB_OK or an error (reported). */
-int qsb_run_check_memory(const qsb_run_config *cfg);
+/* What can be checked before any work: that the work buffers of every cell fit in memory
+** (plugins: the set cfg's plug-ins were resolved into; NULL: none). QSB_OK or an error
+** (reported). */
+int qsb_run_check_memory(const qsb_run_config *cfg, const qsb_plugins *plugins);
 
-/* Runs cfg (checked by qsb_run_check_memory) and reports it through reporter. Returns the
+/* Runs cfg (checked by qsb_run_check_memory) and reports it through reporter. plugins is the
+** set cfg's plug-ins were resolved into (plugins.h; NULL: none), the caller's: the run loads
+** it in the processes that sort (this one when it measures here, the watched child, each
+** worker through its own command) and never in the one that owns the outputs. Returns the
 ** reporter's status, or an error (reported). */
-int qsb_run_bench(const qsb_run_config *cfg, const qsb_run_reporter *reporter);
+int qsb_run_bench(const qsb_run_config *cfg, qsb_plugins *plugins,
+                  const qsb_run_reporter *reporter);
 
 #endif

@@ -1,9 +1,10 @@
 /*
 ** `qsortbench audit [--algos LIST] [--json FILE] [--csv FILE] [--quick]`: parse; resolve the
-** names (registry entries and plug-ins, plugin.h); open the files before the first probe (a
-** bad path fails at once, and none may be a plug-in's library); run the audit (audit_run.h);
-** write and commit the files. Properties are data (exit 0); a subject that FAILED is a finding
-** (exit 1); 2 on bad arguments, 3 on a system error.
+** names into the command's set of plug-ins (plugins.h); open the files before the first probe
+** (a bad path fails at once, and none may be a plug-in's library); run the audit with the set
+** (audit_run.h); write and commit the files; free the set last (the rows name its plug-ins).
+** Properties are data (exit 0); a subject that FAILED is a finding (exit 1); 2 on bad
+** arguments, 3 on a system error.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,7 @@
 #include "commands.h"
 #include "diag.h"
 #include "outfile.h"
-#include "plugin.h"
+#include "plugins.h"
 
 enum { OPT_ALGOS, OPT_JSON, OPT_CSV, OPT_QUICK, OPT_COUNT };
 
@@ -44,21 +45,15 @@ static int on_option(void *ctx, int index, const char *arg)
     return QSB_OK;
 }
 
-/* The selected algorithms (default: the registry), resolved in turn (a plug-in is checked in
-** a child, not loaded). */
-static int select_subjects(const char *algos, qsb_audit_subjects *subjects)
+/* The algorithms of --algos (default: the registry), resolved into plugins. */
+static int select_subjects(const char *algos, qsb_plugins *plugins,
+                           qsb_audit_subjects *subjects)
 {
     char **words = NULL;
-    size_t nwords = qsb_algorithm_count;
-    if (algos && qsb_split_words(algos, "--algos", &words, &nwords) != QSB_OK)
+    size_t n = 0;
+    if (algos && qsb_split_words(algos, "--algos", &words, &n) != QSB_OK)
         return QSB_EUSAGE;
-    int status = qsb_audit_subjects_init(subjects, nwords);
-    for (size_t i = 0; i < nwords && status == QSB_OK; i++) {
-        qsb_algorithm a;
-        status = qsb_resolve_algorithm(words ? words[i] : qsb_algorithms[i].name, &a);
-        if (status == QSB_OK)
-            status = qsb_audit_subjects_add(subjects, &a);
-    }
+    int status = qsb_audit_subjects_select(subjects, plugins, (const char *const *)words, n);
     free(words);
     return status;
 }
@@ -67,32 +62,21 @@ enum { OUT_CSV, OUT_JSON, OUT_COUNT };
 
 /* Opens the files; none may be the library of a plug-in audited. */
 static int open_files(qsb_outputs *files, const qsb_output_spec *paths,
-                      const qsb_audit_subjects *subjects)
+                      const qsb_plugins *plugins)
 {
-    const char **libraries = calloc(subjects->count ? subjects->count : 1, sizeof *libraries);
-    if (!libraries)
-        return qsb_out_of_memory("plug-in names");
-    for (size_t i = 0; i < subjects->count; i++)
-        libraries[i] = qsb_plugin_library(subjects->items[i].sort);
-    const qsb_file_group read = {"the plug-in", QSB_FILES_READ, libraries, subjects->count};
-    int status = qsb_outputs_open(files, paths, OUT_COUNT, &read, 1);
-    free(libraries);
-    return status;
+    const char *libraries[QSB_PLUGIN_MAX];
+    const qsb_file_group read = {"the plug-in", QSB_FILES_READ, libraries,
+                                 qsb_plugins_libraries(plugins, libraries)};
+    return qsb_outputs_open(files, paths, OUT_COUNT, &read, 1);
 }
 
-/* When a file takes stdout ("-", /dev/stdout...), the table goes to stderr so the file stays
-** parseable. */
-static FILE *table_stream(const qsb_outputs *files)
+/* The audit between its opened files: both written and committed, or neither. When a file
+** takes stdout ("-", /dev/stdout...), the table goes to stderr so the file stays parseable. */
+static int audit_into(qsb_outputs *files, const qsb_audit_subjects *subjects,
+                      qsb_plugins *plugins, qsb_audit_result *result, const char *command_line)
 {
     bool file_on_stdout = files->file[OUT_CSV].fp == stdout || files->file[OUT_JSON].fp == stdout;
-    return file_on_stdout ? stderr : stdout;
-}
-
-/* The audit between its opened files: both written and committed, or neither. */
-static int audit_into(qsb_outputs *files, const qsb_audit_subjects *subjects,
-                      qsb_audit_result *result, const char *command_line)
-{
-    int status = qsb_audit_run(subjects, table_stream(files), result);
+    int status = qsb_audit_run(subjects, plugins, file_on_stdout ? stderr : stdout, result);
     if (status != QSB_OK && status != QSB_FINDING)
         return status;
     int write_status = qsb_audit_write(files->file[OUT_CSV].fp, files->file[OUT_JSON].fp,
@@ -110,28 +94,25 @@ int qsb_cmd_audit(int argc, char **argv)
     if (first < argc)
         return qsb_usage_error("audit takes no operands ('%s')", qsb_quote(argv[first]));
     qsb_audit_exec_with_probe(argc, argv);
-    qsb_audit_config config;
-    qsb_audit_config_init(&config, text[OPT_QUICK] ? QSB_AUDIT_QUICK : QSB_AUDIT_FULL);
     qsb_audit_result result;
-    qsb_audit_result_begin(&result, &config);
+    qsb_audit_result_begin(&result, text[OPT_QUICK] ? QSB_AUDIT_QUICK : QSB_AUDIT_FULL);
     qsb_audit_subjects subjects = {NULL, 0, 0};
-    qsb_outputs files;
-    memset(&files, 0, sizeof files);
+    qsb_plugins *plugins = qsb_plugins_new();
+    qsb_outputs files = {0};
     const qsb_output_spec paths[OUT_COUNT] = {{"--csv", text[OPT_CSV]},
                                               {"--json", text[OPT_JSON]}};
     char *command_line = NULL;
-    status = select_subjects(text[OPT_ALGOS], &subjects);
+    status = plugins ? select_subjects(text[OPT_ALGOS], plugins, &subjects) : QSB_ESYSTEM;
     if (status == QSB_OK)
-        status = open_files(&files, paths, &subjects);
+        status = open_files(&files, paths, plugins);
     if (status == QSB_OK && !(command_line = qsb_command_line("audit", argc, argv)))
         status = qsb_out_of_memory("audit rows");
-    qsb_child_set_setup(qsb_plugins_load); /* plug-ins run in the probes' children only */
     if (status == QSB_OK)
-        status = audit_into(&files, &subjects, &result, command_line);
+        status = audit_into(&files, &subjects, plugins, &result, command_line);
     qsb_outputs_abort(&files); /* what an error left open */
     free(command_line);
     qsb_audit_result_free(&result);
     qsb_audit_subjects_free(&subjects);
-    qsb_plugins_unload(); /* last: the rows' names point into the plug-ins */
+    qsb_plugins_free(plugins); /* last: the rows name its plug-ins */
     return status;
 }

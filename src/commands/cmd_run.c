@@ -17,7 +17,7 @@
 #include "history.h"
 #include "history_report.h"
 #include "plot.h"
-#include "plugin.h"
+#include "plugins.h"
 #include "report.h"
 #include "result.h"
 #include "run_files.h"
@@ -28,6 +28,7 @@
 /* The command's side of a run: its files and the table's reference. */
 typedef struct {
     const qsb_run_config *cfg;
+    const qsb_plugins *plugins; /* cfg's, whose libraries no output may replace */
     const qsb_reference *ref;
     qsb_run_files files;
     qsb_stamp_text stamp; /* what --history files the run under */
@@ -36,7 +37,7 @@ typedef struct {
 static int open_files(void *arg, const struct tm *utc)
 {
     run_output *o = arg;
-    return qsb_run_files_open(&o->files, o->cfg, utc);
+    return qsb_run_files_open(&o->files, o->cfg, o->plugins, utc);
 }
 
 /* The exit status of a run whose files are written: why it ended early, what failed
@@ -109,41 +110,44 @@ static int check_history(const char *path, qsb_stamp_text *stamp)
 
 /* The checks before any work, the run, and its files abandoned unless committed (by this
 ** process or by the run's watched child). */
-static int execute(const qsb_run_config *cfg)
+static int execute(const qsb_run_config *cfg, qsb_plugins *plugins)
 {
     qsb_reference ref;
     memset(&ref, 0, sizeof ref);
     run_output output;
     memset(&output, 0, sizeof output);
     output.cfg = cfg;
+    output.plugins = plugins;
     output.ref = cfg->reference ? &ref : NULL;
     /* an output on the --reference table is refused before the table is read */
-    int status = qsb_run_files_check_inputs(cfg);
+    int status = qsb_run_files_check_inputs(cfg, plugins);
     if (status == QSB_OK && cfg->reference)
         status = qsb_reference_load(cfg->reference, &ref);
     if (status == QSB_OK)
-        status = qsb_run_check_memory(cfg);
+        status = qsb_run_check_memory(cfg, plugins);
     if (status == QSB_OK && (cfg->plot || cfg->report_path))
         status = qsb_plot_check(); /* no gnuplot: say so now, not after the run */
     if (status == QSB_OK && cfg->history_path)
         status = check_history(cfg->history_path, &output.stamp);
     qsb_run_reporter reporter = {.open = open_files, .report = report, .arg = &output};
     if (status == QSB_OK)
-        status = qsb_run_bench(cfg, &reporter);
+        status = qsb_run_bench(cfg, plugins, &reporter);
     qsb_outputs_abort(&output.files.out);
     qsb_reference_free(&ref);
     return status;
 }
 
+/* The plug-ins of --algos are the command's (plugins.h): freed after the config naming them. */
 int qsb_cmd_run(int argc, char **argv)
 {
-    qsb_run_config cfg;
-    int status = qsb_run_config_parse(&cfg, argc, argv);
+    qsb_plugins *plugins = qsb_plugins_new();
+    qsb_run_config cfg = {0};
+    int status = plugins ? qsb_run_config_parse(&cfg, plugins, argc, argv) : QSB_ESYSTEM;
     if (status == QSB_OK)
-        status = execute(&cfg);
+        status = execute(&cfg, plugins);
     else if (status == QSB_HELP_SHOWN)
         status = QSB_OK;
     qsb_run_config_free(&cfg);
-    qsb_plugins_unload(); /* after the configuration, which points into the plug-ins */
+    qsb_plugins_free(plugins);
     return status;
 }

@@ -14,7 +14,7 @@
 #include "export.h"
 #include "infile.h"
 #include "plot.h"
-#include "plugin.h"
+#include "plugins.h"
 #include "report.h"
 #include "report_html.h"
 
@@ -76,15 +76,6 @@ static const char **algorithm_names(const qsb_run_config *cfg)
     return names;
 }
 
-/* The libraries of the plug-ins named by a path (NULL for the others), or NULL. */
-static const char **plugin_libraries(const qsb_run_config *cfg)
-{
-    const char **libraries = malloc((cfg->n_algos ? cfg->n_algos : 1) * sizeof *libraries);
-    for (size_t i = 0; libraries && i < cfg->n_algos; i++)
-        libraries[i] = qsb_plugin_library(cfg->algos[i].sort);
-    return libraries;
-}
-
 /* The outputs the options name (NULL: the default, made when the files open). */
 static void named_outputs(const qsb_run_config *cfg, qsb_output_spec paths[QSB_RUN_FILES])
 {
@@ -101,32 +92,29 @@ static const char *reference_file(const qsb_run_config *cfg)
                                                                                  : NULL;
 }
 
-int qsb_run_files_check_inputs(const qsb_run_config *cfg)
+int qsb_run_files_check_inputs(const qsb_run_config *cfg, const qsb_plugins *plugins)
 {
     qsb_output_spec paths[QSB_RUN_FILES];
     named_outputs(cfg, paths);
-    const char *reference = reference_file(cfg);
-    const char **libraries = plugin_libraries(cfg);
-    if (!libraries)
-        return qsb_out_of_memory("plug-in names");
+    const char *reference = reference_file(cfg), *libraries[QSB_PLUGIN_MAX];
+    size_t nlibraries = qsb_plugins_libraries(plugins, libraries);
     const qsb_file_group read[2] = {
         {"--reference", QSB_FILES_READ, &reference, 1},
-        {"the plug-in", QSB_FILES_READ, libraries, cfg->n_algos}};
-    int status = qsb_outputs_check(paths, QSB_RUN_FILES, read, 2);
-    free(libraries);
-    return status;
+        {"the plug-in", QSB_FILES_READ, libraries, nlibraries}};
+    return qsb_outputs_check(paths, QSB_RUN_FILES, read, 2);
 }
 
 /* Opens the outputs; none may be a file the run reads (the --reference table, a plug-in's
 ** library), nor a chart of --plot. */
 static int open_outputs(qsb_run_files *f, const qsb_run_config *cfg,
-                        const qsb_output_spec paths[QSB_RUN_FILES])
+                        const qsb_plugins *plugins, const qsb_output_spec paths[QSB_RUN_FILES])
 {
     const char *reference = reference_file(cfg);
     qsb_chart_paths charts = {NULL, 0};
-    const char **names = NULL, **libraries = plugin_libraries(cfg);
-    int status = libraries ? QSB_OK : qsb_out_of_memory("plug-in names");
-    if (status == QSB_OK && cfg->plot) {
+    const char **names = NULL, *libraries[QSB_PLUGIN_MAX];
+    size_t nlibraries = qsb_plugins_libraries(plugins, libraries);
+    int status = QSB_OK;
+    if (cfg->plot) {
         status = choose_plot_results(f, paths[QSB_RUN_CSV].path, paths[QSB_RUN_JSON].path);
         if (status == QSB_OK && !(names = algorithm_names(cfg)))
             status = qsb_out_of_memory("chart names");
@@ -139,17 +127,17 @@ static int open_outputs(qsb_run_files *f, const qsb_run_config *cfg,
     }
     const qsb_file_group others[3] = {
         {"--reference", QSB_FILES_READ, &reference, 1},
-        {"the plug-in", QSB_FILES_READ, libraries, libraries ? cfg->n_algos : 0},
+        {"the plug-in", QSB_FILES_READ, libraries, nlibraries},
         {"--plot", QSB_FILES_WRITTEN, (const char *const *)charts.paths, charts.n}};
     if (status == QSB_OK)
         status = qsb_outputs_open(&f->out, paths, QSB_RUN_FILES, others, 3);
     qsb_plot_chart_paths_free(&charts);
     free(names);
-    free(libraries);
     return status;
 }
 
-int qsb_run_files_open(qsb_run_files *f, const qsb_run_config *cfg, const struct tm *utc)
+int qsb_run_files_open(qsb_run_files *f, const qsb_run_config *cfg, const qsb_plugins *plugins,
+                       const struct tm *utc)
 {
     qsb_output_spec paths[QSB_RUN_FILES];
     named_outputs(cfg, paths);
@@ -160,7 +148,7 @@ int qsb_run_files_open(qsb_run_files *f, const qsb_run_config *cfg, const struct
     if (status == QSB_OK && !paths[QSB_RUN_JSON].path &&
         (status = default_path(f->json_default, sizeof f->json_default, utc, "json")) == QSB_OK)
         paths[QSB_RUN_JSON].path = f->json_default;
-    return status == QSB_OK ? open_outputs(f, cfg, paths) : status;
+    return status == QSB_OK ? open_outputs(f, cfg, plugins, paths) : status;
 }
 
 const char *qsb_run_file_name(const char *given, const char *dflt)

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "outfile.h"
+#include "plugins.h"
 #include "result.h"
 #include "run_config.h"
 
@@ -24,14 +25,15 @@ typedef struct {
     unsigned plot_charts;    /* --plot: the charts it draws (QSB_CHART_*), reserved at open */
 } qsb_run_files;
 
-/* Opens the run's files (utc: the run's start, for the default names). QSB_OK or an error
-** (reported). */
-int qsb_run_files_open(qsb_run_files *f, const qsb_run_config *cfg, const struct tm *utc);
+/* Opens the run's files (utc: the run's start, for the default names); none may be the
+** library of a plug-in of the set (NULL: none). QSB_OK or an error (reported). */
+int qsb_run_files_open(qsb_run_files *f, const qsb_run_config *cfg, const qsb_plugins *plugins,
+                       const struct tm *utc);
 
 /* Before anything is read or created: no output the options name is a file the run reads
 ** (the --reference table, a plug-in's library), however spelled. QSB_OK or a usage error
 ** (reported). qsb_run_files_open checks it again with the charts and the default names. */
-int qsb_run_files_check_inputs(const qsb_run_config *cfg);
+int qsb_run_files_check_inputs(const qsb_run_config *cfg, const qsb_plugins *plugins);
 
 /* "standard output" for "-", the default when not given, else the path: for messages. */
 const char *qsb_run_file_name(const char *given, const char *dflt);

@@ -22,7 +22,7 @@
 #include "export.h"
 #include "machine.h"
 #include "placement.h"
-#include "plugin.h"
+#include "plugins.h"
 #include "run_context.h"
 #include "schedule.h"
 #include "significance.h"
@@ -211,6 +211,7 @@ typedef struct {
     bool quiet;
     bool no_reload;
     const char *export_operand;  /* FILE of "--export FORMAT FILE" (the one operand) */
+    qsb_plugins *plugins;        /* where --algos resolves its plug-ins; NULL: none allowed */
 } option_texts;
 
 static int collect_option(void *ctx, int index, const char *arg)
@@ -345,7 +346,8 @@ static const char *default_algos(const char *reference)
                                                                        : DEFAULT_ALGOS;
 }
 
-static int resolve_algos(qsb_run_config *cfg, const char *text, const char *reference)
+static int resolve_algos(qsb_run_config *cfg, qsb_plugins *plugins, const char *text,
+                         const char *reference)
 {
     char **words;
     size_t n;
@@ -356,8 +358,8 @@ static int resolve_algos(qsb_run_config *cfg, const char *text, const char *refe
     if (!cfg->algos)
         status = qsb_out_of_memory("--algos");
     for (size_t i = 0; i < n && status == QSB_OK; i++) {
-        qsb_algorithm a; /* a registry entry or a plug-in (plugin.h) */
-        status = qsb_resolve_algorithm(words[i], &a);
+        qsb_algorithm a; /* a registry entry or a plug-in (plugins.h) */
+        status = qsb_plugins_resolve(plugins, words[i], &a);
         for (size_t j = 0; status == QSB_OK && j < i; j++)
             if (strcmp(cfg->algos[j].name, a.name) == 0)
                 status = qsb_usage_error("--algos: '%s' is listed twice", qsb_quote(a.name));
@@ -716,7 +718,7 @@ static int resolve_all(qsb_run_config *cfg, const option_texts *t)
     if (status == QSB_OK)
         status = resolve_patterns(cfg, t->text[OPT_PATTERNS]);
     if (status == QSB_OK)
-        status = resolve_algos(cfg, t->text[OPT_ALGOS], t->text[OPT_REFERENCE]);
+        status = resolve_algos(cfg, t->plugins, t->text[OPT_ALGOS], t->text[OPT_REFERENCE]);
     if (status == QSB_OK && t->text[OPT_SEED])
         status = qsb_parse_u64(t->text[OPT_SEED], "--seed", 0, QSB_SEED_LIMIT - 1, 1,
                                &cfg->seed);
@@ -745,13 +747,14 @@ static int resolve_all(qsb_run_config *cfg, const option_texts *t)
     return status;
 }
 
-int qsb_run_config_parse(qsb_run_config *cfg, int argc, char **argv)
+int qsb_run_config_parse(qsb_run_config *cfg, qsb_plugins *plugins, int argc, char **argv)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->seed = QSB_DEFAULT_SEED;
     cfg->pin_cpu = -1;
     option_texts texts;
     memset(&texts, 0, sizeof texts);
+    texts.plugins = plugins;
     int first;
     int status = qsb_parse_options(&qsb_run_spec, argc, argv, collect_option, &texts, &first);
     if (status != QSB_OK)

@@ -1,8 +1,9 @@
 /*
-** Plug-in algorithms loaded with dlopen (see plugin.h), and the resolution of every --algos
-** entry, registry or plug-in, into one qsb_algorithm the run treats alike.
+** Plug-in algorithms loaded with dlopen, held by their set (see plugins.h), and the resolution
+** of every --algos entry, registry or plug-in, into one qsb_algorithm the run and the audit
+** treat alike.
 */
-#include "plugin.h"
+#include "plugins.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -16,7 +17,6 @@
 
 #include "diag.h"
 #include "process_group.h"
-#include "visit_record.h"
 
 #define LOAD_DEADLINE_S 10.0 /* a library's constructors get this long in the checking child */
 #define PROBE_MESSAGE_BYTES 512
@@ -27,19 +27,27 @@ typedef void (*qsort_fn)(void *base, size_t n, size_t size,
                          int (*cmp)(const void *, const void *));
 
 /* A plug-in as the run knows it: name, where it is, and, only in a process that sorts, its
-** library and function (plugin.h: loaded there, never where the run's files are owned). */
+** library and function (plugins.h: loaded there, never where the run's files are owned). */
 typedef struct {
-    void *handle;   /* NULL until loaded in this process */
-    void *symbol;   /* the function, once loaded */
+    void *handle;         /* NULL until loaded in this process */
+    void *symbol;         /* the function, once loaded */
     char *name;
     char *summary;
-    char *path;     /* as dlopen is given it */
+    char *path;           /* as dlopen is given it */
     char *symbol_name;
-    int qsort_slot; /* index of its qsort adapter, -1: qsort_r's signature */
+    bool qsort_signature; /* called through the qsort adapter */
+    size_t entry;         /* the entry point it is called through (bound[entry] is it) */
 } plugin;
 
-static plugin plugins[QSB_PLUGIN_MAX];
-static size_t plugin_count;
+struct qsb_plugins {
+    plugin items[QSB_PLUGIN_MAX];
+    size_t count;
+    size_t qsort_count; /* of which with qsort's signature */
+};
+
+/* Which plug-in each entry point calls: the one piece of state outside the sets, since a
+** sort function carries no context (plugins.h). NULL: free to claim. */
+static plugin *bound[QSB_PLUGIN_MAX];
 
 /* ---- the qsort-signature adapters ---- */
 
@@ -66,8 +74,6 @@ static void call_qsort_plugin(qsort_fn sort, void *base, size_t n, size_t size, 
     current = saved;
 }
 
-static size_t qsort_slot_count;
-
 static int bind_plugin(plugin *p);
 
 /* What every plug-in's entry point does: load the plug-in here when this process has not
@@ -75,10 +81,10 @@ static int bind_plugin(plugin *p);
 static void call_plugin(size_t i, void *base, size_t n, size_t size, qsb_compare cmp,
                         void *arg)
 {
-    plugin *p = &plugins[i];
-    if (!p->symbol && bind_plugin(p) != QSB_OK)
-        abort(); /* checked in a child at resolution; gone since: nothing to sort with */
-    if (p->qsort_slot < 0) {
+    plugin *p = bound[i];
+    if (!p || (!p->symbol && bind_plugin(p) != QSB_OK))
+        abort(); /* its set is freed, or its library is gone since its check: no sort */
+    if (!p->qsort_signature) {
         qsb_sort_fn sort;
         memcpy(&sort, &p->symbol, sizeof sort); /* POSIX: object and function pointers */
         sort(base, n, size, cmp, arg);
@@ -239,13 +245,14 @@ static int check_in_child(const char *entry, const char *path, const char *symbo
         snprintf(answer, PROBE_MESSAGE_BYTES, "%s", msg);
         _exit(0);
     }
-    qsb_process_end end;
-    char who[QSB_QUOTE_PATH_MAX + 32];
+    char who[QSB_QUOTE_PATH_MAX + 32], cause[64];
     snprintf(who, sizeof who, "plug-in '%s' (its check)", qsb_quote_path(entry));
-    qsb_watch watch = {LOAD_DEADLINE_S, NULL, NULL, who};
     int status = pid < 0 ? qsb_error(QSB_ESYSTEM, "cannot check plug-in '%s': cannot fork",
                                      qsb_quote_path(entry))
-                         : qsb_watch_process(&watch, pid, NULL, &end);
+                 : qsb_group_wait(pid, LOAD_DEADLINE_S, who, cause, sizeof cause) == -1
+                     ? qsb_error(QSB_ESYSTEM, "cannot wait for the check of plug-in '%s': %s",
+                                 qsb_quote_path(entry), strerror(errno))
+                     : QSB_OK;
     char msg[PROBE_MESSAGE_BYTES] = "";
     if (status == QSB_OK)
         snprintf(msg, sizeof msg, "%s", answer);
@@ -256,7 +263,7 @@ static int check_in_child(const char *entry, const char *path, const char *symbo
         return qsb_error(QSB_EUSAGE, "--algos: plug-in '%s': %s", qsb_quote_path(entry),
                          qsb_quote_path(msg));
     return qsb_error(QSB_EUSAGE, "--algos: plug-in '%s': loading its library %s",
-                     qsb_quote_path(entry), end.cause);
+                     qsb_quote_path(entry), cause);
 }
 
 /* Loads the plug-in in this process: its constructors run here. Reports failures. */
@@ -294,9 +301,10 @@ static void plugin_free(plugin *p)
 }
 
 /* The plug-in's record: what resolution needs (name, summary, where), nothing loaded. */
-static int describe_plugin(const char *entry, const plugin_spec *spec, char *path, plugin *p)
+static int describe_plugin(qsb_plugins *set, const char *entry, const plugin_spec *spec,
+                           char *path, plugin *p)
 {
-    if (spec->qsort_signature && qsort_slot_count == QSB_PLUGIN_QSORT_MAX)
+    if (spec->qsort_signature && set->qsort_count == QSB_PLUGIN_QSORT_MAX)
         return qsb_usage_error("--algos: plug-in '%s': at most %d plug-ins with qsort's "
                                "signature", qsb_quote_path(entry), QSB_PLUGIN_QSORT_MAX);
     size_t len = strlen(spec->path) + strlen(spec->symbol) + 48;
@@ -308,18 +316,29 @@ static int describe_plugin(const char *entry, const plugin_spec *spec, char *pat
         return qsb_out_of_memory("--algos");
     snprintf(p->summary, len, "plug-in %s:%s%s", spec->path, spec->symbol,
              spec->qsort_signature ? " (qsort signature)" : "");
-    p->qsort_slot = spec->qsort_signature ? (int)qsort_slot_count++ : -1;
+    p->qsort_signature = spec->qsort_signature;
+    set->qsort_count += spec->qsort_signature;
     return QSB_OK;
 }
 
-/* Checked in a child (its library loaded there, its symbol a function); this process only
-** records where it is: its code runs in the processes that sort (plugin.h). */
-static int load_plugin(const char *entry, qsb_algorithm *out)
+/* An entry point no set has claimed, or QSB_PLUGIN_MAX. */
+static size_t free_entry(void)
 {
-    if (plugin_count == QSB_PLUGIN_MAX)
+    size_t i = 0;
+    while (i < QSB_PLUGIN_MAX && bound[i])
+        i++;
+    return i;
+}
+
+/* Checked in a child (its library loaded there, its symbol a function); this process only
+** records where it is: its code runs in the processes that sort (plugins.h). */
+static int add_plugin(qsb_plugins *set, const char *entry, qsb_algorithm *out)
+{
+    size_t slot = free_entry();
+    if (set->count == QSB_PLUGIN_MAX || slot == QSB_PLUGIN_MAX)
         return qsb_usage_error("--algos: at most %d plug-ins", QSB_PLUGIN_MAX);
     plugin_spec spec;
-    plugin *p = &plugins[plugin_count];
+    plugin *p = &set->items[set->count];
     int status = parse_spec(entry, &spec);
     char *path = status == QSB_OK ? load_path(spec.path) : NULL;
     if (status == QSB_OK && !path)
@@ -327,7 +346,7 @@ static int load_plugin(const char *entry, qsb_algorithm *out)
     if (status == QSB_OK)
         status = check_in_child(entry, path, spec.symbol);
     if (status == QSB_OK)
-        status = describe_plugin(entry, &spec, path, p);
+        status = describe_plugin(set, entry, &spec, path, p);
     else
         free(path);
     free(spec.text);
@@ -335,7 +354,10 @@ static int load_plugin(const char *entry, qsb_algorithm *out)
         plugin_free(p);
         return status;
     }
-    out->sort = plugin_entries[plugin_count++];
+    p->entry = slot;
+    bound[slot] = p;
+    set->count++;
+    out->sort = plugin_entries[slot];
     out->name = p->name;
     out->summary = p->summary;
     out->properties = QSB_PROP_UNKNOWN;
@@ -344,6 +366,25 @@ static int load_plugin(const char *entry, qsb_algorithm *out)
 }
 
 /* ---- the public entry points ---- */
+
+qsb_plugins *qsb_plugins_new(void)
+{
+    qsb_plugins *set = calloc(1, sizeof *set);
+    if (!set)
+        qsb_out_of_memory("plug-ins");
+    return set;
+}
+
+void qsb_plugins_free(qsb_plugins *set)
+{
+    if (!set)
+        return;
+    for (size_t i = 0; i < set->count; i++) {
+        bound[set->items[i].entry] = NULL;
+        plugin_free(&set->items[i]);
+    }
+    free(set);
+}
 
 bool qsb_is_plugin_spec(const char *entry)
 {
@@ -364,10 +405,13 @@ static int unknown_algorithm(const char *entry)
                            "[NAME=]PATH.so:SYMBOL)", qsb_quote_path(entry), valid);
 }
 
-int qsb_resolve_algorithm(const char *entry, qsb_algorithm *out)
+int qsb_plugins_resolve(qsb_plugins *set, const char *entry, qsb_algorithm *out)
 {
+    if (qsb_is_plugin_spec(entry) && !set)
+        return qsb_usage_error("--algos: '%s': plug-ins are not accepted here",
+                               qsb_quote_path(entry));
     if (qsb_is_plugin_spec(entry))
-        return load_plugin(entry, out);
+        return add_plugin(set, entry, out);
     const qsb_algorithm *a = qsb_algorithm_find(entry);
     if (!a)
         return unknown_algorithm(entry);
@@ -375,64 +419,60 @@ int qsb_resolve_algorithm(const char *entry, qsb_algorithm *out)
     return QSB_OK;
 }
 
-int qsb_plugins_load(void)
+int qsb_plugins_load(qsb_plugins *set)
 {
     int status = QSB_OK;
-    for (size_t i = 0; i < plugin_count && status == QSB_OK; i++)
-        status = bind_plugin(&plugins[i]);
+    for (size_t i = 0; set && i < set->count && status == QSB_OK; i++)
+        status = bind_plugin(&set->items[i]);
     return status;
 }
 
-/* The plug-in behind one of the entry points, or NULL. */
-static plugin *plugin_of(qsb_sort_fn sort)
+/* The set's plug-in behind one of the entry points, or NULL. */
+static plugin *plugin_of(const qsb_plugins *set, qsb_sort_fn sort)
 {
-    for (size_t i = 0; i < plugin_count; i++)
-        if (plugin_entries[i] == sort)
-            return &plugins[i];
+    for (size_t i = 0; set && i < set->count; i++)
+        if (plugin_entries[set->items[i].entry] == sort)
+            return bound[set->items[i].entry];
     return NULL;
 }
 
-int qsb_plugin_load(qsb_sort_fn sort)
+int qsb_plugins_load_one(qsb_plugins *set, qsb_sort_fn sort)
 {
-    plugin *p = plugin_of(sort);
+    plugin *p = plugin_of(set, sort);
     return p ? bind_plugin(p) : QSB_OK;
 }
 
-bool qsb_plugin_object(qsb_sort_fn sort, const char **path, const char **symbol)
+bool qsb_plugins_has(const qsb_plugins *set, qsb_sort_fn sort)
 {
-    const plugin *p = plugin_of(sort);
-    if (!p || p->qsort_slot >= 0)
+    return plugin_of(set, sort) != NULL;
+}
+
+bool qsb_plugins_object(const qsb_plugins *set, qsb_sort_fn sort, const char **path,
+                        const char **symbol)
+{
+    const plugin *p = plugin_of(set, sort);
+    if (!p || p->qsort_signature)
         return false;
     *path = p->path;
     *symbol = p->symbol_name;
     return true;
 }
 
-bool qsb_is_plugin_sort(qsb_sort_fn sort)
+size_t qsb_plugins_libraries(const qsb_plugins *set, const char *paths[QSB_PLUGIN_MAX])
 {
-    return plugin_of(sort) != NULL;
+    size_t n = 0;
+    for (size_t i = 0; set && i < set->count; i++)
+        if (strchr(set->items[i].path, '/'))
+            paths[n++] = set->items[i].path;
+    return n;
 }
 
-const char *qsb_plugin_library(qsb_sort_fn sort)
+qsb_sort_fn qsb_plugins_direct(const qsb_plugins *set, qsb_sort_fn sort)
 {
-    const plugin *p = plugin_of(sort);
-    return p && strchr(p->path, '/') ? p->path : NULL;
-}
-
-qsb_sort_fn qsb_plugin_direct(qsb_sort_fn sort)
-{
-    const plugin *p = plugin_of(sort);
-    if (!p || p->qsort_slot >= 0 || !p->symbol)
+    const plugin *p = plugin_of(set, sort);
+    if (!p || p->qsort_signature || !p->symbol)
         return sort;
     qsb_sort_fn direct;
     memcpy(&direct, &p->symbol, sizeof direct);
     return direct;
-}
-
-void qsb_plugins_unload(void)
-{
-    for (size_t i = 0; i < plugin_count; i++)
-        plugin_free(&plugins[i]);
-    plugin_count = 0;
-    qsort_slot_count = 0;
 }
