@@ -551,7 +551,7 @@ static int put_compare(FILE *out, const qsb_html_page *p)
     if (status != QSB_OK)
         return status;
     fputs("<section id=\"compare\">\n<h2>Compared with an earlier run</h2>\n", out);
-    put_compare_summary(out, p, &rep, qsb_compare_status(&rep, false));
+    put_compare_summary(out, p, &rep, qsb_compare_status(&rep, QSB_COMPARE_LENIENT));
     fprintf(out, "<table class=\"verdicts\">\n<thead><tr><th>cell</th><th>algorithm</th>"
                  "<th class=\"num\">BASE</th><th class=\"num\">NEW</th><th class=\"num\">"
                  "change</th><th class=\"num\">95%% interval</th><th class=\"num\">p adj.</th>"
