@@ -171,5 +171,8 @@ int qsb_calibrate(const qsb_results *a, const qsb_results *b, qsb_calibration *o
 void qsb_calibration_free(qsb_calibration *c);
 /* The share of the rows with an interval in both runs that agree; NAN when there are none. */
 double qsb_calibration_agree_share(const qsb_calibration *c);
+/* QSB_FINDING when strict and under QSB_CALIBRATION_STRICT_SHARE agree (or none has an
+** interval); QSB_OK otherwise. */
+int qsb_calibration_status(const qsb_calibration *c, qsb_compare_strictness strictness);
 
 #endif

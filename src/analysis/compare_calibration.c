@@ -137,3 +137,9 @@ double qsb_calibration_agree_share(const qsb_calibration *c)
 {
     return c->with_interval ? (double)c->agree / (double)c->with_interval : NAN;
 }
+
+int qsb_calibration_status(const qsb_calibration *c, qsb_compare_strictness strictness)
+{
+    bool enough = qsb_calibration_agree_share(c) >= QSB_CALIBRATION_STRICT_SHARE;
+    return strictness == QSB_COMPARE_STRICT && !enough ? QSB_FINDING : QSB_OK;
+}

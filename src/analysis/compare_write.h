@@ -36,5 +36,7 @@ void qsb_compare_warn_rows(const qsb_compare_report *r);
 /* The error line of a finding (regressions and failed sorts; when strict, rows in one file
 ** only), with QSB_FINDING; QSB_OK when the report has none. */
 int qsb_compare_report_finding(const qsb_compare_report *r, qsb_compare_strictness strictness);
+/* The error line of --calibration --strict's finding, with QSB_FINDING. */
+int qsb_calibration_report_finding(const qsb_calibration *c);
 
 #endif

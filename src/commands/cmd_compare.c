@@ -98,7 +98,6 @@ static int on_option(void *ctx, int index, const char *arg)
     return QSB_OK;
 }
 
-
 /* ---- --calibration ---- */
 
 static int calibration_command(const compare_config *cfg, const char *path1, const char *path2)
@@ -121,18 +120,14 @@ static int calibration_command(const compare_config *cfg, const char *path1, con
         status = qsb_calibrate(&a, &b, &cal);
     if (status != QSB_OK)
         goto done;
-    double share = qsb_calibration_agree_share(&cal);
-    int verdict = cfg->strictness == QSB_COMPARE_STRICT && !(share >= QSB_CALIBRATION_STRICT_SHARE) ? QSB_FINDING : QSB_OK;
+    int verdict = qsb_calibration_status(&cal, cfg->strictness);
     qsb_calibration_write_text(stdout, &cal, path1, path2, a.context.metric);
     if (json.file[0].fp)
         status = qsb_calibration_write_json(json.file[0].fp, &cal, path1, path2,
                                             a.context.metric, cfg->strictness, verdict);
     status = qsb_outputs_close(&json, status);
     if (status == QSB_OK && verdict != QSB_OK)
-        status = qsb_error(QSB_FINDING, "--calibration --strict: %zu of %zu rows agree, under "
-                           "%.0f%%: the intervals are too narrow on this machine (or the runs "
-                           "differ)", cal.agree, cal.with_interval,
-                           QSB_CALIBRATION_STRICT_SHARE * 100.0);
+        status = qsb_calibration_report_finding(&cal);
 done:
     qsb_outputs_abort(&json); /* what an error left open */
     qsb_calibration_free(&cal);
@@ -141,8 +136,6 @@ done:
     return status;
 }
 
-/* ---- the command ---- */
-
 /* $GITHUB_STEP_SUMMARY: the file the Markdown table is appended to, or NULL. */
 static const char *step_summary_path(void)
 {
@@ -150,20 +143,27 @@ static const char *step_summary_path(void)
     return path && *path ? path : NULL;
 }
 
-static int append_step_summary(const qsb_compare_report *r, const char *base_path,
-                               const char *new_path, int status)
+/* Opened before the reading, to append to: a path that cannot be written, or a FIFO that no
+** process reads, fails at once (exit 2) instead of after the work, or waiting forever. */
+static int open_step_summary(FILE **fp)
 {
     const char *path = step_summary_path();
-    if (!path)
+    *fp = NULL;
+    return path ? qsb_append_open("$GITHUB_STEP_SUMMARY", path, fp) : QSB_OK;
+}
+
+/* Appends the Markdown table and closes *fp (left NULL); nothing when it is NULL. */
+static int append_step_summary(FILE **fp, const qsb_compare_report *r, const char *base_path,
+                               const char *new_path, int status)
+{
+    if (!*fp)
         return QSB_OK;
-    FILE *fp = fopen(path, "a");
-    if (!fp)
-        return qsb_error(QSB_ESYSTEM, "cannot append to $GITHUB_STEP_SUMMARY '%s'",
-                         qsb_quote_path(path));
-    int written = qsb_compare_write_markdown(fp, r, base_path, new_path, status);
-    if (fclose(fp) != 0 && written == QSB_OK)
+    int written = qsb_compare_write_markdown(*fp, r, base_path, new_path, status);
+    int closed = fclose(*fp);
+    *fp = NULL;
+    if (closed != 0 && written == QSB_OK)
         return qsb_error(QSB_ESYSTEM, "cannot write $GITHUB_STEP_SUMMARY '%s'",
-                         qsb_quote_path(path));
+                         qsb_quote_path(step_summary_path()));
     return written;
 }
 
@@ -171,15 +171,18 @@ enum { OUT_MARKDOWN, OUT_JSON, OUT_COUNT };
 
 /* Writes every requested output and commits them all, or none; then the CI step summary.
 ** Returns the first failure, else QSB_OK. */
-static int write_outputs(const compare_config *cfg, qsb_outputs *out, const qsb_compare_report *r,
-                         const char *base_path, const char *new_path, int verdict)
+static int write_outputs(const compare_config *cfg, qsb_outputs *out, FILE **summary,
+                         const qsb_compare_report *r, const char *base_path,
+                         const char *new_path, int verdict)
 {
     FILE *markdown = out->file[OUT_MARKDOWN].fp, *json = out->file[OUT_JSON].fp;
-    int status = markdown ? qsb_compare_write_markdown(markdown, r, base_path, new_path, verdict) : QSB_OK;
+    int status = QSB_OK;
+    if (markdown)
+        status = qsb_compare_write_markdown(markdown, r, base_path, new_path, verdict);
     if (json && status == QSB_OK)
         status = qsb_compare_write_json(json, r, base_path, new_path, cfg->strictness, verdict);
     status = qsb_outputs_close(out, status);
-    int s = append_step_summary(r, base_path, new_path, verdict);
+    int s = append_step_summary(summary, r, base_path, new_path, verdict);
     return status != QSB_OK ? status : s;
 }
 
@@ -213,8 +216,11 @@ int qsb_cmd_compare(int argc, char **argv)
                                       {"NEW", QSB_FILES_READ, &new_path, 1},
                                       {"$GITHUB_STEP_SUMMARY", QSB_FILES_WRITTEN, &summary, 1}};
     qsb_outputs out;
+    FILE *summary_fp = NULL;
     /* before the reading: a bad path fails now, and no output may be what is read */
     status = qsb_outputs_open(&out, paths, OUT_COUNT, others, 3);
+    if (status == QSB_OK)
+        status = open_step_summary(&summary_fp);
     if (status == QSB_OK)
         status = qsb_read_results(base_path, &base);
     if (status == QSB_OK)
@@ -229,11 +235,13 @@ int qsb_cmd_compare(int argc, char **argv)
     if (status != QSB_OK)
         goto done;
     qsb_compare_warn_rows(&report);
-    status = write_outputs(&cfg, &out, &report, base_path, new_path, verdict);
+    status = write_outputs(&cfg, &out, &summary_fp, &report, base_path, new_path, verdict);
     if (status == QSB_OK && verdict != QSB_OK)
         status = qsb_compare_report_finding(&report, cfg.strictness);
 done:
     qsb_outputs_abort(&out); /* what an error left open */
+    if (summary_fp)
+        fclose(summary_fp); /* nothing appended after an error */
     qsb_compare_report_free(&report);
     qsb_results_free(&base);
     qsb_results_free(&cand);
