@@ -460,7 +460,8 @@ static int compare_base_rows(qsb_compare_report *out, qsb_row_ref *refs, size_t 
         const qsb_cell *cell = &base->cells[c];
         for (size_t i = 0; i < cell->nrows && status == QSB_OK; i++) {
             qsb_row_ref key = {cell, &cell->rows[i], false};
-            qsb_row_ref *hit = nrefs ? bsearch(&key, refs, nrefs, sizeof *refs, qsb_row_ref_order) : NULL;
+            qsb_row_ref *hit =
+                nrefs ? bsearch(&key, refs, nrefs, sizeof *refs, qsb_row_ref_order) : NULL;
             if (!hit) {
                 add_entry(out, cell, i, NULL, 0, QSB_VERDICT_ONLY_BASE);
                 continue;
@@ -594,7 +595,8 @@ int qsb_compare_status(const qsb_compare_report *r, qsb_compare_strictness stric
 {
     if (r->count[QSB_VERDICT_REGRESSION] || r->count[QSB_VERDICT_FAILED])
         return QSB_FINDING;
-    if (strictness == QSB_COMPARE_STRICT && (r->count[QSB_VERDICT_ONLY_BASE] || r->count[QSB_VERDICT_ONLY_NEW]))
+    bool one_file_rows = r->count[QSB_VERDICT_ONLY_BASE] || r->count[QSB_VERDICT_ONLY_NEW];
+    if (strictness == QSB_COMPARE_STRICT && one_file_rows)
         return QSB_FINDING;
     return QSB_OK;
 }

@@ -102,7 +102,8 @@ int qsb_calibrate(const qsb_results *a, const qsb_results *b, qsb_calibration *o
         for (size_t i = 1; i < cell->nrows; i++) {
             const qsb_row *ra = &cell->rows[i];
             qsb_row_ref key = {cell, ra, false};
-            const qsb_row_ref *hit = nrefs ? bsearch(&key, refs, nrefs, sizeof *refs, qsb_row_ref_order) : NULL;
+            const qsb_row_ref *hit =
+                nrefs ? bsearch(&key, refs, nrefs, sizeof *refs, qsb_row_ref_order) : NULL;
             if (!hit || hit->row == &hit->cell->rows[0] || !ra->verified || !hit->row->verified ||
                 !isfinite(ra->delta_pct) || !isfinite(hit->row->delta_pct))
                 continue;
