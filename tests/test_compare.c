@@ -176,18 +176,18 @@ static void test_verdicts(void)
     CHECK_MSG(near(it->change_pct, 10.0, 1e-9), "change %g", it->change_pct);
     CHECK(it->p < 1e-4 && it->change_lo > 5.0 && it->change_hi < 15.0);
     CHECK(it->base_n == 15 && it->new_n == 15 && !it->threshold_only);
-    CHECK(qsb_compare_status(&rep, false) == QSB_FINDING);
+    CHECK(qsb_compare_status(&rep, QSB_COMPARE_LENIENT) == QSB_FINDING);
     qsb_compare_report_free(&rep);
 
     compare_to_report(&base, &same, &rep);
     CHECK_EQ_U64(rep.count[QSB_VERDICT_SAME], 4);
     CHECK(item_at(&rep, 1).change_pct == 0.0 && item_at(&rep, 1).p > 0.5);
-    CHECK(qsb_compare_status(&rep, true) == QSB_OK);
+    CHECK(qsb_compare_status(&rep, QSB_COMPARE_STRICT) == QSB_OK);
     qsb_compare_report_free(&rep);
 
     compare_to_report(&base, &fast, &rep);
     CHECK_EQ_U64(rep.count[QSB_VERDICT_IMPROVED], 2);
-    CHECK(qsb_compare_status(&rep, false) == QSB_OK);
+    CHECK(qsb_compare_status(&rep, QSB_COMPARE_LENIENT) == QSB_OK);
     qsb_compare_report_free(&rep);
 
     compare_to_report(&base, &bit_slower, &rep); /* +2%: clearly slower, but not beyond 5% */
@@ -202,19 +202,19 @@ static void test_verdicts(void)
     build(&few_b, "cycles", 1.2, 3, 1);
     compare_to_report(&few_a, &few_b, &rep); /* 3 samples each: p >= 0.1 always */
     CHECK_EQ_U64(rep.count[QSB_VERDICT_FEW_SAMPLES], 1);
-    CHECK(qsb_compare_status(&rep, false) == QSB_OK);
+    CHECK(qsb_compare_status(&rep, QSB_COMPARE_LENIENT) == QSB_OK);
     qsb_compare_report_free(&rep);
 
     /* NEW's sort failed: FAILED, a finding */
     CHECK(qsb_row_fail(&same.cells[0].rows[1], "not sorted at index 3") == 0);
     compare_to_report(&base, &same, &rep);
     CHECK(item_at(&rep, 1).verdict == QSB_VERDICT_FAILED);
-    CHECK(qsb_compare_status(&rep, false) == QSB_FINDING);
+    CHECK(qsb_compare_status(&rep, QSB_COMPARE_LENIENT) == QSB_FINDING);
     qsb_compare_report_free(&rep);
     /* ... and in BASE only: listed, not compared */
     compare_to_report(&same, &base, &rep);
     CHECK(item_at(&rep, 1).verdict == QSB_VERDICT_BASE_FAILED);
-    CHECK(qsb_compare_status(&rep, false) == QSB_OK);
+    CHECK(qsb_compare_status(&rep, QSB_COMPARE_LENIENT) == QSB_OK);
     qsb_compare_report_free(&rep);
 
     qsb_results_free(&slow);
@@ -245,8 +245,8 @@ static void test_missing_rows(void)
     CHECK_EQ_U64(rep.n, 8);
     CHECK(item_at(&rep, rep.n - 1).verdict == QSB_VERDICT_ONLY_NEW &&
           strcmp(item_at(&rep, rep.n - 1).algorithm, "heapsort") == 0);
-    CHECK(qsb_compare_status(&rep, false) == QSB_OK);
-    CHECK(qsb_compare_status(&rep, true) == QSB_FINDING);
+    CHECK(qsb_compare_status(&rep, QSB_COMPARE_LENIENT) == QSB_OK);
+    CHECK(qsb_compare_status(&rep, QSB_COMPARE_STRICT) == QSB_FINDING);
     qsb_compare_report_free(&rep);
     qsb_results_free(&base);
     qsb_results_free(&fewer);
@@ -313,7 +313,7 @@ static void test_normalize(void)
     CHECK_MSG(item_at(&rep, 1).verdict == QSB_VERDICT_SAME && fabs(item_at(&rep, 1).change_pct) < 1.5,
               "normalized A/A: %s %+.2f%%", qsb_verdict_name(item_at(&rep, 1).verdict),
               item_at(&rep, 1).change_pct);
-    CHECK(qsb_compare_status(&rep, false) == QSB_OK);
+    CHECK(qsb_compare_status(&rep, QSB_COMPARE_LENIENT) == QSB_OK);
     qsb_compare_report_free(&rep);
 
     CHECK(qsb_compare_results(&base, &drifted_slow, &o, &rep) == QSB_OK);
@@ -426,7 +426,7 @@ static void test_matrix_aa(void)
         CHECK_MSG(rep.count[QSB_VERDICT_REGRESSION] == 0, "normalize %d: Holm: %zu", normalize,
                   rep.count[QSB_VERDICT_REGRESSION]);
         CHECK(count_raw(&rep, o.alpha, o.threshold_pct) == raw); /* the raw p are kept */
-        CHECK(qsb_compare_status(&rep, false) == QSB_OK);
+        CHECK(qsb_compare_status(&rep, QSB_COMPARE_LENIENT) == QSB_OK);
         for (size_t i = 0; i < rep.n; i++)
             CHECK(isnan(item_at(&rep, i).p) || item_at(&rep, i).p_adjusted >= item_at(&rep, i).p);
         qsb_compare_report_free(&rep);

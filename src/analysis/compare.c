@@ -1,8 +1,9 @@
 /*
-** Regression checks between results (compare.h): matching rows of two results, the change of
-** the median, the test over units (or Mann-Whitney for files without units), the correction
-** over every tested row and the verdicts, the context fields that differ, the in-run gate of
-** `run --fail-above`, and the calibration report. Pure: prints nothing but diagnostics.
+** Regression checks between results (compare.h): the change of the median of each matched
+** row, the test over units (or Mann-Whitney for files without units), the correction over
+** every tested row and the verdicts, the context fields that differ. Rows are matched as
+** compare_match.h says; the gate of `run --fail-above` is compare_gate.c, the calibration
+** report compare_calibration.c. Pure: prints nothing but diagnostics.
 */
 #include "compare.h"
 
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare_match.h"
 #include "compare_states.h"
 #include "diag.h"
 #include "states_text.h"
@@ -25,53 +27,6 @@ const char *qsb_verdict_name(qsb_verdict v)
     return v < QSB_VERDICT_COUNT ? verdict_names[v] : "?";
 }
 
-/* ---- matching rows ---- */
-
-typedef struct {
-    const qsb_cell *cell;
-    const qsb_row *row;
-    bool matched;
-} row_ref;
-
-static int compare_keys(const qsb_cell *ca, const qsb_row *ra, const qsb_cell *cb,
-                        const qsb_row *rb)
-{
-    int c = strcmp(ca->pattern, cb->pattern);
-    if (c == 0)
-        c = (ca->nelem > cb->nelem) - (ca->nelem < cb->nelem);
-    if (c == 0)
-        c = (ca->size > cb->size) - (ca->size < cb->size);
-    return c ? c : strcmp(ra->algorithm, rb->algorithm);
-}
-
-static int by_key(const void *pa, const void *pb)
-{
-    const row_ref *a = pa, *b = pb;
-    return compare_keys(a->cell, a->row, b->cell, b->row);
-}
-
-static size_t count_rows(const qsb_results *r)
-{
-    size_t n = 0;
-    for (size_t c = 0; c < r->ncells; c++)
-        n += r->cells[c].nrows;
-    return n;
-}
-
-/* Every row of r, sorted by key for bsearch. */
-static row_ref *index_rows(const qsb_results *r, size_t *n)
-{
-    *n = count_rows(r);
-    row_ref *refs = malloc((*n ? *n : 1) * sizeof *refs);
-    if (!refs)
-        return NULL;
-    size_t k = 0;
-    for (size_t c = 0; c < r->ncells; c++)
-        for (size_t i = 0; i < r->cells[c].nrows; i++)
-            refs[k++] = (row_ref){&r->cells[c], &r->cells[c].rows[i], false};
-    qsort(refs, *n, sizeof *refs, by_key);
-    return refs;
-}
 
 /* ---- one comparison ---- */
 
@@ -106,18 +61,11 @@ typedef struct {
     double drift;           /* the file's time-level factor for such values (stats.h), >= 1 */
 } values;
 
-/* The factor by which the run widened its intervals of medians or (normalized) of ratios;
-** 1 for files without one. */
-static double drift_of(const qsb_context *c, bool ratios)
-{
-    double f = ratios ? c->drift_ratios : c->drift_medians;
-    return f >= 1.0 ? f : 1.0;
-}
 
 static int row_values(const qsb_row *row, const qsb_row *ref, const qsb_context *ctx,
                       values *v)
 {
-    v->drift = drift_of(ctx, ref != NULL);
+    v->drift = ref ? qsb_drift_of_ratios(ctx) : qsb_drift_of_medians(ctx);
     v->ratios = NULL;
     v->unit_buf = NULL;
     v->x = row->samples;
@@ -430,23 +378,6 @@ static int judge(qsb_comparison *it, const qsb_row *b, const qsb_row *n, const q
 
 /* ---- the whole comparison ---- */
 
-static int check_metrics(const qsb_results *base, const qsb_results *cand, bool normalize)
-{
-    const char *mb = base->context.metric, *mn = cand->context.metric;
-    if (!mb || !mn || strcmp(mb, mn) != 0)
-        return qsb_error(QSB_EUSAGE,
-                         "the files measure different metrics (BASE: %s, NEW: %s): compare "
-                         "runs made with the same --metric",
-                         qsb_quote(mb ? mb : "none"), qsb_quote(mn ? mn : "none"));
-    const char *bb = base->baseline, *bn = cand->baseline;
-    if (normalize && strcmp(mb, "comparisons") != 0 && (!bb || !bn || strcmp(bb, bn) != 0))
-        return qsb_error(QSB_EUSAGE,
-                         "--normalize: the files have different baselines (BASE: %s, NEW: %s); "
-                         "run both with the same first --algos entry",
-                         qsb_quote(bb ? bb : "none"), qsb_quote(bn ? bn : "none"));
-    return QSB_OK;
-}
-
 /* Works the entry's row out into *it: its values, change and own p-values, and its verdict
 ** before the correction. */
 static int work_out(const qsb_compare_report *r, const qsb_compare_entry *e,
@@ -521,15 +452,16 @@ static qsb_compare_entry *add_entry(qsb_compare_report *r, const qsb_cell *cell,
     return e;
 }
 
-static int compare_base_rows(qsb_compare_report *out, row_ref *refs, size_t nrefs)
+static int compare_base_rows(qsb_compare_report *out, qsb_row_ref *refs, size_t nrefs)
 {
     int status = QSB_OK;
     const qsb_results *base = out->base;
     for (size_t c = 0; c < base->ncells && status == QSB_OK; c++) {
         const qsb_cell *cell = &base->cells[c];
         for (size_t i = 0; i < cell->nrows && status == QSB_OK; i++) {
-            row_ref key = {cell, &cell->rows[i], false};
-            row_ref *hit = nrefs ? bsearch(&key, refs, nrefs, sizeof *refs, by_key) : NULL;
+            qsb_row_ref key = {cell, &cell->rows[i], false};
+            qsb_row_ref *hit =
+                nrefs ? bsearch(&key, refs, nrefs, sizeof *refs, qsb_row_ref_order) : NULL;
             if (!hit) {
                 add_entry(out, cell, i, NULL, 0, QSB_VERDICT_ONLY_BASE);
                 continue;
@@ -544,14 +476,14 @@ static int compare_base_rows(qsb_compare_report *out, row_ref *refs, size_t nref
 }
 
 /* Rows of NEW alone, in NEW's order (refs are sorted by key: walk the cells instead). */
-static void add_new_rows(qsb_compare_report *out, const row_ref *refs, size_t nrefs)
+static void add_new_rows(qsb_compare_report *out, const qsb_row_ref *refs, size_t nrefs)
 {
     const qsb_results *cand = out->cand;
     for (size_t c = 0; c < cand->ncells; c++) {
         const qsb_cell *cell = &cand->cells[c];
         for (size_t i = 0; i < cell->nrows; i++) {
-            row_ref key = {cell, &cell->rows[i], false};
-            const row_ref *hit = bsearch(&key, refs, nrefs, sizeof *refs, by_key);
+            qsb_row_ref key = {cell, &cell->rows[i], false};
+            const qsb_row_ref *hit = bsearch(&key, refs, nrefs, sizeof *refs, qsb_row_ref_order);
             if (!hit || !hit->matched)
                 add_entry(out, cell, i, NULL, 0, QSB_VERDICT_ONLY_NEW);
         }
@@ -592,7 +524,7 @@ static int compare_in_place(qsb_compare_report *out)
 static int compare_by_key(qsb_compare_report *out)
 {
     size_t nrefs;
-    row_ref *refs = index_rows(out->cand, &nrefs);
+    qsb_row_ref *refs = qsb_row_index(out->cand, &nrefs);
     if (!refs)
         return qsb_out_of_memory("compare");
     int status = compare_base_rows(out, refs, nrefs);
@@ -606,11 +538,13 @@ int qsb_compare_results(const qsb_results *base, const qsb_results *cand,
                         const qsb_compare_options *opt, qsb_compare_report *out)
 {
     memset(out, 0, sizeof *out);
-    int status = check_metrics(base, cand, opt->normalize);
+    int status = qsb_check_metrics(base, cand);
+    if (status == QSB_OK && opt->normalize && strcmp(base->context.metric, "comparisons") != 0)
+        status = qsb_check_baselines(base, cand);
     if (status != QSB_OK)
         return status;
     bool in_place = same_layout(base, cand);
-    size_t room = count_rows(base) + (in_place ? 0 : count_rows(cand)) + 1;
+    size_t room = qsb_row_count(base) + (in_place ? 0 : qsb_row_count(cand)) + 1;
     out->entries = malloc(room * sizeof *out->entries);
     if (!out->entries)
         return qsb_out_of_memory("compare");
@@ -657,11 +591,12 @@ void qsb_compare_names(const qsb_compare_report *r, size_t i, const char **patte
     *algorithm = e->cell->rows[e->row].algorithm;
 }
 
-int qsb_compare_status(const qsb_compare_report *r, bool strict)
+int qsb_compare_status(const qsb_compare_report *r, qsb_compare_strictness strictness)
 {
     if (r->count[QSB_VERDICT_REGRESSION] || r->count[QSB_VERDICT_FAILED])
         return QSB_FINDING;
-    if (strict && (r->count[QSB_VERDICT_ONLY_BASE] || r->count[QSB_VERDICT_ONLY_NEW]))
+    bool one_file_rows = r->count[QSB_VERDICT_ONLY_BASE] || r->count[QSB_VERDICT_ONLY_NEW];
+    if (strictness == QSB_COMPARE_STRICT && one_file_rows)
         return QSB_FINDING;
     return QSB_OK;
 }
@@ -696,260 +631,4 @@ size_t qsb_context_differences(const qsb_context *a, const qsb_context *b,
     if (strings_differ(a->tool_version, b->tool_version))
         names[n++] = "tool_version";
     return n;
-}
-
-/* ---- run --fail-above ---- */
-
-/* The one-sided p of "the row's paired ratio is at most 1 + pct / 100" over its units, their
-** spread widened by the run's drift factor; NAN when untestable (fewer than 2 units, or no
-** units). *units gets the count. */
-static double gate_p(const qsb_row *base, const qsb_row *row, double pct, double drift,
-                     size_t *units)
-{
-    *units = 0;
-    size_t n = row->nsamples < base->nsamples ? row->nsamples : base->nsamples;
-    if (!row->units || n == 0)
-        return NAN;
-    qsb_unit_spread s;
-    if (qsb_paired_ratio_spread(base->samples, row->samples, row->units, n, &s) != 0)
-        return NAN;
-    *units = s.units;
-    if (s.units < 2 || !isfinite(s.log_sd))
-        return NAN;
-    return qsb_one_sided_p(s.log_mean, drift * s.log_sd / sqrt((double)s.units),
-                           (double)(s.units - 1), log1p(pct / 100.0));
-}
-
-/* gate_p state by state where the row has states (compare_states.h): each state's units
-** tested alone, the smallest p times the states tested (Bonferroni within the row); *delta_pct
-** the geometric mean delta of that state, *speed its speed. NAN when no state is testable, or
-** out of memory. */
-static double gate_states_p(const qsb_cell *cell, size_t i, double pct, double drift,
-                            double *delta_pct, double *speed)
-{
-    const qsb_row *base = &cell->rows[0], *row = &cell->rows[i];
-    size_t n = row->nsamples < base->nsamples ? row->nsamples : base->nsamples;
-    qsb_row_state_map m = {0};
-    double *x = malloc(2 * (n ? n : 1) * sizeof *x);
-    uint32_t *units = malloc((n ? n : 1) * sizeof *units);
-    double *ratios = x ? x + n : NULL, best = NAN;
-    size_t tested = 0;
-    qsb_state_key key = qsb_state_key_of(cell, cell, i);
-    bool ok = x && units && row->units && qsb_row_state_map_of(cell, i, key, &m) == 0;
-    for (size_t k = 0; ok && k < m.count; k++) {
-        for (size_t j = 0; j < n; j++)
-            ratios[j] = base->samples[j] > 0 ? row->samples[j] / base->samples[j] : NAN;
-        size_t kept = qsb_state_samples(&m, k, ratios, row->units, n, x, units);
-        qsb_unit_spread s;
-        if (qsb_unit_spread_of(x, units, kept, &s) != 0 || s.units < 2 || !isfinite(s.log_sd))
-            continue;
-        double p = qsb_one_sided_p(s.log_mean, drift * s.log_sd / sqrt((double)s.units),
-                                   (double)(s.units - 1), log1p(pct / 100.0));
-        tested++;
-        if (isnan(best) || p < best) {
-            best = p;
-            *delta_pct = expm1(s.log_mean) * 100.0;
-            *speed = m.speed[k];
-        }
-    }
-    qsb_row_state_map_free(&m);
-    free(x);
-    free(units);
-    return ok && tested ? fmin(1.0, best * (double)tested) : NAN;
-}
-
-static void gate_report(const qsb_results *r, const qsb_cell *cell, const qsb_row *row,
-                        double pct, const char *why)
-{
-    qsb_error(QSB_FINDING, "--fail-above %g: %s is %+.2f%% against %s on %s/%llu/%llu (%s)",
-              pct, qsb_quote(row->algorithm), row->delta_pct,
-              qsb_quote(r->baseline ? r->baseline : cell->rows[0].algorithm),
-              qsb_quote(cell->pattern), (unsigned long long)cell->nelem,
-              (unsigned long long)cell->size, why);
-}
-
-int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha, qsb_correction corr)
-{
-    bool exact = r->context.metric && strcmp(r->context.metric, "comparisons") == 0;
-    size_t n = 0;
-    for (size_t c = 0; c < r->ncells; c++)
-        n += r->cells[c].nrows ? r->cells[c].nrows - 1 : 0;
-    double *p = malloc(4 * (n ? n : 1) * sizeof *p);
-    if (!p)
-        return qsb_out_of_memory("--fail-above");
-    double *adj = p + n, *state_delta = p + 2 * n, *state_speed = p + 3 * n;
-    size_t k = 0, untestable = 0, units;
-    for (size_t c = 0; c < r->ncells; c++)
-        for (size_t i = 1; i < r->cells[c].nrows; i++, k++) {
-            const qsb_row *row = &r->cells[c].rows[i];
-            bool timed = !exact && row->verified && r->cells[c].rows[0].verified;
-            state_delta[k] = state_speed[k] = NAN;
-            if (timed && row->states)
-                p[k] = gate_states_p(&r->cells[c], i, pct, drift_of(&r->context, true),
-                                     &state_delta[k], &state_speed[k]);
-            else
-                p[k] = timed ? gate_p(&r->cells[c].rows[0], row, pct,
-                                      drift_of(&r->context, true), &units)
-                             : NAN;
-            untestable += timed && isnan(p[k]) && row->delta_pct > pct;
-        }
-    long m = qsb_adjust_p(p, n, corr, adj);
-    if (m < 0) {
-        free(p);
-        return qsb_out_of_memory("--fail-above");
-    }
-    size_t flagged = 0;
-    k = 0;
-    for (size_t c = 0; c < r->ncells; c++)
-        for (size_t i = 1; i < r->cells[c].nrows; i++, k++) {
-            const qsb_row *row = &r->cells[c].rows[i];
-            char why[240];
-            bool by_state = !isnan(state_delta[k]);
-            double delta = by_state ? state_delta[k] : row->delta_pct;
-            if (!row->verified || !(delta > pct))
-                continue;
-            if (exact)
-                snprintf(why, sizeof why, "exact counts");
-            else if (!isnan(adj[k]) && adj[k] < alpha) {
-                char state[96] = "";
-                if (by_state)
-                    snprintf(state, sizeof state, "%+.2f%% in its state at %.0f; ", delta,
-                             state_speed[k]);
-                snprintf(why, sizeof why, "%sone-sided p %.2g over units, adjusted (%s) %.2g < "
-                         "%g over %ld candidate rows", state, p[k], qsb_correction_name(corr),
-                         adj[k], alpha, m);
-            }
-            else
-                continue;
-            flagged++;
-            gate_report(r, &r->cells[c], row, pct, why);
-        }
-    free(p);
-    if (untestable)
-        qsb_warning("--fail-above %g: %zu candidate row%s above it could not be tested "
-                    "(fewer than 2 units) and do%s not fail the gate: run with --reps 10 or "
-                    "more, or without --reps", pct, untestable, untestable == 1 ? "" : "s",
-                    untestable == 1 ? "es" : "");
-    return flagged ? QSB_FINDING : QSB_OK;
-}
-
-/* ---- compare --calibration ---- */
-
-/* The half-width of an interval of a delta on the log scale; NAN when unknown. */
-static double log_half_width(double lo_pct, double hi_pct)
-{
-    if (!(lo_pct > -100.0) || !isfinite(hi_pct) || hi_pct < lo_pct)
-        return NAN;
-    return (log1p(hi_pct / 100.0) - log1p(lo_pct / 100.0)) / 2.0;
-}
-
-static void calibration_row(qsb_calibration_row *cr, const qsb_cell *cell, const qsb_row *a,
-                            const qsb_row *b)
-{
-    *cr = (qsb_calibration_row){cell->pattern, a->algorithm, cell->nelem, cell->size,
-                                a->delta_pct, b->delta_pct, a->delta_lo, a->delta_hi,
-                                b->delta_lo, b->delta_hi, fabs(a->delta_pct - b->delta_pct),
-                                NAN};
-    double h1 = log_half_width(a->delta_lo, a->delta_hi);
-    double h2 = log_half_width(b->delta_lo, b->delta_hi);
-    if (isnan(h1) || isnan(h2) || !(a->delta_pct > -100.0) || !(b->delta_pct > -100.0))
-        return;
-    double d = fabs(log1p(a->delta_pct / 100.0) - log1p(b->delta_pct / 100.0));
-    double h = sqrt(h1 * h1 + h2 * h2);
-    cr->excess = h > 0.0 ? d / h : d > 0.0 ? INFINITY : 0.0;
-}
-
-/* The parsed states of row i of cell and the speeds that define them (the baseline's states'
-** medians when its row has states, else the row's own); 0 when the row has none. */
-static size_t parsed_states(const qsb_cell *cell, size_t i, qsb_state_estimate *s,
-                            double *speeds)
-{
-    const char *why;
-    size_t n = cell->rows[i].states ? qsb_states_parse(cell->rows[i].states, s, &why) : 0;
-    qsb_state_estimate by[QSB_STATES_MAX];
-    const qsb_row *base = &cell->rows[0];
-    size_t nb = base->states ? qsb_states_parse(base->states, by, &why) : 0;
-    bool by_base = i > 0 && nb > 0;
-    if (by_base && nb != n)
-        return 0;
-    for (size_t k = 0; k < n; k++)
-        speeds[k] = by_base ? by[k].median : s[k].median;
-    return n;
-}
-
-/* The rows' matched states checked as the rows are (calibration_row), added up in out. */
-static void calibrate_states(qsb_calibration *out, const qsb_cell *ca, size_t ia,
-                             const qsb_cell *cb, size_t ib)
-{
-    qsb_state_estimate sa[QSB_STATES_MAX], sb[QSB_STATES_MAX];
-    double va[QSB_STATES_MAX], vb[QSB_STATES_MAX];
-    size_t na = parsed_states(ca, ia, sa, va), nb = parsed_states(cb, ib, sb, vb);
-    if (na == 0 || nb == 0)
-        return;
-    qsb_state_pairs pairs;
-    qsb_match_states(va, na, vb, nb, &pairs);
-    out->state_only += pairs.only_base + pairs.only_new;
-    for (size_t k = 0; k < pairs.n; k++) {
-        const qsb_state_estimate *x = &sa[pairs.base[k]], *y = &sb[pairs.cand[k]];
-        qsb_row rx = {.delta_pct = x->delta_pct, .delta_lo = x->delta_lo, .delta_hi = x->delta_hi};
-        qsb_row ry = {.delta_pct = y->delta_pct, .delta_lo = y->delta_lo, .delta_hi = y->delta_hi};
-        qsb_calibration_row cr;
-        calibration_row(&cr, ca, &rx, &ry);
-        out->state_pairs++;
-        out->state_with_interval += !isnan(cr.excess);
-        out->state_agree += cr.excess <= 1.0;
-    }
-}
-
-int qsb_calibrate(const qsb_results *a, const qsb_results *b, qsb_calibration *out)
-{
-    memset(out, 0, sizeof *out);
-    out->median_diff_pts = out->worst_diff_pts = NAN;
-    int status = check_metrics(a, b, false);
-    if (status != QSB_OK)
-        return status;
-    size_t nrefs;
-    row_ref *refs = index_rows(b, &nrefs);
-    out->rows = malloc((count_rows(a) + 1) * sizeof *out->rows);
-    double *diffs = malloc((count_rows(a) + 1) * sizeof *diffs);
-    if (!refs || !out->rows || !diffs) {
-        free(refs);
-        free(diffs);
-        qsb_calibration_free(out);
-        return qsb_out_of_memory("compare --calibration");
-    }
-    for (size_t c = 0; c < a->ncells; c++) {
-        const qsb_cell *cell = &a->cells[c];
-        for (size_t i = 1; i < cell->nrows; i++) {
-            const qsb_row *ra = &cell->rows[i];
-            row_ref key = {cell, ra, false};
-            const row_ref *hit = nrefs ? bsearch(&key, refs, nrefs, sizeof *refs, by_key) : NULL;
-            if (!hit || hit->row == &hit->cell->rows[0] || !ra->verified || !hit->row->verified ||
-                !isfinite(ra->delta_pct) || !isfinite(hit->row->delta_pct))
-                continue;
-            qsb_calibration_row *cr = &out->rows[out->n];
-            calibration_row(cr, cell, ra, hit->row);
-            diffs[out->n] = cr->diff_pts;
-            if (out->n == 0 || cr->diff_pts > out->rows[out->worst].diff_pts)
-                out->worst = out->n;
-            out->with_interval += !isnan(cr->excess);
-            out->agree += cr->excess <= 1.0;
-            out->n++;
-            calibrate_states(out, cell, i, hit->cell, (size_t)(hit->row - hit->cell->rows));
-        }
-    }
-    free(refs);
-    if (out->n) {
-        qsb_sort_doubles(diffs, out->n);
-        out->median_diff_pts = qsb_median_of_sorted(diffs, out->n);
-        out->worst_diff_pts = diffs[out->n - 1];
-    }
-    free(diffs);
-    return QSB_OK;
-}
-
-void qsb_calibration_free(qsb_calibration *c)
-{
-    free(c->rows);
-    memset(c, 0, sizeof *c);
 }

@@ -123,9 +123,15 @@ int qsb_compare_item(const qsb_compare_report *r, size_t i, qsb_comparison *it);
 void qsb_compare_names(const qsb_compare_report *r, size_t i, const char **pattern,
                        const char **algorithm);
 
-/* The exit status of a report: QSB_FINDING on a regression or a FAILED row, and with strict
+/* What rows present in one file only count for: nothing, or a finding (compare --strict). */
+typedef enum {
+    QSB_COMPARE_LENIENT, /* a row in one file only is listed, not a finding */
+    QSB_COMPARE_STRICT,  /* a row in one file only is a finding */
+} qsb_compare_strictness;
+
+/* The exit status of a report: QSB_FINDING on a regression or a FAILED row, and when strict
 ** also on rows present in one file only; QSB_OK otherwise. */
-int qsb_compare_status(const qsb_compare_report *r, bool strict);
+int qsb_compare_status(const qsb_compare_report *r, qsb_compare_strictness strictness);
 
 /* run --fail-above PCT: tests every verified candidate row of r (docs/measurement.md; exact
 ** counts need no test), reports each row slower than pct with p < alpha after the correction
@@ -157,8 +163,16 @@ typedef struct {
     size_t state_only; /* states without a partner in the other run */
 } qsb_calibration;
 
+/* compare --calibration --strict: the share of rows with intervals that must agree. */
+#define QSB_CALIBRATION_STRICT_SHARE 0.90
+
 /* Different metrics are a usage error (reported); QSB_ESYSTEM when out of memory. */
 int qsb_calibrate(const qsb_results *a, const qsb_results *b, qsb_calibration *out);
 void qsb_calibration_free(qsb_calibration *c);
+/* The share of the rows with an interval in both runs that agree; NAN when there are none. */
+double qsb_calibration_agree_share(const qsb_calibration *c);
+/* QSB_FINDING when strict and under QSB_CALIBRATION_STRICT_SHARE agree (or none has an
+** interval); QSB_OK otherwise. */
+int qsb_calibration_status(const qsb_calibration *c, qsb_compare_strictness strictness);
 
 #endif

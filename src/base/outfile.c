@@ -231,6 +231,28 @@ static int open_pipe(qsb_outfile *of, const char *option, const char *path)
     return open_fd(of, fd, option, path);
 }
 
+int qsb_append_open(const char *what, const char *path, FILE **fp)
+{
+    /* Without O_NONBLOCK a FIFO without a reader would block the open forever (as open_pipe). */
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666);
+    *fp = NULL;
+    if (fd < 0 && errno == ENXIO)
+        return qsb_error(QSB_EUSAGE, "%s '%s' is a FIFO that no process reads (writing would "
+                         "wait for one): start its reader first, or name a file", what,
+                         qsb_quote_path(path));
+    if (fd < 0)
+        return qsb_error(QSB_EUSAGE, "cannot append to %s '%s': %s", what, qsb_quote_path(path),
+                         strerror(errno));
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0)
+        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    *fp = fdopen(fd, "a");
+    if (*fp)
+        return QSB_OK;
+    close(fd);
+    return qsb_out_of_memory(what);
+}
+
 /* The temporary file beside target (taken over), in the final directory so that rename() is
 ** atomic. */
 static int open_temporary(qsb_outfile *of, const char *option, const char *path, char *target)

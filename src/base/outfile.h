@@ -54,6 +54,12 @@ int qsb_outfile_commit(qsb_outfile *of);
 ** qsb_outfile (never opened) may be aborted too: nothing happens. */
 void qsb_outfile_abort(qsb_outfile *of);
 
+/* Opens path to append to (created when missing), as a CI step summary is written, without
+** ever waiting: a FIFO that no process reads, a directory or a path that cannot be opened for
+** writing is refused with one line naming `what` (QSB_EUSAGE); *fp is the stream, NULL on
+** failure. */
+int qsb_append_open(const char *what, const char *path, FILE **fp);
+
 /* ---- the outputs of one command, all or none ----
 ** Every file is opened before any work, so a bad path fails in a second, not after the run;
 ** when the writing is done, either every file is committed, or (the writing failed) every

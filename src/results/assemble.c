@@ -319,14 +319,18 @@ static size_t find_cell(qsb_assembler *a, qsb_file_row *fr, size_t place)
     return index;
 }
 
-/* Cells grow their rows by doubling from 2 (most cells have two or more rows): the room is
+/* Cells grow their rows one at a time up to ROWS_EXACT (most cells have a few rows: no room is
+** left unused while the file is read, which for a file of millions of rows is most of what it
+** costs), then by doubling (a cell of many rows is not copied quadratically). The room is
 ** implied by the count, so nothing more is kept per cell. */
+#define ROWS_EXACT 16
+
 static int room_for_row(qsb_cell *cell)
 {
     size_t n = cell->nrows;
-    if (n != 0 && (n < 2 || (n & (n - 1)) != 0))
+    if (n >= ROWS_EXACT && (n & (n - 1)) != 0)
         return 0;
-    size_t cap = n == 0 ? 2 : 2 * n;
+    size_t cap = n < ROWS_EXACT ? n + 1 : 2 * n;
     qsb_row *rows = realloc(cell->rows, cap * sizeof *rows);
     if (!rows)
         return -1;

@@ -1,0 +1,87 @@
+/*
+** Rows of two results matched by key, the checks of two results before a comparison, and the
+** drift factors of a run (compare_match.h).
+*/
+#include "compare_match.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+static int compare_keys(const qsb_cell *ca, const qsb_row *ra, const qsb_cell *cb,
+                        const qsb_row *rb)
+{
+    int c = strcmp(ca->pattern, cb->pattern);
+    if (c == 0)
+        c = (ca->nelem > cb->nelem) - (ca->nelem < cb->nelem);
+    if (c == 0)
+        c = (ca->size > cb->size) - (ca->size < cb->size);
+    return c ? c : strcmp(ra->algorithm, rb->algorithm);
+}
+
+int qsb_row_ref_order(const void *pa, const void *pb)
+{
+    const qsb_row_ref *a = pa, *b = pb;
+    return compare_keys(a->cell, a->row, b->cell, b->row);
+}
+
+size_t qsb_row_count(const qsb_results *r)
+{
+    size_t n = 0;
+    for (size_t c = 0; c < r->ncells; c++)
+        n += r->cells[c].nrows;
+    return n;
+}
+
+/* Every row of r, sorted by key for bsearch. */
+qsb_row_ref *qsb_row_index(const qsb_results *r, size_t *n)
+{
+    *n = qsb_row_count(r);
+    qsb_row_ref *refs = malloc((*n ? *n : 1) * sizeof *refs);
+    if (!refs)
+        return NULL;
+    size_t k = 0;
+    for (size_t c = 0; c < r->ncells; c++)
+        for (size_t i = 0; i < r->cells[c].nrows; i++)
+            refs[k++] = (qsb_row_ref){&r->cells[c], &r->cells[c].rows[i], false};
+    qsort(refs, *n, sizeof *refs, qsb_row_ref_order);
+    return refs;
+}
+
+int qsb_check_metrics(const qsb_results *base, const qsb_results *cand)
+{
+    const char *mb = base->context.metric, *mn = cand->context.metric;
+    if (!mb || !mn || strcmp(mb, mn) != 0)
+        return qsb_error(QSB_EUSAGE,
+                         "the files measure different metrics (BASE: %s, NEW: %s): compare "
+                         "runs made with the same --metric",
+                         qsb_quote(mb ? mb : "none"), qsb_quote(mn ? mn : "none"));
+    return QSB_OK;
+}
+
+int qsb_check_baselines(const qsb_results *base, const qsb_results *cand)
+{
+    const char *bb = base->baseline, *bn = cand->baseline;
+    if (!bb || !bn || strcmp(bb, bn) != 0)
+        return qsb_error(QSB_EUSAGE,
+                         "--normalize: the files have different baselines (BASE: %s, NEW: %s); "
+                         "run both with the same first --algos entry",
+                         qsb_quote(bb ? bb : "none"), qsb_quote(bn ? bn : "none"));
+    return QSB_OK;
+}
+
+static double at_least_one(double f)
+{
+    return f >= 1.0 ? f : 1.0;
+}
+
+double qsb_drift_of_medians(const qsb_context *c)
+{
+    return at_least_one(c->drift_medians);
+}
+
+double qsb_drift_of_ratios(const qsb_context *c)
+{
+    return at_least_one(c->drift_ratios);
+}

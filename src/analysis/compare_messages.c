@@ -1,0 +1,115 @@
+/*
+** The lines on stderr that a compare report calls for (compare_write.h): the warnings before
+** and after the table, and the error line of a finding.
+*/
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compare_write.h"
+#include "diag.h"
+
+/* The value of a compared context field, escaped and cut to fit a warning. */
+static const char *context_value(char *buf, size_t size, const qsb_context *c, const char *name)
+{
+    const char *v = strcmp(name, "host") == 0           ? c->host
+                    : strcmp(name, "cpu_model") == 0    ? c->cpu_model
+                    : strcmp(name, "build_flags") == 0  ? c->build_flags
+                    : strcmp(name, "build_type") == 0   ? c->build_type
+                    : strcmp(name, "mode") == 0         ? c->mode
+                    : strcmp(name, "metric") == 0       ? c->metric
+                    : strcmp(name, "placement") == 0    ? c->placement
+                    : strcmp(name, "tool_version") == 0 ? c->tool_version
+                                                        : NULL;
+    if (strcmp(name, "seed") == 0) {
+        snprintf(buf, size, "0x%llx", (unsigned long long)c->seed);
+        return buf;
+    }
+    return qsb_escape(buf, size, v, "\\'\"");
+}
+
+/* One line, before anything else: which context fields differ, and how. */
+static void warn_differences(const qsb_compare_report *r, const qsb_results *base,
+                             const qsb_results *cand)
+{
+    if (r->ndiffers == 0)
+        return;
+    char names[160] = "", details[1024] = "";
+    size_t nl = 0, dl = 0;
+    for (size_t i = 0; i < r->ndiffers; i++) {
+        char a[40], b[40];
+        const char *name = r->differs[i];
+        nl += (size_t)snprintf(names + nl, sizeof names - nl, "%s%s", i ? ", " : "", name);
+        if (dl < sizeof details)
+            dl += (size_t)snprintf(details + dl, sizeof details - dl, "%s%s '%s' vs '%s'",
+                                   i ? "; " : "", name,
+                                   context_value(a, sizeof a, &base->context, name),
+                                   context_value(b, sizeof b, &cand->context, name));
+        nl = nl < sizeof names ? nl : sizeof names - 1;
+    }
+    qsb_warning("the runs differ in %s: %s; the comparison may not be fair", names, details);
+}
+
+/* Only JSON from a run records its build; a CSV says nothing either way. */
+static void warn_build(const char *which, const qsb_context *c)
+{
+    bool timed = c->metric && strcmp(c->metric, "comparisons") != 0;
+    if (timed && c->repetitions && (c->sanitized || !c->release_build))
+        qsb_warning("%s was measured by a %s build: its timings do not represent the "
+                    "algorithms", which, c->sanitized ? "sanitized" : "non-release");
+}
+
+static void warn_runs(const qsb_results *base, const qsb_results *cand)
+{
+    warn_build("BASE", &base->context);
+    warn_build("NEW", &cand->context);
+    if (base->context.incomplete || cand->context.incomplete)
+        qsb_warning("%s was interrupted: its missing rows are listed as in one file only",
+                    base->context.incomplete ? "BASE" : "NEW");
+}
+
+void qsb_compare_warn_context(const qsb_compare_report *r)
+{
+    warn_differences(r, r->base, r->cand);
+    warn_runs(r->base, r->cand);
+}
+
+void qsb_compare_warn_rows(const qsb_compare_report *r)
+{
+    const qsb_compare_options *opt = &r->opt;
+    size_t few = r->count[QSB_VERDICT_FEW_SAMPLES], bare = r->no_samples;
+    if (few)
+        qsb_warning("%zu row%s slower beyond %g%% with too few samples for p < %g: run with "
+                    "more repetitions (--reps 10 or more)", few, few == 1 ? " is" : "s are",
+                    opt->threshold_pct, opt->alpha);
+    if (r->tests_mann_whitney)
+        qsb_warning("%zu row%s no units (files from before units were recorded): tested by "
+                    "Mann-Whitney over the samples, which takes correlated samples as "
+                    "independent; rerun both with this version for tests over units",
+                    r->tests_mann_whitney, r->tests_mann_whitney == 1 ? " has" : "s have");
+    if (bare)
+        qsb_warning("%zu row%s no samples: judged on the threshold alone (use JSON results, "
+                    "or CSV with the samples column)", bare, bare == 1 ? " has" : "s have");
+}
+
+
+int qsb_compare_report_finding(const qsb_compare_report *r, qsb_compare_strictness strictness)
+{
+    const size_t *n = r->count;
+    if (n[QSB_VERDICT_REGRESSION] || n[QSB_VERDICT_FAILED])
+        return qsb_error(QSB_FINDING, "%zu regression%s and %zu failed sort%s in NEW (see the "
+                         "table)", n[QSB_VERDICT_REGRESSION],
+                         n[QSB_VERDICT_REGRESSION] == 1 ? "" : "s", n[QSB_VERDICT_FAILED],
+                         n[QSB_VERDICT_FAILED] == 1 ? "" : "s");
+    if (strictness == QSB_COMPARE_STRICT && (n[QSB_VERDICT_ONLY_BASE] || n[QSB_VERDICT_ONLY_NEW]))
+        return qsb_error(QSB_FINDING, "--strict: %zu rows only in BASE, %zu only in NEW",
+                         n[QSB_VERDICT_ONLY_BASE], n[QSB_VERDICT_ONLY_NEW]);
+    return QSB_OK;
+}
+
+int qsb_calibration_report_finding(const qsb_calibration *c)
+{
+    return qsb_error(QSB_FINDING, "--calibration --strict: %zu of %zu rows agree, under %.0f%%: "
+                     "the intervals are too narrow on this machine (or the runs differ)",
+                     c->agree, c->with_interval, QSB_CALIBRATION_STRICT_SHARE * 100.0);
+}

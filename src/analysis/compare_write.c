@@ -1,0 +1,490 @@
+/*
+** compare's outputs (compare_write.h): the table on stdout and the Markdown table, both drawn
+** row by row by one loop (each_row), the JSON verdicts, and the calibration report as text and
+** JSON.
+*/
+#include "compare_write.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <string.h>
+
+#include "diag.h"
+#include "json_write.h"
+
+#define NAME_MAX_SHOWN 32 /* longer names (a hostile file) are cut in the table */
+
+/* A name from a file or a path from the command line as the table shows it: escaped (diag.h)
+** and cut to size - 1 characters, so that no file can move the cursor or recolour the
+** terminal. */
+static const char *shown(char *buf, size_t size, const char *text)
+{
+    return qsb_escape(buf, size, text, "\\");
+}
+
+/* A median: a count (exact), a ratio to the baseline (normalized), or a time. */
+static void format_value(char *buf, size_t len, double v, const qsb_compare_report *r)
+{
+    if (isnan(v))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, r->exact ? "%.0f" : r->normalized ? "%.4f" : "%.1f", v);
+}
+
+static void format_pct(char *buf, size_t len, double v)
+{
+    if (isnan(v))
+        snprintf(buf, len, "-");
+    else if (isinf(v))
+        snprintf(buf, len, "%s", v > 0 ? "+inf" : "-inf");
+    else
+        snprintf(buf, len, fabs(v) < 1e6 ? "%+.2f%%" : "%+.3g%%", v);
+}
+
+static void format_interval(char *buf, size_t len, const qsb_comparison *it, bool exact)
+{
+    char lo[32], hi[32];
+    if (exact || isnan(it->change_lo)) {
+        snprintf(buf, len, exact && !isnan(it->change_pct) ? "exact" : "-");
+        return;
+    }
+    format_pct(lo, sizeof lo, it->change_lo);
+    format_pct(hi, sizeof hi, it->change_hi);
+    snprintf(buf, len, "[%s, %s]", lo, hi);
+}
+
+static void format_p(char *buf, size_t len, double p)
+{
+    if (isnan(p))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.2g", p);
+}
+
+typedef struct {
+    char base[32], cand[32], change[32], interval[80], p[16], p_adj[16];
+} formatted;
+
+static void format_item(const qsb_comparison *it, const qsb_compare_report *r, formatted *f)
+{
+    format_value(f->base, sizeof f->base, it->base_value, r);
+    format_value(f->cand, sizeof f->cand, it->new_value, r);
+    format_pct(f->change, sizeof f->change, it->change_pct);
+    format_interval(f->interval, sizeof f->interval, it, r->exact);
+    format_p(f->p, sizeof f->p, it->p);
+    format_p(f->p_adj, sizeof f->p_adj, it->p_adjusted);
+}
+
+static int name_width(const qsb_compare_report *r, int algorithm, int minimum)
+{
+    size_t w = (size_t)minimum;
+    for (size_t i = 0; i < r->n; i++) {
+        char buf[NAME_MAX_SHOWN + 1];
+        const char *pattern, *name;
+        qsb_compare_names(r, i, &pattern, &name);
+        size_t len = strlen(shown(buf, sizeof buf, algorithm ? name : pattern));
+        w = len > w ? len : w;
+    }
+    return (int)w;
+}
+
+static void summary_sentence(char *buf, size_t len, const qsb_compare_report *r)
+{
+    const size_t *n = r->count;
+    snprintf(buf, len,
+             "%zu regression%s, %zu failed, %zu improved, %zu same, %zu with too few samples; "
+             "%zu only in BASE, %zu only in NEW",
+             n[QSB_VERDICT_REGRESSION], n[QSB_VERDICT_REGRESSION] == 1 ? "" : "s",
+             n[QSB_VERDICT_FAILED] + n[QSB_VERDICT_BASE_FAILED], n[QSB_VERDICT_IMPROVED],
+             n[QSB_VERDICT_SAME], n[QSB_VERDICT_FEW_SAMPLES], n[QSB_VERDICT_ONLY_BASE],
+             n[QSB_VERDICT_ONLY_NEW]);
+}
+
+static const char *test_name(const qsb_compare_report *r)
+{
+    if (r->tests_units && r->tests_mann_whitney)
+        return "Welch's t over units, Mann-Whitney over samples for the rows without units";
+    if (r->tests_mann_whitney)
+        return "Mann-Whitney over samples (no units in the files)";
+    return "Welch's t over units";
+}
+
+static const char *correction_text(qsb_correction c)
+{
+    return c == QSB_CORRECTION_HOLM ? "Holm (family-wise)"
+           : c == QSB_CORRECTION_BH ? "Benjamini-Hochberg (false discovery rate)"
+                                    : "no correction";
+}
+
+static void criterion(char *buf, size_t len, const qsb_compare_report *r)
+{
+    const qsb_compare_options *opt = &r->opt;
+    if (r->exact)
+        snprintf(buf, len, "exact counts; regression: more than %g%% more", opt->threshold_pct);
+    else
+        snprintf(buf, len, "%sregression: slower by more than %g%%, one-sided p adjusted by %s "
+                 "over %zu tests < %g; test: %s",
+                 r->normalized ? "per-round ratios to the baseline; " : "", opt->threshold_pct,
+                 correction_text(opt->correction), r->tests, opt->alpha, test_name(r));
+}
+
+/* What a row judged by state adds to its verdict: " (state at 2010345 of 2 matched; state
+** only in NEW)"; empty for a row judged as a mixture. */
+static void state_note(char *buf, size_t len, const qsb_comparison *it)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    if (it->states_matched > 0 && !isnan(it->state_speed))
+        used += (size_t)snprintf(buf, len, " (state at %.0f of %u matched", it->state_speed,
+                                 (unsigned)it->states_matched);
+    else if (it->states_only_base || it->states_only_new)
+        used += (size_t)snprintf(buf, len, " (no state matched, not judged");
+    if (used == 0 || used >= len)
+        return;
+    if (it->states_only_base)
+        used += (size_t)snprintf(buf + used, len - used, "; state only in BASE");
+    if (it->states_only_new && used < len)
+        used += (size_t)snprintf(buf + used, len - used, "; state only in NEW");
+    if (used < len)
+        snprintf(buf + used, len - used, ")");
+}
+
+/* ---- the rows of both tables ---- */
+
+/* One row as the text and Markdown tables show it: worked out, formatted, its state note. */
+typedef struct {
+    qsb_comparison item;
+    formatted shown;
+    char note[160];
+} table_row;
+
+typedef void (*row_printer)(FILE *fp, const table_row *row, const void *layout);
+
+/* Works every row of r out, in the report's order, and hands it to print: the one loop of
+** the text and Markdown tables. QSB_ESYSTEM when a row cannot be worked out (reported). */
+static int each_row(FILE *fp, const qsb_compare_report *r, row_printer print,
+                    const void *layout)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        table_row row;
+        if (qsb_compare_item(r, i, &row.item) != QSB_OK)
+            return QSB_ESYSTEM;
+        format_item(&row.item, r, &row.shown);
+        state_note(row.note, sizeof row.note, &row.item);
+        print(fp, &row, layout);
+    }
+    return QSB_OK;
+}
+
+/* ---- the table on stdout ---- */
+
+/* The layout of the table on stdout: its name columns' widths. */
+typedef struct {
+    int pattern_width, algorithm_width;
+} text_layout;
+
+static void print_text_row(FILE *fp, const table_row *row, const void *layout)
+{
+    const text_layout *lay = layout;
+    const qsb_comparison *it = &row->item;
+    const formatted *f = &row->shown;
+    char pattern[NAME_MAX_SHOWN + 1], algorithm[NAME_MAX_SHOWN + 1];
+    fprintf(fp, "%-*s %9llu %5llu  %-*s %16s %16s %9s %20s %8s %8s  %s%s%s\n",
+            lay->pattern_width, shown(pattern, sizeof pattern, it->pattern),
+            (unsigned long long)it->nelem, (unsigned long long)it->size, lay->algorithm_width,
+            shown(algorithm, sizeof algorithm, it->algorithm), f->base, f->cand, f->change,
+            f->interval, f->p, f->p_adj, qsb_verdict_name(it->verdict),
+            it->threshold_only ? " (no samples)" : "", row->note);
+}
+
+int qsb_compare_write_table(FILE *fp, const qsb_compare_report *r, const char *base_path,
+                            const char *new_path)
+{
+    char text[480], base[QSB_QUOTE_PATH_MAX + 1], cand[QSB_QUOTE_PATH_MAX + 1];
+    criterion(text, sizeof text, r);
+    fprintf(fp, "compare %s -> %s (metric %s; %s)\n", shown(base, sizeof base, base_path),
+            shown(cand, sizeof cand, new_path), r->metric, text);
+    text_layout lay = {name_width(r, 0, 7), name_width(r, 1, 9)};
+    fprintf(fp, "%-*s %9s %5s  %-*s %16s %16s %9s %20s %8s %8s  %s\n", lay.pattern_width,
+            "pattern", "nelem", "size", lay.algorithm_width, "algorithm", "base median",
+            "new median", "change", "95% interval", "p", "p adj", "verdict");
+    if (each_row(fp, r, print_text_row, &lay) != QSB_OK)
+        return QSB_ESYSTEM;
+    summary_sentence(text, sizeof text, r);
+    fprintf(fp, "%s\n", text);
+    return QSB_OK;
+}
+
+/* ---- Markdown ---- */
+
+/* Names come from files, paths from the command line: escaped (diag.h), cut to max
+** characters, and what Markdown or HTML would interpret backslashed, so that no text can
+** break out of its table cell ('|') or become markup. */
+static void md_text(FILE *fp, const char *s, size_t max)
+{
+    char buf[QSB_QUOTE_PATH_MAX + 1];
+    fputs(qsb_escape(buf, (max < QSB_QUOTE_PATH_MAX ? max : QSB_QUOTE_PATH_MAX) + 1, s,
+                     "\\`*_|<>[]#&"),
+          fp);
+}
+
+static void print_markdown_row(FILE *fp, const table_row *row, const void *layout)
+{
+    (void)layout;
+    const qsb_comparison *it = &row->item;
+    const formatted *f = &row->shown;
+    fprintf(fp, "| ");
+    md_text(fp, it->pattern, QSB_QUOTE_MAX);
+    fprintf(fp, " | %llu | %llu | ", (unsigned long long)it->nelem, (unsigned long long)it->size);
+    md_text(fp, it->algorithm, QSB_QUOTE_MAX);
+    const char *strong =
+        it->verdict == QSB_VERDICT_REGRESSION || it->verdict == QSB_VERDICT_FAILED ? "**" : "";
+    fprintf(fp, " | %s | %s | %s | %s | %s | %s | %s%s%s%s%s |\n", f->base, f->cand, f->change,
+            f->interval, f->p, f->p_adj, strong, qsb_verdict_name(it->verdict), strong,
+            it->threshold_only ? " (no samples)" : "", row->note);
+}
+
+int qsb_compare_write_markdown(FILE *fp, const qsb_compare_report *r, const char *base_path,
+                               const char *new_path, int verdict)
+{
+    char text[480];
+    fprintf(fp, "### qsortbench compare: ");
+    md_text(fp, base_path, QSB_QUOTE_PATH_MAX);
+    fprintf(fp, " → ");
+    md_text(fp, new_path, QSB_QUOTE_PATH_MAX);
+    criterion(text, sizeof text, r);
+    fprintf(fp, "\n\n%s: metric %s; %s.\n\n", verdict == QSB_OK ? "**Passed**" : "**Failed**",
+            r->metric, text);
+    if (r->ndiffers) {
+        fprintf(fp, "Warning: the runs differ in");
+        for (size_t i = 0; i < r->ndiffers; i++)
+            fprintf(fp, "%s `%s`", i ? "," : "", r->differs[i]);
+        fprintf(fp, ".\n\n");
+    }
+    fprintf(fp, "| pattern | nelem | size | algorithm | base median | new median | change | "
+                "95%% interval | p | p adj. | verdict |\n"
+                "|---|--:|--:|---|--:|--:|--:|---|--:|--:|---|\n");
+    if (each_row(fp, r, print_markdown_row, NULL) != QSB_OK)
+        return QSB_ESYSTEM;
+    summary_sentence(text, sizeof text, r);
+    fprintf(fp, "\n%s.\n\n", text);
+    return QSB_OK;
+}
+
+/* ---- JSON verdicts ---- */
+
+static const char *const verdict_keys[QSB_VERDICT_COUNT] = {
+    "same", "regression", "improved", "too_few_samples", "failed", "base_failed",
+    "only_in_base", "only_in_new", "reference",
+};
+
+static const char *const test_keys[] = {"none", "welch-units", "mann-whitney"};
+
+static int add_number(cJSON *obj, const char *key, double v)
+{
+    cJSON *item = isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+    return item && cJSON_AddItemToObject(obj, key, item) ? 0 : (cJSON_Delete(item), -1);
+}
+
+static cJSON *item_json(const qsb_comparison *it)
+{
+    cJSON *o = cJSON_CreateObject();
+    int bad = !o || !cJSON_AddStringToObject(o, "pattern", it->pattern) ||
+              add_number(o, "nelem", (double)it->nelem) || add_number(o, "size", (double)it->size) ||
+              !cJSON_AddStringToObject(o, "algorithm", it->algorithm) ||
+              add_number(o, "base_median", it->base_value) ||
+              add_number(o, "new_median", it->new_value) ||
+              add_number(o, "change_pct", it->change_pct) ||
+              add_number(o, "change_lo", it->change_lo) ||
+              add_number(o, "change_hi", it->change_hi) || add_number(o, "p", it->p) ||
+              add_number(o, "p_adjusted", it->p_adjusted) ||
+              add_number(o, "p_faster", it->p_faster) ||
+              add_number(o, "p_faster_adjusted", it->p_faster_adjusted) ||
+              !cJSON_AddStringToObject(o, "test", test_keys[it->test]) ||
+              add_number(o, "base_units", (double)it->base_units) ||
+              add_number(o, "new_units", (double)it->new_units) ||
+              add_number(o, "base_samples", (double)it->base_n) ||
+              add_number(o, "new_samples", (double)it->new_n) ||
+              !cJSON_AddBoolToObject(o, "threshold_only", it->threshold_only) ||
+              add_number(o, "states_matched", (double)it->states_matched) ||
+              add_number(o, "states_only_in_base", (double)it->states_only_base) ||
+              add_number(o, "states_only_in_new", (double)it->states_only_new) ||
+              add_number(o, "state_speed", it->state_speed) ||
+              !cJSON_AddStringToObject(o, "verdict", verdict_keys[it->verdict]);
+    if (bad) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+static const char *interval_key(const qsb_compare_report *r)
+{
+    if (r->tests_units && r->tests_mann_whitney)
+        return "mixed";
+    return r->tests_mann_whitney ? "hodges-lehmann-95" : "welch-units-95";
+}
+
+static cJSON *report_json(const qsb_compare_report *r, const char *base_path,
+                          const char *new_path, qsb_compare_strictness strictness, int status)
+{
+    const qsb_compare_options *opt = &r->opt;
+    cJSON *root = cJSON_CreateObject();
+    int bad = !root || add_number(root, "schema_version", 1) ||
+              !cJSON_AddStringToObject(root, "base", base_path) ||
+              !cJSON_AddStringToObject(root, "new", new_path) ||
+              !cJSON_AddStringToObject(root, "metric", r->metric) ||
+              add_number(root, "threshold_pct", opt->threshold_pct) ||
+              add_number(root, "alpha", opt->alpha) ||
+              !cJSON_AddBoolToObject(root, "strict", strictness == QSB_COMPARE_STRICT) ||
+              !cJSON_AddBoolToObject(root, "normalized", r->normalized) ||
+              !cJSON_AddStringToObject(root, "interval",
+                                       r->exact ? "exact" : interval_key(r)) ||
+              !cJSON_AddStringToObject(root, "correction", qsb_correction_name(opt->correction)) ||
+              add_number(root, "tests", (double)r->tests) ||
+              add_number(root, "tests_units", (double)r->tests_units) ||
+              add_number(root, "tests_mann_whitney", (double)r->tests_mann_whitney) ||
+              add_number(root, "fdr", opt->correction == QSB_CORRECTION_BH ? opt->alpha : NAN) ||
+              add_number(root, "fwer", opt->correction == QSB_CORRECTION_HOLM ? opt->alpha : NAN) ||
+              !cJSON_AddStringToObject(root, "verdict", status == QSB_OK ? "pass" : "fail");
+    cJSON *differs = bad ? NULL : cJSON_AddArrayToObject(root, "context_differences");
+    bad = !differs;
+    for (size_t i = 0; i < r->ndiffers && !bad; i++) {
+        cJSON *name = cJSON_CreateString(r->differs[i]);
+        bad = !name || !cJSON_AddItemToArray(differs, name);
+    }
+    cJSON *counts = bad ? NULL : cJSON_AddObjectToObject(root, "counts");
+    cJSON *cells = counts ? cJSON_AddArrayToObject(root, "cells") : NULL;
+    bad = !cells;
+    for (size_t v = 0; v < QSB_VERDICT_COUNT && !bad; v++)
+        bad = add_number(counts, verdict_keys[v], (double)r->count[v]);
+    for (size_t i = 0; i < r->n && !bad; i++) {
+        qsb_comparison it;
+        cJSON *item = qsb_compare_item(r, i, &it) == QSB_OK ? item_json(&it) : NULL;
+        bad = !item || !cJSON_AddItemToArray(cells, item);
+    }
+    if (!bad)
+        return root;
+    cJSON_Delete(root);
+    return NULL;
+}
+
+int qsb_compare_write_json(FILE *fp, const qsb_compare_report *r, const char *base_path,
+                           const char *new_path, qsb_compare_strictness strictness, int verdict)
+{
+    cJSON *root = report_json(r, base_path, new_path, strictness, verdict);
+    return qsb_json_write(fp, root, true, "compare JSON");
+}
+
+/* ---- --calibration ---- */
+
+void qsb_calibration_write_text(FILE *fp, const qsb_calibration *c, const char *path1,
+                                const char *path2, const char *metric)
+{
+    char p1[QSB_QUOTE_PATH_MAX + 1], p2[QSB_QUOTE_PATH_MAX + 1];
+    fprintf(fp, "calibration %s vs %s (metric %s; paired deltas of the candidate rows; agree: "
+            "|d1 - d2| <= sqrt(h1^2 + h2^2), h the half-widths of the 95%% intervals, on the "
+            "log scale)\n", shown(p1, sizeof p1, path1), shown(p2, sizeof p2, path2), metric);
+    fprintf(fp, "%-12s %9s %5s  %-16s %9s %20s %9s %20s %9s  %s\n", "pattern", "nelem", "size",
+            "algorithm", "delta 1", "95% interval 1", "delta 2", "95% interval 2", "diff",
+            "agree");
+    for (size_t i = 0; i < c->n; i++) {
+        const qsb_calibration_row *cr = &c->rows[i];
+        char pattern[NAME_MAX_SHOWN + 1], algorithm[NAME_MAX_SHOWN + 1];
+        char d1[32], d2[32], i1[80], i2[80], lo[32], hi[32];
+        format_pct(d1, sizeof d1, cr->d1);
+        format_pct(d2, sizeof d2, cr->d2);
+        format_pct(lo, sizeof lo, cr->lo1);
+        format_pct(hi, sizeof hi, cr->hi1);
+        snprintf(i1, sizeof i1, isnan(cr->lo1) ? "-" : "[%s, %s]", lo, hi);
+        format_pct(lo, sizeof lo, cr->lo2);
+        format_pct(hi, sizeof hi, cr->hi2);
+        snprintf(i2, sizeof i2, isnan(cr->lo2) ? "-" : "[%s, %s]", lo, hi);
+        fprintf(fp, "%-12s %9llu %5llu  %-16s %9s %20s %9s %20s %9.2f  %s\n",
+                shown(pattern, sizeof pattern, cr->pattern), (unsigned long long)cr->nelem,
+                (unsigned long long)cr->size, shown(algorithm, sizeof algorithm, cr->algorithm),
+                d1, i1, d2, i2, cr->diff_pts,
+                isnan(cr->excess) ? "-" : cr->excess <= 1.0 ? "yes" : "NO");
+    }
+    if (c->n == 0) {
+        fprintf(fp, "no candidate row has a delta in both runs\n");
+        return;
+    }
+    const qsb_calibration_row *w = &c->rows[c->worst];
+    char pattern[NAME_MAX_SHOWN + 1], algorithm[NAME_MAX_SHOWN + 1];
+    fprintf(fp, "%zu of %zu rows with intervals agree (%.1f%%; honest 95%% intervals agree in "
+            "about 95%%); difference of the deltas: median %.2f points, worst %.2f points "
+            "(%s/%llu/%llu %s); %zu row%s without an interval in a run\n",
+            c->agree, c->with_interval, qsb_calibration_agree_share(c) * 100.0, c->median_diff_pts,
+            c->worst_diff_pts, shown(pattern, sizeof pattern, w->pattern),
+            (unsigned long long)w->nelem, (unsigned long long)w->size,
+            shown(algorithm, sizeof algorithm, w->algorithm), c->n - c->with_interval,
+            c->n - c->with_interval == 1 ? "" : "s");
+    if (c->state_pairs || c->state_only)
+        fprintf(fp, "by state: %zu of %zu matched (row, state) pairs with intervals agree "
+                "(%.1f%%); %zu state%s in one run only\n",
+                c->state_agree, c->state_with_interval,
+                c->state_with_interval ? 100.0 * (double)c->state_agree /
+                                             (double)c->state_with_interval
+                                       : 0.0,
+                c->state_only, c->state_only == 1 ? "" : "s");
+}
+
+static cJSON *calibration_json(const qsb_calibration *c, const char *path1, const char *path2,
+                               const char *metric, qsb_compare_strictness strictness,
+                               int status)
+{
+    cJSON *root = cJSON_CreateObject();
+    int bad = !root || add_number(root, "schema_version", 1) ||
+              !cJSON_AddStringToObject(root, "kind", "calibration") ||
+              !cJSON_AddStringToObject(root, "run1", path1) ||
+              !cJSON_AddStringToObject(root, "run2", path2) ||
+              !cJSON_AddStringToObject(root, "metric", metric) ||
+              !cJSON_AddStringToObject(root, "criterion",
+                                       "|log(1+d1) - log(1+d2)| <= sqrt(h1^2 + h2^2)") ||
+              add_number(root, "rows", (double)c->n) ||
+              add_number(root, "with_interval", (double)c->with_interval) ||
+              add_number(root, "agree", (double)c->agree) ||
+              add_number(root, "share", qsb_calibration_agree_share(c)) ||
+              add_number(root, "median_diff_pts", c->median_diff_pts) ||
+              add_number(root, "worst_diff_pts", c->worst_diff_pts) ||
+              add_number(root, "state_pairs", (double)c->state_pairs) ||
+              add_number(root, "state_with_interval", (double)c->state_with_interval) ||
+              add_number(root, "state_agree", (double)c->state_agree) ||
+              add_number(root, "state_only", (double)c->state_only) ||
+              !cJSON_AddBoolToObject(root, "strict", strictness == QSB_COMPARE_STRICT) ||
+              add_number(root, "strict_share", QSB_CALIBRATION_STRICT_SHARE) ||
+              !cJSON_AddStringToObject(root, "verdict", status == QSB_OK ? "pass" : "fail");
+    cJSON *cells = bad ? NULL : cJSON_AddArrayToObject(root, "cells");
+    bad = !cells;
+    for (size_t i = 0; i < c->n && !bad; i++) {
+        const qsb_calibration_row *cr = &c->rows[i];
+        cJSON *o = cJSON_CreateObject();
+        bad = !o || !cJSON_AddItemToArray(cells, o);
+        if (bad) {
+            cJSON_Delete(o);
+            break;
+        }
+        bad = !cJSON_AddStringToObject(o, "pattern", cr->pattern) ||
+              add_number(o, "nelem", (double)cr->nelem) || add_number(o, "size", (double)cr->size) ||
+              !cJSON_AddStringToObject(o, "algorithm", cr->algorithm) ||
+              add_number(o, "delta1", cr->d1) || add_number(o, "lo1", cr->lo1) ||
+              add_number(o, "hi1", cr->hi1) || add_number(o, "delta2", cr->d2) ||
+              add_number(o, "lo2", cr->lo2) || add_number(o, "hi2", cr->hi2) ||
+              add_number(o, "diff_pts", cr->diff_pts) || add_number(o, "excess", cr->excess) ||
+              !(isnan(cr->excess) ? cJSON_AddNullToObject(o, "agree")
+                                  : cJSON_AddBoolToObject(o, "agree", cr->excess <= 1.0));
+    }
+    if (!bad)
+        return root;
+    cJSON_Delete(root);
+    return NULL;
+}
+
+int qsb_calibration_write_json(FILE *fp, const qsb_calibration *c, const char *path1,
+                               const char *path2, const char *metric,
+                               qsb_compare_strictness strictness, int verdict)
+{
+    cJSON *root = calibration_json(c, path1, path2, metric, strictness, verdict);
+    return qsb_json_write(fp, root, true, "calibration JSON");
+}
