@@ -459,8 +459,38 @@ static int get_state(const json_place *at, const cJSON *obj, qsb_state_estimate 
     return status;
 }
 
+/* The text of element k of the row's array `key`, where messages place that element's fields;
+** the row's own text when the row was read from a tree (no line then) or there is no such
+** element. */
+static qsb_json_span element_text(const json_place *at, const char *key, size_t k)
+{
+    const char *p = at->text && at->row.start ? qsb_json_member_at(&at->row, key) : NULL;
+    p = p ? qsb_json_string_end(p, at->row.end) : NULL;
+    while (p && p < at->row.end && *p != '[') /* the blanks and the ':' before the array */
+        p++;
+    if (!p || p >= at->row.end)
+        return at->row;
+    qsb_json_span list = {p, at->row.end}, item = at->row;
+    const char *cursor = p;
+    for (size_t i = 0; i <= k; i++)
+        if (qsb_json_next_element(&list, &cursor, &item) != 1)
+            return at->row;
+    return item;
+}
+
+/* The place of state k of the row's states: "results[3].states[k]" on that state's lines. */
+static json_place state_place(const json_place *row, const char *key, size_t k)
+{
+    json_place at = *row;
+    size_t used = strlen(at.where);
+    snprintf(at.where + used, sizeof at.where - used, ".%s[%zu]", key, k);
+    at.row = element_text(row, key, k);
+    return at;
+}
+
 /* The row's states: an array of state objects, checked as the CSV's text is, kept as that
-** text (states_text.h); absent or null: none. */
+** text (states_text.h); absent or null: none. A fault of one state names that state and its
+** line, a fault of them together (their count, their shares) the row's `states`. */
 static int json_states(void *ctx, const qsb_column *c, char **out)
 {
     const json_row *j = ctx;
@@ -475,14 +505,17 @@ static int json_states(void *ctx, const qsb_column *c, char **out)
     cJSON_ArrayForEach(item, list) {
         if (n == QSB_STATES_MAX)
             return field_error(j->at, c->name, "more states than a row can have");
-        json_place at = *j->at;
-        size_t used = strlen(at.where);
-        snprintf(at.where + used, sizeof at.where - used, ".%s[%zu]", c->name, n);
+        json_place at = state_place(j->at, c->name, n);
         int status = get_state(&at, item, &s[n++]);
         if (status != QSB_OK)
             return status;
     }
-    const char *why = qsb_states_check(s, n);
+    size_t fault;
+    const char *why = qsb_states_check(s, n, &fault);
+    if (why && fault < n) {
+        json_place at = state_place(j->at, c->name, fault);
+        return field_error(&at, "", "not a row's state: %s", why);
+    }
     if (why)
         return field_error(j->at, c->name, "not a row's states: %s", why);
     *out = qsb_states_format(s, n);
