@@ -712,7 +712,7 @@ static int read_document(const char *name, const cJSON *root, const json_rows *r
     int status = read_context(name, root, &out->context);
     if (status == QSB_OK)
         status = get_string(&at, root, "baseline", 0, &out->baseline);
-    if (status == QSB_OK && !(cells = qsb_assembler_new(name, true, out)))
+    if (status == QSB_OK && !(cells = qsb_assembler_new(name, QSB_PLACES_JSON_RESULTS, out)))
         status = qsb_out_of_memory("results");
     if (status == QSB_OK)
         status = read_rows(name, root, rows, cells);
