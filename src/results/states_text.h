@@ -7,7 +7,7 @@
 ** the share of the row's processes (2 decimals), their count, the row's median in the state
 ** (1 decimal), and for a candidate the delta in % with its 95% interval (2 decimals; the
 ** interval absent under 3 processes). A baseline's states have no delta. The JSON files carry
-** the same numbers as an array of objects (report_json.c, read_json.c). A text is well formed
+** the same numbers as an array of objects (report_json.c, read_json_row.c). A text is well formed
 ** when it has 2 to QSB_STATES_MAX states, every one of at least one process, all with a delta
 ** or none, each interval holding its delta, and shares summing to 1 within their rounding.
 */
