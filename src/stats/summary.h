@@ -38,7 +38,6 @@ size_t qsb_median_ci_rank(size_t n);
 int qsb_paired_delta(const double *base, const double *cand, size_t n, double *pct,
                      double *lo, double *hi);
 
-
 /* The 95% interval of the median of n sorted values by order statistics, [x(l), x(n+1-l)]
 ** with l = qsb_median_ci_rank(n); NANs when no such interval exists (n < 6). */
 void qsb_median_interval_of_sorted(const double *sorted, size_t n, double *lo, double *hi);
