@@ -3,7 +3,8 @@
 ** written, parsed and checked; CSV and JSON round trips (the JSON as an array of objects, a
 ** baseline's without deltas, a state of too few processes without an interval); files of an
 ** earlier version with a `modes` column read with one warning; malformed states refused with
-** exit status 2 and one line naming the file, the CSV line or the JSON field, and the column.
+** exit status 2 and one line naming the file, the line (a JSON state's own where one state is
+** at fault) and the CSV column or the JSON field.
 */
 #include <fcntl.h>
 #include <math.h>
@@ -344,6 +345,72 @@ static void test_malformed(void)
     free(json);
 }
 
+/* A JSON file laid out over lines as a person or another tool writes it: each malformed
+** states field refused on the line of the state at fault, or of the row's `states` when the
+** fault is of the states together, as the CSV reader names its line. */
+static const char *const laid_out =
+    "{\n"                                                                          /* 1 */
+    "  \"schema_version\": 1,\n"                                                   /* 2 */
+    "  \"context\": {\"metric\": \"cycles\"},\n"                                   /* 3 */
+    "  \"baseline\": \"msort\",\n"                                                /* 4 */
+    "  \"results\": [\n"                                                           /* 5 */
+    "    {\"pattern\": \"random\", \"nelem\": 1000, \"size\": 4, \"algorithm\": \"msort\",\n" /* 6 */
+    "     \"baseline\": \"msort\", \"metric\": \"cycles\", \"reps\": 1, \"min\": 100,\n" /* 7 */
+    "     \"median\": 100, \"mean\": 100, \"stddev\": null, \"delta_pct\": null,\n"   /* 8 */
+    "     \"comparisons\": 8700, \"verified\": true,\n"                              /* 9 */
+    "     \"states\": [\n"                                                          /* 10 */
+    "       {\"share\": 0.6, \"processes\": 6, \"median\": 2000000},\n"             /* 11 */
+    "       {\"share\": 0.4, \"processes\": 4, \"median\": 3000000}\n"              /* 12 */
+    "     ]},\n"                                                                     /* 13 */
+    "    {\"pattern\": \"random\", \"nelem\": 1000, \"size\": 4,\n"                 /* 14 */
+    "     \"algorithm\": \"introsort\", \"baseline\": \"msort\", \"metric\": \"cycles\",\n" /* 15 */
+    "     \"reps\": 1, \"min\": 90, \"median\": 90, \"mean\": 90, \"stddev\": null,\n" /* 16 */
+    "     \"delta_pct\": -10,\n"                                                       /* 17 */
+    "     \"comparisons\": 9500, \"verified\": true, \"states\": [\n"                 /* 18 */
+    "       {\"share\": 0.6, \"processes\": 6, \"median\": 2500000,\n"               /* 19 */
+    "        \"delta_pct\": 25, \"delta_lo\": 24, \"delta_hi\": 26},\n"               /* 20 */
+    "       {\"share\": 0.4, \"processes\": 4, \"median\": 2500000,\n"               /* 21 */
+    "        \"delta_pct\": -16.67, \"delta_lo\": -18, \"delta_hi\": -15}\n"          /* 22 */
+    "     ]}\n"                                                                      /* 23 */
+    "  ]\n"                                                                         /* 24 */
+    "}\n";                                                                         /* 25 */
+
+static void test_malformed_lines(void)
+{
+    char path[256];
+    path_in_tmp(path, sizeof path, "laid_out.json");
+    write_text(path, laid_out);
+    qsb_results r;
+    CHECK(read_captured(path, &r) == QSB_OK); /* the fixture itself is well formed */
+    CHECK_MSG(captured[0] == '\0', "stderr: %s", captured);
+    CHECK(r.ncells == 1 && r.cells[0].nrows == 2 && r.cells[0].rows[1].states);
+    qsb_results_free(&r);
+    struct {
+        const char *from, *to, *place, *why;
+    } bad[] = {
+        {"\"share\": 0.4, \"processes\": 4, \"median\": 3000000",
+         "\"share\": 0.2, \"processes\": 4, \"median\": 3000000",
+         ":10: field 'results[0].states': ", "shares that do not sum to 1"},
+        {"\"delta_lo\": 24", "\"delta_lo\": 25.5", ":19: field 'results[1].states[0]': ",
+         "an interval that does not hold its delta"},
+        {"\"processes\": 4, \"median\": 3000000", "\"processes\": 0, \"median\": 3000000",
+         ":12: field 'results[0].states[1]': ", "a state of 0 processes"},
+        {"\"processes\": 4, \"median\": 2500000", "\"processes\": 0, \"median\": 2500000",
+         ":21: field 'results[1].states[1]': ", "a state of 0 processes"},
+        {"\"delta_hi\": -15", "\"delta_hi\": \"-15\"",
+         ":22: field 'results[1].states[1].delta_hi': ", "not a finite number"},
+        {"\"processes\": 6, \"median\": 2000000", "\"processes\": 6",
+         ":11: field 'results[0].states[0].median': ", "missing"},
+    };
+    for (size_t i = 0; i < N_OF(bad); i++) {
+        char name[32];
+        snprintf(name, sizeof name, "lines%zu.json", i);
+        char *text = replaced(laid_out, bad[i].from, bad[i].to);
+        expect_refused(name, text, bad[i].place, bad[i].why);
+        free(text);
+    }
+}
+
 /* The run's last lines in words: an algorithm's own states over its rows. */
 static void test_summary(void)
 {
@@ -425,6 +492,7 @@ int main(void)
     test_json_objects();
     test_old_modes();
     test_malformed();
+    test_malformed_lines();
     test_exports();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -1,8 +1,8 @@
 /*
-** src/stats/stats.c on known vectors: empty, n = 1 and 2, constant data, odd and even medians,
-** one huge outlier (MAD rule), two-pass stddev on large offsets, the median's interval by
-** order statistics (ranks from the binomial tables), the paired delta on constructed pairs,
-** and Mann-Whitney p-values: exact (the whole U distribution for n1 = n2 = 3, the published
+** The statistics of src/stats/ on known vectors: empty, n = 1 and 2, constant data, odd and
+** even medians, one huge outlier (MAD rule), two-pass stddev on large offsets, the median's
+** interval by order statistics (ranks from the binomial tables), the paired delta on
+** constructed pairs, and Mann-Whitney p-values: exact (the whole U distribution for n1 = n2 = 3, the published
 ** critical value for 10 and 10) and the normal approximation with ties worked out by hand.
 */
 #include <math.h>

@@ -538,5 +538,6 @@ int qsb_audit_write_json(FILE *fp, const qsb_audit_row *rows, size_t count,
     cJSON *list = add(&b, root, "rows", cJSON_CreateArray());
     for (size_t i = 0; i < count; i++)
         push(&b, list, row_json(&b, &rows[i]));
-    return qsb_json_write(fp, root, !b.failed, "audit JSON");
+    return b.failed ? qsb_json_abandon(root, "audit JSON")
+                    : qsb_json_print(fp, root, "audit JSON");
 }

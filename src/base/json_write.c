@@ -7,9 +7,9 @@
 
 #include "diag.h"
 
-int qsb_json_write(FILE *out, cJSON *root, bool built, const char *what)
+int qsb_json_print(FILE *out, cJSON *root, const char *what)
 {
-    char *text = built && root ? cJSON_Print(root) : NULL;
+    char *text = root ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
     if (!text)
         return qsb_out_of_memory(what);
@@ -17,4 +17,15 @@ int qsb_json_write(FILE *out, cJSON *root, bool built, const char *what)
     fputc('\n', out);
     cJSON_free(text);
     return QSB_OK;
+}
+
+int qsb_json_abandon(cJSON *root, const char *what)
+{
+    cJSON_Delete(root);
+    return qsb_out_of_memory(what);
+}
+
+int qsb_json_write(FILE *out, cJSON *root, bool built, const char *what)
+{
+    return built ? qsb_json_print(out, root, what) : qsb_json_abandon(root, what);
 }

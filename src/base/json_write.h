@@ -11,8 +11,16 @@
 
 struct cJSON;
 
-/* Takes ownership of root. `built` false (or root NULL) means building the document ran out
-** of memory: reported, naming `what`, and QSB_ESYSTEM returned. Otherwise QSB_OK. */
+/* Writes the document root and deletes it: QSB_OK. root NULL means building it ran out of
+** memory: reported, naming `what`, and QSB_ESYSTEM returned. */
+int qsb_json_print(FILE *out, struct cJSON *root, const char *what);
+
+/* A document whose building ran out of memory part-way: deleted, reported naming `what`;
+** returns QSB_ESYSTEM. */
+int qsb_json_abandon(struct cJSON *root, const char *what);
+
+/* qsb_json_print when `built`, else qsb_json_abandon: the form of the callers not moved to
+** those two yet; no new caller. */
 int qsb_json_write(FILE *out, struct cJSON *root, bool built, const char *what);
 
 #endif

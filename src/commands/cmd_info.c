@@ -209,7 +209,7 @@ static cJSON *info_json(const machine_info *m)
 
 static int write_json(const machine_info *m, qsb_outfile *of)
 {
-    return qsb_json_write(of->fp, info_json(m), true, "info JSON");
+    return qsb_json_print(of->fp, info_json(m), "info JSON");
 }
 
 int qsb_cmd_info(int argc, char **argv)

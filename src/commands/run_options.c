@@ -2,17 +2,17 @@
 ** `qsortbench [run]` options: the table (from which --help is generated) and their parsing
 ** into one qsb_run_config (see run_config.h). Options are first collected as text, then
 ** resolved in one place each, so a default and a given value go through the same checks.
+** Here: the table, the measuring and output options, and the order of resolution; the
+** matrix's options are run_matrix_options.c, the worker processes' run_worker_options.c.
 */
 #include "run_options.h"
-#include "shard.h"
+#include "run_option_texts.h"
 
 #include <ctype.h>
-#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -20,81 +20,31 @@
 #include "diag.h"
 #include "result.h"
 #include "export.h"
-#include "machine.h"
 #include "placement.h"
-#include "plugins.h"
 #include "run_context.h"
 #include "schedule.h"
 #include "significance.h"
-#include "timing.h"
 #include "worker_args.h"
 
-#define DEFAULT_SIZES "4,8,32"
-#define DEFAULT_ALGOS "msort,introsort"
-/* With --reference glibc-2021: the cover letter's own pair, msort and the 2021 introsort. */
-#define COVER_LETTER_ALGOS "msort,introsort-2021"
-#define MAX_NELEM (UINT64_C(1) << 40) /* a typo guard; memory.h decides what fits */
-#define MAX_SIZE (UINT64_C(1) << 20)
 #define MAX_REPS UINT64_C(1000000)
 #define MAX_PRECISION_PCT 100.0
 #define MAX_BUDGET_S (7 * 86400.0)
 #define MAX_WARMUP UINT64_C(1000)
 #define MAX_BATCH UINT64_C(1000000)
 #define MAX_SLOWED_PCT 1000.0
-#define MAX_WORKER_SLICE_S 60.0
-#define MAX_TSC_HZ 1e11 /* 100 GHz */
-
-enum {
-    OPT_NELEM,
-    OPT_SIZES,
-    OPT_PATTERNS,
-    OPT_ALGOS,
-    OPT_SEED,
-    OPT_REPS,
-    OPT_PRECISION,
-    OPT_BUDGET,
-    OPT_PLACEMENT,
-    OPT_NO_RELOAD,
-    OPT_WARMUP,
-    OPT_PIN,
-    OPT_BATCH,
-    OPT_SLOWED,
-    OPT_CSV,
-    OPT_JSON,
-    OPT_METRIC,
-    OPT_COMPAT,
-    OPT_REFERENCE,
-    OPT_QUIET,
-    OPT_EXPORT,
-    OPT_REPORT,
-    OPT_HISTORY,
-    OPT_FAIL_ABOVE,
-    OPT_ALPHA,
-    OPT_CORRECTION,
-    OPT_PLOT,
-    OPT_SHARD,
-    OPT_MACHINE,
-    OPT_PROCESSES,
-    OPT_WORKER,
-    OPT_TSC_HZ,
-    OPT_INPUTS_FD,
-    OPT_MODEL,
-    OPT_VISIT_FD,
-    OPT_COUNT
-};
 
 static const qsb_option run_options[] = {
     [OPT_NELEM] = {"nelem", 0, "LIST",
                    "element counts, colon-separated (49152:786432:8388608), or 'auto': "
                    "L1d/L2/L3 capacity / 8 (default auto)"},
     [OPT_SIZES] = {"sizes", 0, "LIST", "element sizes in bytes, comma-separated (default "
-                                       DEFAULT_SIZES ")"},
+                                       QSB_RUN_DEFAULT_SIZES ")"},
     [OPT_PATTERNS] = {"patterns", 0, "LIST",
                       "comma-separated pattern names or 'all' (default: the five seed "
                       "patterns; see 'qsortbench list')"},
     [OPT_ALGOS] = {"algos", 0, "LIST",
                    "comma-separated algorithm names, the first is the baseline (default "
-                   DEFAULT_ALGOS ", or " COVER_LETTER_ALGOS " with --reference "
+                   QSB_RUN_DEFAULT_ALGOS ", or " QSB_RUN_COVER_LETTER_ALGOS " with --reference "
                    QSB_COVER_LETTER_NAME "); plug-ins: [NAME=]PATH.so:SYMBOL[:qsort]"},
     [OPT_SEED] = {"seed", 0, "N", "input generator seed below 2^48, decimal or 0x-hex "
                                   "(default 0x9abc56781234)"},
@@ -205,18 +155,10 @@ const qsb_command_spec qsb_run_spec = {
     "marked incomplete), 130/143 interrupted by SIGINT/SIGTERM (the results so far written,\n"
     "marked incomplete)."};
 
-typedef struct {
-    const char *text[OPT_COUNT]; /* the last value given for each option, NULL if none */
-    bool plot;
-    bool quiet;
-    bool no_reload;
-    const char *export_operand;  /* FILE of "--export FORMAT FILE" (the one operand) */
-    qsb_plugins *plugins;        /* where --algos resolves its plug-ins; NULL: none allowed */
-} option_texts;
 
 static int collect_option(void *ctx, int index, const char *arg)
 {
-    option_texts *t = ctx;
+    qsb_run_option_texts *t = ctx;
     if (index == OPT_QUIET)
         t->quiet = true;
     else if (index == OPT_NO_RELOAD)
@@ -228,169 +170,8 @@ static int collect_option(void *ctx, int index, const char *arg)
     return QSB_OK;
 }
 
-static int reject_repeated_numbers(const uint64_t *v, size_t n, const char *what)
-{
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < i; j++)
-            if (v[i] == v[j])
-                return qsb_usage_error("%s: %llu is listed twice", what,
-                                       (unsigned long long)v[i]);
-    return QSB_OK;
-}
 
-static int resolve_auto_nelem(qsb_run_config *cfg)
-{
-    qsb_caches caches;
-    uint64_t counts[3];
-    size_t n = qsb_read_caches(qsb_sysfs_cpu_root(), &caches) == 0
-                   ? qsb_auto_nelem(&caches, counts)
-                   : 0;
-    if (n == 0) { /* the run warns when it starts: a usage error stays one line */
-        cfg->nelem_source = QSB_NELEM_FALLBACK;
-        return qsb_parse_u64_list(QSB_FALLBACK_NELEM, ':', "--nelem", 1, MAX_NELEM,
-                                  &cfg->nelem, &cfg->n_nelem);
-    }
-    cfg->nelem_source = QSB_NELEM_SYSFS;
-    /* Two levels of one size (rare) would make two identical cells. */
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++)
-        if (kept == 0 || counts[i] != counts[kept - 1])
-            counts[kept++] = counts[i];
-    cfg->nelem = malloc(kept * sizeof *cfg->nelem);
-    if (!cfg->nelem)
-        return qsb_out_of_memory("--nelem");
-    memcpy(cfg->nelem, counts, kept * sizeof *cfg->nelem);
-    cfg->n_nelem = kept;
-    return QSB_OK;
-}
-
-static int resolve_nelem(qsb_run_config *cfg, const char *text)
-{
-    if (!text || strcmp(text, "auto") == 0)
-        return resolve_auto_nelem(cfg);
-    int status = qsb_parse_u64_list(text, ':', "--nelem", 1, MAX_NELEM, &cfg->nelem,
-                                    &cfg->n_nelem);
-    return status != QSB_OK ? status
-                            : reject_repeated_numbers(cfg->nelem, cfg->n_nelem, "--nelem");
-}
-
-static int resolve_sizes(qsb_run_config *cfg, const char *text)
-{
-    int status = qsb_parse_u64_list(text ? text : DEFAULT_SIZES, ',', "--sizes", 1, MAX_SIZE,
-                                    &cfg->sizes, &cfg->n_sizes);
-    return status != QSB_OK ? status
-                            : reject_repeated_numbers(cfg->sizes, cfg->n_sizes, "--sizes");
-}
-
-/* "a, b, c" from a table of names, for error messages. */
-static void join_names(char *buf, size_t len, const char *(*name_at)(size_t), size_t count)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < count && used < len; i++) {
-        int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", name_at(i));
-        used += n > 0 ? (size_t)n : 0;
-    }
-}
-
-static const char *pattern_name_at(size_t i)
-{
-    return qsb_patterns[i].name;
-}
-
-static int use_seed_patterns(qsb_run_config *cfg, bool all)
-{
-    cfg->patterns = malloc(qsb_pattern_count * sizeof *cfg->patterns);
-    if (!cfg->patterns)
-        return qsb_out_of_memory("--patterns");
-    for (size_t i = 0; i < qsb_pattern_count; i++)
-        if (all || qsb_patterns[i].seed_pattern)
-            cfg->patterns[cfg->n_patterns++] = &qsb_patterns[i];
-    return QSB_OK;
-}
-
-static int resolve_patterns(qsb_run_config *cfg, const char *text)
-{
-    if (!text || strcmp(text, "all") == 0)
-        return use_seed_patterns(cfg, text != NULL);
-    char **words;
-    size_t n;
-    int status = qsb_split_words(text, "--patterns", &words, &n);
-    if (status != QSB_OK)
-        return status;
-    cfg->patterns = malloc(n * sizeof *cfg->patterns);
-    if (!cfg->patterns)
-        status = qsb_out_of_memory("--patterns");
-    for (size_t i = 0; i < n && status == QSB_OK; i++) {
-        const qsb_pattern *p = qsb_pattern_find(words[i]);
-        for (size_t j = 0; p && j < i; j++)
-            if (cfg->patterns[j] == p)
-                status = qsb_usage_error("--patterns: '%s' is listed twice", p->name);
-        if (!p) {
-            char valid[512];
-            join_names(valid, sizeof valid, pattern_name_at, qsb_pattern_count);
-            status = qsb_usage_error("--patterns: unknown pattern '%s' (valid: %s, all)",
-                                     qsb_quote(words[i]), valid);
-        }
-        if (status == QSB_OK)
-            cfg->patterns[cfg->n_patterns++] = p;
-    }
-    free(words);
-    return status;
-}
-
-/* Without --algos: the default pair, or the cover letter's when its table is the reference. */
-static const char *default_algos(const char *reference)
-{
-    return reference && strcmp(reference, QSB_COVER_LETTER_NAME) == 0 ? COVER_LETTER_ALGOS
-                                                                       : DEFAULT_ALGOS;
-}
-
-static int resolve_algos(qsb_run_config *cfg, qsb_plugins *plugins, const char *text,
-                         const char *reference)
-{
-    char **words;
-    size_t n;
-    int status = qsb_split_words(text ? text : default_algos(reference), "--algos", &words, &n);
-    if (status != QSB_OK)
-        return status;
-    cfg->algos = malloc(n * sizeof *cfg->algos);
-    if (!cfg->algos)
-        status = qsb_out_of_memory("--algos");
-    for (size_t i = 0; i < n && status == QSB_OK; i++) {
-        qsb_algorithm a; /* a registry entry or a plug-in (plugins.h) */
-        status = qsb_plugins_resolve(plugins, words[i], &a);
-        for (size_t j = 0; status == QSB_OK && j < i; j++)
-            if (strcmp(cfg->algos[j].name, a.name) == 0)
-                status = qsb_usage_error("--algos: '%s' is listed twice", qsb_quote(a.name));
-        if (status == QSB_OK)
-            cfg->algos[cfg->n_algos++] = a;
-    }
-    free(words);
-    return status;
-}
-
-static int resolve_metric(qsb_run_config *cfg, const char *text)
-{
-    bool tsc = qsb_tsc_invariant() != 0;
-    if (!text) {
-        cfg->metric = tsc ? QSB_METRIC_CYCLES : QSB_METRIC_NS;
-        return QSB_OK;
-    }
-    for (int i = QSB_METRIC_CYCLES; i <= QSB_METRIC_COMPARISONS; i++) {
-        if (strcmp(text, qsb_metric_name((qsb_metric)i)) == 0) {
-            cfg->metric = (qsb_metric)i;
-            if (cfg->metric == QSB_METRIC_CYCLES && !tsc)
-                return qsb_usage_error("--metric cycles: this CPU has no invariant TSC; use "
-                                       "--metric ns");
-            return QSB_OK;
-        }
-    }
-    return qsb_usage_error("--metric: unknown metric '%s' (valid: cycles, ns, comparisons)",
-                           qsb_quote(text));
-}
-
-static int resolve_outputs(qsb_run_config *cfg, const option_texts *t)
+static int resolve_outputs(qsb_run_config *cfg, const qsb_run_option_texts *t)
 {
     cfg->csv_path = t->text[OPT_CSV];
     cfg->json_path = t->text[OPT_JSON];
@@ -403,8 +184,8 @@ static int resolve_outputs(qsb_run_config *cfg, const option_texts *t)
     return QSB_OK;
 }
 
-/* A positive number of at most max, for --precision. */
-static int parse_positive(const char *text, const char *what, double max, double *out)
+
+int qsb_run_parse_positive(const char *text, const char *what, double max, double *out)
 {
     int status = qsb_parse_double(text, what, 0.0, max, out);
     if (status == QSB_OK && !(*out > 0.0))
@@ -477,7 +258,7 @@ static int parse_duration(const char *text, const char *what, double *out)
     return status;
 }
 
-static int resolve_placement(qsb_run_config *cfg, const option_texts *t)
+static int resolve_placement(qsb_run_config *cfg, const qsb_run_option_texts *t)
 {
     const char *text = t->text[OPT_PLACEMENT];
     cfg->reload = !t->no_reload;
@@ -492,7 +273,7 @@ static int resolve_placement(qsb_run_config *cfg, const option_texts *t)
 
 /* --reps, --precision, --budget, --warmup, --batch, --slowed, --pin, --placement: how cells
 ** are repeated and measured. */
-static int resolve_repetitions(qsb_run_config *cfg, const option_texts *t)
+static int resolve_repetitions(qsb_run_config *cfg, const qsb_run_option_texts *t)
 {
     int status = QSB_OK;
     cfg->precision_pct = QSB_DEFAULT_PRECISION_PCT;
@@ -501,7 +282,7 @@ static int resolve_repetitions(qsb_run_config *cfg, const option_texts *t)
     if (t->text[OPT_REPS])
         status = qsb_parse_u64(t->text[OPT_REPS], "--reps", 1, MAX_REPS, 0, &cfg->reps);
     if (status == QSB_OK && t->text[OPT_PRECISION])
-        status = parse_positive(t->text[OPT_PRECISION], "--precision", MAX_PRECISION_PCT,
+        status = qsb_run_parse_positive(t->text[OPT_PRECISION], "--precision", MAX_PRECISION_PCT,
                                 &cfg->precision_pct);
     if (status == QSB_OK && t->text[OPT_BUDGET] && strcmp(t->text[OPT_BUDGET], "auto") != 0)
         status = parse_duration(t->text[OPT_BUDGET], "--budget", &cfg->budget_s);
@@ -524,7 +305,7 @@ static int resolve_repetitions(qsb_run_config *cfg, const option_texts *t)
 
 /* --export FORMAT=FILE (or FORMAT FILE), --report FILE and --fail-above PCT (export.h,
 ** compare.h). */
-static int resolve_export_and_gate(qsb_run_config *cfg, const option_texts *t)
+static int resolve_export_and_gate(qsb_run_config *cfg, const qsb_run_option_texts *t)
 {
     int status = QSB_OK;
     const char *exp = t->text[OPT_EXPORT];
@@ -562,147 +343,8 @@ static int resolve_export_and_gate(qsb_run_config *cfg, const option_texts *t)
     return status;
 }
 
-/* The CELLS of --worker K:SLICE:CELLS: "3,7,12", ordinals (from 0) among the cells the run
-** visits; the worker visits only those (workers.h: the processes after a run's minimum). */
-static int select_worker_cells(qsb_run_config *cfg, const char *list)
-{
-    size_t cells = cfg->n_patterns * cfg->n_sizes * cfg->n_nelem;
-    size_t visited = qsb_run_config_cells(cfg);
-    unsigned char *chosen = calloc(visited ? visited : 1, 1);
-    if (!chosen)
-        return qsb_out_of_memory("--worker");
-    int status = QSB_OK;
-    for (const char *p = list; status == QSB_OK && *p;) {
-        char word[32];
-        size_t len = strcspn(p, ",");
-        uint64_t k = 0;
-        if (len == 0 || len >= sizeof word)
-            status = qsb_usage_error("--worker: '%s' is not a list of cells", qsb_quote(list));
-        else {
-            memcpy(word, p, len);
-            word[len] = '\0';
-            status = qsb_parse_u64(word, "--worker cell", 0, visited ? visited - 1 : 0, 0, &k);
-        }
-        if (status == QSB_OK)
-            chosen[k] = 1;
-        p += len + (p[len] == ',');
-    }
-    if (status == QSB_OK && !*list)
-        status = qsb_usage_error("--worker: the list of cells is empty");
-    if (status == QSB_OK && !cfg->in_shard) { /* no shard: every cell so far */
-        cfg->in_shard = malloc(cells ? cells : 1);
-        if (cfg->in_shard)
-            memset(cfg->in_shard, 1, cells);
-        else
-            status = qsb_out_of_memory("--worker");
-    }
-    for (size_t m = 0, ordinal = 0; status == QSB_OK && m < cells; m++)
-        if (cfg->in_shard[m])
-            cfg->in_shard[m] = chosen[ordinal++];
-    free(chosen);
-    return status;
-}
-
-/* --worker K:SLICE[:CELLS] (workers.h). */
-static int parse_worker(qsb_run_config *cfg, const char *text)
-{
-    const char *colon = strchr(text, ':');
-    char index[32], slice[64];
-    if (!colon || (size_t)(colon - text) >= sizeof index)
-        return qsb_usage_error("--worker: '%s' is not K:SLICE", qsb_quote(text));
-    memcpy(index, text, (size_t)(colon - text));
-    index[colon - text] = '\0';
-    const char *cells = strchr(colon + 1, ':');
-    size_t slice_len = cells ? (size_t)(cells - colon - 1) : strlen(colon + 1);
-    if (slice_len >= sizeof slice)
-        return qsb_usage_error("--worker: '%s' is not K:SLICE", qsb_quote(text));
-    memcpy(slice, colon + 1, slice_len);
-    slice[slice_len] = '\0';
-    int status = qsb_parse_u64(index, "--worker K", 1, QSB_MAX_PROCESSES, 0, &cfg->worker.index);
-    if (status == QSB_OK)
-        status = parse_positive(slice, "--worker SLICE", MAX_WORKER_SLICE_S,
-                                &cfg->worker.slice_s);
-    return status == QSB_OK && cells ? select_worker_cells(cfg, cells + 1) : status;
-}
-
-/* --inputs-fd FD and --visit-fd FD: a worker's, after --worker (shared_inputs.h,
-** visit_record.h). */
-static int parse_worker_fd(qsb_run_config *cfg, const char *text, const char *option, int *fd)
-{
-    uint64_t value;
-    if (cfg->worker.slice_s <= 0)
-        return qsb_usage_error("%s is for worker processes (--worker)", option);
-    int status = qsb_parse_u64(text, option, STDERR_FILENO + 1, INT_MAX, 0, &value);
-    *fd = (int)value;
-    return status;
-}
-
-/* --processes N (workers.h) and --worker K:SLICE. One process where several cannot differ or
-** cannot be pooled: exact counts, and --reps, which fixes the rounds of one process. */
-static int resolve_processes(qsb_run_config *cfg, const option_texts *t)
-{
-    int status = QSB_OK;
-    if (t->text[OPT_PROCESSES])
-        status = qsb_parse_u64(t->text[OPT_PROCESSES], "--processes", 1, QSB_MAX_PROCESSES, 0,
-                               &cfg->processes);
-    if (status == QSB_OK && cfg->processes > 1 && cfg->reps)
-        status = qsb_usage_error("--reps fixes the rounds of one process: give --processes 1 "
-                                 "or --budget");
-    if (status == QSB_OK && t->text[OPT_WORKER])
-        status = parse_worker(cfg, t->text[OPT_WORKER]);
-    if (status == QSB_OK && t->text[OPT_TSC_HZ])
-        status = parse_positive(t->text[OPT_TSC_HZ], "--tsc-hz", MAX_TSC_HZ,
-                                &cfg->worker.tsc_hz);
-    if (status == QSB_OK && t->text[OPT_INPUTS_FD])
-        status = parse_worker_fd(cfg, t->text[OPT_INPUTS_FD], "--inputs-fd",
-                                 &cfg->worker.inputs_fd);
-    if (status == QSB_OK && t->text[OPT_VISIT_FD])
-        status = parse_worker_fd(cfg, t->text[OPT_VISIT_FD], "--visit-fd", &cfg->worker.visit_fd);
-    if (status == QSB_OK && t->text[OPT_MODEL] && cfg->worker.slice_s <= 0)
-        status = qsb_usage_error("--model is for worker processes (--worker)");
-    cfg->worker.model_path = t->text[OPT_MODEL];
-    if (cfg->reps || cfg->metric == QSB_METRIC_COMPARISONS || cfg->worker.slice_s > 0)
-        cfg->processes = 1;
-    return status;
-}
-
-/* --shard K/N: after the lists, which it splits (shard.h). */
-static int resolve_shard(qsb_run_config *cfg, const char *text)
-{
-    if (!text)
-        return QSB_OK;
-    const char *slash = strchr(text, '/');
-    char k_text[32];
-    uint64_t k = 0, n = 0;
-    if (!slash || (size_t)(slash - text) >= sizeof k_text)
-        return qsb_usage_error("--shard: '%s' is not K/N (e.g. 2/4: the second of four "
-                               "parts)", qsb_quote(text));
-    memcpy(k_text, text, (size_t)(slash - text));
-    k_text[slash - text] = '\0';
-    int status = qsb_parse_u64(slash + 1, "--shard N", 1, QSB_MAX_SHARDS, 0, &n);
-    if (status == QSB_OK)
-        status = qsb_parse_u64(k_text, "--shard K", 1, n, 0, &k);
-    if (status != QSB_OK)
-        return status;
-    size_t cells = cfg->n_patterns * cfg->n_sizes * cfg->n_nelem;
-    if (n > cells)
-        return qsb_usage_error("--shard %s: the matrix has only %zu cells; use at most %zu "
-                               "shards", qsb_quote(text), cells, cells);
-    cfg->in_shard = malloc(cells ? cells : 1);
-    if (!cfg->in_shard)
-        return qsb_out_of_memory("--shard");
-    size_t count = qsb_shard_cells(cfg->nelem, cfg->n_nelem, cfg->sizes, cfg->n_sizes,
-                                   cfg->n_patterns, cfg->n_algos, (uint32_t)k, (uint32_t)n,
-                                   cfg->in_shard);
-    if (count == SIZE_MAX)
-        return qsb_out_of_memory("--shard");
-    cfg->shard_k = (uint32_t)k;
-    cfg->shard_n = (uint32_t)n;
-    return QSB_OK;
-}
-
 /* The worker's head of the command line (worker_args.h), from the options as given. */
-static int build_worker_argv(qsb_run_config *cfg, const option_texts *t)
+static int build_worker_argv(qsb_run_config *cfg, const qsb_run_option_texts *t)
 {
     const char *texts[OPT_COUNT] = {0};
     for (size_t i = 0; i < qsb_worker_option_count; i++)
@@ -712,20 +354,21 @@ static int build_worker_argv(qsb_run_config *cfg, const option_texts *t)
     return qsb_worker_argv_build(cfg, texts);
 }
 
-static int resolve_all(qsb_run_config *cfg, const option_texts *t)
+static int resolve_all(qsb_run_config *cfg, const qsb_run_option_texts *t)
 {
-    int status = resolve_sizes(cfg, t->text[OPT_SIZES]);
+    int status = qsb_run_resolve_sizes(cfg, t->text[OPT_SIZES]);
     if (status == QSB_OK)
-        status = resolve_patterns(cfg, t->text[OPT_PATTERNS]);
+        status = qsb_run_resolve_patterns(cfg, t->text[OPT_PATTERNS]);
     if (status == QSB_OK)
-        status = resolve_algos(cfg, t->plugins, t->text[OPT_ALGOS], t->text[OPT_REFERENCE]);
+        status = qsb_run_resolve_algos(cfg, t->plugins, t->text[OPT_ALGOS],
+                                       t->text[OPT_REFERENCE]);
     if (status == QSB_OK && t->text[OPT_SEED])
         status = qsb_parse_u64(t->text[OPT_SEED], "--seed", 0, QSB_SEED_LIMIT - 1, 1,
                                &cfg->seed);
     if (status == QSB_OK)
         status = resolve_repetitions(cfg, t);
     if (status == QSB_OK)
-        status = resolve_metric(cfg, t->text[OPT_METRIC]);
+        status = qsb_run_resolve_metric(cfg, t->text[OPT_METRIC]);
     if (status == QSB_OK)
         status = qsb_parse_compat(t->text[OPT_COMPAT], &cfg->mode);
     if (status == QSB_OK)
@@ -734,11 +377,11 @@ static int resolve_all(qsb_run_config *cfg, const option_texts *t)
         status = resolve_export_and_gate(cfg, t);
     /* Last: every option is checked before the machine is looked at (--nelem auto). */
     if (status == QSB_OK)
-        status = resolve_nelem(cfg, t->text[OPT_NELEM]);
+        status = qsb_run_resolve_nelem(cfg, t->text[OPT_NELEM]);
     if (status == QSB_OK)
-        status = resolve_shard(cfg, t->text[OPT_SHARD]);
+        status = qsb_run_resolve_shard(cfg, t->text[OPT_SHARD]);
     if (status == QSB_OK)
-        status = resolve_processes(cfg, t);
+        status = qsb_run_resolve_processes(cfg, t);
     if (status == QSB_OK)
         status = build_worker_argv(cfg, t);
     if (status == QSB_OK && t->text[OPT_MACHINE] && !*t->text[OPT_MACHINE])
@@ -752,7 +395,7 @@ int qsb_run_config_parse(qsb_run_config *cfg, qsb_plugins *plugins, int argc, ch
     memset(cfg, 0, sizeof *cfg);
     cfg->seed = QSB_DEFAULT_SEED;
     cfg->pin_cpu = -1;
-    option_texts texts;
+    qsb_run_option_texts texts;
     memset(&texts, 0, sizeof texts);
     texts.plugins = plugins;
     int first;

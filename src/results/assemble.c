@@ -75,7 +75,7 @@ typedef enum { AGREE_OK, AGREE_METRIC, AGREE_BASELINE, AGREE_REPS } agree_kind;
 
 struct qsb_assembler {
     const char *name;
-    bool json;              /* places are "results[i]", else CSV lines */
+    qsb_row_places places;  /* CSV lines or JSON results indices */
     qsb_results *out;       /* the cells are built in it */
     size_t cap_cells;
     size_t *first_place;    /* each cell's first row, where its messages point */
@@ -102,7 +102,7 @@ struct qsb_assembler {
 
 static void place_text(const qsb_assembler *a, size_t place, char *buf, size_t size)
 {
-    if (a->json)
+    if (a->places == QSB_PLACES_JSON_RESULTS)
         snprintf(buf, size, ": results[%zu]", place);
     else
         snprintf(buf, size, ":%zu", place);
@@ -136,13 +136,13 @@ static uint64_t hash_row(const void *ctx, size_t packed)
     return row_key_hash(cell, a->out->cells[cell].rows[row].algorithm);
 }
 
-qsb_assembler *qsb_assembler_new(const char *name, bool json, qsb_results *out)
+qsb_assembler *qsb_assembler_new(const char *name, qsb_row_places places, qsb_results *out)
 {
     qsb_assembler *a = calloc(1, sizeof *a);
     if (!a)
         return NULL;
     a->name = name;
-    a->json = json;
+    a->places = places;
     a->out = out;
     if (table_init(&a->cells) != 0 || table_init(&a->rows) != 0 ||
         table_init(&a->by_name) != 0) {

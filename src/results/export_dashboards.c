@@ -101,7 +101,8 @@ int qsb_export_bmf(FILE *fp, const qsb_results *runs, size_t n)
                 if (exportable(&runs[m].cells[c], i))
                     built = add_bmf_benchmark(root, &runs[m], &runs[m].cells[c], i,
                                               machine_of(runs, n, m));
-    return qsb_json_write(fp, root, built, "bmf export");
+    return built ? qsb_json_print(fp, root, "bmf export")
+                 : qsb_json_abandon(root, "bmf export");
 }
 
 /* ---- github-action-benchmark ---- */
@@ -171,5 +172,6 @@ int qsb_export_github_action(FILE *fp, const qsb_results *runs, size_t n)
                 if (exportable(&runs[m].cells[c], i))
                     built = add_github_entry(root, &runs[m], &runs[m].cells[c], i,
                                              machine_of(runs, n, m));
-    return qsb_json_write(fp, root, built, "github-action-benchmark export");
+    return built ? qsb_json_print(fp, root, "github-action-benchmark export")
+                 : qsb_json_abandon(root, "github-action-benchmark export");
 }

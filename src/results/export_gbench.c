@@ -244,5 +244,6 @@ int qsb_export_gbench(FILE *fp, const qsb_results *r)
     }
     cJSON *list = cJSON_AddArrayToObject(root, "benchmarks");
     bool built = list && add_benchmarks(list, r, ns_per_unit) == 0;
-    return qsb_json_write(fp, root, built, "gbench export");
+    return built ? qsb_json_print(fp, root, "gbench export")
+                 : qsb_json_abandon(root, "gbench export");
 }

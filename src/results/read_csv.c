@@ -356,7 +356,7 @@ static machine_rows *new_machine(const csv_reader *r, const char *name)
         return NULL;
     empty_context(&m->run.context);
     m->machine = strdup(name);
-    m->cells = qsb_assembler_new(r->path, false, &m->run);
+    m->cells = qsb_assembler_new(r->path, QSB_PLACES_CSV_LINES, &m->run);
     if (!m->machine || !m->cells ||
         (r->machine_at >= 0 && qsb_set_string(&m->run.context.machine, name) != 0)) {
         free_machine(m);

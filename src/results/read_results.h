@@ -51,10 +51,14 @@ int qsb_read_json_fleet(const char *name, const char *text, size_t len, qsb_resu
 /* Groups rows into cells as they are read (assemble.c): no flat array of a file's rows is
 ** kept, only each row's qsb_row in its cell. The cells are built in `out`, whose context (and
 ** baseline) must already hold what the file says of them; metric, baseline, seed and mode are
-** filled from the first row when still empty. `json`: places are results[i] indices, else
-** CSV lines; `name` must outlive the assembler. NULL when out of memory. */
+** filled from the first row when still empty. A row's place is a CSV line or a JSON results
+** index, as `places` says; `name` must outlive the assembler. NULL when out of memory. */
 typedef struct qsb_assembler qsb_assembler;
-qsb_assembler *qsb_assembler_new(const char *name, bool json, qsb_results *out);
+typedef enum {
+    QSB_PLACES_CSV_LINES,   /* messages name "FILE:LINE" */
+    QSB_PLACES_JSON_RESULTS /* messages name "FILE: results[i]" */
+} qsb_row_places;
+qsb_assembler *qsb_assembler_new(const char *name, qsb_row_places places, qsb_results *out);
 /* Takes the row over (its strings and samples are moved or freed; *row is left empty), even
 ** on failure. Returns QSB_OK, or QSB_ESYSTEM when out of memory (reported). */
 int qsb_assembler_add(qsb_assembler *a, qsb_file_row *row, size_t place);

@@ -310,7 +310,8 @@ int qsb_report_json(FILE *out, const qsb_results *r)
 {
     builder b = {false};
     cJSON *root = document(&b, r, true);
-    return qsb_json_write(out, root, !b.failed, "JSON results");
+    return b.failed ? qsb_json_abandon(root, "JSON results")
+                    : qsb_json_print(out, root, "JSON results");
 }
 
 /* A fleet file (fleet.h): {"schema_version": 2, "machines": [DOCUMENT, ...]}, each document
@@ -334,5 +335,6 @@ int qsb_report_fleet_json(FILE *out, const qsb_results *runs, size_t n)
     } else {
         cJSON_Delete(machines);
     }
-    return qsb_json_write(out, root, !b.failed, "JSON results");
+    return b.failed ? qsb_json_abandon(root, "JSON results")
+                    : qsb_json_print(out, root, "JSON results");
 }

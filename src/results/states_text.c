@@ -94,31 +94,42 @@ size_t qsb_states_parse(const char *text, qsb_state_estimate *out, const char **
             return 0;
         }
     }
-    if ((*why = qsb_states_check(out, n)) != NULL)
+    size_t fault;
+    if ((*why = qsb_states_check(out, n, &fault)) != NULL)
         return 0;
     return n;
 }
 
-const char *qsb_states_check(const qsb_state_estimate *s, size_t n)
+/* Why state e is not well formed, paired (with deltas) as the first state is; NULL when it is. */
+static const char *state_fault(const qsb_state_estimate *e, const qsb_state_estimate *first)
 {
+    if (e->processes == 0)
+        return "a state of 0 processes";
+    if (!(e->share > 0 && e->share <= 1))
+        return "a share outside (0, 1]";
+    if (!(e->median > 0) || !isfinite(e->median))
+        return "a median that is not a positive number";
+    if (isfinite(e->delta_pct) != isfinite(first->delta_pct))
+        return "deltas given for some states only";
+    if (isfinite(e->delta_lo) != isfinite(e->delta_hi))
+        return "an interval with one bound";
+    if (isfinite(e->delta_lo) && !(e->delta_lo <= e->delta_pct && e->delta_pct <= e->delta_hi))
+        return "an interval that does not hold its delta";
+    return NULL;
+}
+
+const char *qsb_states_check(const qsb_state_estimate *s, size_t n, size_t *fault)
+{
+    *fault = n;
     if (n < 2 || n > QSB_STATES_MAX)
         return "not 2 to 8 states";
     double sum = 0;
-    bool paired = isfinite(s[0].delta_pct);
     for (size_t k = 0; k < n; k++) {
-        if (s[k].processes == 0)
-            return "a state of 0 processes";
-        if (!(s[k].share > 0 && s[k].share <= 1))
-            return "a share outside (0, 1]";
-        if (!(s[k].median > 0) || !isfinite(s[k].median))
-            return "a median that is not a positive number";
-        if (isfinite(s[k].delta_pct) != paired)
-            return "deltas given for some states only";
-        if (isfinite(s[k].delta_lo) != isfinite(s[k].delta_hi))
-            return "an interval with one bound";
-        if (isfinite(s[k].delta_lo) &&
-            !(s[k].delta_lo <= s[k].delta_pct && s[k].delta_pct <= s[k].delta_hi))
-            return "an interval that does not hold its delta";
+        const char *why = state_fault(&s[k], &s[0]);
+        if (why) {
+            *fault = k;
+            return why;
+        }
         sum += s[k].share;
     }
     if (fabs(sum - 1.0) > SHARE_ROUNDING * (double)n + 1e-9)

@@ -7,7 +7,7 @@
 ** the share of the row's processes (2 decimals), their count, the row's median in the state
 ** (1 decimal), and for a candidate the delta in % with its 95% interval (2 decimals; the
 ** interval absent under 3 processes). A baseline's states have no delta. The JSON files carry
-** the same numbers as an array of objects (report_json.c, read_json.c). A text is well formed
+** the same numbers as an array of objects (report_json.c, read_json_row.c). A text is well formed
 ** when it has 2 to QSB_STATES_MAX states, every one of at least one process, all with a delta
 ** or none, each interval holding its delta, and shares summing to 1 within their rounding.
 */
@@ -28,8 +28,9 @@ char *qsb_states_format(const qsb_state_estimate *s, size_t n);
 size_t qsb_states_parse(const char *text, qsb_state_estimate *out, const char **why);
 
 /* Why states s[0..n) are not well formed (the rules above, numbers compared as rounded in the
-** text), or NULL. */
-const char *qsb_states_check(const qsb_state_estimate *s, size_t n);
+** text), or NULL. *fault gets the index of the state at fault, n when the fault is of the
+** states together (their count, their shares' sum). */
+const char *qsb_states_check(const qsb_state_estimate *s, size_t n, size_t *fault);
 
 /* A row's states in words, as the table and the report show them: "states 57% -23.1% +-1.8 /
 ** 43% -41.0% ±2.2" for a candidate (± the larger side of the interval; "too few" without

@@ -1,0 +1,158 @@
+/*
+** The run's options of worker processes and shards (see run_option_texts.h): --processes,
+** the options a run gives its workers (--worker K:SLICE[:CELLS], --tsc-hz, --inputs-fd,
+** --visit-fd, --model), and --shard K/N.
+*/
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "run_option_texts.h"
+#include "shard.h"
+
+#define MAX_WORKER_SLICE_S 60.0
+#define MAX_TSC_HZ 1e11 /* 100 GHz */
+
+/* The CELLS of --worker K:SLICE:CELLS: "3,7,12", ordinals (from 0) among the cells the run
+** visits; the worker visits only those (workers.h: the processes after a run's minimum). */
+static int select_worker_cells(qsb_run_config *cfg, const char *list)
+{
+    size_t cells = cfg->n_patterns * cfg->n_sizes * cfg->n_nelem;
+    size_t visited = qsb_run_config_cells(cfg);
+    unsigned char *chosen = calloc(visited ? visited : 1, 1);
+    if (!chosen)
+        return qsb_out_of_memory("--worker");
+    int status = QSB_OK;
+    for (const char *p = list; status == QSB_OK && *p;) {
+        char word[32];
+        size_t len = strcspn(p, ",");
+        uint64_t k = 0;
+        if (len == 0 || len >= sizeof word)
+            status = qsb_usage_error("--worker: '%s' is not a list of cells", qsb_quote(list));
+        else {
+            memcpy(word, p, len);
+            word[len] = '\0';
+            status = qsb_parse_u64(word, "--worker cell", 0, visited ? visited - 1 : 0, 0, &k);
+        }
+        if (status == QSB_OK)
+            chosen[k] = 1;
+        p += len + (p[len] == ',');
+    }
+    if (status == QSB_OK && !*list)
+        status = qsb_usage_error("--worker: the list of cells is empty");
+    if (status == QSB_OK && !cfg->in_shard) { /* no shard: every cell so far */
+        cfg->in_shard = malloc(cells ? cells : 1);
+        if (cfg->in_shard)
+            memset(cfg->in_shard, 1, cells);
+        else
+            status = qsb_out_of_memory("--worker");
+    }
+    for (size_t m = 0, ordinal = 0; status == QSB_OK && m < cells; m++)
+        if (cfg->in_shard[m])
+            cfg->in_shard[m] = chosen[ordinal++];
+    free(chosen);
+    return status;
+}
+
+/* --worker K:SLICE[:CELLS] (workers.h). */
+static int parse_worker(qsb_run_config *cfg, const char *text)
+{
+    const char *colon = strchr(text, ':');
+    char index[32], slice[64];
+    if (!colon || (size_t)(colon - text) >= sizeof index)
+        return qsb_usage_error("--worker: '%s' is not K:SLICE", qsb_quote(text));
+    memcpy(index, text, (size_t)(colon - text));
+    index[colon - text] = '\0';
+    const char *cells = strchr(colon + 1, ':');
+    size_t slice_len = cells ? (size_t)(cells - colon - 1) : strlen(colon + 1);
+    if (slice_len >= sizeof slice)
+        return qsb_usage_error("--worker: '%s' is not K:SLICE", qsb_quote(text));
+    memcpy(slice, colon + 1, slice_len);
+    slice[slice_len] = '\0';
+    int status = qsb_parse_u64(index, "--worker K", 1, QSB_MAX_PROCESSES, 0, &cfg->worker.index);
+    if (status == QSB_OK)
+        status = qsb_run_parse_positive(slice, "--worker SLICE", MAX_WORKER_SLICE_S,
+                                &cfg->worker.slice_s);
+    return status == QSB_OK && cells ? select_worker_cells(cfg, cells + 1) : status;
+}
+
+/* --inputs-fd FD and --visit-fd FD: a worker's, after --worker (shared_inputs.h,
+** visit_record.h). */
+static int parse_worker_fd(qsb_run_config *cfg, const char *text, const char *option, int *fd)
+{
+    uint64_t value;
+    if (cfg->worker.slice_s <= 0)
+        return qsb_usage_error("%s is for worker processes (--worker)", option);
+    int status = qsb_parse_u64(text, option, STDERR_FILENO + 1, INT_MAX, 0, &value);
+    *fd = (int)value;
+    return status;
+}
+
+/* --processes N (workers.h) and --worker K:SLICE. One process where several cannot differ or
+** cannot be pooled: exact counts, and --reps, which fixes the rounds of one process. */
+int qsb_run_resolve_processes(qsb_run_config *cfg, const qsb_run_option_texts *t)
+{
+    int status = QSB_OK;
+    if (t->text[OPT_PROCESSES])
+        status = qsb_parse_u64(t->text[OPT_PROCESSES], "--processes", 1, QSB_MAX_PROCESSES, 0,
+                               &cfg->processes);
+    if (status == QSB_OK && cfg->processes > 1 && cfg->reps)
+        status = qsb_usage_error("--reps fixes the rounds of one process: give --processes 1 "
+                                 "or --budget");
+    if (status == QSB_OK && t->text[OPT_WORKER])
+        status = parse_worker(cfg, t->text[OPT_WORKER]);
+    if (status == QSB_OK && t->text[OPT_TSC_HZ])
+        status = qsb_run_parse_positive(t->text[OPT_TSC_HZ], "--tsc-hz", MAX_TSC_HZ,
+                                &cfg->worker.tsc_hz);
+    if (status == QSB_OK && t->text[OPT_INPUTS_FD])
+        status = parse_worker_fd(cfg, t->text[OPT_INPUTS_FD], "--inputs-fd",
+                                 &cfg->worker.inputs_fd);
+    if (status == QSB_OK && t->text[OPT_VISIT_FD])
+        status = parse_worker_fd(cfg, t->text[OPT_VISIT_FD], "--visit-fd", &cfg->worker.visit_fd);
+    if (status == QSB_OK && t->text[OPT_MODEL] && cfg->worker.slice_s <= 0)
+        status = qsb_usage_error("--model is for worker processes (--worker)");
+    cfg->worker.model_path = t->text[OPT_MODEL];
+    if (cfg->reps || cfg->metric == QSB_METRIC_COMPARISONS || cfg->worker.slice_s > 0)
+        cfg->processes = 1;
+    return status;
+}
+
+/* --shard K/N: after the lists, which it splits (shard.h). */
+int qsb_run_resolve_shard(qsb_run_config *cfg, const char *text)
+{
+    if (!text)
+        return QSB_OK;
+    const char *slash = strchr(text, '/');
+    char k_text[32];
+    uint64_t k = 0, n = 0;
+    if (!slash || (size_t)(slash - text) >= sizeof k_text)
+        return qsb_usage_error("--shard: '%s' is not K/N (e.g. 2/4: the second of four "
+                               "parts)", qsb_quote(text));
+    memcpy(k_text, text, (size_t)(slash - text));
+    k_text[slash - text] = '\0';
+    int status = qsb_parse_u64(slash + 1, "--shard N", 1, QSB_MAX_SHARDS, 0, &n);
+    if (status == QSB_OK)
+        status = qsb_parse_u64(k_text, "--shard K", 1, n, 0, &k);
+    if (status != QSB_OK)
+        return status;
+    size_t cells = cfg->n_patterns * cfg->n_sizes * cfg->n_nelem;
+    if (n > cells)
+        return qsb_usage_error("--shard %s: the matrix has only %zu cells; use at most %zu "
+                               "shards", qsb_quote(text), cells, cells);
+    cfg->in_shard = malloc(cells ? cells : 1);
+    if (!cfg->in_shard)
+        return qsb_out_of_memory("--shard");
+    size_t count = qsb_shard_cells(cfg->nelem, cfg->n_nelem, cfg->sizes, cfg->n_sizes,
+                                   cfg->n_patterns, cfg->n_algos, (uint32_t)k, (uint32_t)n,
+                                   cfg->in_shard);
+    if (count == SIZE_MAX)
+        return qsb_out_of_memory("--shard");
+    cfg->shard_k = (uint32_t)k;
+    cfg->shard_n = (uint32_t)n;
+    return QSB_OK;
+}
