@@ -75,6 +75,7 @@ enum {
     OPT_SHARD,
     OPT_MACHINE,
     OPT_PROCESSES,
+    OPT_JOBS,
     OPT_WORKER,
     OPT_TSC_HZ,
     OPT_INPUTS_FD,
@@ -178,6 +179,10 @@ static const qsb_option run_options[] = {
                        "5 of every cell, then processes of the cells wider than --precision "
                        "while --budget lasts); 1: one process, intervals over its units "
                        "(experiments; also with --reps)"},
+    [OPT_JOBS] = {"jobs", 0, "N|auto",
+                  "worker processes that run at once, each keeping its sorts paired in "
+                  "itself: N, or auto (one per CPU this process may use); 1 runs them one "
+                  "after the other (default " QSB_JOBS_DEFAULT ")"},
     [OPT_WORKER] = {"worker", 0, "K:SLICE[:CELLS]",
                     "(internal) be worker process K of a run: visit every cell (or the "
                     "CELLS, e.g. 0,4,7: ordinals among the run's cells) once with SLICE "
@@ -664,6 +669,49 @@ static int resolve_processes(qsb_run_config *cfg, const option_texts *t)
     return status;
 }
 
+/* The CPUs this process may use (its affinity); 1 when it cannot tell. */
+static size_t usable_cpus(void)
+{
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+        return 1;
+    int n = CPU_COUNT(&allowed);
+    return n > 0 ? (size_t)n : 1;
+}
+
+/* --jobs N|auto (workers.h): after --processes and --pin. auto: one per CPU this process may
+** use (side by side, each worker has one to itself); N above that is warned of, since workers
+** sharing a CPU measure each other; a pinned run has one CPU. One process (--processes 1,
+** --reps, a worker) runs no workers at all. */
+static int resolve_jobs(qsb_run_config *cfg, const char *given)
+{
+    const char *text = given ? given : QSB_JOBS_DEFAULT;
+    size_t cpus = usable_cpus();
+    uint64_t jobs = 1;
+    int status = QSB_OK;
+    if (strcmp(text, "auto") == 0)
+        jobs = cpus;
+    else
+        status = qsb_parse_u64(text, "--jobs", 1, QSB_MAX_JOBS, 0, &jobs);
+    if (status != QSB_OK)
+        return status;
+    if (jobs > 1 && cfg->pin_cpu >= 0) {
+        if (given)
+            return qsb_usage_error("--jobs %s with --pin: the workers would share the one CPU; "
+                                   "give --jobs 1 or no --pin", qsb_quote(text));
+        jobs = 1;
+    }
+    if (jobs > cpus && cfg->processes != 1)
+        qsb_warning("--jobs %s: this process may use %zu CPU%s, so its workers share them and "
+                    "slow each other; --jobs auto runs one per CPU",
+                    qsb_quote(text), cpus, cpus == 1 ? "" : "s");
+    if (jobs > QSB_MAX_JOBS)
+        jobs = QSB_MAX_JOBS;
+    cfg->jobs = cfg->processes == 1 ? 1 : jobs;
+    return QSB_OK;
+}
+
 /* --shard K/N: after the lists, which it splits (shard.h). */
 static int resolve_shard(qsb_run_config *cfg, const char *text)
 {
@@ -737,6 +785,8 @@ static int resolve_all(qsb_run_config *cfg, const option_texts *t)
         status = resolve_shard(cfg, t->text[OPT_SHARD]);
     if (status == QSB_OK)
         status = resolve_processes(cfg, t);
+    if (status == QSB_OK)
+        status = resolve_jobs(cfg, t->text[OPT_JOBS]);
     if (status == QSB_OK)
         status = build_worker_argv(cfg, t);
     if (status == QSB_OK && t->text[OPT_MACHINE] && !*t->text[OPT_MACHINE])
