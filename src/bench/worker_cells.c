@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "state_needs.h"
 #include "states.h"
 #include "stats.h"
 
@@ -144,6 +145,83 @@ static double states_spread_pct(const qsb_worker_tally *t, size_t c)
     free(speed);
     free(x);
     return widest;
+}
+
+/* The half-width, % of the estimate, of each state's interval of values (a unit each), widened
+** into half[k]. */
+static void widen_state_halves(const qsb_states *s, const double *speed, const double *values,
+                               const uint32_t *units, size_t n, double *half)
+{
+    qsb_state_estimate e[QSB_STATES_MAX];
+    if (qsb_state_estimates(s, speed, values, NULL, units, n, e) != 0)
+        return;
+    for (size_t k = 0; k < s->count; k++) {
+        double m = e[k].median;
+        if (isfinite(e[k].median_lo) && isfinite(e[k].median_hi) && m > 0)
+            half[k] = fmax(half[k], fmax(m - e[k].median_lo, e[k].median_hi - m) / m * 100.0);
+        else
+            half[k] = INFINITY; /* too few for an interval */
+    }
+}
+
+/* Cell c's states (of its baseline's speeds): the processes of each, and what each would need
+** for the precision (state_needs.h) from its widest interval over the rows. Returns how many
+** states (0: none, or out of memory). */
+static size_t cell_state_needs(const qsb_worker_tally *t, size_t c, double precision_pct,
+                               size_t *got, size_t *need)
+{
+    const qsb_cell *cell = &t->runs[0].run.cells[c];
+    double *speed = malloc(t->n * sizeof *speed), *x = malloc(t->n * sizeof *x);
+    uint32_t *units = malloc(t->n * sizeof *units);
+    double half[QSB_STATES_MAX] = {0};
+    size_t n = 0;
+    qsb_states s = {0};
+    for (size_t r = 0; speed && x && units && r < t->n; r++)
+        if (t->where[r][c] != QSB_NO_CELL) {
+            units[n] = (uint32_t)n;
+            speed[n++] = t->runs[r].run.cells[t->where[r][c]].rows[0].summary.median;
+        }
+    if (speed && x && units && cell->rows[0].verified &&
+        qsb_states_of_medians(speed, n, &s) == 0 && s.count > 0) {
+        widen_state_halves(&s, speed, speed, units, n, half);
+        for (size_t i = 1; i < cell->nrows; i++) {
+            if (!cell->rows[i].verified)
+                continue;
+            size_t m = 0;
+            for (size_t r = 0; r < t->n; r++)
+                if (t->where[r][c] != QSB_NO_CELL)
+                    x[m++] = 1.0 + t->runs[r].run.cells[t->where[r][c]].rows[i].delta_pct / 100.0;
+            widen_state_halves(&s, speed, x, units, n, half);
+        }
+        for (size_t k = 0; k < s.count; k++) {
+            got[k] = s.units[k];
+            need[k] = qsb_state_need(s.units[k], isfinite(half[k]) ? half[k] : NAN,
+                                     precision_pct);
+        }
+    }
+    free(speed);
+    free(x);
+    free(units);
+    return speed && x && units ? s.count : 0;
+}
+
+size_t qsb_tally_state_needs(const qsb_worker_tally *t, double precision_pct, size_t *got,
+                             size_t *need)
+{
+    size_t count = 0, ncells = t->n ? t->runs[0].run.ncells : 0;
+    double most = -1; /* any cell with states; the furthest from the target first */
+    for (size_t c = 0; precision_pct > 0 && c < ncells; c++) {
+        size_t g[QSB_STATES_MAX], k[QSB_STATES_MAX];
+        size_t states = cell_state_needs(t, c, precision_pct, g, k);
+        double far = states ? qsb_tally_cell_need(t, c, precision_pct) : 0;
+        if (states && far > most) {
+            most = far;
+            count = states;
+            memcpy(got, g, states * sizeof *g);
+            memcpy(need, k, states * sizeof *k);
+        }
+    }
+    return count;
 }
 
 /* How far cell c of the first worker is from the precision target: its widest interval over

@@ -46,6 +46,13 @@ double qsb_tally_cell_need(const qsb_worker_tally *t, size_t c, double precision
 size_t qsb_tally_choose_cells(const qsb_worker_tally *t, double precision_pct, double start_s,
                               double left_s, size_t *cells);
 
+/* Where the finished workers show states (states.h) at the cell furthest from the precision
+** target among those with states: each state's processes so far into got[] and the processes
+** it would need (state_needs.h) into need[] (QSB_STATES_MAX each). Returns how many states
+** (0: no cell shows states, or no target). For the progress line. */
+size_t qsb_tally_state_needs(const qsb_worker_tally *t, double precision_pct, size_t *got,
+                             size_t *need);
+
 /* A worker in flight visits ncells cells (cells NULL: every one), counted in `pending` while
 ** it runs (by: +1 at its start, -1 at its end). */
 void qsb_tally_pending(qsb_worker_tally *t, const size_t *cells, size_t ncells, int by);

@@ -464,6 +464,26 @@ static next_step next_worker(workers *w, double elapsed_s, size_t **cells, size_
     return w->in_flight ? NEXT_WAIT : NEXT_NONE;
 }
 
+/* Once states are seen, the progress line says what the cell furthest from the target has of
+** them: "; states 7/3 of 10/15 processes" (each state's processes, and what each would need
+** for the precision: worker_cells.h). */
+static void append_state_needs(const workers *w, char *label, size_t len)
+{
+    size_t got[QSB_STATES_MAX], need[QSB_STATES_MAX];
+    size_t states = qsb_tally_state_needs(&w->tally, w->plan->precision_pct, got, need);
+    size_t used = strlen(label);
+    for (size_t part = 0; part < 2 && states > 0; part++) {
+        const size_t *v = part ? need : got;
+        for (size_t k = 0; k < states && used < len; k++) {
+            int n = snprintf(label + used, len - used, "%s%zu",
+                             k ? "/" : part ? " of " : "; states ", v[k]);
+            used += n > 0 ? (size_t)n : 0;
+        }
+    }
+    if (states > 0 && used < len)
+        snprintf(label + used, len - used, " processes");
+}
+
 /* The progress line after a start: the worker started last, and how many run at once. */
 static void show_start(workers *w, const slot *at, double elapsed_s)
 {
@@ -483,6 +503,7 @@ static void show_start(workers *w, const slot *at, double elapsed_s)
     else
         snprintf(label, sizeof label, "worker process %zu%s%s%s", at->k + 1,
                  others[0] ? " (" : "", others[0] ? others + 2 : "", others[0] ? ")" : "");
+    append_state_needs(w, label, sizeof label);
     qsb_progress_update_eta(ended, label, left);
 }
 
