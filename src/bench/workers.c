@@ -6,7 +6,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,7 +21,6 @@
 #include "stop.h"
 #include "read_results.h"
 #include "states.h"
-#include "stats.h"
 #include "timing.h"
 #include "visit_record.h"
 #include "worker_cells.h"
