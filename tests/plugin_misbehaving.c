@@ -11,12 +11,20 @@
 **                  would) at its first call in the FROM-th to (FROM+TIMES-1)-th process that
 **                  calls it: the processes are counted in the file KILL_SORT_FILE, and FROM
 **                  and TIMES come from KILL_SORT_FROM and KILL_SORT_TIMES
+**   pair_sort      an insertion sort whose first call in a process waits until a second
+**                  process has called it too (a file per process in PAIR_SORT_DIR): workers
+**                  one after the other never get past the first one's first sort (its stall
+**                  deadline ends it), two at once do. With PAIR_SORT_HOLD_N, a call on that
+**                  many elements writes PAIR_SORT_DIR/PID.held and waits until
+**                  PAIR_SORT_DIR/release exists (workers held in flight, for a stop)
 */
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "comparator.h"
@@ -31,6 +39,7 @@ EXPORT void heap_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *
 EXPORT void loop_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 EXPORT void stop_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 EXPORT void kill_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+EXPORT void pair_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 EXPORT extern int notafunc[4];
 
 int notafunc[4] = {1, 2, 3, 4};
@@ -116,9 +125,8 @@ static void kill_if_chosen(void)
         raise(SIGKILL);
 }
 
-void kill_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
+static void insertion_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
 {
-    kill_if_chosen();
     unsigned char *a = base, held[256];
     if (size > sizeof held)
         abort();
@@ -129,4 +137,63 @@ void kill_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
             memcpy(a + j * size, a + (j - 1) * size, size);
         memcpy(a + j * size, held, size);
     }
+}
+
+void kill_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
+{
+    kill_if_chosen();
+    insertion_sort(base, n, size, cmp, arg);
+}
+
+static int file_exists(const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return access(path, F_OK) == 0;
+}
+
+static void create_file(const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (f)
+        fclose(f);
+}
+
+/* The processes that called pair_sort: the files named by a pid alone. */
+static int processes_arrived(const char *dir)
+{
+    int count = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+        count += e->d_name[0] >= '0' && e->d_name[0] <= '9' && !strchr(e->d_name, '.');
+    if (d)
+        closedir(d);
+    return count;
+}
+
+static void nap(void)
+{
+    struct timespec pause = {0, 1000000L};
+    nanosleep(&pause, NULL);
+}
+
+void pair_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
+{
+    const char *dir = getenv("PAIR_SORT_DIR"), *hold = getenv("PAIR_SORT_HOLD_N");
+    char me[32], held[48];
+    snprintf(me, sizeof me, "%ld", (long)getpid());
+    snprintf(held, sizeof held, "%ld.held", (long)getpid());
+    if (dir && !file_exists(dir, me)) {
+        create_file(dir, me);
+        while (processes_arrived(dir) < 2)
+            nap();
+    }
+    if (dir && hold && n == (size_t)atol(hold) && !file_exists(dir, held)) {
+        create_file(dir, held);
+        while (!file_exists(dir, "release"))
+            nap();
+    }
+    insertion_sort(base, n, size, cmp, arg);
 }

@@ -7,6 +7,7 @@
 # names a data object is a usage error. Nothing is left in TMPDIR nor beside the files.
 #   tests/test_isolation.sh QSORTBENCH PLUGIN.so one      the above in a one-process run
 #   tests/test_isolation.sh QSORTBENCH PLUGIN.so workers  the above with worker processes
+#   tests/test_isolation.sh QSORTBENCH PLUGIN.so jobs     the same, two workers at once
 #   tests/test_isolation.sh QSORTBENCH PLUGIN.so hang     a plug-in that loops or stops itself:
 #                                                         killed past its deadline (5 s, 8 s)
 # Under ASan a crash is reported by the sanitizer, which exits with a status of its own: the
@@ -23,6 +24,8 @@ export TMPDIR="$dir/tmp"
 CELLS=4 # 2 patterns x 2 counts
 ONE="--reps 3"
 WORKERS="--processes 2"
+JOBS="" # --jobs 2 in the "jobs" mode: the failures among workers in flight side by side
+if [ "$WHAT" = jobs ]; then JOBS="--jobs 2"; WORKERS="--processes 2 $JOBS"; fi
 
 run() { # run MODE ARGS...: status in $st; r.csv, r.json, out, err in $dir
     mode=$1
@@ -85,7 +88,7 @@ rm -f "$KILL_SORT_FILE"
 if [ "$WHAT" = one ]; then
     KILL_SORT_FROM=1 run "$ONE" --algos "msort,$PLUGIN:kill_sort" # the measuring process
 else
-    KILL_SORT_FROM=2 run "--processes 3" --algos "msort,$PLUGIN:kill_sort" # the second worker
+    KILL_SORT_FROM=2 run "--processes 3 $JOBS" --algos "msort,$PLUGIN:kill_sort" # the second worker
 fi
 check "killed once: exit 0" [ "$st" -eq 0 ]
 check "killed once: every row" [ "$(rows_with verified kill_sort true)" -eq $CELLS ]
@@ -102,7 +105,7 @@ if [ "$WHAT" = one ]; then
     check "killed twice (one process): no files" no_files
     check "killed twice (one process): nothing left" nothing_left
 else
-    KILL_SORT_FROM=2 run "--processes 3" --algos "msort,$PLUGIN:kill_sort"
+    KILL_SORT_FROM=2 run "--processes 3 $JOBS" --algos "msort,$PLUGIN:kill_sort"
     check "killed twice (workers): exit 3" [ "$st" -eq 3 ]
     check "killed twice (workers): the first worker's rows" \
         [ "$(rows_with verified kill_sort true)" -eq $CELLS ]

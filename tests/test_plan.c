@@ -243,7 +243,13 @@ static void test_describe(void)
     cfg = config(1, 20, 6);
     p = plan_of(&cfg);
     qsb_plan_describe(&cfg, &p, text, sizeof text);
-    CHECK_MSG(starts_with(text, "processes: 6 worker processes, each one visit per cell"),
+    CHECK_MSG(starts_with(text, "processes: 6 worker processes (one after the other), each "
+                                "one visit per cell"),
+              "%s", text);
+    cfg.jobs = 2; /* the context says how many ran at once */
+    p = plan_of(&cfg);
+    qsb_plan_describe(&cfg, &p, text, sizeof text);
+    CHECK_MSG(starts_with(text, "processes: 6 worker processes (2 at once), each one visit"),
               "%s", text);
     cfg = config(1, 20, 0);
     cfg.fail_above = true;
@@ -252,6 +258,32 @@ static void test_describe(void)
     CHECK_MSG(strstr(text, "then processes visiting every cell (a gate spends its budget) "
                            "while 20 s last") != NULL,
               "%s", text);
+}
+
+/* --jobs J: J workers at once, each counting (no model yet) the first time round, so the
+** minimum of 5 takes ceil((5 - J) / J) later rounds after the first, and the budget buys J
+** times the processes; --jobs 1 plans as one after the other; the workers' plan says J. */
+static void test_jobs(void)
+{
+    set_costs(3, 1.0, 1.1);
+    qsb_run_config cfg = config(3, 60, 0);
+    qsb_run_plan one = plan_of(&cfg);
+    cfg.jobs = 1;
+    qsb_run_plan same = plan_of(&cfg);
+    CHECK_EQ_U64(same.processes, one.processes);
+    CHECK(near(same.minimum_s, one.minimum_s));
+    CHECK_EQ_U64(same.jobs, 1);
+    cfg.jobs = 2;
+    qsb_run_plan two = plan_of(&cfg);
+    double first = QSB_WORKER_START_S + 3 * (1.1 + 1.0);
+    CHECK_EQ_U64(two.jobs, 2);
+    CHECK(near(two.minimum_s, first + 2 * two.worker_s)); /* 2 at once, then 2, then 1 */
+    CHECK_EQ_U64(two.processes, 2 * (1 + (size_t)floor((60 - first) / two.worker_s + 0.5)));
+    qsb_workers_plan w = qsb_plan_workers(&cfg, &two, 0, -1, NULL);
+    CHECK_EQ_U64(w.jobs, 2);
+    cfg.processes = 1; /* one process: no workers, whatever --jobs */
+    qsb_run_plan alone = plan_of(&cfg);
+    CHECK_EQ_U64(alone.jobs, 1);
 }
 
 /* What qsb_plan_announce writes on stderr, into buf. */
@@ -351,6 +383,7 @@ int main(void)
     test_counts_and_worker();
     test_precision_stop();
     test_describe();
+    test_jobs();
     test_announce();
     test_worker_argv();
     return check_done();

@@ -29,7 +29,36 @@
 #define END_WAIT_ROUNDS 5000 /* of END_WAIT_NS: how long killed processes get to be gone */
 #define END_WAIT_NS 1000000L
 
+#define LEADERS_MAX 64      /* groups running at once that qsb_group_end spares */
 static bool subreaper; /* this process is one: what a group leaves comes back here */
+/* The leaders of the groups started and not yet ended: several may run at once (a run's
+** worker processes side by side), and the end of one must not take the others. */
+static pid_t leaders[LEADERS_MAX];
+static size_t nleaders;
+
+static void leader_add(pid_t pid)
+{
+    if (nleaders < LEADERS_MAX)
+        leaders[nleaders++] = pid;
+}
+
+static void leader_remove(pid_t pid)
+{
+    for (size_t i = 0; i < nleaders; i++)
+        if (leaders[i] == pid) {
+            leaders[i] = leaders[--nleaders];
+            return;
+        }
+}
+
+/* Is pid (or the group pgrp) another group's that is still running? */
+static bool of_other_group(pid_t leader, pid_t pid, pid_t pgrp)
+{
+    for (size_t i = 0; i < nleaders; i++)
+        if (leaders[i] != leader && (leaders[i] == pid || leaders[i] == pgrp))
+            return true;
+    return false;
+}
 
 pid_t qsb_group_fork(void)
 {
@@ -43,6 +72,7 @@ pid_t qsb_group_fork(void)
             _exit(127); /* the tool is gone already */
     } else if (pid > 0) {
         setpgid(pid, pid);
+        leader_add(pid);
     }
     return pid;
 }
@@ -94,7 +124,7 @@ static size_t find_left(pid_t leader, process *left, size_t max)
         if (*end || pid <= 0 || pid == leader || pid == self ||
             !read_process((pid_t)pid, &p, &group))
             continue;
-        if (group == leader || p.parent == self)
+        if (group == leader || (p.parent == self && !of_other_group(leader, p.pid, group)))
             left[n++] = p;
     }
     if (d)
@@ -144,13 +174,14 @@ static bool only_leader_here(pid_t leader)
     long pid;
     int used;
     for (const char *p = text; whole && sscanf(p, "%ld%n", &pid, &used) == 1; p += used)
-        if (pid != leader)
+        if (pid != leader && !of_other_group(leader, (pid_t)pid, 0))
             return false;
     return whole;
 }
 
 size_t qsb_group_end(pid_t leader, const char *who)
 {
+    leader_remove(leader);
     if (only_leader_here(leader))
         return 0;
     process left[LEFT_MAX], named[NAMED_MAX];

@@ -22,7 +22,9 @@ pid_t qsb_group_fork(void);
 ** taken by another process): kills every process left in its group, and every process
 ** reparented to this one but the leader, waits for them to end, and when there were any
 ** names them in one warning: "<who> left 2 processes running (pid 123 'sleep', ...); they
-** were killed". Returns how many there were. */
+** were killed". Returns how many there were. Other groups started by qsb_group_fork and not
+** yet ended (several running at once) are spared, their leaders and members alike; an orphan
+** that left its group (setsid) cannot be told apart and goes with the first group to end. */
 size_t qsb_group_end(pid_t leader, const char *who);
 
 /* Waits for the group's leader pid (a child of this process from qsb_group_fork), killing it

@@ -17,6 +17,7 @@
 /* --worker K:SLICE: one visit of every cell, no budget (workers.h). */
 static void plan_worker(const qsb_run_config *cfg, qsb_run_plan *plan)
 {
+    plan->jobs = 1;
     plan->min_units = 1;
     plan->processes = 1;
     plan->budget_s = 0;
@@ -31,7 +32,7 @@ static double auto_budget_s(double minimum_s)
 
 /* A later worker's first (and only) visit of each cell: no counted sorts (it takes the
 ** first worker's counts, run.h), its input's copies and checks, and for a short sort one
-** untimed sort (visit_sorts.c, warmups_of): a round where the round's sorts are that short. */
+** untimed sort (run.c, warmups_of): a round where the round's sorts are that short. */
 static double later_worker_s(const double *round_s, const double *first_s, size_t cells,
                              size_t algos, double slice_s)
 {
@@ -49,19 +50,25 @@ static double later_worker_s(const double *round_s, const double *first_s, size_
 ** are stretched until a process's rounds last as long as its start: with one cell, processes
 ** of one round each spent most of the run starting
 ** (docs/results.md#overhead-one-round-per-process), and a round's noise outweighs what
-** varies between processes (docs/results.md#calibration-variance-at-each-level). */
+** varies between processes (docs/results.md#calibration-variance-at-each-level).
+** With --jobs J, J processes run at once: the first J all count (none has a model yet), and
+** the budget holds J times the processes. */
 static void plan_processes(const qsb_run_config *cfg, qsb_run_plan *plan, const double *round_s,
                            const double *first_s, size_t cells)
 {
     size_t least = cfg->processes ? (size_t)cfg->processes : QSB_MIN_UNITS;
+    size_t jobs = cfg->jobs > 1 ? (size_t)cfg->jobs : 1;
+    plan->jobs = jobs;
     plan->min_units = least;
     plan->slice_s = fmax(SLICE_MIN_S, QSB_WORKER_START_S / (double)(cells ? cells : 1));
     double first = qsb_schedule_minimum_s(round_s, first_s, cells, 1, plan->slice_s) +
                    QSB_WORKER_START_S;
     plan->worker_s = later_worker_s(round_s, first_s, cells, cfg->n_algos, plan->slice_s);
-    plan->minimum_s = first + (double)(least - 1) * plan->worker_s;
+    size_t later_rounds = least > jobs ? (least - jobs + jobs - 1) / jobs : 0;
+    plan->minimum_s = first + (double)later_rounds * plan->worker_s;
     plan->budget_s = cfg->budget_s > 0 ? cfg->budget_s : auto_budget_s(plan->minimum_s);
-    double fit = fmin(1 + floor((plan->budget_s - first) / plan->worker_s + 0.5),
+    double fit = fmin((double)jobs * (1 + floor((plan->budget_s - first) / plan->worker_s +
+                                                0.5)),
                       QSB_MAX_PROCESSES);
     plan->processes = cfg->processes ? least : fit > (double)least ? (size_t)fit : least;
     plan->estimate_s = fmax(plan->budget_s, plan->minimum_s);
@@ -86,6 +93,7 @@ static void plan_units(const qsb_run_config *cfg, qsb_run_plan *plan, const doub
 {
     bool exact = cfg->metric == QSB_METRIC_COMPARISONS;
     plan->processes = 1;
+    plan->jobs = 1;
     /* --reps N: N rounds over min(N, QSB_MIN_UNITS) units, one round at least in each. */
     plan->min_units = exact ? 1 : QSB_MIN_UNITS;
     if (cfg->reps && cfg->reps < plan->min_units)
@@ -182,22 +190,25 @@ void qsb_plan_announce(const qsb_run_config *cfg, const qsb_run_plan *plan)
 void qsb_plan_describe(const qsb_run_config *cfg, const qsb_run_plan *plan, char *buf,
                        size_t len)
 {
-    char slowed[96] = "; no slowed sort retaken";
+    char slowed[96] = "; no slowed sort retaken", at_once[48] = "one after the other";
+    if (plan->jobs > 1)
+        snprintf(at_once, sizeof at_once, "%zu at once", plan->jobs);
     if (cfg->slowed_pct > 0)
         snprintf(slowed, sizeof slowed, "; short sorts over %g%% slower than their row's "
                  "fastest retaken", cfg->slowed_pct);
     if (plan->processes > 1 && cfg->processes)
         snprintf(buf, len,
-                 "processes: %zu worker processes, each one visit per cell (%.3g s of rounds), "
-                 "every process one unit%s", plan->min_units, plan->slice_s, slowed);
+                 "processes: %zu worker processes (%s), each one visit per cell (%.3g s of "
+                 "rounds), every process one unit%s",
+                 plan->min_units, at_once, plan->slice_s, slowed);
     else if (plan->processes > 1)
         snprintf(buf, len,
                  "processes: %zu worker processes visiting every cell, then processes visiting "
-                 "%s while %.0f s last; each one visit per cell (%.3g s of rounds), every "
+                 "%s while %.0f s last (%s); each one visit per cell (%.3g s of rounds), every "
                  "process one unit%s",
                  plan->min_units, cfg->fail_above ? "every cell (a gate spends its budget)"
                                                   : "the cells wider than the precision",
-                 plan->estimate_s, plan->slice_s, slowed);
+                 plan->estimate_s, at_once, plan->slice_s, slowed);
     else if (cfg->reps)
         snprintf(buf, len, "fixed: %llu rounds over up to %d units%s",
                  (unsigned long long)cfg->reps, QSB_MIN_UNITS, slowed);
@@ -238,6 +249,7 @@ qsb_workers_plan qsb_plan_workers(const qsb_run_config *cfg, const qsb_run_plan 
         .min_processes = plan->min_units,
         .max_processes = cfg->processes ? plan->min_units : QSB_MAX_PROCESSES,
         .planned = plan->processes,
+        .jobs = plan->jobs,
         .worker_s = plan->worker_s,
         .tsc_hz = tsc_hz,
         .inputs_fd = inputs_fd,

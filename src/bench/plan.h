@@ -38,6 +38,7 @@ typedef struct {
     size_t min_units;  /* units per cell at least; with worker processes, processes */
     size_t processes;  /* worker processes planned (workers.h); 1: this process runs */
     double worker_s;   /* estimated: one worker process */
+    size_t jobs;       /* worker processes at once (--jobs); 1: one after the other */
 } qsb_run_plan;
 
 /* The plan for cells whose rounds are estimated to take round_s[c] seconds each and whose

@@ -29,6 +29,13 @@ const char *qsb_metric_name(qsb_metric metric); /* "cycles", "ns", "comparisons"
 #define QSB_FALLBACK_NELEM "49152:786432:8388608"
 /* Worker processes: at most this many, given (--processes N) or bought by the budget. */
 #define QSB_MAX_PROCESSES 10000u
+/* How many of them run at once without --jobs: "1" (one after the other) or "auto" (one per
+** CPU the process may use). This is the one place that decides it. Side by side gives a run
+** about twice the processes on two CPUs; it becomes the default only once a calibration on a
+** quiet machine holds (two runs side by side, then two alone, `compare --calibration`:
+** docs/measurement.md, "Workers side by side"). */
+#define QSB_JOBS_DEFAULT "1"
+#define QSB_MAX_JOBS 64 /* workers in flight at once (workers.h watches at most that many) */
 
 /* Where the element counts came from (recorded in the context as nelem_source). */
 typedef enum {
@@ -104,6 +111,7 @@ typedef struct {
                              ** this shard runs it (shard.h; malloc'd); NULL: every cell */
     const char *machine;    /* --machine NAME; NULL: the host's name is recorded */
     uint64_t processes;     /* --processes: worker processes (workers.h); 0 = auto */
+    uint64_t jobs;          /* --jobs: worker processes at once (workers.h); at least 1 */
     qsb_worker_protocol worker; /* --worker and the options only a worker is given */
 } qsb_run_config;
 

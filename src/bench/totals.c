@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include "diag.h"
+#include "state_needs.h"
 #include "states_text.h"
 #include "stats.h"
 #include "workers.h"
@@ -152,22 +153,29 @@ static void warn_drift(const qsb_context *c)
 }
 
 /* Each algorithm that ran at separated speeds (states) says so, in words: the host's states
-** decide much of a row's spread, and its rows are reported per state. */
-static void say_states(const qsb_results *r)
+** decide much of a row's spread, and its rows are reported per state. Then how many
+** processes the states got and would need for the precision (state_needs.h): a state with
+** few processes is where more of them narrow the rows most. */
+static void say_states(const qsb_run_config *cfg, const qsb_results *r)
 {
     size_t algorithms = r->ncells ? r->cells[0].nrows : 0;
-    for (size_t i = 0; i < algorithms; i++) {
-        char words[512];
+    char words[512];
+    for (size_t i = 0; i < algorithms; i++)
         if (qsb_states_summary(r, i, words, sizeof words) > 0)
             qsb_note("%s", words);
-    }
+    if (!(cfg->precision_pct > 0))
+        return;
+    qsb_state_needs needs;
+    qsb_state_needs_of(r, cfg->precision_pct, &needs);
+    if (qsb_state_needs_words(&needs, cfg->precision_pct, words, sizeof words) > 0)
+        qsb_note("%s", words);
 }
 
 void qsb_totals_warn(const qsb_run_config *cfg, const qsb_run_totals *t, const qsb_results *r)
 {
     warn_noisy_total(cfg, t, r);
     warn_drift(&r->context);
-    say_states(r);
+    say_states(cfg, r);
 }
 
 /* The last line: where the wall time went. Overhead is everything outside the timed sorts:

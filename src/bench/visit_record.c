@@ -198,12 +198,6 @@ double qsb_visit_deadline_s(double estimate_s)
 
 /* ---- the watch ---- */
 
-typedef struct {
-    bool timed_out;
-    bool forwarded;
-    double stalled_s; /* at the kill */
-} watch_state;
-
 static double seconds_since(uint64_t since)
 {
     return (double)(qsb_clock_ns() - since) / 1e9;
@@ -215,23 +209,23 @@ static bool in_sort(const qsb_visit_record *r)
     return r && !r->finished && r->algo >= 0;
 }
 
-static void classify(const watch_state *s, int wstatus, const qsb_visit_record *r,
-                     qsb_process_end *end)
+static void classify(const qsb_watching *g, int wstatus, qsb_process_end *end)
 {
+    const qsb_visit_record *r = g->record;
     end->exit_code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
     end->algo = r && r->algo >= 0 ? (size_t)r->algo : 0;
     snprintf(end->cell, sizeof end->cell, "%s", r ? r->cell : "");
     if (in_sort(r) && r->cause[0]) { /* it said why it ended */
         end->kind = QSB_END_SORT_FAILED;
         snprintf(end->cause, sizeof end->cause, "%s", r->cause);
-    } else if (s->forwarded) {
+    } else if (g->forwarded) {
         end->kind = QSB_END_INTERRUPTED;
         snprintf(end->cause, sizeof end->cause, "%s",
                  WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGKILL
                      ? "killed after the grace" : "interrupted");
-    } else if (s->timed_out) {
+    } else if (g->timed_out) {
         end->kind = in_sort(r) ? QSB_END_SORT_FAILED : QSB_END_LOST;
-        snprintf(end->cause, sizeof end->cause, "timed out after %.0f s", s->stalled_s);
+        snprintf(end->cause, sizeof end->cause, "timed out after %.0f s", g->stalled_s);
     } else if (WIFSIGNALED(wstatus)) {
         int sig = WTERMSIG(wstatus);
         end->kind = sig != SIGKILL && in_sort(r) ? QSB_END_SORT_FAILED : QSB_END_LOST;
@@ -245,70 +239,100 @@ static void classify(const watch_state *s, int wstatus, const qsb_visit_record *
 
 /* One look at the process: a stop request passed on once, a kill past the deadline (the
 ** steps did not move) or past the grace after the stop. */
-static void look(const qsb_watch *w, pid_t pid, qsb_visit_record *r, watch_state *s,
-                 uint64_t *last_step_at, uint64_t *last_steps, uint64_t *stop_at)
+static void look(qsb_watching *g)
 {
-    uint64_t steps = r ? r->steps : 0;
-    if (steps != *last_steps) {
-        *last_steps = steps;
-        *last_step_at = qsb_clock_ns();
+    const qsb_watch *w = g->watch;
+    uint64_t steps = g->record ? g->record->steps : 0;
+    if (steps != g->last_steps) {
+        g->last_steps = steps;
+        g->last_step_at = qsb_clock_ns();
     }
-    if (w->stop && *w->stop && !s->forwarded) {
-        if (r)
-            r->stop = (int32_t)*w->stop;
-        kill(pid, (int)*w->stop);
-        kill(pid, SIGCONT); /* a stopped process must run to end */
-        s->forwarded = true;
-        *stop_at = qsb_clock_ns();
+    if (w->stop && *w->stop && !g->forwarded) {
+        if (g->record)
+            g->record->stop = (int32_t)*w->stop;
+        kill(g->pid, (int)*w->stop);
+        kill(g->pid, SIGCONT); /* a stopped process must run to end */
+        g->forwarded = true;
+        g->stop_at = qsb_clock_ns();
     }
-    double stalled = seconds_since(*last_step_at);
-    if (s->forwarded ? seconds_since(*stop_at) > QSB_STOP_GRACE_S
-                     : (!s->timed_out && stalled > w->deadline_s)) {
-        s->timed_out = !s->forwarded;
-        s->stalled_s = stalled;
-        kill(pid, SIGKILL);
+    double stalled = seconds_since(g->last_step_at);
+    if (g->forwarded ? seconds_since(g->stop_at) > QSB_STOP_GRACE_S
+                     : (!g->timed_out && stalled > w->deadline_s)) {
+        g->timed_out = !g->forwarded;
+        g->stalled_s = stalled;
+        kill(g->pid, SIGKILL);
     }
 }
 
-/* The wait wakes when the process exits (poll on a pidfd), not at the next look: a run of a
+void qsb_watch_begin(qsb_watching *g, const qsb_watch *w, pid_t pid, qsb_visit_record *r)
+{
+    memset(g, 0, sizeof *g);
+    g->watch = w;
+    g->pid = pid;
+    g->record = r;
+    g->last_step_at = qsb_clock_ns();
+    g->last_steps = r ? r->steps : 0;
+    g->pidfd = pidfd_open(pid, 0);
+}
+
+int qsb_watch_look(qsb_watching *g, qsb_process_end *end, int *status)
+{
+    siginfo_t info;
+    info.si_pid = 0;
+    *status = QSB_OK;
+    int got = waitid(P_PID, (id_t)g->pid, &info, WEXITED | WNOHANG | WNOWAIT);
+    if (got == 0 && info.si_pid == g->pid) { /* ended, its pid still ours: end its group */
+        int wstatus = 0;
+        qsb_group_end(g->pid, g->watch->who ? g->watch->who : "a measuring process");
+        while (waitpid(g->pid, &wstatus, 0) < 0 && errno == EINTR)
+            continue;
+        memset(end, 0, sizeof *end);
+        classify(g, wstatus, end);
+    } else if (got < 0 && errno != EINTR) {
+        *status = qsb_error(QSB_ESYSTEM, "cannot wait for a measuring process: %s",
+                            strerror(errno));
+    } else {
+        look(g);
+        return 0;
+    }
+    if (g->pidfd >= 0)
+        close(g->pidfd);
+    g->pidfd = -1;
+    return 1;
+}
+
+/* The wait wakes when a process exits (poll on a pidfd), not at the next look: a run of a
 ** small matrix starts hundreds of short workers, and a sleep of half a look after each was a
 ** tenth of their time. Without pidfds (Linux before 5.3) it looks every POLL_MS. */
+void qsb_watch_wait(qsb_watching *const *g, size_t n)
+{
+    struct pollfd exited[QSB_WATCH_WAIT_MAX];
+    size_t m = 0;
+    bool all = n > 0;
+    for (size_t i = 0; i < n && m < QSB_WATCH_WAIT_MAX; i++) {
+        all &= g[i]->pidfd >= 0;
+        if (g[i]->pidfd >= 0)
+            exited[m++] = (struct pollfd){g[i]->pidfd, POLLIN, 0};
+    }
+    struct timespec pause = {0, POLL_MS * 1000000L};
+    if (all && m == n)
+        poll(exited, m, POLL_MS); /* a signal (EINTR) just looks again */
+    else
+        nanosleep(&pause, NULL);
+}
+
 int qsb_watch_process(const qsb_watch *w, pid_t pid, qsb_visit_record *r,
                       qsb_process_end *end)
 {
-    watch_state s = {false, false, 0};
-    uint64_t last_step_at = qsb_clock_ns(), last_steps = r ? r->steps : 0, stop_at = 0;
-    int pidfd = pidfd_open(pid, 0), wstatus = 0, status = QSB_OK;
-    memset(end, 0, sizeof *end);
-    for (;;) {
-        siginfo_t info;
-        info.si_pid = 0;
-        int got = waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT);
-        if (got == 0 && info.si_pid == pid) { /* ended, its pid still ours: end its group */
-            qsb_group_end(pid, w->who ? w->who : "a measuring process");
-            while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
-                continue;
-            break;
-        }
-        if (got < 0 && errno != EINTR) {
-            status = qsb_error(QSB_ESYSTEM, "cannot wait for a measuring process: %s",
-                               strerror(errno));
-            break;
-        }
-        look(w, pid, r, &s, &last_step_at, &last_steps, &stop_at);
+    qsb_watching g;
+    qsb_watching *const one[1] = {&g};
+    int status = QSB_OK;
+    qsb_watch_begin(&g, w, pid, r);
+    while (!qsb_watch_look(&g, end, &status)) {
         if (w->tick)
             w->tick();
-        struct pollfd exited = {pidfd, POLLIN, 0};
-        struct timespec pause = {0, POLL_MS * 1000000L};
-        if (pidfd >= 0)
-            poll(&exited, 1, POLL_MS); /* a signal (EINTR) just looks again */
-        else
-            nanosleep(&pause, NULL);
+        qsb_watch_wait(one, 1);
     }
-    if (pidfd >= 0)
-        close(pidfd);
-    if (status == QSB_OK)
-        classify(&s, wstatus, r, end);
     return status;
 }
 

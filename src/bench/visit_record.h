@@ -126,6 +126,32 @@ double qsb_visit_deadline_s(double estimate_s);
 int qsb_watch_process(const qsb_watch *w, pid_t pid, qsb_visit_record *r,
                       qsb_process_end *end);
 
+/* The same watch, one look at a time, for several processes at once (a run's worker processes
+** side by side): begin once, then look until it says the process ended, waiting between looks
+** on all of them. */
+typedef struct {
+    const qsb_watch *watch;
+    pid_t pid;
+    qsb_visit_record *record;
+    int pidfd;                 /* wakes the wait when the process exits; -1: none */
+    uint64_t last_step_at, last_steps, stop_at;
+    bool timed_out, forwarded; /* killed past its deadline; the stop request passed on */
+    double stalled_s;          /* at the kill */
+} qsb_watching;
+
+#define QSB_WATCH_WAIT_MAX 64 /* processes one wait wakes for */
+
+void qsb_watch_begin(qsb_watching *g, const qsb_watch *w, pid_t pid, qsb_visit_record *r);
+
+/* One look: 0 while the process runs (a stop passed on, a kill past a deadline); 1 once it
+** ended and was reaped, with *end saying how (*status QSB_OK) or, when it cannot be waited
+** for, *status QSB_ESYSTEM (reported). */
+int qsb_watch_look(qsb_watching *g, qsb_process_end *end, int *status);
+
+/* Waits until one of the n processes exits or a short while has passed (a signal ends it
+** too). */
+void qsb_watch_wait(qsb_watching *const *g, size_t n);
+
 /* The stop signals (stop.h) blocked across a fork (restored by qsb_signals_restore): a child
 ** installs its handlers before it can receive them, and the run cannot miss one. */
 void qsb_signals_block(sigset_t *old);

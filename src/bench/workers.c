@@ -6,7 +6,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,9 +21,9 @@
 #include "stop.h"
 #include "read_results.h"
 #include "states.h"
-#include "stats.h"
 #include "timing.h"
 #include "visit_record.h"
+#include "worker_cells.h"
 
 #define LAST_LINE_BYTES 512 /* of a failed worker's stderr, quoted in the error */
 #define DIR_BYTES 1024      /* the temporary directory's path */
@@ -34,38 +33,42 @@
 #define FD_OPTION_BYTES 32          /* "--inputs-fd=" and an int */
 #define MODEL_OPTION_BYTES (PATH_BYTES + 16) /* "--model=" and a worker's results file */
 #define WORKER_OWN_ARGS 10          /* argv beyond the run's head: argv[0], the options, NULL */
-/* No stop for precision before this many workers: stopping at the first interval under the
-** target picks the runs whose spread happened to come out small, and with 5 processes (4 df)
-** that costs coverage, less from 10 processes on than from 5 (simulated:
-** docs/results.md#why-precision-stop-10). */
-#define PRECISE_MIN_PROCESSES (2 * QSB_MIN_UNITS)
+/* A worker in flight in one of the run's slots (--jobs: as many as run at once). */
+typedef struct {
+    size_t k;                  /* its worker (from 0); FREE_SLOT: none */
+    size_t *cells;             /* the first worker's cells it visits (malloc'd); NULL: every
+                               ** cell */
+    size_t ncells;
+    qsb_visit_record *record;  /* where its worker is (visit_record.h) */
+    int record_fd;
+    qsb_watch watch;           /* its deadline, the run's stop request, its name */
+    qsb_watching watching;
+    uint64_t start_ns;
+    char who[48];              /* "worker process 3" */
+} slot;
+
+#define FREE_SLOT SIZE_MAX
 
 typedef struct {
     const qsb_workers_plan *plan;
     char dir[DIR_BYTES];       /* the private temporary directory */
     char exe[PATH_MAX];        /* this executable's path, the workers' argv[0] */
-    qsb_merge_input *runs;     /* the finished workers' results */
-    size_t n;
+    qsb_worker_tally tally;    /* the finished workers' results and costs (worker_cells.h) */
     char **names;              /* "worker 3", for pool's messages */
-    size_t **where;            /* per finished worker, per cell of the first: the cell's index
-                               ** in that worker's results, or NO_CELL */
-    double *cost_s;            /* per cell of the first worker: seconds of its visits */
-    size_t *costed;            /* ... over this many visits */
-    double *cost_max_s;        /* ... the longest of them: whether a visit still fits */
-    size_t *visits;            /* per cell of the first worker: the processes that visited it */
     pid_t parent;              /* this process, which its workers outlive only by mistake */
     size_t model;              /* the first finished worker, whose results the later ones
                                ** take their exact counts and batches from (run.h); or
                                ** NO_MODEL */
-    qsb_visit_record *record;  /* where the current worker is (visit_record.h) */
-    int record_fd;
+    slot *slots;               /* plan->jobs of them */
+    size_t jobs;
+    size_t in_flight;          /* busy slots */
+    size_t started;            /* workers started (a retry is not another) */
     bool lost_retried;         /* a lost visit is retried once; the next ends the run */
     bool incomplete;           /* the run ended before its plan: a visit was lost twice */
+    bool finding;              /* a worker found a failed result */
 } workers;
 
 #define NO_MODEL SIZE_MAX
-
-#define NO_CELL SIZE_MAX
 
 static void path_of(const workers *w, size_t k, const char *ext, char *buf, size_t len)
 {
@@ -111,14 +114,14 @@ static void remove_dir(const workers *w)
 /* In the child (its own process group, process_group.h: a Ctrl-C reaches the run, which stops
 ** the worker once): stdout discarded, stderr into its file, the run's inputs kept open across
 ** the exec, a SIGTERM when the run dies; then exec. */
-static void exec_worker(const workers *w, char **argv, const char *err_path)
+static void exec_worker(const workers *w, const slot *at, char **argv, const char *err_path)
 {
     int null_fd = open("/dev/null", O_WRONLY);
     int err_fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (null_fd < 0 || err_fd < 0 || dup2(null_fd, STDOUT_FILENO) < 0 ||
         dup2(err_fd, STDERR_FILENO) < 0 ||
         (w->plan->inputs_fd >= 0 && fcntl(w->plan->inputs_fd, F_SETFD, 0) != 0) ||
-        fcntl(w->record_fd, F_SETFD, 0) != 0)
+        fcntl(at->record_fd, F_SETFD, 0) != 0)
         _exit(127);
     close(null_fd);
     close(err_fd);
@@ -146,7 +149,7 @@ static char *worker_option(const workers *w, size_t k, const size_t *cells, size
 /* Worker k's command line: this executable, the run's measuring options, its own (the TSC
 ** frequency into tsc: a worker need not spend 50 ms calibrating it again; the shared inputs'
 ** descriptor into fd). */
-static char **worker_argv(const workers *w, size_t k, char *option, char *json,
+static char **worker_argv(const workers *w, const slot *at, char *option, char *json,
                           char tsc[TSC_OPTION_BYTES], char fd[2][FD_OPTION_BYTES],
                           char model[MODEL_OPTION_BYTES])
 {
@@ -174,12 +177,12 @@ static char **worker_argv(const workers *w, size_t k, char *option, char *json,
         path_of(w, w->model, "json", model + 8, PATH_BYTES);
         argv[n++] = model;
     }
-    snprintf(fd[1], FD_OPTION_BYTES, "--visit-fd=%d", w->record_fd);
+    snprintf(fd[1], FD_OPTION_BYTES, "--visit-fd=%d", at->record_fd);
     argv[n++] = fd[1];
     argv[n++] = "--quiet";
     argv[n++] = "--csv=-";
     memcpy(json, "--json=", 7);
-    path_of(w, k, "json", json + 7, PATH_BYTES);
+    path_of(w, at->k, "json", json + 7, PATH_BYTES);
     argv[n++] = json;
     return argv;
 }
@@ -227,19 +230,19 @@ static void pass_on_stdout_notice(const workers *w, size_t k)
         fclose(f);
 }
 
-/* where[c]: the index in run of the first worker's cell c, NO_CELL where run did not visit
+/* where[c]: the index in run of the first worker's cell c, QSB_NO_CELL where run did not visit
 ** it (the first worker's own: every cell). A worker that reports a cell the first did not
 ** measure is an error: pooling would lose it. */
 static int locate_cells(workers *w, const qsb_results *run, size_t **where)
 {
-    const qsb_results *first = w->n ? &w->runs[0].run : run;
+    const qsb_results *first = w->tally.n ? &w->tally.runs[0].run : run;
     *where = malloc((first->ncells ? first->ncells : 1) * sizeof **where);
     if (!*where)
         return qsb_out_of_memory("worker results");
     size_t found = 0;
     for (size_t c = 0; c < first->ncells; c++) {
         const qsb_cell *cell = qsb_results_find_cell(run, &first->cells[c]);
-        (*where)[c] = cell ? (size_t)(cell - run->cells) : NO_CELL;
+        (*where)[c] = cell ? (size_t)(cell - run->cells) : QSB_NO_CELL;
         found += cell != NULL;
     }
     if (found == run->ncells)
@@ -249,70 +252,18 @@ static int locate_cells(workers *w, const qsb_results *run, size_t **where)
     return qsb_error(QSB_ESYSTEM, "a worker process measured cells its run did not ask for");
 }
 
-/* Seconds inside the timed sorts behind a cell's samples (each sample is one sort of a
-** batch); 0 where the metric is not a time. */
-static double cell_timed_s(const qsb_context *context, const qsb_cell *cell)
-{
-    bool cycles = qsb_same_text(context->metric, "cycles");
-    double per_s = cycles ? context->tsc_hz : 1e9;
-    if (!(per_s > 0) || qsb_same_text(context->metric, "comparisons"))
-        return 0;
-    double total = 0;
-    for (size_t i = 0; i < cell->nrows; i++) {
-        const qsb_row *row = &cell->rows[i];
-        for (size_t k = 0; k < row->nsamples; k++)
-            total += row->samples[k] * (double)(row->batch ? row->batch : 1);
-    }
-    return total / per_s;
-}
 
-/* Worker r's wall time, less its start, shared among its cells as their timed sorts were
-** (the copies and checks of a visit grow with its sorts): what a visit of a cell costs, for
-** choosing the cells of the processes after the minimum. The first worker also counted
-** (the later ones take its counts: run.h, model), so its costs stand only until the
-** second's are known. */
-static void add_costs(workers *w, size_t r, double wall_s)
-{
-    const qsb_results *run = &w->runs[r].run;
-    size_t ncells = r ? w->runs[0].run.ncells : run->ncells;
-    if (r == 0) {
-        w->cost_s = calloc(ncells ? ncells : 1, sizeof *w->cost_s);
-        w->costed = calloc(ncells ? ncells : 1, sizeof *w->costed);
-        w->cost_max_s = calloc(ncells ? ncells : 1, sizeof *w->cost_max_s);
-        w->visits = calloc(ncells ? ncells : 1, sizeof *w->visits);
-    }
-    if (!w->cost_s || !w->costed || !w->cost_max_s || !w->visits)
-        return;
-    if (r == 1) {
-        memset(w->cost_s, 0, ncells * sizeof *w->cost_s);
-        memset(w->costed, 0, ncells * sizeof *w->costed);
-        memset(w->cost_max_s, 0, ncells * sizeof *w->cost_max_s);
-    }
-    double total = qsb_results_timed_s(run), spent = wall_s - w->plan->start_s;
-    for (size_t c = 0; c < ncells; c++) {
-        if (w->where[r][c] == NO_CELL)
-            continue;
-        w->visits[c]++;
-        if (total > 0 && spent > 0) {
-            double cost = spent * cell_timed_s(&run->context, &run->cells[w->where[r][c]]) /
-                          total;
-            w->cost_s[c] += cost;
-            w->cost_max_s[c] = fmax(w->cost_max_s[c], cost);
-            w->costed[c]++;
-        }
-    }
-}
-
-/* Keeps the results of worker k, which exited outside any sort with this code. Exit 0 and 1
-** (a finding) wrote them, so did a stop's status (stop.h: the finished cells, marked
-** incomplete); anything else is the worker's failure. */
-static int collect(workers *w, size_t k, int code, double wall_s)
+/* Keeps the results of the worker in slot `at`, which exited outside any sort with this code.
+** Exit 0 and 1 (a finding) wrote them, so did a stop's status (stop.h: the finished cells,
+** marked incomplete); anything else is the worker's failure. */
+static int collect(workers *w, const slot *at, int code, double wall_s)
 {
     char json[PATH_BYTES], err[PATH_BYTES], line[LAST_LINE_BYTES];
+    size_t k = at->k;
     path_of(w, k, "json", json, sizeof json);
     path_of(w, k, "err", err, sizeof err);
     bool stopped = qsb_stop_is_exit_status(code);
-    if (stopped && (w->n > 0 || w->record->cells_kept == 0))
+    if (stopped && (w->tally.n > 0 || at->record->cells_kept == 0))
         return QSB_OK; /* the finished workers have every cell; this one has only some, or
                        ** none (stopped in its first cell) */
     if (code != QSB_OK && code != QSB_FINDING && !stopped) {
@@ -322,88 +273,87 @@ static int collect(workers *w, size_t k, int code, double wall_s)
                          qsb_quote(line));
     }
     char *name = malloc(32);
-    qsb_merge_input *grown = realloc(w->runs, (w->n + 1) * sizeof *grown);
-    char **names = realloc(w->names, (w->n + 1) * sizeof *names);
-    size_t **where = realloc(w->where, (w->n + 1) * sizeof *where);
+    qsb_merge_input *grown = realloc(w->tally.runs, (w->tally.n + 1) * sizeof *grown);
+    char **names = realloc(w->names, (w->tally.n + 1) * sizeof *names);
+    size_t **where = realloc(w->tally.where, (w->tally.n + 1) * sizeof *where);
     if (grown)
-        w->runs = grown;
+        w->tally.runs = grown;
     if (names)
         w->names = names;
     if (where)
-        w->where = where;
+        w->tally.where = where;
     if (!name || !grown || !names || !where) {
         free(name);
         return qsb_out_of_memory("worker results");
     }
     snprintf(name, 32, "worker %zu", k + 1);
-    memset(&w->runs[w->n], 0, sizeof w->runs[w->n]);
-    int status = qsb_read_results(json, &w->runs[w->n].run);
+    memset(&w->tally.runs[w->tally.n], 0, sizeof w->tally.runs[w->tally.n]);
+    int status = qsb_read_results(json, &w->tally.runs[w->tally.n].run);
     if (status == QSB_OK)
-        status = locate_cells(w, &w->runs[w->n].run, &w->where[w->n]);
+        status = locate_cells(w, &w->tally.runs[w->tally.n].run, &w->tally.where[w->tally.n]);
     if (status != QSB_OK) {
-        qsb_results_free(&w->runs[w->n].run);
+        qsb_results_free(&w->tally.runs[w->tally.n].run);
         free(name);
         return status;
     }
-    w->names[w->n] = name;
-    w->runs[w->n].file = name;
-    add_costs(w, w->n, wall_s);
+    w->names[w->tally.n] = name;
+    w->tally.runs[w->tally.n].file = name;
+    qsb_tally_add_costs(&w->tally, w->tally.n, wall_s, w->plan->start_s);
     if (w->model == NO_MODEL && !stopped)
         w->model = k;
-    w->n++;
+    w->tally.n++;
     return code == QSB_FINDING ? QSB_FINDING : QSB_OK;
 }
 
-/* Starts worker k on the given cells of the first worker (all of them when cells is NULL)
-** and watches it to its end. */
-static int start_and_watch(workers *w, size_t k, const size_t *cells, size_t ncells,
-                           qsb_process_end *end, double *wall_s)
+/* Starts the worker of slot `at` (at->k, on at->cells) and begins to watch it. */
+static int launch(workers *w, slot *at)
 {
     char json[PATH_BYTES + 8], err[PATH_BYTES], tsc[TSC_OPTION_BYTES], fd[2][FD_OPTION_BYTES];
     char model[MODEL_OPTION_BYTES];
-    char *option = worker_option(w, k, cells, cells ? ncells : 0);
-    char **argv = option ? worker_argv(w, k, option, json, tsc, fd, model) : NULL;
+    char *option = worker_option(w, at->k, at->cells, at->cells ? at->ncells : 0);
+    char **argv = option ? worker_argv(w, at, option, json, tsc, fd, model) : NULL;
     if (!argv) {
         free(option);
         return qsb_out_of_memory("worker command line");
     }
-    path_of(w, k, "err", err, sizeof err);
-    qsb_visit_record_reset(w->record);
+    path_of(w, at->k, "err", err, sizeof err);
+    qsb_visit_record_reset(at->record);
     fflush(NULL);
-    uint64_t start = qsb_clock_ns();
+    at->start_ns = qsb_clock_ns();
     sigset_t mask;
     qsb_signals_block(&mask);
     pid_t pid = qsb_group_fork();
     if (pid == 0)
-        exec_worker(w, argv, err);
+        exec_worker(w, at, argv, err);
     qsb_signals_restore(&mask);
     free(argv);
     free(option);
     if (pid < 0)
         return qsb_error(QSB_ESYSTEM, "cannot start a worker process: %s", strerror(errno));
-    char who[48];
-    snprintf(who, sizeof who, "worker process %zu", k + 1);
-    qsb_watch watch = {qsb_visit_deadline_s(w->plan->worker_s), w->plan->stop,
-                       qsb_progress_tick, who};
-    int status = qsb_watch_process(&watch, pid, w->record, end);
-    *wall_s = (double)(qsb_clock_ns() - start) / 1e9;
-    pass_on_stdout_notice(w, k);
-    return status;
+    snprintf(at->who, sizeof at->who, "worker process %zu", at->k + 1);
+    at->watch = (qsb_watch){qsb_visit_deadline_s(w->plan->worker_s), w->plan->stop, NULL,
+                            at->who};
+    qsb_watch_begin(&at->watching, &at->watch, pid, at->record);
+    return QSB_OK;
 }
 
 /* A worker died, exited or hung in an algorithm's sorts: the algorithm is excluded from
-** every later worker (its rows FAILED with the cause), which the caller retries. */
+** every later worker, and from every retry of one in flight now (its rows FAILED with the
+** cause); the caller retries this one. */
 static void blame(workers *w, size_t k, const qsb_process_end *end)
 {
     const char *name = w->plan->algo_names ? w->plan->algo_names[end->algo] : "?";
     qsb_warning("worker process %zu: %s %s in cell %s; its rows are FAILED (%s) and the "
                 "others measured again",
                 k + 1, name, end->cause, end->cell[0] ? end->cell : "(none)", end->cause);
-    snprintf(w->record->excluded[end->algo], QSB_VISIT_CAUSE_BYTES, "%s", end->cause);
+    for (size_t j = 0; j < w->jobs; j++)
+        snprintf(w->slots[j].record->excluded[end->algo], QSB_VISIT_CAUSE_BYTES, "%s",
+                 end->cause);
 }
 
 /* A worker killed from outside, or dead outside any sort: its visit is retried once; lost
-** again, the run ends there, marked incomplete. Returns whether to retry. */
+** again, the run starts no other worker (those in flight finish) and is marked incomplete.
+** Returns whether to retry. */
 static bool retry_lost(workers *w, size_t k, const qsb_process_end *end)
 {
     char err[PATH_BYTES], line[LAST_LINE_BYTES] = "", said[LAST_LINE_BYTES + 8] = "";
@@ -423,230 +373,277 @@ static bool retry_lost(workers *w, size_t k, const qsb_process_end *end)
     return retry;
 }
 
-/* Runs worker k on the given cells of the first worker (all of them when cells is NULL),
-** again without an algorithm that took it down, and once more after a lost visit. */
-static int run_one(workers *w, size_t k, const size_t *cells, size_t ncells)
+/* The slot's worker is no longer in flight. */
+static void release(workers *w, slot *at)
 {
-    for (;;) {
-        qsb_process_end end;
-        double wall_s = 0;
-        int status = start_and_watch(w, k, cells, ncells, &end, &wall_s);
-        if (status != QSB_OK)
-            return status;
-        switch (end.kind) {
-        case QSB_END_SORT_FAILED:
-            blame(w, k, &end);
-            continue;
-        case QSB_END_LOST:
-            if (retry_lost(w, k, &end))
-                continue;
+    qsb_tally_pending(&w->tally, at->cells, at->ncells, -1);
+    free(at->cells);
+    at->cells = NULL;
+    at->ncells = 0;
+    at->k = FREE_SLOT;
+    w->in_flight--;
+}
+
+/* The slot's worker ended as *end says: started again without an algorithm that took it down,
+** once more after a lost visit, else its results kept and the slot freed. */
+static int settle(workers *w, slot *at, const qsb_process_end *end)
+{
+    double wall_s = (double)(qsb_clock_ns() - at->start_ns) / 1e9;
+    int status = QSB_OK;
+    pass_on_stdout_notice(w, at->k);
+    switch (end->kind) {
+    case QSB_END_SORT_FAILED:
+        blame(w, at->k, end);
+        if ((status = launch(w, at)) == QSB_OK)
             return QSB_OK;
-        case QSB_END_INTERRUPTED:
-            return qsb_stop_is_exit_status(end.exit_code)
-                       ? collect(w, k, end.exit_code, wall_s)
-                       : QSB_OK; /* killed after the grace: nothing of it to keep */
-        case QSB_END_EXITED:
-            return collect(w, k, end.exit_code, wall_s);
-        }
+        break;
+    case QSB_END_LOST:
+        if (retry_lost(w, at->k, end) && (status = launch(w, at)) == QSB_OK)
+            return QSB_OK;
+        break;
+    case QSB_END_INTERRUPTED:
+        if (qsb_stop_is_exit_status(end->exit_code)) /* else killed after the grace: nothing */
+            status = collect(w, at, end->exit_code, wall_s);
+        break;
+    case QSB_END_EXITED:
+        status = collect(w, at, end->exit_code, wall_s);
+        break;
     }
-}
-
-/* The half-width, % of the middle value, of the interval the pooled row will have (pool.h:
-** a delta's t interval over the processes; a median's, from 6 processes the order-statistic
-** interval of the processes' medians, with 5 the t interval) over the workers that visited
-** the first worker's cell c: row i's median, or its delta; INFINITY when there is none. The
-** same interval as the files', so that the run stops narrowing a cell when what it reports
-** meets --precision. */
-static double spread_pct(const workers *w, size_t c, size_t i, bool delta)
-{
-    double *values = malloc(w->n * sizeof *values);
-    uint32_t *units = malloc(w->n * sizeof *units);
-    double pct = INFINITY, lo = NAN, hi = NAN;
-    size_t n = 0;
-    for (size_t r = 0; values && units && r < w->n; r++) {
-        if (w->where[r][c] == NO_CELL)
-            continue;
-        const qsb_row *row = &w->runs[r].run.cells[w->where[r][c]].rows[i];
-        values[n] = delta ? 1.0 + row->delta_pct / 100.0 : row->summary.median;
-        units[n++] = (uint32_t)r;
+    release(w, at);
+    if (status == QSB_FINDING) {
+        w->finding = true;
+        status = QSB_OK;
     }
-    if (values && units && !delta &&
-        qsb_unit_median_order_interval(values, units, n, &lo, &hi) == 0 && isfinite(lo) &&
-        isfinite(hi)) {
-        qsb_sort_doubles(values, n); /* one value per process: their median */
-        double middle = qsb_median_of_sorted(values, n);
-        pct = fmax(middle - lo, hi - middle) / middle * 100.0;
-    } else if (values && units) {
-        qsb_unit_spread s = {0, NAN, NAN};
-        if (qsb_unit_spread_of(values, units, n, &s) == 0)
-            pct = qsb_unit_precision_pct(&s);
-    }
-    free(values);
-    free(units);
-    return isfinite(pct) && pct >= 0 ? pct : INFINITY;
-}
-
-/* Where the baseline's processes at cell c ran at separated speeds (states.h), the widest
-** t interval of a state of 3 processes or more (the baseline's speed, each candidate's delta),
-** % of the estimate, as pool.c judges a row with states; NAN when the cell shows no states. */
-static double states_spread_pct(const workers *w, size_t c)
-{
-    const qsb_cell *cell = &w->runs[0].run.cells[c];
-    double *speed = malloc(w->n * sizeof *speed), *x = malloc(w->n * sizeof *x);
-    double widest = NAN;
-    size_t n = 0;
-    qsb_states s = {0};
-    for (size_t r = 0; speed && x && r < w->n; r++)
-        if (w->where[r][c] != NO_CELL)
-            speed[n++] = w->runs[r].run.cells[w->where[r][c]].rows[0].summary.median;
-    if (speed && x && cell->rows[0].verified && qsb_states_of_medians(speed, n, &s) == 0 &&
-        s.count > 0) {
-        widest = qsb_states_widest_pct(&s, speed, speed, n);
-        for (size_t i = 1; i < cell->nrows; i++) {
-            if (!cell->rows[i].verified)
-                continue;
-            size_t m = 0;
-            for (size_t r = 0; r < w->n; r++)
-                if (w->where[r][c] != NO_CELL)
-                    x[m++] = 1.0 + w->runs[r].run.cells[w->where[r][c]].rows[i].delta_pct / 100.0;
-            widest = fmax(widest, qsb_states_widest_pct(&s, speed, x, n));
-        }
-    }
-    free(speed);
-    free(x);
-    return widest;
-}
-
-/* How far cell c of the first worker is from the precision target: its widest interval over
-** the target (> 1: wider), its states' where it shows states; 0 when it needs no more
-** processes: every verified interval within the target, from PRECISE_MIN_PROCESSES visits on
-** (failed rows have nothing to narrow).
-** Without a target (0: a gate spends its budget), its widest interval. */
-static double cell_need(const workers *w, size_t c)
-{
-    const qsb_cell *cell = &w->runs[0].run.cells[c];
-    size_t visits = 0;
-    for (size_t r = 0; r < w->n; r++)
-        visits += w->where[r][c] != NO_CELL;
-    double widest = 0;
-    bool verified = false;
-    for (size_t i = 0; i < cell->nrows; i++) {
-        if (!cell->rows[i].verified)
-            continue;
-        verified = true;
-        widest = fmax(widest, spread_pct(w, c, i, false));
-        if (i > 0)
-            widest = fmax(widest, spread_pct(w, c, i, true));
-    }
-    if (!verified)
-        return 0;
-    double by_states = states_spread_pct(w, c);
-    if (!isnan(by_states))
-        widest = by_states;
-    if (!(w->plan->precision_pct > 0))
-        return fmax(widest, DBL_MIN);
-    double need = widest / w->plan->precision_pct;
-    return need <= 1 && visits >= PRECISE_MIN_PROCESSES ? 0 : fmax(need, DBL_MIN);
-}
-
-typedef struct {
-    size_t cell;
-    double gain; /* how much one more visit narrows its intervals, per second of the visit */
-} cell_gain;
-
-static int by_gain_descending(const void *a, const void *b)
-{
-    double x = ((const cell_gain *)a)->gain, y = ((const cell_gain *)b)->gain;
-    return (x < y) - (x > y);
-}
-
-/* The cells of the next process after the minimum (the first worker's indexes, in cells[]):
-** every cell that still needs processes while the time left holds them all and the process's
-** start; else, for the run's last processes, those that fit, where a visit narrows the
-** intervals most for its time first. Returns how many (0: no process).
-**
-** Why every open cell and not only the widest: what a process sees is not independent of when
-** it ran. msort's large cells switch between speeds
-** (docs/results.md#calibration-time-level-over-processes) with a state of the machine that
-** holds for tens of seconds, so processes close in time agree. Sending the later processes
-** to the widest cells alone (or to the cells where a visit narrowed most) gave them tens of
-** processes from one stretch of the run, too narrow an interval for the next run: fewer rows
-** agreed between runs than with a cell's processes spread over the run
-** (docs/results.md#why-visit-every-cell). The gain of a visit of a cell is taken as w / (n c):
-** its widest interval against the target over its processes so far and the visit's cost (a
-** half-width narrows about w / 2n per process). */
-static size_t choose_cells(const workers *w, double left_s, size_t *cells)
-{
-    size_t ncells = w->runs[0].run.ncells, open = 0, chosen = 0;
-    cell_gain *order = malloc((ncells ? ncells : 1) * sizeof *order);
-    if (!order || !w->cost_s || !w->costed || !w->cost_max_s || !w->visits)
-        goto done;
-    double all_s = w->plan->start_s;
-    for (size_t c = 0; c < ncells; c++) {
-        double need = cell_need(w, c);
-        double cost = w->costed[c] ? w->cost_s[c] / (double)w->costed[c] : 0;
-        if (need > 0 && cost > 0) {
-            order[open++] = (cell_gain){c, need / ((double)w->visits[c] * cost)};
-            all_s += w->cost_max_s[c];
-        }
-    }
-    if (all_s > left_s) /* the last processes: the cells that fit, best first */
-        qsort(order, open, sizeof *order, by_gain_descending);
-    double spend = w->plan->start_s; /* at the longest a visit took: the budget is a bound */
-    for (size_t k = 0; k < open; k++) {
-        double cost = w->cost_max_s[order[k].cell];
-        if (spend + cost <= left_s) {
-            cells[chosen++] = order[k].cell;
-            spend += cost;
-        }
-    }
-done:
-    free(order);
-    return chosen;
+    return status;
 }
 
 static int pool_workers(workers *w, qsb_results *out)
 {
-    if (w->n == 1) { /* one unit: no interval, but its cells stand */
-        *out = w->runs[0].run;
-        memset(&w->runs[0].run, 0, sizeof w->runs[0].run);
+    if (w->tally.n == 1) { /* one unit: no interval, but its cells stand */
+        *out = w->tally.runs[0].run;
+        memset(&w->tally.runs[0].run, 0, sizeof w->tally.runs[0].run);
         return QSB_OK;
     }
-    int status = qsb_pool_series(w->runs, w->n, out);
-    w->n = 0; /* pooled: taken over and freed */
+    int status = qsb_pool_series(w->tally.runs, w->tally.n, out);
+    w->tally.n = 0; /* pooled: taken over and freed */
     return status;
 }
 
-/* Before the next worker: the cells it visits after the minimum (*ncells of them in cells;
-** before, all: *ncells 0), and whether it starts at all. */
-static bool next_worker(const workers *w, size_t started, double elapsed_s, size_t *cells,
-                        size_t *ncells)
+/* What the next worker does. */
+typedef enum {
+    NEXT_NONE,  /* no other worker: the run ends once those in flight have */
+    NEXT_WAIT,  /* none now: what those in flight bring decides */
+    NEXT_START, /* start it (on *cells) */
+} next_step;
+
+/* Before the next worker: the cells it visits after the minimum (*cells, *ncells of them;
+** before, NULL: all), and whether it starts. After the minimum the choice needs a finished
+** worker's results; with workers in flight it may wait for theirs. */
+static next_step next_worker(workers *w, double elapsed_s, size_t **cells, size_t *ncells)
 {
     const qsb_workers_plan *p = w->plan;
+    *cells = NULL;
     *ncells = 0;
-    if (*p->stop || started >= p->max_processes)
-        return false;
-    if (started < p->min_processes)
-        return true;
-    *ncells = cells && w->n > 0 ? choose_cells(w, p->budget_s - elapsed_s, cells) : 0;
-    return *ncells > 0;
+    if (*p->stop || w->incomplete || w->started >= p->max_processes)
+        return NEXT_NONE;
+    if (w->started < p->min_processes)
+        return NEXT_START;
+    if (w->tally.n == 0)
+        return w->in_flight ? NEXT_WAIT : NEXT_NONE;
+    size_t total = w->tally.runs[0].run.ncells;
+    *cells = malloc((total ? total : 1) * sizeof **cells);
+    if (*cells)
+        *ncells = qsb_tally_choose_cells(&w->tally, p->precision_pct, p->start_s,
+                                         p->budget_s - elapsed_s, *cells);
+    if (*ncells > 0)
+        return NEXT_START;
+    free(*cells);
+    *cells = NULL;
+    return w->in_flight ? NEXT_WAIT : NEXT_NONE;
+}
+
+/* Once states are seen, the progress line says what the cell furthest from the target has of
+** them: "; states 7/3 of 10/15 processes" (each state's processes, and what each would need
+** for the precision: worker_cells.h). */
+static void append_state_needs(const workers *w, char *label, size_t len)
+{
+    size_t got[QSB_STATES_MAX], need[QSB_STATES_MAX];
+    size_t states = qsb_tally_state_needs(&w->tally, w->plan->precision_pct, got, need);
+    size_t used = strlen(label);
+    for (size_t part = 0; part < 2 && states > 0; part++) {
+        const size_t *v = part ? need : got;
+        for (size_t k = 0; k < states && used < len; k++) {
+            int n = snprintf(label + used, len - used, "%s%zu",
+                             k ? "/" : part ? " of " : "; states ", v[k]);
+            used += n > 0 ? (size_t)n : 0;
+        }
+    }
+    if (states > 0 && used < len)
+        snprintf(label + used, len - used, " processes");
+}
+
+/* The progress line after a start: the worker started last, and how many run at once. */
+static void show_start(workers *w, const slot *at, double elapsed_s)
+{
+    const qsb_workers_plan *p = w->plan;
+    char label[128], others[32] = "";
+    size_t ended = w->started - w->in_flight, before = w->started - 1; /* started before it */
+    double mean = ended ? elapsed_s * (double)w->jobs / (double)ended : p->worker_s;
+    double left = fmax(p->budget_s - elapsed_s,
+                       before < p->min_processes
+                           ? mean * (double)(p->min_processes - before) / (double)w->jobs
+                           : 0.0);
+    if (w->in_flight > 1)
+        snprintf(others, sizeof others, ", %zu at once", w->in_flight);
+    if (at->cells)
+        snprintf(label, sizeof label, "worker process %zu (%zu of %zu cells%s)", at->k + 1,
+                 at->ncells, w->tally.runs[0].run.ncells, others);
+    else
+        snprintf(label, sizeof label, "worker process %zu%s%s%s", at->k + 1,
+                 others[0] ? " (" : "", others[0] ? others + 2 : "", others[0] ? ")" : "");
+    append_state_needs(w, label, sizeof label);
+    qsb_progress_update_eta(ended, label, left);
+}
+
+/* Fills the free slots with the workers the plan has next. */
+static int start_workers(workers *w, uint64_t start_ns, size_t *planned)
+{
+    int status = QSB_OK;
+    for (size_t j = 0; status == QSB_OK && j < w->jobs; j++) {
+        slot *at = &w->slots[j];
+        if (at->k != FREE_SLOT)
+            continue;
+        double elapsed = (double)(qsb_clock_ns() - start_ns) / 1e9;
+        size_t *cells, ncells;
+        if (next_worker(w, elapsed, &cells, &ncells) != NEXT_START)
+            break;
+        at->k = w->started++;
+        at->cells = cells;
+        at->ncells = ncells;
+        w->in_flight++;
+        qsb_tally_pending(&w->tally, cells, ncells, +1);
+        show_start(w, at, elapsed);
+        status = launch(w, at);
+        if (status != QSB_OK)
+            release(w, at);
+        if (w->started >= *planned) {
+            *planned = w->started + 1;
+            qsb_progress_set_total(*planned);
+        }
+    }
+    return status;
+}
+
+/* One look at every worker in flight, settling those that ended. */
+static int look_at_workers(workers *w)
+{
+    int status = QSB_OK;
+    for (size_t j = 0; j < w->jobs; j++) {
+        slot *at = &w->slots[j];
+        qsb_process_end end;
+        int looked = QSB_OK;
+        if (at->k == FREE_SLOT || !qsb_watch_look(&at->watching, &end, &looked))
+            continue;
+        int settled = looked == QSB_OK ? settle(w, at, &end) : looked;
+        if (looked != QSB_OK)
+            release(w, at);
+        if (status == QSB_OK)
+            status = settled;
+    }
+    return status;
+}
+
+/* After an error: the workers still in flight are killed and waited for; their results are
+** not kept. */
+static void abandon_workers(workers *w)
+{
+    while (w->in_flight > 0) {
+        qsb_watching *waiting[QSB_WATCH_WAIT_MAX];
+        size_t n = 0;
+        for (size_t j = 0; j < w->jobs; j++) {
+            slot *at = &w->slots[j];
+            qsb_process_end end;
+            int looked;
+            if (at->k == FREE_SLOT)
+                continue;
+            kill(-at->watching.pid, SIGKILL);
+            if (qsb_watch_look(&at->watching, &end, &looked))
+                release(w, at);
+            else if (n < QSB_WATCH_WAIT_MAX)
+                waiting[n++] = &at->watching;
+        }
+        if (n > 0)
+            qsb_watch_wait(waiting, n);
+    }
+}
+
+/* Waits until a worker in flight ends (or the next look is due), the progress line moving. */
+static void wait_for_workers(workers *w)
+{
+    qsb_watching *waiting[QSB_WATCH_WAIT_MAX];
+    size_t n = 0;
+    for (size_t j = 0; j < w->jobs && n < QSB_WATCH_WAIT_MAX; j++)
+        if (w->slots[j].k != FREE_SLOT)
+            waiting[n++] = &w->slots[j].watching;
+    qsb_progress_tick();
+    qsb_watch_wait(waiting, n);
+}
+
+static int make_slots(workers *w)
+{
+    w->jobs = w->plan->jobs > 0 ? w->plan->jobs : 1;
+    if (w->jobs > QSB_WATCH_WAIT_MAX)
+        w->jobs = QSB_WATCH_WAIT_MAX;
+    w->slots = calloc(w->jobs, sizeof *w->slots);
+    if (!w->slots)
+        return qsb_out_of_memory("worker slots");
+    for (size_t j = 0; j < w->jobs; j++) {
+        w->slots[j].k = FREE_SLOT;
+        w->slots[j].record_fd = -1;
+    }
+    for (size_t j = 0; j < w->jobs; j++)
+        if (!(w->slots[j].record = qsb_visit_record_create(&w->slots[j].record_fd)))
+            return QSB_ESYSTEM;
+    return QSB_OK;
 }
 
 static void free_workers(workers *w, size_t processes)
 {
-    for (size_t r = 0; r < w->n; r++)
-        qsb_results_free(&w->runs[r].run);
     for (size_t r = 0; r < processes; r++) {
         free(w->names[r]);
-        free(w->where[r]);
+        free(w->tally.where[r]);
     }
     free(w->names);
-    free(w->where);
-    free(w->runs);
-    free(w->cost_s);
-    free(w->costed);
-    free(w->cost_max_s);
-    free(w->visits);
+    free(w->tally.where);
+    qsb_tally_free(&w->tally);
+    for (size_t j = 0; w->slots && j < w->jobs; j++) {
+        free(w->slots[j].cells);
+        if (w->slots[j].record)
+            qsb_visit_record_close(w->slots[j].record, w->slots[j].record_fd);
+    }
+    free(w->slots);
+}
+
+/* Workers start while the plan has more and a slot is free; the run waits on those in flight
+** and settles each as it ends. */
+static int run_all(workers *w)
+{
+    size_t planned = w->plan->planned;
+    uint64_t start = qsb_clock_ns();
+    int status = QSB_OK;
+    qsb_progress_begin(planned, w->plan->progress);
+    for (;;) {
+        status = start_workers(w, start, &planned);
+        if (status != QSB_OK || w->in_flight == 0)
+            break;
+        wait_for_workers(w);
+        status = look_at_workers(w);
+        if (status != QSB_OK)
+            break;
+    }
+    abandon_workers(w);
+    qsb_progress_end();
+    return status;
 }
 
 int qsb_run_workers(const qsb_workers_plan *plan, qsb_results *out, size_t *processes)
@@ -659,60 +656,19 @@ int qsb_run_workers(const qsb_workers_plan *plan, qsb_results *out, size_t *proc
     memset(out, 0, sizeof *out);
     *processes = 0;
     int status = make_dir(&w);
-    if (status == QSB_OK && !(w.record = qsb_visit_record_create(&w.record_fd)))
-        status = QSB_ESYSTEM;
-    size_t started = 0, planned = plan->planned, ncells = 0, *cells = NULL;
-    bool finding = false;
-    uint64_t start = qsb_clock_ns();
-    qsb_progress_begin(planned, plan->progress);
-    while (status == QSB_OK) {
-        double elapsed = (double)(qsb_clock_ns() - start) / 1e9;
-        if (w.n > 0 && !cells && !(cells = malloc(w.runs[0].run.ncells * sizeof *cells)))
-            status = qsb_out_of_memory("worker cells");
-        if (status != QSB_OK || w.incomplete ||
-            !next_worker(&w, started, elapsed, cells, &ncells))
-            break;
-        char label[96];
-        double mean = started ? elapsed / (double)started : plan->worker_s;
-        double left = fmax(plan->budget_s - elapsed,
-                           started < plan->min_processes
-                               ? mean * (double)(plan->min_processes - started) : 0.0);
-        if (ncells)
-            snprintf(label, sizeof label, "worker process %zu (%zu of %zu cells)", started + 1,
-                     ncells, w.runs[0].run.ncells);
-        else
-            snprintf(label, sizeof label, "worker process %zu", started + 1);
-        qsb_progress_update_eta(started, label, left);
-        status = run_one(&w, started++, ncells ? cells : NULL, ncells);
-        if (status == QSB_FINDING) {
-            finding = true;
-            status = QSB_OK;
-        }
-        if (started >= planned) {
-            planned = started + 1;
-            qsb_progress_set_total(planned);
-        }
-    }
-    qsb_progress_end();
-    free(cells);
-    *processes = w.n;
+    if (status == QSB_OK)
+        status = make_slots(&w);
+    if (status == QSB_OK)
+        status = run_all(&w);
+    *processes = w.tally.n;
     bool stopped = *plan->stop || w.incomplete;
-    if (status == QSB_OK && w.n == 0 && !stopped)
+    if (status == QSB_OK && w.tally.n == 0 && !stopped)
         status = qsb_error(QSB_ESYSTEM, "no worker process finished");
-    if (status == QSB_OK && w.n > 0)
+    if (status == QSB_OK && w.tally.n > 0)
         status = pool_workers(&w, out);
     out->context.incomplete |= stopped; /* with no worker finished: no cells, incomplete */
     free_workers(&w, *processes);
-    qsb_visit_record_close(w.record, w.record_fd);
     if (w.dir[0])
         remove_dir(&w);
-    return status == QSB_OK && finding ? QSB_FINDING : status;
-}
-
-double qsb_results_timed_s(const qsb_results *r)
-{
-    double total = 0;
-    for (size_t c = 0; c < r->ncells; c++)
-        total += cell_timed_s(&r->context, &r->cells[c]);
-    return total;
+    return status == QSB_OK && w.finding ? QSB_FINDING : status;
 }

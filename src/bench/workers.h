@@ -4,9 +4,12 @@
 ** On this project's machines a process keeps a state for its whole life that neither its
 ** units (fresh placements of the sorts) nor its minutes can see: the same cell's delta sits
 ** at another value in the next process (docs/measurement.md, "The levels"). So a run
-** samples that level: it starts worker processes one after the other (a fresh exec each: new
-** addresses for everything), each visiting its cells once, and pools them with every
-** process one unit (pool.h): the intervals are then taken over independent processes.
+** samples that level: it starts worker processes (a fresh exec each: new addresses for
+** everything), each visiting its cells once, and pools them with every process one unit
+** (pool.h): the intervals are then taken over independent processes. They run one after the
+** other, or with --jobs J up to J at once (one per CPU: each keeps its sorts paired in
+** itself, so what another worker does to the machine slows both of its algorithms alike);
+** a worker starts when a slot is free and the plan has one.
 **
 ** The first min_processes workers visit every cell. Each later one visits every cell that
 ** still needs processes (a cell needs none once every interval it reports is within
@@ -21,9 +24,12 @@
 ** options (and `--inputs-fd FD`: the inputs the run generated once, shared_inputs.h), writing
 ** its results to a private temporary directory; its stdout is discarded and
 ** its stderr kept in that directory, whose last line is quoted when a worker fails. A signal
-** to the run stops the current worker (it keeps its finished cells, marked incomplete) and
-** starts no other; a worker that does not end within QSB_STOP_GRACE_S of it is killed. The
-** signals are blocked from before the fork until the worker has its handlers.
+** to the run stops every worker in flight (the first to finish with finished cells keeps
+** them, marked incomplete, when no worker had finished before) and starts no other; a worker
+** that does not end within QSB_STOP_GRACE_S of it is killed. An error (a worker that failed,
+** unreadable results) kills the workers still in flight. The signals are blocked from before
+** the fork until the worker has its handlers. Which cells a later worker visits:
+** worker_cells.h (the visits of workers in flight counted as coming).
 */
 #ifndef QSB_WORKERS_H
 #define QSB_WORKERS_H
@@ -44,6 +50,7 @@ typedef struct {
     size_t min_processes;   /* started whatever the budget (at least 1) */
     size_t max_processes;   /* never more */
     size_t planned;         /* the estimate of how many (for the progress line) */
+    size_t jobs;            /* workers in flight at once (--jobs; 0 counts as 1) */
     double worker_s;        /* the estimate of one worker, until the first has finished */
     double tsc_hz;          /* the run's TSC frequency, given to its workers; 0: none */
     int inputs_fd;          /* the run's shared inputs (shared_inputs.h), handed to every

@@ -49,6 +49,7 @@ enum {
     OPT_SHARD,
     OPT_MACHINE,
     OPT_PROCESSES,
+    OPT_JOBS,
     OPT_WORKER,
     OPT_TSC_HZ,
     OPT_INPUTS_FD,
@@ -82,5 +83,8 @@ int qsb_run_resolve_metric(qsb_run_config *cfg, const char *text);
 ** shard. */
 int qsb_run_resolve_shard(qsb_run_config *cfg, const char *text);
 int qsb_run_resolve_processes(qsb_run_config *cfg, const qsb_run_option_texts *t);
+
+/* --jobs N|auto (workers.h), after --processes and --pin. */
+int qsb_run_resolve_jobs(qsb_run_config *cfg, const char *given);
 
 #endif

@@ -128,6 +128,10 @@ static const qsb_option run_options[] = {
                        "5 of every cell, then processes of the cells wider than --precision "
                        "while --budget lasts); 1: one process, intervals over its units "
                        "(experiments; also with --reps)"},
+    [OPT_JOBS] = {"jobs", 0, "N|auto",
+                  "worker processes that run at once, each keeping its sorts paired in "
+                  "itself: N, or auto (one per CPU this process may use); 1 runs them one "
+                  "after the other (default " QSB_JOBS_DEFAULT ")"},
     [OPT_WORKER] = {"worker", 0, "K:SLICE[:CELLS]",
                     "(internal) be worker process K of a run: visit every cell (or the "
                     "CELLS, e.g. 0,4,7: ordinals among the run's cells) once with SLICE "
@@ -382,6 +386,8 @@ static int resolve_all(qsb_run_config *cfg, const qsb_run_option_texts *t)
         status = qsb_run_resolve_shard(cfg, t->text[OPT_SHARD]);
     if (status == QSB_OK)
         status = qsb_run_resolve_processes(cfg, t);
+    if (status == QSB_OK)
+        status = qsb_run_resolve_jobs(cfg, t->text[OPT_JOBS]);
     if (status == QSB_OK)
         status = build_worker_argv(cfg, t);
     if (status == QSB_OK && t->text[OPT_MACHINE] && !*t->text[OPT_MACHINE])

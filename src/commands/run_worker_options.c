@@ -1,9 +1,10 @@
 /*
 ** The run's options of worker processes and shards (see run_option_texts.h): --processes,
 ** the options a run gives its workers (--worker K:SLICE[:CELLS], --tsc-hz, --inputs-fd,
-** --visit-fd, --model), and --shard K/N.
+** --visit-fd, --model), --jobs, and --shard K/N.
 */
 #include <limits.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,5 +155,47 @@ int qsb_run_resolve_shard(qsb_run_config *cfg, const char *text)
         return qsb_out_of_memory("--shard");
     cfg->shard_k = (uint32_t)k;
     cfg->shard_n = (uint32_t)n;
+    return QSB_OK;
+}
+
+/* The CPUs this process may use (its affinity); 1 when it cannot tell. */
+static size_t usable_cpus(void)
+{
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+        return 1;
+    int n = CPU_COUNT(&allowed);
+    return n > 0 ? (size_t)n : 1;
+}
+
+/* auto: one per CPU this process may use (side by side, each worker has one to itself); N
+** above that is warned of, since workers sharing a CPU measure each other; a pinned run has
+** one CPU. One process (--processes 1, --reps, a worker) runs no workers at all. */
+int qsb_run_resolve_jobs(qsb_run_config *cfg, const char *given)
+{
+    const char *text = given ? given : QSB_JOBS_DEFAULT;
+    size_t cpus = usable_cpus();
+    uint64_t jobs = 1;
+    int status = QSB_OK;
+    if (strcmp(text, "auto") == 0)
+        jobs = cpus;
+    else
+        status = qsb_parse_u64(text, "--jobs", 1, QSB_MAX_JOBS, 0, &jobs);
+    if (status != QSB_OK)
+        return status;
+    if (jobs > 1 && cfg->pin_cpu >= 0) {
+        if (given)
+            return qsb_usage_error("--jobs %s with --pin: the workers would share the one CPU; "
+                                   "give --jobs 1 or no --pin", qsb_quote(text));
+        jobs = 1;
+    }
+    if (jobs > cpus && cfg->processes != 1)
+        qsb_warning("--jobs %s: this process may use %zu CPU%s, so its workers share them and "
+                    "slow each other; --jobs auto runs one per CPU",
+                    qsb_quote(text), cpus, cpus == 1 ? "" : "s");
+    if (jobs > QSB_MAX_JOBS)
+        jobs = QSB_MAX_JOBS;
+    cfg->jobs = cfg->processes == 1 ? 1 : jobs;
     return QSB_OK;
 }
