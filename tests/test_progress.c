@@ -37,7 +37,7 @@ static char *capture_stderr(int write_fd, int read_fd, bool enabled, size_t *len
 {
     int saved = dup(STDERR_FILENO);
     dup2(write_fd, STDERR_FILENO);
-    qsb_progress_begin(2, enabled);
+    qsb_progress_begin(2, enabled ? QSB_PROGRESS_ON_TERMINAL : QSB_PROGRESS_QUIET);
     qsb_progress_update(0, "sorted n=49152 size=4");
     qsb_progress_update(1, "sorted n=786432 size=4");
     qsb_progress_clear();

@@ -373,7 +373,7 @@ int qsb_compare_write_json(FILE *fp, const qsb_compare_report *r, const char *ba
                            const char *new_path, qsb_compare_strictness strictness, int verdict)
 {
     cJSON *root = report_json(r, base_path, new_path, strictness, verdict);
-    return qsb_json_write(fp, root, true, "compare JSON");
+    return qsb_json_print(fp, root, "compare JSON");
 }
 
 /* ---- --calibration ---- */
@@ -486,5 +486,5 @@ int qsb_calibration_write_json(FILE *fp, const qsb_calibration *c, const char *p
                                qsb_compare_strictness strictness, int verdict)
 {
     cJSON *root = calibration_json(c, path1, path2, metric, strictness, verdict);
-    return qsb_json_write(fp, root, true, "calibration JSON");
+    return qsb_json_print(fp, root, "calibration JSON");
 }

@@ -24,8 +24,3 @@ int qsb_json_abandon(cJSON *root, const char *what)
     cJSON_Delete(root);
     return qsb_out_of_memory(what);
 }
-
-int qsb_json_write(FILE *out, cJSON *root, bool built, const char *what)
-{
-    return built ? qsb_json_print(out, root, what) : qsb_json_abandon(root, what);
-}

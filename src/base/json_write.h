@@ -19,8 +19,4 @@ int qsb_json_print(FILE *out, struct cJSON *root, const char *what);
 ** returns QSB_ESYSTEM. */
 int qsb_json_abandon(struct cJSON *root, const char *what);
 
-/* qsb_json_print when `built`, else qsb_json_abandon: the form of the callers not moved to
-** those two yet; no new caller. */
-int qsb_json_write(FILE *out, struct cJSON *root, bool built, const char *what);
-
 #endif

@@ -94,9 +94,9 @@ static void draw(const char *text, size_t len)
     fflush(stderr);
 }
 
-void qsb_progress_begin(size_t total, bool enabled)
+void qsb_progress_begin(size_t total, qsb_progress_mode mode)
 {
-    line.active = enabled && isatty(STDERR_FILENO);
+    line.active = mode == QSB_PROGRESS_ON_TERMINAL && isatty(STDERR_FILENO);
     line.total = total;
     line.start_s = now_s();
     line.columns = terminal_columns();

@@ -12,9 +12,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Starts the line for `total` cells; `enabled` is false for --quiet. Draws nothing unless
-** enabled and stderr is a terminal. */
-void qsb_progress_begin(size_t total, bool enabled);
+/* Whether a run shows its progress line: never (--quiet), or when stderr is a terminal. */
+typedef enum { QSB_PROGRESS_QUIET, QSB_PROGRESS_ON_TERMINAL } qsb_progress_mode;
+
+/* Starts the line for `total` cells. Draws nothing when quiet or when stderr is not a
+** terminal. */
+void qsb_progress_begin(size_t total, qsb_progress_mode mode);
 
 /* The total changed (a run's plan of processes grows or shrinks as it learns its costs). */
 void qsb_progress_set_total(size_t total);

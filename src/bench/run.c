@@ -359,7 +359,7 @@ int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_tot
     for (size_t i = 0; i < cfg->n_algos; i++)
         names[i] = cfg->algos[i].name;
     plan_cells(&s, algos);
-    qsb_progress_begin(cells, setup->progress);
+    qsb_progress_begin(cells, setup->progress ? QSB_PROGRESS_ON_TERMINAL : QSB_PROGRESS_QUIET);
     status = run_schedule(&s, names);
     qsb_visit_leave(setup->record);
     qsb_progress_end();

@@ -252,7 +252,8 @@ static int measure_and_report(run_state *s, qsb_visit_record *record)
                                .results = &s->results,
                                .totals = &totals};
     status = s->reporter->report(s->reporter->arg, &outcome);
-    qsb_totals_print(&totals, wall_ns, s->cfg->metric, s->plan.processes > 1 ? processes : 1);
+    qsb_totals_print(&totals, wall_ns, s->cfg->metric, s->plan.processes > 1 ? processes : 1,
+                     (size_t)s->cfg->jobs);
     return status;
 }
 

@@ -183,9 +183,10 @@ void qsb_totals_warn(const qsb_run_config *cfg, const qsb_run_totals *t, const q
 ** away because the process was preempted or slowed during them, and outside any sort: input
 ** generation, copies into the work buffer, result checks, and the rest (statistics, policy,
 ** progress line, allocation; with worker processes, starting them and reading their files).
-** A run of worker processes sums its workers' parts (their own last lines are not shown). */
+** A run of worker processes sums its workers' parts (their own last lines are not shown);
+** with several at once their parts are shares of the time the run's worker slots had. */
 void qsb_totals_print(const qsb_run_totals *t, double wall_ns, qsb_metric metric,
-                      size_t processes)
+                      size_t processes, size_t jobs)
 {
     struct rusage usage;
     bool workers = processes > 1;
@@ -195,11 +196,14 @@ void qsb_totals_print(const qsb_run_totals *t, double wall_ns, qsb_metric metric
     if (t->shared_bytes)
         snprintf(shared, sizeof shared, " and %.1f MiB of shared inputs",
                  (double)t->shared_bytes / (1024 * 1024));
-    double pct = wall_ns > 0 ? 100 / wall_ns : 0;
+    double slots_ns = wall_ns * (double)(workers && jobs > 1 ? jobs : 1);
+    double pct = slots_ns > 0 ? 100 / slots_ns : 0;
     double in_sorts = t->timed_ns + t->counted_ns + t->warmup_ns + t->retake_ns;
-    double rest = wall_ns - in_sorts - t->generate_ns - t->copy_ns - t->verify_ns;
-    char who[64] = "";
-    if (workers)
+    double rest = slots_ns - in_sorts - t->generate_ns - t->copy_ns - t->verify_ns;
+    char who[80] = "";
+    if (workers && jobs > 1)
+        snprintf(who, sizeof who, "%zu worker processes, %zu at once, ", processes, jobs);
+    else if (workers)
         snprintf(who, sizeof who, "%zu worker processes, ", processes);
     if (metric == QSB_METRIC_COMPARISONS) {
         qsb_note("%sno timed sorts (comparisons are counted), %.2f s wall time; peak memory "
@@ -211,9 +215,9 @@ void qsb_totals_print(const qsb_run_totals *t, double wall_ns, qsb_metric metric
              "%.1f%%, warm-ups %.1f%%, %zu preempted and %zu slowed sorts retaken %.1f%%; "
              "outside any sort %.1f%%: inputs %.1f%%, copies %.1f%%, checks %.1f%%, %s "
              "%.1f%%); samples kept preempted %zu, slowed %zu; peak memory %.1f MiB%s",
-             who, t->timed_ns / 1e9, wall_ns / 1e9, (wall_ns - t->timed_ns) * pct,
+             who, t->timed_ns / 1e9, wall_ns / 1e9, (slots_ns - t->timed_ns) * pct,
              t->counted_ns * pct, t->warmup_ns * pct, t->retaken_preempted, t->retaken_slowed,
-             t->retake_ns * pct, (wall_ns - in_sorts) * pct, t->generate_ns * pct,
+             t->retake_ns * pct, (slots_ns - in_sorts) * pct, t->generate_ns * pct,
              t->copy_ns * pct, t->verify_ns * pct,
              workers ? "starting the processes and other" : "other",
              (rest > 0 ? rest : 0) * pct, t->kept_preempted, t->kept_slowed, peak_mib,

@@ -29,8 +29,9 @@ void qsb_totals_record_split(qsb_context *c, const qsb_run_totals *t, double wal
 void qsb_totals_warn(const qsb_run_config *cfg, const qsb_run_totals *t, const qsb_results *r);
 
 /* The last line: the wall time inside timed sorts and where the rest went, the peak memory;
-** processes > 1: a run of that many worker processes (their sums, the children's peak). */
+** processes > 1: a run of that many worker processes (their sums, the children's peak), jobs
+** of them at once (--jobs: the shares are of jobs times the wall time). */
 void qsb_totals_print(const qsb_run_totals *t, double wall_ns, qsb_metric metric,
-                      size_t processes);
+                      size_t processes, size_t jobs);
 
 #endif

@@ -631,7 +631,8 @@ static int run_all(workers *w)
     size_t planned = w->plan->planned;
     uint64_t start = qsb_clock_ns();
     int status = QSB_OK;
-    qsb_progress_begin(planned, w->plan->progress);
+    qsb_progress_begin(planned,
+                       w->plan->progress ? QSB_PROGRESS_ON_TERMINAL : QSB_PROGRESS_QUIET);
     for (;;) {
         status = start_workers(w, start, &planned);
         if (status != QSB_OK || w->in_flight == 0)

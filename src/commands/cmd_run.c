@@ -2,11 +2,9 @@
 ** `qsortbench [run]`: parse; check what can be checked before any work (no output on a file
 ** the run reads, before it is read; the reference table, that the buffers fit in memory,
 ** gnuplot when charts are asked); hand the run to the bench layer (runner.h), which has the
-** result files opened before its first sort (a bad path fails in a second, not after the run)
-** and gives back its result; print the table; write
-** and commit the files; gate the candidates (--fail-above); draw the charts (--plot). An
-** interrupted run still writes the finished cells, marked incomplete, and exits with the stop's
-** status (stop.h: 129, 130, 131, 143).
+** result files opened before its first sort and gives back its result; print the table; write
+** and commit the files; gate the candidates (--fail-above); draw the charts (--plot). A
+** stopped run writes its finished cells, marked incomplete (stop.h: 129, 130, 131, 143).
 */
 #include <stdio.h>
 #include <string.h>
@@ -89,7 +87,8 @@ static int report(void *arg, const qsb_run_outcome *outcome)
     }
     /* Charts of a stopped run would be partial; failed cells are marked in them. */
     if (o->cfg->plot && write_status == QSB_OK && !outcome->stopped) {
-        int plot_status = qsb_run_files_plot(files, outcome->results, table_on_stdout);
+        int plot_status = qsb_run_files_plot(files, outcome->results,
+                                             table_on_stdout ? stdout : NULL);
         if (status == QSB_OK)
             status = plot_status;
     }
@@ -114,11 +113,7 @@ static int execute(const qsb_run_config *cfg, qsb_plugins *plugins)
 {
     qsb_reference ref;
     memset(&ref, 0, sizeof ref);
-    run_output output;
-    memset(&output, 0, sizeof output);
-    output.cfg = cfg;
-    output.plugins = plugins;
-    output.ref = cfg->reference ? &ref : NULL;
+    run_output output = {.cfg = cfg, .plugins = plugins, .ref = cfg->reference ? &ref : NULL};
     /* an output on the --reference table is refused before the table is read */
     int status = qsb_run_files_check_inputs(cfg, plugins);
     if (status == QSB_OK && cfg->reference)

@@ -179,11 +179,10 @@ int qsb_run_files_write(qsb_run_files *f, const qsb_run_config *cfg, const qsb_r
     return status;
 }
 
-int qsb_run_files_plot(const qsb_run_files *files, const qsb_results *results,
-                       bool table_on_stdout)
+int qsb_run_files_plot(const qsb_run_files *files, const qsb_results *results, FILE *listing)
 {
     qsb_plot_options opt = {.format = QSB_PLOT_PNG,
-                            .report = table_on_stdout ? stdout : NULL,
+                            .report = listing,
                             .charts = files->plot_charts};
     return qsb_plot_results_file_ex(results, files->plot_beside, &opt);
 }

@@ -9,6 +9,7 @@
 #define QSB_RUN_FILES_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "outfile.h"
@@ -43,11 +44,10 @@ const char *qsb_run_file_name(const char *given, const char *dflt);
 int qsb_run_files_write(qsb_run_files *f, const qsb_run_config *cfg, const qsb_results *r);
 
 /* run --plot: the charts beside the CSV file (beside the JSON one when the CSV is not a file
-** of its own: standard output, /dev/null), listed on stdout after the table when stdout
-** carries the table. Only the charts whose names were checked against the outputs when the
+** of its own: standard output, /dev/null), their names listed on `listing` (stdout after
+** the table when stdout carries it; NULL: nowhere). Only the charts whose names were checked against the outputs when the
 ** files opened: the comparisons chart only when a cell has two elements or more (a sort of
 ** fewer compares nothing). */
-int qsb_run_files_plot(const qsb_run_files *files, const qsb_results *results,
-                       bool table_on_stdout);
+int qsb_run_files_plot(const qsb_run_files *files, const qsb_results *results, FILE *listing);
 
 #endif

@@ -317,5 +317,6 @@ int qsb_steps_write_json(FILE *out, const qsb_step_list *steps, double threshold
         cJSON *o = step_json(&steps->steps[i], threshold_pct);
         built = o && cJSON_AddItemToArray(arr, o);
     }
-    return qsb_json_write(out, root, built, "the steps' JSON");
+    return built ? qsb_json_print(out, root, "the steps' JSON")
+                 : qsb_json_abandon(root, "the steps' JSON");
 }
