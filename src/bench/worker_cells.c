@@ -116,6 +116,18 @@ static double spread_pct(const qsb_worker_tally *t, size_t c, size_t i, bool del
     return isfinite(pct) && pct >= 0 ? pct : INFINITY;
 }
 
+
+/* Row i's paired ratio (1 + delta) in each process that visited cell c, in the processes'
+** order (as the baseline's speeds are taken); returns how many. */
+static size_t candidate_ratios(const qsb_worker_tally *t, size_t c, size_t i, double *x)
+{
+    size_t m = 0;
+    for (size_t r = 0; r < t->n; r++)
+        if (t->where[r][c] != QSB_NO_CELL)
+            x[m++] = 1.0 + t->runs[r].run.cells[t->where[r][c]].rows[i].delta_pct / 100.0;
+    return m;
+}
+
 /* Where the baseline's processes at cell c ran at separated speeds (states.h), the widest
 ** t interval of a state of 3 processes or more (the baseline's speed, each candidate's delta),
 ** % of the estimate, as pool.c judges a row with states; NAN when the cell shows no states. */
@@ -135,10 +147,7 @@ static double states_spread_pct(const qsb_worker_tally *t, size_t c)
         for (size_t i = 1; i < cell->nrows; i++) {
             if (!cell->rows[i].verified)
                 continue;
-            size_t m = 0;
-            for (size_t r = 0; r < t->n; r++)
-                if (t->where[r][c] != QSB_NO_CELL)
-                    x[m++] = 1.0 + t->runs[r].run.cells[t->where[r][c]].rows[i].delta_pct / 100.0;
+            candidate_ratios(t, c, i, x);
             widest = fmax(widest, qsb_states_widest_pct(&s, speed, x, n));
         }
     }
@@ -187,10 +196,7 @@ static size_t cell_state_needs(const qsb_worker_tally *t, size_t c, double preci
         for (size_t i = 1; i < cell->nrows; i++) {
             if (!cell->rows[i].verified)
                 continue;
-            size_t m = 0;
-            for (size_t r = 0; r < t->n; r++)
-                if (t->where[r][c] != QSB_NO_CELL)
-                    x[m++] = 1.0 + t->runs[r].run.cells[t->where[r][c]].rows[i].delta_pct / 100.0;
+            candidate_ratios(t, c, i, x);
             widen_state_halves(&s, speed, x, units, n, half);
         }
         for (size_t k = 0; k < s.count; k++) {
