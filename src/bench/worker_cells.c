@@ -116,7 +116,6 @@ static double spread_pct(const qsb_worker_tally *t, size_t c, size_t i, bool del
     return isfinite(pct) && pct >= 0 ? pct : INFINITY;
 }
 
-
 /* Row i's paired ratio (1 + delta) in each process that visited cell c, in the processes'
 ** order (as the baseline's speeds are taken); returns how many. */
 static size_t candidate_ratios(const qsb_worker_tally *t, size_t c, size_t i, double *x)
