@@ -1,8 +1,9 @@
 /*
 ** compare and the gates by state (compare_states.h): states matched by speed; a regression
 ** caught within its state; a change of state said in the row and not judged as a regression of
-** the mixture; run --fail-above testing each state; compare --calibration counting agreement
-** per matched state. The runs are built from worker runs of one process each, pooled as a run
+** the mixture; a candidate slower against a baseline that changed state said to be so; run
+** --fail-above testing each state; compare --calibration counting agreement per matched
+** state. The runs are built from worker runs of one process each, pooled as a run
 ** pools its workers (pool.h), so their states are the run's own.
 */
 #include <math.h>
@@ -135,6 +136,50 @@ static void test_change_of_state(void)
     qsb_results_free(&cand);
 }
 
+/* The gate case: BASE's processes in two states, NEW's all in the fast one and 6% faster
+** still, introsort 10% slower against msort. By its own times introsort is +3.4% within the
+** matched state (the slow state only in BASE): not a regression, but said to be one against
+** the baseline, as --normalize, judging the ratio by state, calls it. */
+static void test_baseline_moved_with_state(void)
+{
+    double two[PROCESSES], fast[PROCESSES], ratio[PROCESSES], slower[PROCESSES];
+    speeds(two, true, 1.0);
+    speeds(fast, false, 0.94);
+    for (size_t r = 0; r < PROCESSES; r++) {
+        ratio[r] = 1.0 + 0.003 * (double)(r % 3);
+        slower[r] = 1.10 * (1.0 + 0.003 * (double)((r + 1) % 3));
+    }
+    qsb_results base, cand;
+    pooled_run(&base, two, ratio);
+    pooled_run(&cand, fast, slower);
+    CHECK(base.cells[0].rows[0].states != NULL && cand.cells[0].rows[0].states == NULL);
+    qsb_compare_options opt = {5.0, 0.01, false, QSB_CORRECTION_HOLM};
+    qsb_compare_report rep;
+    CHECK(qsb_compare_results(&base, &cand, &opt, &rep) == QSB_OK);
+    qsb_comparison it;
+    const qsb_comparison *x = find(&rep, "introsort", &it);
+    CHECK(x && x->verdict != QSB_VERDICT_REGRESSION);
+    CHECK(x && x->states_matched == 1 && x->states_only_base == 1);
+    CHECK_MSG(x && fabs(x->change_pct - 3.4) < 1.0, "own change %+.2f%%",
+              x ? x->change_pct : NAN);
+    CHECK(x && x->against_baseline.regression);
+    CHECK_MSG(x && fabs(x->against_baseline.change_pct - 10.0) < 1.0, "ratio %+.2f%%",
+              x ? x->against_baseline.change_pct : NAN);
+    CHECK(x && x->against_baseline.p_adjusted < 0.01);
+    const qsb_comparison *m = find(&rep, "msort", &it);
+    CHECK(m && !m->against_baseline.regression);
+    CHECK_EQ_U64(rep.against_baseline_regressions, 1);
+    CHECK(qsb_compare_status(&rep, QSB_COMPARE_LENIENT) == QSB_OK);
+    qsb_compare_report_free(&rep);
+    opt.normalize = true;
+    CHECK(qsb_compare_results(&base, &cand, &opt, &rep) == QSB_OK);
+    x = find(&rep, "introsort", &it);
+    CHECK(x && x->verdict == QSB_VERDICT_REGRESSION);
+    qsb_compare_report_free(&rep);
+    qsb_results_free(&base);
+    qsb_results_free(&cand);
+}
+
 /* --fail-above 5: introsort +9% in msort's slow state, equal in the fast one (the mixture
 ** about +4.6%): the slow state fails the gate, which a test of the mixture would pass; at 15
 ** nothing fails. */
@@ -191,6 +236,7 @@ int main(void)
     test_matching();
     test_regression_within_state();
     test_change_of_state();
+    test_baseline_moved_with_state();
     test_gate_by_state();
     test_calibration_by_state();
     return check_done();

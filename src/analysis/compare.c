@@ -38,6 +38,7 @@ static void blank_item(qsb_comparison *it)
     it->change_pct = it->change_lo = it->change_hi = it->p = NAN;
     it->p_adjusted = it->p_faster = it->p_faster_adjusted = NAN;
     it->state_speed = NAN;
+    it->against_baseline = (qsb_baseline_view){false, NAN, NAN, NAN, NAN, NAN};
 }
 
 static void init_item(qsb_comparison *it, const qsb_cell *cell, const qsb_row *row)
@@ -378,9 +379,16 @@ static int judge(qsb_comparison *it, const qsb_row *b, const qsb_row *n, const q
 
 /* ---- the whole comparison ---- */
 
+/* How a row is worked out: as the report judges it, or by its per-round ratios to the
+** baseline (as --normalize judges a candidate) whatever the report's options. */
+typedef enum {
+    JUDGE_AS_REPORTED,
+    JUDGE_BY_RATIO,
+} judging;
+
 /* Works the entry's row out into *it: its values, change and own p-values, and its verdict
 ** before the correction. */
-static int work_out(const qsb_compare_report *r, const qsb_compare_entry *e,
+static int work_out(const qsb_compare_report *r, const qsb_compare_entry *e, judging how,
                     qsb_comparison *it)
 {
     const qsb_row *row = &e->cell->rows[e->row];
@@ -389,7 +397,7 @@ static int work_out(const qsb_compare_report *r, const qsb_compare_entry *e,
         it->verdict = (qsb_verdict)e->verdict;
         return QSB_OK;
     }
-    bool ref = r->normalized && e->row > 0;
+    bool ref = (r->normalized || how == JUDGE_BY_RATIO) && e->row > 0;
     state_judging sj, *by_state = NULL;
     int status = QSB_OK;
     if (!r->exact && (qsb_row_shows_states(e->cell, e->row) ||
@@ -424,7 +432,7 @@ static int work_out(const qsb_compare_report *r, const qsb_compare_entry *e,
 static int first_judgement(qsb_compare_report *r, qsb_compare_entry *e)
 {
     qsb_comparison it;
-    int status = work_out(r, e, &it);
+    int status = work_out(r, e, JUDGE_AS_REPORTED, &it);
     bool tested = it.test != QSB_TEST_NONE && it.verdict == QSB_VERDICT_SAME && !isnan(it.p);
     double thr = r->opt.threshold_pct;
     e->verdict = (uint8_t)it.verdict;
@@ -448,9 +456,87 @@ static qsb_compare_entry *add_entry(qsb_compare_report *r, const qsb_cell *cell,
 {
     qsb_compare_entry *e = &r->entries[r->n++];
     *e = (qsb_compare_entry){cell, other, (uint32_t)i, (uint32_t)other_row, NAN, NAN,
-                             (uint8_t)v, QSB_TEST_NONE, 0};
+                             (uint8_t)v, QSB_TEST_NONE, 0, 0, NAN};
     return e;
 }
+
+/* ---- candidates against their baseline, in a report without --normalize ---- */
+
+/* Can the candidate rows of r be judged by their ratios to the baseline as well? A timed
+** report without --normalize of two files of one baseline (what --normalize requires). */
+static bool judgeable_against_baseline(const qsb_compare_report *r)
+{
+    const char *bb = r->base->baseline, *bn = r->cand->baseline;
+    return !r->exact && !r->normalized && bb && bn && strcmp(bb, bn) == 0;
+}
+
+/* What the correction of the ratios' tests needs of one entry. */
+typedef struct {
+    bool slower;    /* the ratio slower beyond the threshold */
+    bool untested;  /* a verdict without a test: regression already when slower */
+} ratio_judgement;
+
+/* The entry's candidate row judged by its ratio to the baseline, before the correction: its
+** one-sided p into *p (NAN when untested), and what the verdict decides by into *rj. */
+static int first_ratio_judgement(const qsb_compare_report *r, const qsb_compare_entry *e,
+                                 double *p, ratio_judgement *rj)
+{
+    *p = NAN;
+    *rj = (ratio_judgement){false, false};
+    if (!e->other || e->row == 0)
+        return QSB_OK; /* in one file only, or the baseline itself */
+    qsb_comparison it;
+    int status = work_out(r, e, JUDGE_BY_RATIO, &it);
+    bool tested = it.test != QSB_TEST_NONE && it.verdict == QSB_VERDICT_SAME && !isnan(it.p);
+    *p = tested ? it.p : NAN;
+    rj->slower = tested ? it.change_pct > r->opt.threshold_pct
+                        : it.verdict == QSB_VERDICT_REGRESSION;
+    rj->untested = !tested;
+    return status;
+}
+
+/* The candidate rows judged by their ratios to the baseline as --normalize judges them: the
+** same tests, corrected over the rows so tested, at the report's threshold and alpha. A row
+** that is a regression so and not by its own times is marked and counted. */
+static int judge_against_baseline(qsb_compare_report *r)
+{
+    if (!judgeable_against_baseline(r))
+        return QSB_OK;
+    size_t room = r->n ? r->n : 1;
+    double *p = malloc(room * sizeof *p);
+    ratio_judgement *rj = malloc(room * sizeof *rj);
+    int status = p && rj ? QSB_OK : qsb_out_of_memory("compare");
+    for (size_t i = 0; i < r->n && status == QSB_OK; i++)
+        status = first_ratio_judgement(r, &r->entries[i], &p[i], &rj[i]);
+    if (status == QSB_OK && qsb_adjust_p(p, r->n, r->opt.correction, p) < 0)
+        status = qsb_out_of_memory("compare");
+    for (size_t i = 0; i < r->n && status == QSB_OK; i++) {
+        qsb_compare_entry *e = &r->entries[i];
+        bool regression = rj[i].slower && (rj[i].untested || p[i] < r->opt.alpha);
+        bool own = e->verdict == QSB_VERDICT_REGRESSION || e->verdict == QSB_VERDICT_FAILED ||
+                   e->verdict == QSB_VERDICT_BASE_FAILED;
+        e->against_baseline_p_adjusted = p[i];
+        e->regression_against_baseline = regression && !own;
+        r->against_baseline_regressions += e->regression_against_baseline;
+    }
+    r->judged_against_baseline = status == QSB_OK;
+    free(p);
+    free(rj);
+    return status;
+}
+
+/* The entry's row as --normalize judges it, for a row marked by judge_against_baseline. */
+static int view_against_baseline(const qsb_compare_report *r, const qsb_compare_entry *e,
+                                 qsb_baseline_view *v)
+{
+    qsb_comparison by_ratio;
+    int status = work_out(r, e, JUDGE_BY_RATIO, &by_ratio);
+    *v = (qsb_baseline_view){true, by_ratio.change_pct, by_ratio.change_lo, by_ratio.change_hi,
+                             by_ratio.p, e->against_baseline_p_adjusted};
+    return status;
+}
+
+/* ---- the rows of two results, matched ---- */
 
 static int compare_base_rows(qsb_compare_report *out, qsb_row_ref *refs, size_t nrefs)
 {
@@ -558,6 +644,8 @@ int qsb_compare_results(const qsb_results *base, const qsb_results *cand,
     out->ndiffers = qsb_context_differences(&base->context, &cand->context, out->differs);
     if (status == QSB_OK && !out->exact)
         status = decide_tested(out);
+    if (status == QSB_OK)
+        status = judge_against_baseline(out);
     if (status != QSB_OK) {
         qsb_compare_report_free(out);
         return status;
@@ -576,10 +664,12 @@ void qsb_compare_report_free(qsb_compare_report *r)
 int qsb_compare_item(const qsb_compare_report *r, size_t i, qsb_comparison *it)
 {
     const qsb_compare_entry *e = &r->entries[i];
-    int status = work_out(r, e, it);
+    int status = work_out(r, e, JUDGE_AS_REPORTED, it);
     it->p_adjusted = e->p_adjusted;
     it->p_faster_adjusted = e->p_faster_adjusted;
     it->verdict = (qsb_verdict)e->verdict;
+    if (status == QSB_OK && e->regression_against_baseline)
+        status = view_against_baseline(r, e, &it->against_baseline);
     return status;
 }
 

@@ -38,6 +38,17 @@ typedef enum {
     QSB_TEST_MANN_WHITNEY, /* files without units: U test over the samples */
 } qsb_test;
 
+/* A candidate row of a report made without --normalize, judged as --normalize judges it: its
+** per-round ratios to the cell's baseline, tested the same way, corrected over the candidate
+** rows so judged, at the report's threshold and alpha. */
+typedef struct {
+    bool regression;              /* a regression so, and not by the row's own times; the
+                                  ** rest is worked out only then (NAN otherwise) */
+    double change_pct;            /* of the ratio */
+    double change_lo, change_hi;  /* its 95% interval */
+    double p, p_adjusted;         /* one-sided p of "slower beyond the threshold", corrected */
+} qsb_baseline_view;
+
 typedef struct {
     const char *pattern;    /* point into the results compared */
     const char *algorithm;
@@ -62,6 +73,11 @@ typedef struct {
     uint8_t states_only_base, states_only_new;
     double state_speed;           /* BASE's speed of the judged state; NAN: none */
     qsb_verdict verdict;
+    /* A row that is not a regression (nor failed) by its own times but is one against the
+    ** baseline: the baseline moved between the runs (a state of the machine, or a change of
+    ** the baseline). Said in the row, the summary and a warning; the exit status stays the
+    ** rows' own (docs/measurement.md, "Compare and the gates"). */
+    qsb_baseline_view against_baseline;
 } qsb_comparison;
 
 typedef struct {
@@ -88,6 +104,8 @@ typedef struct {
     uint8_t test;          /* qsb_test */
     uint8_t beyond;        /* the change beyond the threshold, either way, and whether at
                            ** alpha it is untestable: what the correction decides by */
+    uint8_t regression_against_baseline; /* 1: qsb_baseline_view.regression */
+    double against_baseline_p_adjusted;  /* the ratio's p after its correction; NAN: untested */
 } qsb_compare_entry;
 
 typedef struct {
@@ -97,6 +115,9 @@ typedef struct {
     size_t no_samples;     /* rows judged on the threshold alone (FAILED ones aside) */
     bool exact;            /* comparisons metric: exact counts, no test */
     bool normalized;       /* values are per-round ratios to the baseline (options.normalize) */
+    bool judged_against_baseline; /* not normalized, timed, both files of one baseline: the
+                                  ** candidate rows were judged by their ratios as well */
+    size_t against_baseline_regressions; /* rows a regression against the baseline only */
     const char *metric;
     size_t tests;          /* rows tested: the number the correction is over */
     size_t tests_units, tests_mann_whitney;
@@ -130,7 +151,8 @@ typedef enum {
 } qsb_compare_strictness;
 
 /* The exit status of a report: QSB_FINDING on a regression or a FAILED row, and when strict
-** also on rows present in one file only; QSB_OK otherwise. */
+** also on rows present in one file only; QSB_OK otherwise. A row that is a regression against
+** the baseline only is said, not a finding: --normalize is the gate that fails on it. */
 int qsb_compare_status(const qsb_compare_report *r, qsb_compare_strictness strictness);
 
 /* run --fail-above PCT: tests every verified candidate row of r (docs/measurement.md; exact

@@ -90,6 +90,14 @@ void qsb_compare_warn_rows(const qsb_compare_report *r)
     if (bare)
         qsb_warning("%zu row%s no samples: judged on the threshold alone (use JSON results, "
                     "or CSV with the samples column)", bare, bare == 1 ? " has" : "s have");
+    size_t moved = r->against_baseline_regressions;
+    if (moved)
+        qsb_warning("%zu row%s not a regression by %s own times but %s one against the "
+                    "baseline: the baseline moved between the runs (a state of the machine, "
+                    "or a change of the baseline itself); compare --normalize judges by the "
+                    "ratio and fails on %s", moved, moved == 1 ? " is" : "s are",
+                    moved == 1 ? "its" : "their", moved == 1 ? "is" : "are",
+                    moved == 1 ? "it" : "them");
 }
 
 

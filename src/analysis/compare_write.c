@@ -91,13 +91,20 @@ static int name_width(const qsb_compare_report *r, int algorithm, int minimum)
 static void summary_sentence(char *buf, size_t len, const qsb_compare_report *r)
 {
     const size_t *n = r->count;
-    snprintf(buf, len,
-             "%zu regression%s, %zu failed, %zu improved, %zu same, %zu with too few samples; "
-             "%zu only in BASE, %zu only in NEW",
-             n[QSB_VERDICT_REGRESSION], n[QSB_VERDICT_REGRESSION] == 1 ? "" : "s",
-             n[QSB_VERDICT_FAILED] + n[QSB_VERDICT_BASE_FAILED], n[QSB_VERDICT_IMPROVED],
-             n[QSB_VERDICT_SAME], n[QSB_VERDICT_FEW_SAMPLES], n[QSB_VERDICT_ONLY_BASE],
-             n[QSB_VERDICT_ONLY_NEW]);
+    int used = snprintf(buf, len,
+                        "%zu regression%s, %zu failed, %zu improved, %zu same, %zu with too few "
+                        "samples; %zu only in BASE, %zu only in NEW",
+                        n[QSB_VERDICT_REGRESSION], n[QSB_VERDICT_REGRESSION] == 1 ? "" : "s",
+                        n[QSB_VERDICT_FAILED] + n[QSB_VERDICT_BASE_FAILED],
+                        n[QSB_VERDICT_IMPROVED], n[QSB_VERDICT_SAME],
+                        n[QSB_VERDICT_FEW_SAMPLES], n[QSB_VERDICT_ONLY_BASE],
+                        n[QSB_VERDICT_ONLY_NEW]);
+    size_t moved = r->against_baseline_regressions;
+    if (moved && used > 0 && (size_t)used < len)
+        snprintf(buf + used, len - used,
+                 "; %zu row%s a regression against the baseline only (the baseline moved "
+                 "between the runs: compare --normalize judges by the ratio)",
+                 moved, moved == 1 ? " is" : "s are");
 }
 
 static const char *test_name(const qsb_compare_report *r)
@@ -149,13 +156,37 @@ static void state_note(char *buf, size_t len, const qsb_comparison *it)
         snprintf(buf + used, len - used, ")");
 }
 
+/* What a row that is a regression against the baseline only adds to its verdict: "against
+** the baseline +9.71% [+8.85%, +10.99%], p adj 3.3e-12: a regression by --normalize (the
+** baseline moved between the runs)"; empty for any other row. */
+static void baseline_note(char *buf, size_t len, const qsb_comparison *it)
+{
+    const qsb_baseline_view *v = &it->against_baseline;
+    buf[0] = '\0';
+    if (!v->regression)
+        return;
+    char change[32], lo[32], hi[32], p[16], interval[80] = "";
+    format_pct(change, sizeof change, v->change_pct);
+    if (!isnan(v->change_lo)) {
+        format_pct(lo, sizeof lo, v->change_lo);
+        format_pct(hi, sizeof hi, v->change_hi);
+        snprintf(interval, sizeof interval, " [%s, %s]", lo, hi);
+    }
+    format_p(p, sizeof p, v->p_adjusted);
+    snprintf(buf, len, "against the baseline %s%s%s%s: a regression by --normalize (the "
+             "baseline moved between the runs)", change, interval,
+             isnan(v->p_adjusted) ? "" : ", p adj ", isnan(v->p_adjusted) ? "" : p);
+}
+
 /* ---- the rows of both tables ---- */
 
-/* One row as the text and Markdown tables show it: worked out, formatted, its state note. */
+/* One row as the text and Markdown tables show it: worked out, formatted, its state note and
+** its note against the baseline. */
 typedef struct {
     qsb_comparison item;
     formatted shown;
     char note[160];
+    char baseline[200];
 } table_row;
 
 typedef void (*row_printer)(FILE *fp, const table_row *row, const void *layout);
@@ -171,6 +202,7 @@ static int each_row(FILE *fp, const qsb_compare_report *r, row_printer print,
             return QSB_ESYSTEM;
         format_item(&row.item, r, &row.shown);
         state_note(row.note, sizeof row.note, &row.item);
+        baseline_note(row.baseline, sizeof row.baseline, &row.item);
         print(fp, &row, layout);
     }
     return QSB_OK;
@@ -189,12 +221,13 @@ static void print_text_row(FILE *fp, const table_row *row, const void *layout)
     const qsb_comparison *it = &row->item;
     const formatted *f = &row->shown;
     char pattern[NAME_MAX_SHOWN + 1], algorithm[NAME_MAX_SHOWN + 1];
-    fprintf(fp, "%-*s %9llu %5llu  %-*s %16s %16s %9s %20s %8s %8s  %s%s%s\n",
+    fprintf(fp, "%-*s %9llu %5llu  %-*s %16s %16s %9s %20s %8s %8s  %s%s%s%s%s\n",
             lay->pattern_width, shown(pattern, sizeof pattern, it->pattern),
             (unsigned long long)it->nelem, (unsigned long long)it->size, lay->algorithm_width,
             shown(algorithm, sizeof algorithm, it->algorithm), f->base, f->cand, f->change,
             f->interval, f->p, f->p_adj, qsb_verdict_name(it->verdict),
-            it->threshold_only ? " (no samples)" : "", row->note);
+            it->threshold_only ? " (no samples)" : "", row->note, row->baseline[0] ? "; " : "",
+            row->baseline);
 }
 
 int qsb_compare_write_table(FILE *fp, const qsb_compare_report *r, const char *base_path,
@@ -239,9 +272,10 @@ static void print_markdown_row(FILE *fp, const table_row *row, const void *layou
     md_text(fp, it->algorithm, QSB_QUOTE_MAX);
     const char *strong =
         it->verdict == QSB_VERDICT_REGRESSION || it->verdict == QSB_VERDICT_FAILED ? "**" : "";
-    fprintf(fp, " | %s | %s | %s | %s | %s | %s | %s%s%s%s%s |\n", f->base, f->cand, f->change,
-            f->interval, f->p, f->p_adj, strong, qsb_verdict_name(it->verdict), strong,
-            it->threshold_only ? " (no samples)" : "", row->note);
+    const char *moved = row->baseline[0] ? "; **" : "", *end = row->baseline[0] ? "**" : "";
+    fprintf(fp, " | %s | %s | %s | %s | %s | %s | %s%s%s%s%s%s%s%s |\n", f->base, f->cand,
+            f->change, f->interval, f->p, f->p_adj, strong, qsb_verdict_name(it->verdict), strong,
+            it->threshold_only ? " (no samples)" : "", row->note, moved, row->baseline, end);
 }
 
 int qsb_compare_write_markdown(FILE *fp, const qsb_compare_report *r, const char *base_path,
@@ -253,8 +287,12 @@ int qsb_compare_write_markdown(FILE *fp, const qsb_compare_report *r, const char
     fprintf(fp, " → ");
     md_text(fp, new_path, QSB_QUOTE_PATH_MAX);
     criterion(text, sizeof text, r);
-    fprintf(fp, "\n\n%s: metric %s; %s.\n\n", verdict == QSB_OK ? "**Passed**" : "**Failed**",
-            r->metric, text);
+    fprintf(fp, "\n\n%s", verdict == QSB_OK ? "**Passed**" : "**Failed**");
+    size_t moved = r->against_baseline_regressions;
+    if (moved)
+        fprintf(fp, " (%zu row%s a regression against the baseline only: see the table)",
+                moved, moved == 1 ? " is" : "s are");
+    fprintf(fp, ": metric %s; %s.\n\n", r->metric, text);
     if (r->ndiffers) {
         fprintf(fp, "Warning: the runs differ in");
         for (size_t i = 0; i < r->ndiffers; i++)
@@ -286,6 +324,25 @@ static int add_number(cJSON *obj, const char *key, double v)
     return item && cJSON_AddItemToObject(obj, key, item) ? 0 : (cJSON_Delete(item), -1);
 }
 
+/* The row as --normalize judges it, for a row that is a regression against the baseline only;
+** JSON null for any other row. */
+static cJSON *baseline_json(const qsb_baseline_view *v)
+{
+    if (!v->regression)
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    int bad = !o || !cJSON_AddStringToObject(o, "verdict", "regression") ||
+              add_number(o, "change_pct", v->change_pct) ||
+              add_number(o, "change_lo", v->change_lo) ||
+              add_number(o, "change_hi", v->change_hi) || add_number(o, "p", v->p) ||
+              add_number(o, "p_adjusted", v->p_adjusted);
+    if (bad) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
 static cJSON *item_json(const qsb_comparison *it)
 {
     cJSON *o = cJSON_CreateObject();
@@ -311,7 +368,9 @@ static cJSON *item_json(const qsb_comparison *it)
               add_number(o, "states_only_in_new", (double)it->states_only_new) ||
               add_number(o, "state_speed", it->state_speed) ||
               !cJSON_AddStringToObject(o, "verdict", verdict_keys[it->verdict]);
-    if (bad) {
+    cJSON *against = bad ? NULL : baseline_json(&it->against_baseline);
+    if (!against || !cJSON_AddItemToObject(o, "against_baseline", against)) {
+        cJSON_Delete(against);
         cJSON_Delete(o);
         return NULL;
     }
@@ -346,7 +405,11 @@ static cJSON *report_json(const qsb_compare_report *r, const char *base_path,
               add_number(root, "tests_mann_whitney", (double)r->tests_mann_whitney) ||
               add_number(root, "fdr", opt->correction == QSB_CORRECTION_BH ? opt->alpha : NAN) ||
               add_number(root, "fwer", opt->correction == QSB_CORRECTION_HOLM ? opt->alpha : NAN) ||
-              !cJSON_AddStringToObject(root, "verdict", status == QSB_OK ? "pass" : "fail");
+              !cJSON_AddStringToObject(root, "verdict", status == QSB_OK ? "pass" : "fail") ||
+              !cJSON_AddBoolToObject(root, "against_baseline_judged",
+                                     r->judged_against_baseline) ||
+              add_number(root, "against_baseline_regressions",
+                         (double)r->against_baseline_regressions);
     cJSON *differs = bad ? NULL : cJSON_AddArrayToObject(root, "context_differences");
     bad = !differs;
     for (size_t i = 0; i < r->ndiffers && !bad; i++) {

@@ -31,7 +31,7 @@ int qsb_calibration_write_json(FILE *fp, const qsb_calibration *c, const char *p
 ** both values), a run measured by a sanitized or non-release build, an interrupted run. */
 void qsb_compare_warn_context(const qsb_compare_report *r);
 /* Warnings after the table: rows with too few samples, rows tested by Mann-Whitney, rows
-** without samples. */
+** without samples, rows that are a regression against the baseline only. */
 void qsb_compare_warn_rows(const qsb_compare_report *r);
 /* The error line of a finding (regressions and failed sorts; when strict, rows in one file
 ** only), with QSB_FINDING; QSB_OK when the report has none. */
