@@ -73,7 +73,7 @@ typedef struct {
 
 /* One output a command may write: the option that names it (for messages) and its path. */
 typedef struct {
-    const char *option; /* "--csv" */
+    const char *option; /* "--csv"; NULL: messages name the path alone */
     const char *path;   /* NULL: not asked for */
 } qsb_output_spec;
 
