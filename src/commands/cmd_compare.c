@@ -98,8 +98,7 @@ static int on_option(void *ctx, int index, const char *arg)
     return QSB_OK;
 }
 
-/* What compare reads and works out, from its outputs' open to its finding; freed by the
-** command. */
+/* What compare reads and works out, from its outputs' open to its finding. */
 typedef struct {
     const compare_config *cfg;
     const char *base_path, *new_path; /* BASE and NEW (--calibration: RUN1 and RUN2) */

@@ -197,8 +197,7 @@ static int parse_cell(const char *text, char *pattern, size_t len, qsb_history_f
 
 typedef struct { const history_args *a; const qsb_history_filter *f; } show_job;
 
-/* Between --csv's open and its commit (--csv may not be the database, opened here): the
-** series, as a table and into --csv. */
+/* Between --csv's open and its commit: the database opened (--csv is not it), the series. */
 static int show_into(const qsb_outputs *out, void *arg)
 {
     const show_job *job = arg;
@@ -259,9 +258,8 @@ static int detect_status(const qsb_step_list *steps, double threshold_pct)
     return QSB_OK;
 }
 
-/* Between --json's open and its commit (--json may not be the database, opened here): the
-** steps, as a table and into --json; QSB_FINDING when one slower than --threshold ends at the
-** newest commit of its series. */
+/* Between --json's open and its commit: the database opened (--json is not it), the steps;
+** QSB_FINDING when one slower than --threshold ends at the newest commit of its series. */
 static int detect_into(const qsb_outputs *out, void *arg)
 {
     const history_args *a = arg;
