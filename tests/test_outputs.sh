@@ -14,10 +14,15 @@
 #           was said there;
 #   plot    the charts of run --plot are outputs too: another output on one is refused
 #           before the run; a chart the run will not draw (comparisons of one-element cells)
-#           reserves no name.
+#           reserves no name; nor may run --history's database be one;
+#   history the database of run --history is a file the run writes: an output on it, or it on
+#           the --reference table, a plug-in's library or standard output, is refused (exit 2,
+#           one line naming both) before the database is created; apart, the run is added.
+# The run --history cases run in a git checkout made here, so that the run has a commit to
+# be filed under and a refusal is the check's, not the missing commit's.
 # Links to /dev/stdout or /proc/self/fd/1 are made in the test's own directory, and stdout is a
 # file or a pipe of the test's, so that a tool that replaced a link would replace only those.
-# Usage: test_outputs.sh PATH-TO-qsortbench links|inputs|fifo|stdout|plot PATH-TO-plugin_example
+# Usage: test_outputs.sh PATH-TO-qsortbench links|inputs|fifo|stdout|plot|history PATH-TO-plugin_example
 set -u
 bin=$1
 group=$2
@@ -45,6 +50,13 @@ refused() {
 
 succeeded() {
     if [ "$rc" -eq 0 ]; then ok; else fail "$1: exit $rc, stderr: $(cat err.txt)"; fi
+}
+
+# in_checkout: the test's directory a git checkout of one commit (run --history's stamp).
+in_checkout() {
+    export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t \
+        GIT_COMMITTER_EMAIL=t@example.org GIT_CEILING_DIRECTORIES=$dir
+    git init -q . && git commit -q --allow-empty -m one || { echo "no git checkout" >&2; exit 1; }
 }
 
 starts_csv() { head -c ${#HEADER} "$1" 2>/dev/null | grep -q "^$HEADER"; }
@@ -288,6 +300,43 @@ plot)
         --csv s11.csv --json s11.json --export bmf=s11-comparisons.png
     refused "--plot --nelem 1:1000 --export bmf=THE-COMPARISONS-CHART" \
         "--export and --plot name the same file 's11-comparisons.png'"
+    # run --history's database on a chart: refused before the database is created
+    in_checkout
+    run_tool $M --plot --csv s12.csv --json s12.json --history s12-scaling.png
+    refused "--plot --history CHART" "--history and --plot name the same file 's12-scaling.png'"
+    check "no database was made on the chart" test ! -e s12-scaling.png
+    check "no results file was made" test ! -e s12.csv -a ! -e s12.json
+    ;;
+
+history)
+    in_checkout
+    # made_nothing NAME...: none of the files exists
+    made_nothing() { for f in "$@"; do [ ! -e "$f" ] || return 1; done; }
+    run_tool $M --csv h.db --json r.json --history h.db
+    refused "run --csv FILE --history FILE" "--csv and --history name the same file 'h.db'"
+    check "no database and no results were made" made_nothing h.db r.json
+    run_tool $M --csv r.csv --json ./h2.db --history h2.db
+    refused "run --json ./FILE --history FILE" "--json and --history name the same file 'h2.db'"
+    check "nothing was made for it" made_nothing h2.db r.csv
+    printf 'pattern,nelem,size,delta_pct,master_msort,patches_introsort\nRANDOM,1000,4,1.5,1,2\n' >ref.csv
+    cp ref.csv ref.keep
+    run_tool $M --reference ref.csv --csv r.csv --json r.json --history ./ref.csv
+    refused "run --reference FILE --history FILE" "--history './ref.csv' is --reference 'ref.csv'"
+    check "the reference table is intact" cmp -s ref.csv ref.keep
+    cp "$plugin" plug.so
+    cp plug.so plug.keep
+    run_tool $M --algos msort,p=./plug.so:plain_introsort --csv r.csv --json r.json \
+        --history plug.so
+    refused "run --algos PLUG-IN --history ITS-LIBRARY" "--history 'plug.so' is the plug-in './plug.so'"
+    check "the plug-in's library is intact" cmp -s plug.so plug.keep
+    run_tool $M --csv r.csv --json - --history /dev/stdout
+    refused "run --json - --history /dev/stdout" "--json and --history both write to standard output"
+    check "no results were made" made_nothing r.csv r.json
+    # apart from every other file: the run is written and added
+    run_tool $M --csv r.csv --json r.json --history h3.db
+    succeeded "run --history FILE apart"
+    check "the results were written" starts_csv r.csv
+    check "the run was added" grep -q "history: run 1 added" err.txt
     ;;
 
 *)

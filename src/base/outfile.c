@@ -529,3 +529,15 @@ void qsb_outputs_abort(qsb_outputs *o)
     for (size_t i = 0; i < QSB_OUTPUTS_MAX; i++)
         qsb_outfile_abort(&o->file[i]);
 }
+
+int qsb_outputs_do(const qsb_output_spec *specs, size_t n, const qsb_file_group *others,
+                   size_t nothers, qsb_outputs_work work, void *arg)
+{
+    qsb_outputs o;
+    int status = qsb_outputs_open(&o, specs, n, others, nothers);
+    if (status != QSB_OK)
+        return status; /* nothing left open */
+    status = work(&o, arg);
+    int committed = qsb_outputs_close(&o, status == QSB_FINDING ? QSB_OK : status);
+    return committed != QSB_OK ? committed : status;
+}

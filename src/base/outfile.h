@@ -73,7 +73,7 @@ typedef struct {
 
 /* One output a command may write: the option that names it (for messages) and its path. */
 typedef struct {
-    const char *option; /* "--csv" */
+    const char *option; /* "--csv"; NULL: messages name the path alone */
     const char *path;   /* NULL: not asked for */
 } qsb_output_spec;
 
@@ -111,5 +111,19 @@ int qsb_outputs_close(qsb_outputs *o, int status);
 
 /* Aborts every file still open (after an error); nothing after qsb_outputs_close. */
 void qsb_outputs_abort(qsb_outputs *o);
+
+/* ---- a command that writes files, from the open to the commit ----
+** What a command does between opening its outputs and ending them: it reads its inputs,
+** does its work and writes into o->file[i].fp (NULL: output i not asked for). Its status
+** decides the end: QSB_OK, or QSB_FINDING (a verdict: the files are whole), commits every
+** output; anything else aborts them all. */
+typedef int (*qsb_outputs_work)(const qsb_outputs *o, void *arg);
+
+/* Opens the outputs (qsb_outputs_open: checked and opened before anything is read; on a
+** refusal work is not called), calls work(&outputs, arg) and ends the outputs by its
+** status, as above: all committed or none. Returns the failure of the open or the commit,
+** else work's status. */
+int qsb_outputs_do(const qsb_output_spec *specs, size_t n, const qsb_file_group *others,
+                   size_t nothers, qsb_outputs_work work, void *arg);
 
 #endif

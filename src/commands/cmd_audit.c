@@ -60,29 +60,37 @@ static int select_subjects(const char *algos, qsb_plugins *plugins,
 
 enum { OUT_CSV, OUT_JSON, OUT_COUNT };
 
-/* Opens the files; none may be the library of a plug-in audited. */
-static int open_files(qsb_outputs *files, const qsb_output_spec *paths,
-                      const qsb_plugins *plugins)
-{
-    const char *libraries[QSB_PLUGIN_MAX];
-    const qsb_file_group read = {"the plug-in", QSB_FILES_READ, libraries,
-                                 qsb_plugins_libraries(plugins, libraries)};
-    return qsb_outputs_open(files, paths, OUT_COUNT, &read, 1);
-}
+/* What the audit owns, from the names resolved to the rows written. */
+typedef struct {
+    qsb_audit_subjects subjects;
+    qsb_plugins *plugins;
+    qsb_audit_result result;
+    char *command_line;
+} audit_job;
 
-/* The audit between its opened files: both written and committed, or neither. When a file
-** takes stdout ("-", /dev/stdout...), the table goes to stderr so the file stays parseable. */
-static int audit_into(qsb_outputs *files, const qsb_audit_subjects *subjects,
-                      qsb_plugins *plugins, qsb_audit_result *result, const char *command_line)
+/* The audit between its opened files: both written (a subject that FAILED too) or neither.
+** When a file takes stdout ("-", /dev/stdout...), the table goes to stderr so the file stays
+** parseable. */
+static int audit_into(const qsb_outputs *files, void *arg)
 {
+    audit_job *job = arg;
     bool file_on_stdout = files->file[OUT_CSV].fp == stdout || files->file[OUT_JSON].fp == stdout;
-    int status = qsb_audit_run(subjects, plugins, file_on_stdout ? stderr : stdout, result);
+    int status = qsb_audit_run(&job->subjects, job->plugins, file_on_stdout ? stderr : stdout,
+                               &job->result);
     if (status != QSB_OK && status != QSB_FINDING)
         return status;
     int write_status = qsb_audit_write(files->file[OUT_CSV].fp, files->file[OUT_JSON].fp,
-                                       result, command_line);
-    write_status = qsb_outputs_close(files, write_status);
+                                       &job->result, job->command_line);
     return write_status != QSB_OK ? write_status : status;
+}
+
+/* The audit with its files, opened first; none may be the library of a plug-in audited. */
+static int audit_with_files(audit_job *job, const qsb_output_spec *paths)
+{
+    const char *libraries[QSB_PLUGIN_MAX];
+    const qsb_file_group read = {"the plug-in", QSB_FILES_READ, libraries,
+                                 qsb_plugins_libraries(job->plugins, libraries)};
+    return qsb_outputs_do(paths, OUT_COUNT, &read, 1, audit_into, job);
 }
 
 int qsb_cmd_audit(int argc, char **argv)
@@ -94,25 +102,18 @@ int qsb_cmd_audit(int argc, char **argv)
     if (first < argc)
         return qsb_usage_error("audit takes no operands ('%s')", qsb_quote(argv[first]));
     qsb_audit_exec_with_probe(argc, argv);
-    qsb_audit_result result;
-    qsb_audit_result_begin(&result, text[OPT_QUICK] ? QSB_AUDIT_QUICK : QSB_AUDIT_FULL);
-    qsb_audit_subjects subjects = {NULL, 0, 0};
-    qsb_plugins *plugins = qsb_plugins_new();
-    qsb_outputs files = {0};
-    const qsb_output_spec paths[OUT_COUNT] = {{"--csv", text[OPT_CSV]},
-                                              {"--json", text[OPT_JSON]}};
-    char *command_line = NULL;
-    status = plugins ? select_subjects(text[OPT_ALGOS], plugins, &subjects) : QSB_ESYSTEM;
-    if (status == QSB_OK)
-        status = open_files(&files, paths, plugins);
-    if (status == QSB_OK && !(command_line = qsb_command_line("audit", argc, argv)))
+    audit_job job = {.subjects = {NULL, 0, 0}, .plugins = qsb_plugins_new()};
+    qsb_audit_result_begin(&job.result, text[OPT_QUICK] ? QSB_AUDIT_QUICK : QSB_AUDIT_FULL);
+    const qsb_output_spec paths[OUT_COUNT] = {{"--csv", text[OPT_CSV]}, {"--json", text[OPT_JSON]}};
+    status = job.plugins ? select_subjects(text[OPT_ALGOS], job.plugins, &job.subjects)
+                         : QSB_ESYSTEM;
+    if (status == QSB_OK && !(job.command_line = qsb_command_line("audit", argc, argv)))
         status = qsb_out_of_memory("audit rows");
     if (status == QSB_OK)
-        status = audit_into(&files, &subjects, plugins, &result, command_line);
-    qsb_outputs_abort(&files); /* what an error left open */
-    free(command_line);
-    qsb_audit_result_free(&result);
-    qsb_audit_subjects_free(&subjects);
-    qsb_plugins_free(plugins); /* last: the rows name its plug-ins */
+        status = audit_with_files(&job, paths);
+    free(job.command_line);
+    qsb_audit_result_free(&job.result);
+    qsb_audit_subjects_free(&job.subjects);
+    qsb_plugins_free(job.plugins); /* last: the rows name its plug-ins */
     return status;
 }

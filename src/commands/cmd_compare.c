@@ -98,42 +98,51 @@ static int on_option(void *ctx, int index, const char *arg)
     return QSB_OK;
 }
 
+/* What compare reads and works out, from its outputs' open to its finding. */
+typedef struct {
+    const compare_config *cfg;
+    const char *base_path, *new_path; /* BASE and NEW (--calibration: RUN1 and RUN2) */
+    qsb_results base, cand;
+    qsb_compare_report report;
+    qsb_calibration cal;
+    FILE *summary_fp; /* $GITHUB_STEP_SUMMARY, from its open to the append */
+    int verdict;      /* the report's status once the table is out; -1 before */
+} compare_job;
+
 /* ---- --calibration ---- */
 
-static int calibration_command(const compare_config *cfg, const char *path1, const char *path2)
+/* Between --json's open and its commit: the runs read and calibrated, the report written;
+** QSB_FINDING when --strict and too few agree. */
+static int calibration_into(const qsb_outputs *json, void *arg)
 {
-    if (cfg->markdown_path || cfg->opt.normalize)
+    compare_job *job = arg;
+    const char *path1 = job->base_path, *path2 = job->new_path;
+    int status = qsb_read_results(path1, &job->base);
+    if (status == QSB_OK)
+        status = qsb_read_results(path2, &job->cand);
+    if (status == QSB_OK)
+        status = qsb_calibrate(&job->base, &job->cand, &job->cal);
+    if (status != QSB_OK)
+        return status;
+    const char *metric = job->base.context.metric;
+    int verdict = qsb_calibration_status(&job->cal, job->cfg->strictness);
+    qsb_calibration_write_text(stdout, &job->cal, path1, path2, metric);
+    if (json->file[0].fp)
+        status = qsb_calibration_write_json(json->file[0].fp, &job->cal, path1, path2, metric,
+                                            job->cfg->strictness, verdict);
+    return status != QSB_OK ? status : verdict;
+}
+
+static int calibration_command(compare_job *job)
+{
+    if (job->cfg->markdown_path || job->cfg->opt.normalize)
         return qsb_usage_error("--calibration reports on the runs' own paired deltas: "
                                "--markdown and --normalize do not apply");
-    qsb_results a = {0}, b = {0};
-    qsb_calibration cal = {0};
-    qsb_outputs json;
-    const qsb_output_spec spec = {"--json", cfg->json_path};
-    const qsb_file_group read[2] = {{"RUN1", QSB_FILES_READ, &path1, 1},
-                                    {"RUN2", QSB_FILES_READ, &path2, 1}};
-    int status = qsb_outputs_open(&json, &spec, 1, read, 2);
-    if (status == QSB_OK)
-        status = qsb_read_results(path1, &a);
-    if (status == QSB_OK)
-        status = qsb_read_results(path2, &b);
-    if (status == QSB_OK)
-        status = qsb_calibrate(&a, &b, &cal);
-    if (status != QSB_OK)
-        goto done;
-    int verdict = qsb_calibration_status(&cal, cfg->strictness);
-    qsb_calibration_write_text(stdout, &cal, path1, path2, a.context.metric);
-    if (json.file[0].fp)
-        status = qsb_calibration_write_json(json.file[0].fp, &cal, path1, path2,
-                                            a.context.metric, cfg->strictness, verdict);
-    status = qsb_outputs_close(&json, status);
-    if (status == QSB_OK && verdict != QSB_OK)
-        status = qsb_calibration_report_finding(&cal);
-done:
-    qsb_outputs_abort(&json); /* what an error left open */
-    qsb_calibration_free(&cal);
-    qsb_results_free(&a);
-    qsb_results_free(&b);
-    return status;
+    const qsb_output_spec spec = {"--json", job->cfg->json_path};
+    const qsb_file_group read[2] = {{"RUN1", QSB_FILES_READ, &job->base_path, 1},
+                                    {"RUN2", QSB_FILES_READ, &job->new_path, 1}};
+    int status = qsb_outputs_do(&spec, 1, read, 2, calibration_into, job);
+    return status == QSB_FINDING ? qsb_calibration_report_finding(&job->cal) : status;
 }
 
 /* $GITHUB_STEP_SUMMARY: the file the Markdown table is appended to, or NULL. */
@@ -152,15 +161,16 @@ static int open_step_summary(FILE **fp)
     return path ? qsb_append_open("$GITHUB_STEP_SUMMARY", path, fp) : QSB_OK;
 }
 
-/* Appends the Markdown table and closes *fp (left NULL); nothing when it is NULL. */
-static int append_step_summary(FILE **fp, const qsb_compare_report *r, const char *base_path,
-                               const char *new_path, int status)
+/* Once the table is out, whatever the outputs did: appends the Markdown table and closes the
+** file (left NULL); nothing when there is none. */
+static int append_step_summary(compare_job *job)
 {
-    if (!*fp)
+    if (!job->summary_fp || job->verdict < 0)
         return QSB_OK;
-    int written = qsb_compare_write_markdown(*fp, r, base_path, new_path, status);
-    int closed = fclose(*fp);
-    *fp = NULL;
+    int written = qsb_compare_write_markdown(job->summary_fp, &job->report, job->base_path,
+                                             job->new_path, job->verdict);
+    int closed = fclose(job->summary_fp);
+    job->summary_fp = NULL;
     if (closed != 0 && written == QSB_OK)
         return qsb_error(QSB_ESYSTEM, "cannot write $GITHUB_STEP_SUMMARY '%s'",
                          qsb_quote_path(step_summary_path()));
@@ -169,21 +179,52 @@ static int append_step_summary(FILE **fp, const qsb_compare_report *r, const cha
 
 enum { OUT_MARKDOWN, OUT_JSON, OUT_COUNT };
 
-/* Writes every requested output and commits them all, or none; then the CI step summary.
-** Returns the first failure, else QSB_OK. */
-static int write_outputs(const compare_config *cfg, qsb_outputs *out, FILE **summary,
-                         const qsb_compare_report *r, const char *base_path,
-                         const char *new_path, int verdict)
+/* Between the outputs' open and their commit: the step summary opened, BASE and NEW read and
+** compared, the table on stdout, every requested output written. */
+static int compare_into(const qsb_outputs *out, void *arg)
 {
+    compare_job *job = arg;
+    const char *base_path = job->base_path, *new_path = job->new_path;
     FILE *markdown = out->file[OUT_MARKDOWN].fp, *json = out->file[OUT_JSON].fp;
-    int status = QSB_OK;
+    int status = open_step_summary(&job->summary_fp);
+    if (status == QSB_OK)
+        status = qsb_read_results(base_path, &job->base);
+    if (status == QSB_OK)
+        status = qsb_read_results(new_path, &job->cand);
+    if (status == QSB_OK)
+        status = qsb_compare_results(&job->base, &job->cand, &job->cfg->opt, &job->report);
+    if (status != QSB_OK)
+        return status;
+    qsb_compare_warn_context(&job->report);
+    int verdict = qsb_compare_status(&job->report, job->cfg->strictness);
+    if ((status = qsb_compare_write_table(stdout, &job->report, base_path, new_path)) != QSB_OK)
+        return status;
+    qsb_compare_warn_rows(&job->report);
+    job->verdict = verdict;
     if (markdown)
-        status = qsb_compare_write_markdown(markdown, r, base_path, new_path, verdict);
+        status = qsb_compare_write_markdown(markdown, &job->report, base_path, new_path, verdict);
     if (json && status == QSB_OK)
-        status = qsb_compare_write_json(json, r, base_path, new_path, cfg->strictness, verdict);
-    status = qsb_outputs_close(out, status);
-    int s = append_step_summary(summary, r, base_path, new_path, verdict);
-    return status != QSB_OK ? status : s;
+        status = qsb_compare_write_json(json, &job->report, base_path, new_path,
+                                        job->cfg->strictness, verdict);
+    return status;
+}
+
+/* BASE against NEW: the outputs opened before the reading (a bad path fails now, and no
+** output may be what is read), all committed or none; the step summary; the finding. */
+static int compare_command(compare_job *job)
+{
+    const qsb_output_spec paths[OUT_COUNT] = {{"--markdown", job->cfg->markdown_path},
+                                              {"--json", job->cfg->json_path}};
+    const char *summary = step_summary_path();
+    const qsb_file_group others[3] = {{"BASE", QSB_FILES_READ, &job->base_path, 1},
+                                      {"NEW", QSB_FILES_READ, &job->new_path, 1},
+                                      {"$GITHUB_STEP_SUMMARY", QSB_FILES_WRITTEN, &summary, 1}};
+    int status = qsb_outputs_do(paths, OUT_COUNT, others, 3, compare_into, job);
+    int appended = append_step_summary(job);
+    status = status != QSB_OK ? status : appended;
+    if (status == QSB_OK && job->verdict == QSB_FINDING)
+        status = qsb_compare_report_finding(&job->report, job->cfg->strictness);
+    return status;
 }
 
 int qsb_cmd_compare(int argc, char **argv)
@@ -203,47 +244,14 @@ int qsb_cmd_compare(int argc, char **argv)
     if (argc - first != 2)
         return qsb_usage_error("compare needs two results files, BASE and NEW (%d given)",
                                argc - first);
-    const char *base_path = argv[first], *new_path = argv[first + 1];
-    if (cfg.calibration)
-        return calibration_command(&cfg, base_path, new_path);
-
-    qsb_results base = {0}, cand = {0};
-    qsb_compare_report report = {0};
-    const qsb_output_spec paths[OUT_COUNT] = {{"--markdown", cfg.markdown_path},
-                                              {"--json", cfg.json_path}};
-    const char *summary = step_summary_path();
-    const qsb_file_group others[3] = {{"BASE", QSB_FILES_READ, &base_path, 1},
-                                      {"NEW", QSB_FILES_READ, &new_path, 1},
-                                      {"$GITHUB_STEP_SUMMARY", QSB_FILES_WRITTEN, &summary, 1}};
-    qsb_outputs out;
-    FILE *summary_fp = NULL;
-    /* before the reading: a bad path fails now, and no output may be what is read */
-    status = qsb_outputs_open(&out, paths, OUT_COUNT, others, 3);
-    if (status == QSB_OK)
-        status = open_step_summary(&summary_fp);
-    if (status == QSB_OK)
-        status = qsb_read_results(base_path, &base);
-    if (status == QSB_OK)
-        status = qsb_read_results(new_path, &cand);
-    if (status == QSB_OK)
-        status = qsb_compare_results(&base, &cand, &cfg.opt, &report);
-    if (status != QSB_OK)
-        goto done;
-    qsb_compare_warn_context(&report);
-    int verdict = qsb_compare_status(&report, cfg.strictness);
-    status = qsb_compare_write_table(stdout, &report, base_path, new_path);
-    if (status != QSB_OK)
-        goto done;
-    qsb_compare_warn_rows(&report);
-    status = write_outputs(&cfg, &out, &summary_fp, &report, base_path, new_path, verdict);
-    if (status == QSB_OK && verdict != QSB_OK)
-        status = qsb_compare_report_finding(&report, cfg.strictness);
-done:
-    qsb_outputs_abort(&out); /* what an error left open */
-    if (summary_fp)
-        fclose(summary_fp); /* nothing appended after an error */
-    qsb_compare_report_free(&report);
-    qsb_results_free(&base);
-    qsb_results_free(&cand);
+    compare_job job = {.cfg = &cfg, .base_path = argv[first], .new_path = argv[first + 1],
+                       .verdict = -1};
+    status = cfg.calibration ? calibration_command(&job) : compare_command(&job);
+    if (job.summary_fp)
+        fclose(job.summary_fp); /* nothing appended after an error */
+    qsb_calibration_free(&job.cal);
+    qsb_compare_report_free(&job.report);
+    qsb_results_free(&job.base);
+    qsb_results_free(&job.cand);
     return status;
 }

@@ -40,6 +40,7 @@ static const qsb_command_spec export_spec = {
 typedef struct {
     const qsb_export_format *format;
     const char *output;
+    const char *results; /* the file read */
 } export_config;
 
 static int handle_option(void *ctx, int index, const char *arg)
@@ -55,17 +56,27 @@ static int handle_option(void *ctx, int index, const char *arg)
     return QSB_OK;
 }
 
-static int check_metrics(const qsb_export_format *format, const qsb_results *runs, size_t n)
+/* Between the outputs' open and their commit: RESULTS read, each run's metric checked
+** against the format, the file written as -o. */
+static int export_into(const qsb_outputs *out, void *arg)
 {
-    int status = QSB_OK;
-    for (size_t i = 0; i < n && status == QSB_OK && format->check; i++)
-        status = format->check(runs[i].context.metric ? runs[i].context.metric : "unknown");
+    const export_config *cfg = arg;
+    qsb_results *runs = NULL;
+    size_t n = 0;
+    int status = qsb_read_fleet(cfg->results, &runs, &n);
+    for (size_t i = 0; i < n && status == QSB_OK && cfg->format->check; i++)
+        status = cfg->format->check(runs[i].context.metric ? runs[i].context.metric : "unknown");
+    if (status == QSB_OK)
+        status = cfg->format->write(out->file[0].fp, runs, n);
+    for (size_t i = 0; i < n; i++)
+        qsb_results_free(&runs[i]);
+    free(runs);
     return status;
 }
 
 int qsb_cmd_export(int argc, char **argv)
 {
-    export_config cfg = {NULL, NULL};
+    export_config cfg = {NULL, NULL, NULL};
     int first;
     int status = qsb_parse_options(&export_spec, argc, argv, handle_option, &cfg, &first);
     if (status != QSB_OK)
@@ -76,23 +87,8 @@ int qsb_cmd_export(int argc, char **argv)
         return qsb_usage_error("export needs --format F (%s)", qsb_export_names());
     if (!cfg.output)
         return qsb_usage_error("export needs -o FILE");
-    qsb_outputs out;
+    cfg.results = argv[first];
     const qsb_output_spec paths[1] = {{"-o", cfg.output}};
-    const qsb_file_group read = {"RESULTS", QSB_FILES_READ, (const char *const *)&argv[first], 1};
-    status = qsb_outputs_open(&out, paths, 1, &read, 1); /* before the reading: -o may not be
-                                                         ** RESULTS */
-    if (status != QSB_OK)
-        return status;
-    qsb_results *runs = NULL;
-    size_t n = 0;
-    status = qsb_read_fleet(argv[first], &runs, &n);
-    if (status == QSB_OK)
-        status = check_metrics(cfg.format, runs, n);
-    if (status == QSB_OK)
-        status = cfg.format->write(out.file[0].fp, runs, n);
-    status = qsb_outputs_close(&out, status);
-    for (size_t i = 0; i < n; i++)
-        qsb_results_free(&runs[i]);
-    free(runs);
-    return status;
+    const qsb_file_group read = {"RESULTS", QSB_FILES_READ, &cfg.results, 1};
+    return qsb_outputs_do(paths, 1, &read, 1, export_into, &cfg); /* -o may not be RESULTS */
 }

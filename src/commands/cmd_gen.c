@@ -44,6 +44,7 @@ typedef struct {
     qsb_mode mode;
     const char *output; /* "-": standard output */
     int have_nelem, have_size;
+    const qsb_pattern *pattern; /* the operand's */
 } gen_config;
 
 static int handle_option(void *ctx, int index, const char *arg)
@@ -124,32 +125,21 @@ static int write_all(FILE *fp, const char *name, const unsigned char *data, size
     return QSB_OK;
 }
 
-static int generate_to(const qsb_pattern *pattern, const gen_config *cfg)
+/* Between the output's open (first, so a bad path fails before the work is done) and its
+** commit: the data generated and written. */
+static int generate_into(const qsb_outputs *out, void *arg)
 {
-    qsb_outfile out;
-    /* Opened first, so a bad path fails before the work is done. */
-    int status = qsb_outfile_open(&out, cfg->output);
-    if (status != QSB_OK)
-        return status;
-    if (out.fp == stdout && isatty(STDOUT_FILENO)) { /* "-" or /dev/stdout on a terminal */
-        qsb_outfile_abort(&out);
+    const gen_config *cfg = arg;
+    FILE *fp = out->file[0].fp;
+    if (fp == stdout && isatty(STDOUT_FILENO)) /* "-" or /dev/stdout on a terminal */
         return qsb_usage_error("gen writes binary data: redirect standard output or use -o FILE");
-    }
     size_t bytes = (size_t)(cfg->nelem * cfg->size);
     unsigned char *data = malloc(bytes ? bytes : 1);
-    if (!data) {
-        status = qsb_out_of_memory("gen buffer");
-        goto fail;
-    }
-    qsb_generate(pattern, data, (size_t)cfg->nelem, (size_t)cfg->size, cfg->seed, cfg->mode);
-    status = write_all(out.fp, cfg->output, data, bytes);
-    if (status != QSB_OK)
-        goto fail;
+    if (!data)
+        return qsb_out_of_memory("gen buffer");
+    qsb_generate(cfg->pattern, data, (size_t)cfg->nelem, (size_t)cfg->size, cfg->seed, cfg->mode);
+    int status = write_all(fp, cfg->output, data, bytes);
     free(data);
-    return qsb_outfile_commit(&out);
-fail:
-    free(data);
-    qsb_outfile_abort(&out);
     return status;
 }
 
@@ -165,11 +155,9 @@ int qsb_cmd_gen(int argc, char **argv)
     }
     if (status != QSB_OK)
         return status;
-    const qsb_pattern *pattern;
-    status = find_pattern(argc, argv, first, &pattern);
+    status = find_pattern(argc, argv, first, &cfg.pattern);
     if (status == QSB_OK)
         status = check_config(&cfg);
-    if (status == QSB_OK)
-        status = generate_to(pattern, &cfg);
-    return status;
+    const qsb_output_spec output[1] = {{NULL, cfg.output}}; /* messages name the path alone */
+    return status == QSB_OK ? qsb_outputs_do(output, 1, NULL, 0, generate_into, &cfg) : status;
 }

@@ -8,8 +8,9 @@
 **   detect          the steps of every series; exit 1 when one slower than --threshold ends
 **                   at the newest commit of its series (--json FILE);
 **   bisect          the first revision of a sort's git range that made it slower (bisect.h).
-** Files go through qsb_outputs (all opened before any work). Exit: 0, 1 (detect: a slower
-** step at the newest commit; bisect: --bad not slower), 2 for a bad command line, a bad file or database, 3 for I/O.
+** Files go through qsb_outputs_do (opened before the database is read). Exit: 0, 1 (detect:
+** a slower step at the newest commit; bisect: --bad not slower), 2 for a bad command line, a
+** bad file or database, 3 for I/O.
 */
 #include <stddef.h>
 #include <stdio.h>
@@ -194,6 +195,20 @@ static int parse_cell(const char *text, char *pattern, size_t len, qsb_history_f
     return status;
 }
 
+typedef struct { const history_args *a; const qsb_history_filter *f; } show_job;
+
+/* Between --csv's open and its commit: the database opened (--csv is not it), the series. */
+static int show_into(const qsb_outputs *out, void *arg)
+{
+    const show_job *job = arg;
+    qsb_history *h;
+    int status = qsb_history_open(job->a->db, QSB_HISTORY_EXISTING, &h);
+    if (status == QSB_OK)
+        status = qsb_history_show(h, job->f, stdout, out->file[0].fp);
+    qsb_history_close(h);
+    return status;
+}
+
 static int verb_show(history_args *a, int argc, char **argv, int first)
 {
     (void)argv;
@@ -204,18 +219,10 @@ static int verb_show(history_args *a, int argc, char **argv, int first)
     char pattern[128];
     qsb_history_filter f = {NULL, 0, 0, a->algo, a->machine};
     int status = parse_cell(a->cell, pattern, sizeof pattern, &f);
-    if (status != QSB_OK)
-        return status;
-    qsb_history *h;
-    if ((status = qsb_history_open(a->db, QSB_HISTORY_EXISTING, &h)) != QSB_OK)
-        return status;
-    qsb_outputs out;
     const qsb_output_spec specs[1] = {{"--csv", a->csv}};
     const qsb_file_group db = {"--db", QSB_FILES_READ, &a->db, 1};
-    if ((status = qsb_outputs_open(&out, specs, 1, &db, 1)) == QSB_OK)
-        status = qsb_outputs_close(&out, qsb_history_show(h, &f, stdout, out.file[0].fp));
-    qsb_history_close(h);
-    return status;
+    show_job job = {a, &f};
+    return status == QSB_OK ? qsb_outputs_do(specs, 1, &db, 1, show_into, &job) : status;
 }
 
 /* ---- detect ---- */
@@ -251,33 +258,36 @@ static int detect_status(const qsb_step_list *steps, double threshold_pct)
     return QSB_OK;
 }
 
-static int verb_detect(history_args *a, int argc, char **argv, int first)
+/* Between --json's open and its commit: the database opened (--json is not it), the steps;
+** QSB_FINDING when one slower than --threshold ends at the newest commit of its series. */
+static int detect_into(const qsb_outputs *out, void *arg)
 {
-    (void)argv;
-    if (first < argc)
-        return qsb_usage_error("history detect takes no operands");
+    const history_args *a = arg;
     qsb_history *h;
-    int status = qsb_history_open(a->db, QSB_HISTORY_EXISTING, &h);
-    if (status != QSB_OK)
-        return status;
-    qsb_outputs out;
-    const qsb_output_spec specs[1] = {{"--json", a->json}};
     qsb_step_list steps = {NULL, 0, 0};
-    const qsb_file_group db = {"--db", QSB_FILES_READ, &a->db, 1};
-    if ((status = qsb_outputs_open(&out, specs, 1, &db, 1)) == QSB_OK) {
+    int status = qsb_history_open(a->db, QSB_HISTORY_EXISTING, &h);
+    if (status == QSB_OK)
         status = qsb_detect_all(h, a->machine, &steps);
-        if (status == QSB_OK) {
-            qsb_steps_write_table(stdout, &steps, a->threshold_pct);
-            if (out.file[0].fp)
-                status = qsb_steps_write_json(out.file[0].fp, &steps, a->threshold_pct);
-        }
-        status = qsb_outputs_close(&out, status);
+    if (status == QSB_OK) {
+        qsb_steps_write_table(stdout, &steps, a->threshold_pct);
+        if (out->file[0].fp)
+            status = qsb_steps_write_json(out->file[0].fp, &steps, a->threshold_pct);
     }
     if (status == QSB_OK)
         status = detect_status(&steps, a->threshold_pct);
     qsb_step_list_free(&steps);
     qsb_history_close(h);
     return status;
+}
+
+static int verb_detect(history_args *a, int argc, char **argv, int first)
+{
+    (void)argv;
+    if (first < argc)
+        return qsb_usage_error("history detect takes no operands");
+    const qsb_output_spec specs[1] = {{"--json", a->json}};
+    const qsb_file_group db = {"--db", QSB_FILES_READ, &a->db, 1};
+    return qsb_outputs_do(specs, 1, &db, 1, detect_into, a);
 }
 
 /* ---- bisect ---- */

@@ -207,9 +207,16 @@ static cJSON *info_json(const machine_info *m)
     return root;
 }
 
-static int write_json(const machine_info *m, qsb_outfile *of)
+/* Between --json's open (first: a bad path fails before the timer calibration) and its
+** commit: the machine described, as text unless the JSON alone is on stdout, and as JSON. */
+static int describe_into(const qsb_outputs *out, void *arg)
 {
-    return qsb_json_print(of->fp, info_json(m), "info JSON");
+    const char *json_path = *(const char **)arg;
+    machine_info m;
+    gather(&m);
+    if (!json_path || strcmp(json_path, "-") != 0)
+        print_text(&m);
+    return out->file[0].fp ? qsb_json_print(out->file[0].fp, info_json(&m), "info JSON") : QSB_OK;
 }
 
 int qsb_cmd_info(int argc, char **argv)
@@ -221,20 +228,6 @@ int qsb_cmd_info(int argc, char **argv)
         return status == QSB_HELP_SHOWN ? QSB_OK : status;
     if (first < argc)
         return qsb_usage_error("info takes no operands ('%s')", qsb_quote(argv[first]));
-
-    qsb_outfile of = {NULL, NULL, NULL};
-    if (json_path && (status = qsb_outfile_open(&of, json_path)) != QSB_OK)
-        return status; /* a bad path fails before the timer calibration */
-    machine_info m;
-    gather(&m);
-    if (!json_path || strcmp(json_path, "-") != 0)
-        print_text(&m);
-    if (json_path) {
-        status = write_json(&m, &of);
-        if (status == QSB_OK)
-            status = qsb_outfile_commit(&of);
-        else
-            qsb_outfile_abort(&of);
-    }
-    return status;
+    const qsb_output_spec output[1] = {{NULL, json_path}}; /* messages name the path alone */
+    return qsb_outputs_do(output, 1, NULL, 0, describe_into, &json_path);
 }

@@ -57,6 +57,8 @@ typedef struct {
     bool pool;
     const qsb_export_format *export_format; /* --export: NULL when not asked */
     const char *export_path;
+    const char *const *inputs; /* the files read */
+    size_t ninputs;
 } merge_outputs;
 
 static int handle_option(void *ctx, int index, const char *arg)
@@ -83,8 +85,8 @@ static int handle_option(void *ctx, int index, const char *arg)
 }
 
 /* Every file read; fleet files contribute one input per machine. */
-static int read_inputs(char **paths, char **shown, size_t npaths, qsb_merge_input **in,
-                       size_t *n)
+static int read_inputs(const char *const *paths, char **shown, size_t npaths,
+                       qsb_merge_input **in, size_t *n)
 {
     *in = NULL;
     *n = 0;
@@ -136,17 +138,7 @@ static int pool_inputs(qsb_merge_input *in, size_t n, qsb_results **out, size_t 
 
 enum { OUT_CSV, OUT_JSON, OUT_EXPORT, OUT_COUNT };
 
-/* Every output, opened before a byte is read: none may be one of the inputs. */
-static int open_outputs(const merge_outputs *o, char **inputs, size_t ninputs, qsb_outputs *out)
-{
-    const qsb_output_spec paths[OUT_COUNT] = {
-        {o->csv_option, o->csv}, {o->json_option, o->json}, {"--export", o->export_path}};
-    const qsb_file_group read = {"the input", QSB_FILES_READ, (const char *const *)inputs,
-                                 ninputs};
-    return qsb_outputs_open(out, paths, OUT_COUNT, &read, 1);
-}
-
-static int write_merged(const merge_outputs *o, qsb_outputs *out, const qsb_results *runs,
+static int write_merged(const merge_outputs *o, const qsb_outputs *out, const qsb_results *runs,
                         size_t n)
 {
     int status = QSB_OK;
@@ -157,17 +149,41 @@ static int write_merged(const merge_outputs *o, qsb_outputs *out, const qsb_resu
         status = n == 1 ? qsb_report_json(json, &runs[0]) : qsb_report_fleet_json(json, runs, n);
     if (status == QSB_OK && out->file[OUT_EXPORT].fp)
         status = o->export_format->write(out->file[OUT_EXPORT].fp, runs, n);
-    status = qsb_outputs_close(out, status);
-    if (status == QSB_OK) {
-        qsb_warn_if_unreadable(o->csv);
-        qsb_warn_if_unreadable(o->json);
-    }
+    return status;
+}
+
+/* Between the outputs' open and their commit: the inputs read, merged or pooled, written. */
+static int merge_into(const qsb_outputs *out, void *arg)
+{
+    const merge_outputs *o = arg;
+    qsb_merge_input *in = NULL;
+    qsb_results *merged = NULL;
+    size_t n = 0, machines = 0;
+    char **shown = calloc(o->ninputs, sizeof *shown); /* the paths as messages show them */
+    int status = shown ? read_inputs(o->inputs, shown, o->ninputs, &in, &n)
+                       : qsb_out_of_memory("merge");
+    if (status == QSB_OK && o->pool)
+        status = pool_inputs(in, n, &merged, &machines);
+    else if (status == QSB_OK)
+        status = qsb_merge(in, n, &merged, &machines);
+    else
+        for (size_t i = 0; i < n; i++)
+            qsb_results_free(&in[i].run);
+    free(in);
+    if (status == QSB_OK)
+        status = write_merged(o, out, merged, machines);
+    for (size_t i = 0; i < machines; i++)
+        qsb_results_free(&merged[i]);
+    free(merged);
+    for (size_t i = 0; shown && i < o->ninputs; i++)
+        free(shown[i]);
+    free(shown);
     return status;
 }
 
 int qsb_cmd_merge(int argc, char **argv)
 {
-    merge_outputs o = {NULL, NULL, NULL, NULL, false, NULL, NULL};
+    merge_outputs o = {0};
     int first;
     int status = qsb_parse_options(&merge_spec, argc, argv, handle_option, &o, &first);
     if (status != QSB_OK)
@@ -177,33 +193,16 @@ int qsb_cmd_merge(int argc, char **argv)
                                "several machines)");
     if (!o.csv && !o.json)
         return qsb_usage_error("merge needs -o OUT (or --json FILE / --csv FILE)");
-    qsb_merge_input *in = NULL;
-    size_t n = 0, nfiles = (size_t)(argc - first);
-    qsb_outputs out;
-    status = open_outputs(&o, argv + first, nfiles, &out);
-    if (status != QSB_OK)
-        return status;
-    char **shown = calloc(nfiles, sizeof *shown); /* the paths as messages show them */
-    status = shown ? read_inputs(argv + first, shown, nfiles, &in, &n)
-                   : qsb_out_of_memory("merge");
-    qsb_results *merged = NULL;
-    size_t machines = 0;
-    if (status == QSB_OK && o.pool)
-        status = pool_inputs(in, n, &merged, &machines);
-    else if (status == QSB_OK)
-        status = qsb_merge(in, n, &merged, &machines);
-    else
-        for (size_t i = 0; i < n; i++)
-            qsb_results_free(&in[i].run);
-    free(in);
-    if (status == QSB_OK)
-        status = write_merged(&o, &out, merged, machines);
-    qsb_outputs_abort(&out); /* what an error left open */
-    for (size_t i = 0; i < machines; i++)
-        qsb_results_free(&merged[i]);
-    free(merged);
-    for (size_t i = 0; shown && i < nfiles; i++)
-        free(shown[i]);
-    free(shown);
+    o.inputs = (const char *const *)&argv[first];
+    o.ninputs = (size_t)(argc - first);
+    const qsb_output_spec paths[OUT_COUNT] = {
+        {o.csv_option, o.csv}, {o.json_option, o.json}, {"--export", o.export_path}};
+    const qsb_file_group read = {"the input", QSB_FILES_READ, o.inputs, o.ninputs};
+    /* every output opened before a byte is read: none may be one of the inputs */
+    status = qsb_outputs_do(paths, OUT_COUNT, &read, 1, merge_into, &o);
+    if (status == QSB_OK) {
+        qsb_warn_if_unreadable(o.csv);
+        qsb_warn_if_unreadable(o.json);
+    }
     return status;
 }

@@ -11,10 +11,8 @@
 ** The page is written atomically through qsb_outputs. Exit: 0, 2 for a bad command line or
 ** file, 3 when gnuplot is missing or fails or on I/O errors.
 */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "audit_file.h"
 #include "commands.h"
@@ -64,6 +62,8 @@ typedef struct {
     const char *output;
     const char *history;
     qsb_compare_options compare;
+    char **operands; /* the files read, besides --history */
+    size_t noperands;
 } report_config;
 
 static int handle_option(void *ctx, int index, const char *arg)
@@ -94,8 +94,7 @@ typedef struct {
     const char *fleet_path;
     qsb_audit_file audit;
     const char *audit_path;
-    qsb_trend trend;
-    int has_trend;
+    qsb_trend trend; /* --history's, when given */
 } operands;
 
 /* The file's text, or NULL (reported): through the one input reader (infile.h). */
@@ -163,7 +162,7 @@ static void operands_free(operands *o)
     qsb_trend_free(&o->trend);
 }
 
-static int write_page(const report_config *cfg, const operands *o, qsb_outputs *out)
+static int write_page(const report_config *cfg, const operands *o, FILE *fp)
 {
     qsb_html_page page = {
         .run = o->nruns ? o->runs[0] : NULL,
@@ -176,14 +175,35 @@ static int write_page(const report_config *cfg, const operands *o, qsb_outputs *
         .fleet_name = o->fleet_path,
         .audit = o->audit_path ? &o->audit : NULL,
         .audit_name = o->audit_path,
-        .trend = o->has_trend ? &o->trend : NULL,
+        .trend = cfg->history ? &o->trend : NULL,
     };
-    return qsb_outputs_close(out, qsb_report_html(out->file[0].fp, &page));
+    return qsb_report_html(fp, &page);
+}
+
+/* Between the page's open and its commit: the operands and --history read, the page written. */
+static int report_into(const qsb_outputs *out, void *arg)
+{
+    const report_config *cfg = arg;
+    operands o = {0};
+    int status = QSB_OK;
+    for (size_t i = 0; i < cfg->noperands && status == QSB_OK; i++)
+        status = add_operand(&o, cfg->operands[i]);
+    if (status == QSB_OK && o.nruns == 0 && !o.fleet_path && !cfg->history)
+        status = qsb_usage_error("report needs a results file, a fleet file or --history DB "
+                                 "besides the audit file");
+    if (status == QSB_OK && cfg->history)
+        status = qsb_trend_load(cfg->history, &o.trend);
+    if (status == QSB_OK)
+        status = qsb_plot_check();
+    if (status == QSB_OK)
+        status = write_page(cfg, &o, out->file[0].fp);
+    operands_free(&o);
+    return status;
 }
 
 int qsb_cmd_report(int argc, char **argv)
 {
-    report_config cfg = {NULL, NULL, {.threshold_pct = 5.0, .alpha = 0.01}};
+    report_config cfg = {NULL, NULL, {.threshold_pct = 5.0, .alpha = 0.01}, NULL, 0};
     int first;
     int status = qsb_parse_options(&report_spec, argc, argv, handle_option, &cfg, &first);
     if (status != QSB_OK)
@@ -192,31 +212,13 @@ int qsb_cmd_report(int argc, char **argv)
         return qsb_usage_error("report needs a results file (CSV or JSON) or --history DB");
     if (!cfg.output)
         return qsb_usage_error("report needs -o PAGE.html");
-    qsb_outputs out; /* before the reading: the page may not be one of the operands */
+    cfg.operands = argv + first;
+    cfg.noperands = (size_t)(argc - first);
     const qsb_output_spec paths[1] = {{"-o", cfg.output}};
     const qsb_file_group read[2] = {
-        {"the operand", QSB_FILES_READ, (const char *const *)&argv[first], (size_t)(argc - first)},
+        {"the operand", QSB_FILES_READ, (const char *const *)cfg.operands, cfg.noperands},
         {"--history", QSB_FILES_READ, &cfg.history, 1},
     };
-    status = qsb_outputs_open(&out, paths, 1, read, cfg.history ? 2 : 1);
-    if (status != QSB_OK)
-        return status;
-    operands o;
-    memset(&o, 0, sizeof o);
-    for (int i = first; i < argc && status == QSB_OK; i++)
-        status = add_operand(&o, argv[i]);
-    if (status == QSB_OK && o.nruns == 0 && !o.fleet_path && !cfg.history)
-        status = qsb_usage_error("report needs a results file, a fleet file or --history DB "
-                                 "besides the audit file");
-    if (status == QSB_OK && cfg.history) {
-        o.has_trend = 1;
-        status = qsb_trend_load(cfg.history, &o.trend);
-    }
-    if (status == QSB_OK)
-        status = qsb_plot_check();
-    if (status == QSB_OK)
-        status = write_page(&cfg, &o, &out);
-    qsb_outputs_abort(&out); /* what an error left open */
-    operands_free(&o);
-    return status;
+    /* the page may not be one of the files read */
+    return qsb_outputs_do(paths, 1, read, cfg.history ? 2 : 1, report_into, &cfg);
 }

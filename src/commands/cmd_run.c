@@ -1,8 +1,9 @@
 /*
 ** `qsortbench [run]`: parse; check what can be checked before any work (no output on a file
 ** the run reads, before it is read; the reference table, that the buffers fit in memory,
-** gnuplot when charts are asked); hand the run to the bench layer (runner.h), which has the
-** result files opened before its first sort and gives back its result; print the table; write
+** gnuplot when charts are asked, the commit --history files the run under); hand the run to
+** the bench layer (runner.h), which has the result files opened (then the --history database
+** created) before its first sort and gives back its result; print the table; write
 ** and commit the files; gate the candidates (--fail-above); draw the charts (--plot). A
 ** stopped run writes its finished cells, marked incomplete (stop.h: 129, 130, 131, 143).
 */
@@ -32,10 +33,18 @@ typedef struct {
     qsb_stamp_text stamp; /* what --history files the run under */
 } run_output;
 
+/* The run's files, then the --history database: created (or found to be one) only once no
+** output, chart or default name is it; closed again, as the run may add from a child
+** process. */
 static int open_files(void *arg, const struct tm *utc)
 {
     run_output *o = arg;
-    return qsb_run_files_open(&o->files, o->cfg, o->plugins, utc);
+    qsb_history *h = NULL;
+    int status = qsb_run_files_open(&o->files, o->cfg, o->plugins, utc);
+    if (status == QSB_OK && o->cfg->history_path)
+        status = qsb_history_open(o->cfg->history_path, QSB_HISTORY_CREATE, &h);
+    qsb_history_close(h);
+    return status;
 }
 
 /* The exit status of a run whose files are written: why it ended early, what failed
@@ -95,18 +104,6 @@ static int report(void *arg, const qsb_run_outcome *outcome)
     return status;
 }
 
-/* --history FILE: the commit to file the run under and the database, checked before the
-** run (closed again: the run may add from a child process). */
-static int check_history(const char *path, qsb_stamp_text *stamp)
-{
-    int status = qsb_stamp_resolve(NULL, NULL, NULL, NULL, stamp);
-    qsb_history *h = NULL;
-    if (status == QSB_OK)
-        status = qsb_history_open(path, QSB_HISTORY_CREATE, &h);
-    qsb_history_close(h);
-    return status;
-}
-
 /* The checks before any work, the run, and its files abandoned unless committed (by this
 ** process or by the run's watched child). */
 static int execute(const qsb_run_config *cfg, qsb_plugins *plugins)
@@ -114,7 +111,8 @@ static int execute(const qsb_run_config *cfg, qsb_plugins *plugins)
     qsb_reference ref;
     memset(&ref, 0, sizeof ref);
     run_output output = {.cfg = cfg, .plugins = plugins, .ref = cfg->reference ? &ref : NULL};
-    /* an output on the --reference table is refused before the table is read */
+    /* an output on the --reference table or the --history database is refused before the
+    ** table is read or the database created */
     int status = qsb_run_files_check_inputs(cfg, plugins);
     if (status == QSB_OK && cfg->reference)
         status = qsb_reference_load(cfg->reference, &ref);
@@ -122,8 +120,8 @@ static int execute(const qsb_run_config *cfg, qsb_plugins *plugins)
         status = qsb_run_check_memory(cfg, plugins);
     if (status == QSB_OK && (cfg->plot || cfg->report_path))
         status = qsb_plot_check(); /* no gnuplot: say so now, not after the run */
-    if (status == QSB_OK && cfg->history_path)
-        status = check_history(cfg->history_path, &output.stamp);
+    if (status == QSB_OK && cfg->history_path) /* the commit to file the run under */
+        status = qsb_stamp_resolve(NULL, NULL, NULL, NULL, &output.stamp);
     qsb_run_reporter reporter = {.open = open_files, .report = report, .arg = &output};
     if (status == QSB_OK)
         status = qsb_run_bench(cfg, plugins, &reporter);

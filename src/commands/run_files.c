@@ -98,14 +98,15 @@ int qsb_run_files_check_inputs(const qsb_run_config *cfg, const qsb_plugins *plu
     named_outputs(cfg, paths);
     const char *reference = reference_file(cfg), *libraries[QSB_PLUGIN_MAX];
     size_t nlibraries = qsb_plugins_libraries(plugins, libraries);
-    const qsb_file_group read[2] = {
+    const qsb_file_group others[3] = {
         {"--reference", QSB_FILES_READ, &reference, 1},
-        {"the plug-in", QSB_FILES_READ, libraries, nlibraries}};
-    return qsb_outputs_check(paths, QSB_RUN_FILES, read, 2);
+        {"the plug-in", QSB_FILES_READ, libraries, nlibraries},
+        {"--history", QSB_FILES_WRITTEN, &cfg->history_path, 1}};
+    return qsb_outputs_check(paths, QSB_RUN_FILES, others, 3);
 }
 
 /* Opens the outputs; none may be a file the run reads (the --reference table, a plug-in's
-** library), nor a chart of --plot. */
+** library), nor a chart of --plot or the --history database. */
 static int open_outputs(qsb_run_files *f, const qsb_run_config *cfg,
                         const qsb_plugins *plugins, const qsb_output_spec paths[QSB_RUN_FILES])
 {
@@ -125,12 +126,13 @@ static int open_outputs(qsb_run_files *f, const qsb_run_config *cfg,
         if (status == QSB_OK)
             status = check_chart_files(&charts);
     }
-    const qsb_file_group others[3] = {
+    const qsb_file_group others[4] = {
         {"--reference", QSB_FILES_READ, &reference, 1},
         {"the plug-in", QSB_FILES_READ, libraries, nlibraries},
+        {"--history", QSB_FILES_WRITTEN, &cfg->history_path, 1},
         {"--plot", QSB_FILES_WRITTEN, (const char *const *)charts.paths, charts.n}};
     if (status == QSB_OK)
-        status = qsb_outputs_open(&f->out, paths, QSB_RUN_FILES, others, 3);
+        status = qsb_outputs_open(&f->out, paths, QSB_RUN_FILES, others, 4);
     qsb_plot_chart_paths_free(&charts);
     free(names);
     return status;

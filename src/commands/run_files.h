@@ -2,8 +2,8 @@
 ** The files of a run: the CSV and JSON results (by default results/qsortbench-<UTC time>.csv
 ** and .json), an export (--export) and the HTML report (--report), all opened before the
 ** first sort (a bad path fails at once; two outputs on one file, an output on the --reference
-** table or on a chart of --plot are refused) and written together at the end, never
-** partially; the charts beside them (--plot).
+** table, on a chart of --plot or on the --history database are refused) and written together
+** at the end, never partially; the charts beside them (--plot).
 */
 #ifndef QSB_RUN_FILES_H
 #define QSB_RUN_FILES_H
@@ -27,13 +27,15 @@ typedef struct {
 } qsb_run_files;
 
 /* Opens the run's files (utc: the run's start, for the default names); none may be the
-** library of a plug-in of the set (NULL: none). QSB_OK or an error (reported). */
+** library of a plug-in of the set (NULL: none), and none the --history database, nor a chart
+** of --plot. QSB_OK or an error (reported). */
 int qsb_run_files_open(qsb_run_files *f, const qsb_run_config *cfg, const qsb_plugins *plugins,
                        const struct tm *utc);
 
 /* Before anything is read or created: no output the options name is a file the run reads
-** (the --reference table, a plug-in's library), however spelled. QSB_OK or a usage error
-** (reported). qsb_run_files_open checks it again with the charts and the default names. */
+** (the --reference table, a plug-in's library) or the --history database it writes, and that
+** database is none of those files, however spelled. QSB_OK or a usage error (reported).
+** qsb_run_files_open checks it again with the charts and the default names. */
 int qsb_run_files_check_inputs(const qsb_run_config *cfg, const qsb_plugins *plugins);
 
 /* "standard output" for "-", the default when not given, else the path: for messages. */
