@@ -21,6 +21,7 @@
 #include "compare.h"
 #include "diag.h"
 #include "result.h"
+#include "series_gen.h"
 #include "stats.h"
 
 #define FIXTURES QSB_SOURCE_DIR "/tests/fixtures/compare"
@@ -29,19 +30,7 @@ static char tmpdir[] = "/tmp/qsb-compare-baseline-XXXXXX";
 
 /* ---- runs built in the test ---- */
 
-static uint64_t lcg_state;
-
-static double uniform01(void)
-{
-    lcg_state = lcg_state * 6364136223846793005u + 1442695040888963407u;
-    return ((double)(lcg_state >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double gauss(void)
-{
-    double u = uniform01(), v = uniform01();
-    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
-}
+static series_rng rng; /* seeded per run: series_gen.h */
 
 /* How a run is built: the machine's speed (both sorts scaled by it), introsort's factor over
 ** msort, the units' own levels (placement) and the rounds' drift common to both sorts. */
@@ -59,7 +48,7 @@ static void build_run(qsb_results *r, const run_shape *s)
     CHECK(qsb_set_string(&r->baseline, "msort") == 0);
     CHECK(qsb_set_string(&r->context.mode, "default") == 0);
     r->context.seed = 42;
-    lcg_state = s->seed;
+    rng.state = s->seed;
     const char *const algos[] = {"msort", "introsort"};
     static const char *const patterns[] = {"random", "sorted", "reversed", "bitonic"};
     for (size_t c = 0; c < s->ncells; c++) {
@@ -69,13 +58,13 @@ static void build_run(qsb_results *r, const run_shape *s)
             return;
         double level = 1e6 * (double)(c + 1) * s->machine;
         for (size_t u = 0; u < s->units; u++) {
-            double eb = s->unit_sd * gauss(), ec = s->unit_sd * gauss();
+            double eb = s->unit_sd * series_normal(&rng), ec = s->unit_sd * series_normal(&rng);
             for (size_t k = 0; k < s->rounds; k++) {
-                double drift = s->drift_sd * gauss();
-                CHECK(qsb_row_add_sample(&cell->rows[0], level * exp(eb + drift + 0.002 * gauss()),
+                double drift = s->drift_sd * series_normal(&rng);
+                CHECK(qsb_row_add_sample(&cell->rows[0], level * exp(eb + drift + 0.002 * series_normal(&rng)),
                                          (uint32_t)u) == 0);
                 CHECK(qsb_row_add_sample(&cell->rows[1],
-                                         level * s->factor * exp(ec + drift + 0.002 * gauss()),
+                                         level * s->factor * exp(ec + drift + 0.002 * series_normal(&rng)),
                                          (uint32_t)u) == 0);
             }
         }
