@@ -79,7 +79,8 @@ static void build(qsb_results *r)
     for (size_t s = 0; s < NSIZ; s++)
         for (size_t p = 0; p < NPAT; p++)
             for (size_t j = 0; j < NCNT; j++, c++) {
-                cells[c] = (qsb_cell){(char *)patterns[p], counts[j], sizes[s], rows[c], NALG};
+                cells[c] = (qsb_cell){.pattern = (char *)patterns[p], .nelem = counts[j],
+                                      .size = sizes[s], .rows = rows[c], .nrows = NALG};
                 for (size_t a = 0; a < NALG; a++) {
                     qsb_row *row = &rows[c][a];
                     memset(row, 0, sizeof *row);

@@ -3,7 +3,8 @@
 ** by JSON/CSV punctuation, inserted, deleted, chunks duplicated, cut short) from a fixed seed.
 ** Every read must end in QSB_OK with a well-formed structure (cells with rows, the baseline
 ** row first, samples present when counted) or in QSB_EUSAGE with the output empty: never a
-** crash, never another status. Meant for the ASan+UBSan build, where an overrun would abort.
+** crash, never another status. Each mutant is read slim too (compare's reading): the same
+** status, and the same rows. Meant for the ASan+UBSan build, where an overrun would abort.
 */
 #include <fcntl.h>
 #include <stdint.h>
@@ -15,6 +16,7 @@
 #include "check.h"
 #include "diag.h"
 #include "read_results.h"
+#include "slim_check.h"
 
 #define FIXTURES QSB_SOURCE_DIR "/tests/fixtures/results/"
 #define ROUNDS 600 /* per fixture; QSB_FUZZ_ROUNDS=N in the environment for a longer run */
@@ -126,17 +128,24 @@ static void fuzz_file(const char *fixture, const char *path)
             CHECK(0);
             break;
         }
-        qsb_results r;
+        qsb_results r, slim;
         int status = qsb_read_results(path, &r);
+        int slim_status = qsb_read_compare_results(path, &slim);
         CHECK_MSG(status == QSB_OK || status == QSB_EUSAGE, "round %d: status %d", round, status);
+        CHECK_MSG(slim_status == status, "round %d: status %d, read slim %d", round, status,
+                  slim_status);
         if (status == QSB_OK) {
             accepted++;
             check_well_formed(&r);
+            if (slim_status == QSB_OK)
+                check_same_rows(fixture, &r, &slim);
         } else {
             rejected++;
             CHECK(r.ncells == 0 && r.cells == NULL);
+            CHECK(slim.ncells == 0 && slim.cells == NULL);
         }
         qsb_results_free(&r);
+        qsb_results_free(&slim);
     }
     printf("%s: %zu mutants accepted, %zu rejected\n", fixture, accepted, rejected);
     CHECK(rejected > 0); /* the mutations do damage */

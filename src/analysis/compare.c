@@ -13,6 +13,7 @@
 
 #include "compare_match.h"
 #include "compare_states.h"
+#include "compare_work.h"
 #include "diag.h"
 #include "states_text.h"
 #include "stats.h"
@@ -27,6 +28,9 @@ const char *qsb_verdict_name(qsb_verdict v)
     return v < QSB_VERDICT_COUNT ? verdict_names[v] : "?";
 }
 
+
+/* A report of millions of rows costs this a row (and its rows' cells and slim rows). */
+_Static_assert(sizeof(qsb_compare_entry) == 48, "a report entry is 48 bytes");
 
 /* ---- one comparison ---- */
 
@@ -379,40 +383,62 @@ static int judge(qsb_comparison *it, const qsb_row *b, const qsb_row *n, const q
 
 /* ---- the whole comparison ---- */
 
-/* How a row is worked out: as the report judges it, or by its per-round ratios to the
-** baseline (as --normalize judges a candidate) whatever the report's options. */
-typedef enum {
-    JUDGE_AS_REPORTED,
-    JUDGE_BY_RATIO,
-} judging;
+/* A cell's rows in full: the cell itself, or a view of its slim rows (result.h) in `local`
+** when they fit, else in `heap` (malloc'd, freed by full_cell_free). */
+#define LOCAL_ROWS 8
+typedef struct {
+    qsb_cell view;
+    qsb_row local[LOCAL_ROWS];
+    qsb_row *heap;
+} full_cell;
 
-/* Works the entry's row out into *it: its values, change and own p-values, and its verdict
-** before the correction. */
-static int work_out(const qsb_compare_report *r, const qsb_compare_entry *e, judging how,
-                    qsb_comparison *it)
+/* NULL when out of memory (reported). */
+static const qsb_cell *full_rows(const qsb_cell *cell, full_cell *f)
 {
-    const qsb_row *row = &e->cell->rows[e->row];
-    init_item(it, e->cell, row);
-    if (!e->other) {
-        it->verdict = (qsb_verdict)e->verdict;
+    f->heap = NULL;
+    if (!cell->slim_rows)
+        return cell;
+    qsb_row *rows = f->local;
+    if (cell->nrows > LOCAL_ROWS && !(rows = f->heap = malloc(cell->nrows * sizeof *rows))) {
+        qsb_out_of_memory("compare");
+        return NULL;
+    }
+    for (size_t i = 0; i < cell->nrows; i++)
+        qsb_slim_row_view(&cell->slim[i], &rows[i]);
+    f->view = (qsb_cell){.pattern = cell->pattern, .nelem = cell->nelem, .size = cell->size,
+                         .rows = rows, .nrows = cell->nrows};
+    return &f->view;
+}
+
+/* The states of the two rows when a run shows states in them, else by_state NULL. */
+static int states_of(const qsb_cell *cell, size_t i, const qsb_cell *other, size_t j,
+                     state_judging *sj, state_judging **by_state)
+{
+    *by_state = NULL;
+    if (!qsb_row_shows_states(cell, i) && !qsb_row_shows_states(other, j))
         return QSB_OK;
-    }
-    bool ref = (r->normalized || how == JUDGE_BY_RATIO) && e->row > 0;
-    state_judging sj, *by_state = NULL;
+    *by_state = sj;
+    qsb_state_key key = qsb_state_key_of(cell, other, i);
     int status = QSB_OK;
-    if (!r->exact && (qsb_row_shows_states(e->cell, e->row) ||
-                      qsb_row_shows_states(e->other, e->other_row))) {
-        by_state = &sj;
-        qsb_state_key key = qsb_state_key_of(e->cell, e->other, e->row);
-        if (qsb_row_state_map_of(e->cell, e->row, key, &sj.base) != 0 ||
-            qsb_row_state_map_of(e->other, e->other_row, key, &sj.cand) != 0)
-            status = qsb_out_of_memory("compare");
-        qsb_match_states(sj.base.speed, sj.base.count, sj.cand.speed, sj.cand.count,
-                         &sj.pairs);
-    }
+    if (qsb_row_state_map_of(cell, i, key, &sj->base) != 0 ||
+        qsb_row_state_map_of(other, j, key, &sj->cand) != 0)
+        status = qsb_out_of_memory("compare");
+    qsb_match_states(sj->base.speed, sj->base.count, sj->cand.speed, sj->cand.count, &sj->pairs);
+    return status;
+}
+
+/* work_out of an entry in both files, its cells' rows in full. */
+static int work_out_pair(const qsb_compare_report *r, const qsb_compare_entry *e,
+                         qsb_judging how, const qsb_cell *cell, const qsb_cell *other,
+                         qsb_comparison *it)
+{
+    const qsb_row *row = &cell->rows[e->row];
+    bool ref = (r->normalized || how == QSB_JUDGE_BY_RATIO) && e->row > 0;
+    state_judging sj, *by_state = NULL;
+    int status = r->exact ? QSB_OK : states_of(cell, e->row, other, e->other_row, &sj, &by_state);
     if (status == QSB_OK)
-        status = judge(it, row, &e->other->rows[e->other_row], ref ? &e->cell->rows[0] : NULL,
-                       ref ? &e->other->rows[0] : NULL, &r->base->context, &r->cand->context,
+        status = judge(it, row, &other->rows[e->other_row], ref ? &cell->rows[0] : NULL,
+                       ref ? &other->rows[0] : NULL, &r->base->context, &r->cand->context,
                        r->exact, by_state, &r->opt);
     if (by_state) {
         qsb_row_state_map_free(&sj.base);
@@ -420,10 +446,32 @@ static int work_out(const qsb_compare_report *r, const qsb_compare_entry *e, jud
     }
     if (r->normalized && e->row == 0 && it->verdict != QSB_VERDICT_FAILED &&
         it->verdict != QSB_VERDICT_BASE_FAILED) {
-        init_item(it, e->cell, row); /* the others' divisor: 1 by definition */
+        init_item(it, cell, row); /* the others' divisor: 1 by definition */
         it->base_value = it->new_value = 1.0;
         it->verdict = QSB_VERDICT_REFERENCE;
     }
+    return status;
+}
+
+int qsb_compare_work_out(const qsb_compare_report *r, const qsb_compare_entry *e,
+                         qsb_judging how, qsb_comparison *it)
+{
+    full_cell fc, fo;
+    const qsb_cell *cell = full_rows(e->cell, &fc);
+    const qsb_cell *other = cell && e->other ? full_rows(e->other, &fo) : NULL;
+    int status = !cell || (e->other && !other) ? QSB_ESYSTEM : QSB_OK;
+    if (status == QSB_OK)
+        init_item(it, cell, &cell->rows[e->row]);
+    else
+        blank_item(it);
+    if (status == QSB_OK && !other)
+        it->verdict = (qsb_verdict)e->verdict;
+    else if (status == QSB_OK)
+        status = work_out_pair(r, e, how, cell, other, it);
+    if (cell)
+        free(fc.heap);
+    if (other)
+        free(fo.heap);
     return status;
 }
 
@@ -432,7 +480,7 @@ static int work_out(const qsb_compare_report *r, const qsb_compare_entry *e, jud
 static int first_judgement(qsb_compare_report *r, qsb_compare_entry *e)
 {
     qsb_comparison it;
-    int status = work_out(r, e, JUDGE_AS_REPORTED, &it);
+    int status = qsb_compare_work_out(r, e, QSB_JUDGE_AS_REPORTED, &it);
     bool tested = it.test != QSB_TEST_NONE && it.verdict == QSB_VERDICT_SAME && !isnan(it.p);
     double thr = r->opt.threshold_pct;
     e->verdict = (uint8_t)it.verdict;
@@ -455,85 +503,15 @@ static qsb_compare_entry *add_entry(qsb_compare_report *r, const qsb_cell *cell,
                                     const qsb_cell *other, size_t other_row, qsb_verdict v)
 {
     qsb_compare_entry *e = &r->entries[r->n++];
-    *e = (qsb_compare_entry){cell, other, (uint32_t)i, (uint32_t)other_row, NAN, NAN,
-                             (uint8_t)v, QSB_TEST_NONE, 0, 0, NAN};
+    *e = (qsb_compare_entry){.cell = cell,
+                             .other = other,
+                             .row = (uint32_t)i,
+                             .other_row = (uint32_t)other_row,
+                             .p_adjusted = NAN,
+                             .p_faster_adjusted = NAN,
+                             .verdict = (uint8_t)v,
+                             .test = QSB_TEST_NONE};
     return e;
-}
-
-/* ---- candidates against their baseline, in a report without --normalize ---- */
-
-/* Can the candidate rows of r be judged by their ratios to the baseline as well? A timed
-** report without --normalize of two files of one baseline (what --normalize requires). */
-static bool judgeable_against_baseline(const qsb_compare_report *r)
-{
-    const char *bb = r->base->baseline, *bn = r->cand->baseline;
-    return !r->exact && !r->normalized && bb && bn && strcmp(bb, bn) == 0;
-}
-
-/* What the correction of the ratios' tests needs of one entry. */
-typedef struct {
-    bool slower;    /* the ratio slower beyond the threshold */
-    bool untested;  /* a verdict without a test: regression already when slower */
-} ratio_judgement;
-
-/* The entry's candidate row judged by its ratio to the baseline, before the correction: its
-** one-sided p into *p (NAN when untested), and what the verdict decides by into *rj. */
-static int first_ratio_judgement(const qsb_compare_report *r, const qsb_compare_entry *e,
-                                 double *p, ratio_judgement *rj)
-{
-    *p = NAN;
-    *rj = (ratio_judgement){false, false};
-    if (!e->other || e->row == 0)
-        return QSB_OK; /* in one file only, or the baseline itself */
-    qsb_comparison it;
-    int status = work_out(r, e, JUDGE_BY_RATIO, &it);
-    bool tested = it.test != QSB_TEST_NONE && it.verdict == QSB_VERDICT_SAME && !isnan(it.p);
-    *p = tested ? it.p : NAN;
-    rj->slower = tested ? it.change_pct > r->opt.threshold_pct
-                        : it.verdict == QSB_VERDICT_REGRESSION;
-    rj->untested = !tested;
-    return status;
-}
-
-/* The candidate rows judged by their ratios to the baseline as --normalize judges them: the
-** same tests, corrected over the rows so tested, at the report's threshold and alpha. A row
-** that is a regression so and not by its own times is marked and counted. */
-static int judge_against_baseline(qsb_compare_report *r)
-{
-    if (!judgeable_against_baseline(r))
-        return QSB_OK;
-    size_t room = r->n ? r->n : 1;
-    double *p = malloc(room * sizeof *p);
-    ratio_judgement *rj = malloc(room * sizeof *rj);
-    int status = p && rj ? QSB_OK : qsb_out_of_memory("compare");
-    for (size_t i = 0; i < r->n && status == QSB_OK; i++)
-        status = first_ratio_judgement(r, &r->entries[i], &p[i], &rj[i]);
-    if (status == QSB_OK && qsb_adjust_p(p, r->n, r->opt.correction, p) < 0)
-        status = qsb_out_of_memory("compare");
-    for (size_t i = 0; i < r->n && status == QSB_OK; i++) {
-        qsb_compare_entry *e = &r->entries[i];
-        bool regression = rj[i].slower && (rj[i].untested || p[i] < r->opt.alpha);
-        bool own = e->verdict == QSB_VERDICT_REGRESSION || e->verdict == QSB_VERDICT_FAILED ||
-                   e->verdict == QSB_VERDICT_BASE_FAILED;
-        e->against_baseline_p_adjusted = p[i];
-        e->regression_against_baseline = regression && !own;
-        r->against_baseline_regressions += e->regression_against_baseline;
-    }
-    r->judged_against_baseline = status == QSB_OK;
-    free(p);
-    free(rj);
-    return status;
-}
-
-/* The entry's row as --normalize judges it, for a row marked by judge_against_baseline. */
-static int view_against_baseline(const qsb_compare_report *r, const qsb_compare_entry *e,
-                                 qsb_baseline_view *v)
-{
-    qsb_comparison by_ratio;
-    int status = work_out(r, e, JUDGE_BY_RATIO, &by_ratio);
-    *v = (qsb_baseline_view){true, by_ratio.change_pct, by_ratio.change_lo, by_ratio.change_hi,
-                             by_ratio.p, e->against_baseline_p_adjusted};
-    return status;
 }
 
 /* ---- the rows of two results, matched ---- */
@@ -545,7 +523,7 @@ static int compare_base_rows(qsb_compare_report *out, qsb_row_ref *refs, size_t 
     for (size_t c = 0; c < base->ncells && status == QSB_OK; c++) {
         const qsb_cell *cell = &base->cells[c];
         for (size_t i = 0; i < cell->nrows && status == QSB_OK; i++) {
-            qsb_row_ref key = {cell, &cell->rows[i], false};
+            qsb_row_ref key = {cell, qsb_cell_algorithm(cell, i), i, false};
             qsb_row_ref *hit =
                 nrefs ? bsearch(&key, refs, nrefs, sizeof *refs, qsb_row_ref_order) : NULL;
             if (!hit) {
@@ -553,8 +531,7 @@ static int compare_base_rows(qsb_compare_report *out, qsb_row_ref *refs, size_t 
                 continue;
             }
             hit->matched = true;
-            status = first_judgement(out, add_entry(out, cell, i, hit->cell,
-                                                    (size_t)(hit->row - hit->cell->rows),
+            status = first_judgement(out, add_entry(out, cell, i, hit->cell, hit->row,
                                                     QSB_VERDICT_SAME));
         }
     }
@@ -568,7 +545,7 @@ static void add_new_rows(qsb_compare_report *out, const qsb_row_ref *refs, size_
     for (size_t c = 0; c < cand->ncells; c++) {
         const qsb_cell *cell = &cand->cells[c];
         for (size_t i = 0; i < cell->nrows; i++) {
-            qsb_row_ref key = {cell, &cell->rows[i], false};
+            qsb_row_ref key = {cell, qsb_cell_algorithm(cell, i), i, false};
             const qsb_row_ref *hit = bsearch(&key, refs, nrefs, sizeof *refs, qsb_row_ref_order);
             if (!hit || !hit->matched)
                 add_entry(out, cell, i, NULL, 0, QSB_VERDICT_ONLY_NEW);
@@ -588,7 +565,7 @@ static bool same_layout(const qsb_results *a, const qsb_results *b)
             strcmp(x->pattern, y->pattern) != 0)
             return false;
         for (size_t i = 0; i < x->nrows; i++)
-            if (strcmp(x->rows[i].algorithm, y->rows[i].algorithm) != 0)
+            if (strcmp(qsb_cell_algorithm(x, i), qsb_cell_algorithm(y, i)) != 0)
                 return false;
     }
     return true;
@@ -645,7 +622,7 @@ int qsb_compare_results(const qsb_results *base, const qsb_results *cand,
     if (status == QSB_OK && !out->exact)
         status = decide_tested(out);
     if (status == QSB_OK)
-        status = judge_against_baseline(out);
+        status = qsb_judge_against_baseline(out);
     if (status != QSB_OK) {
         qsb_compare_report_free(out);
         return status;
@@ -658,18 +635,19 @@ int qsb_compare_results(const qsb_results *base, const qsb_results *cand,
 void qsb_compare_report_free(qsb_compare_report *r)
 {
     free(r->entries);
+    free(r->against_baseline_p);
     memset(r, 0, sizeof *r);
 }
 
 int qsb_compare_item(const qsb_compare_report *r, size_t i, qsb_comparison *it)
 {
     const qsb_compare_entry *e = &r->entries[i];
-    int status = work_out(r, e, JUDGE_AS_REPORTED, it);
+    int status = qsb_compare_work_out(r, e, QSB_JUDGE_AS_REPORTED, it);
     it->p_adjusted = e->p_adjusted;
     it->p_faster_adjusted = e->p_faster_adjusted;
     it->verdict = (qsb_verdict)e->verdict;
     if (status == QSB_OK && e->regression_against_baseline)
-        status = view_against_baseline(r, e, &it->against_baseline);
+        status = qsb_view_against_baseline(r, e, &it->against_baseline);
     return status;
 }
 
@@ -678,7 +656,7 @@ void qsb_compare_names(const qsb_compare_report *r, size_t i, const char **patte
 {
     const qsb_compare_entry *e = &r->entries[i];
     *pattern = e->cell->pattern;
-    *algorithm = e->cell->rows[e->row].algorithm;
+    *algorithm = qsb_cell_algorithm(e->cell, e->row);
 }
 
 int qsb_compare_status(const qsb_compare_report *r, qsb_compare_strictness strictness)
@@ -689,36 +667,4 @@ int qsb_compare_status(const qsb_compare_report *r, qsb_compare_strictness stric
     if (strictness == QSB_COMPARE_STRICT && one_file_rows)
         return QSB_FINDING;
     return QSB_OK;
-}
-
-/* ---- the runs' contexts ---- */
-
-static bool strings_differ(const char *a, const char *b)
-{
-    return a && b && *a && *b && strcmp(a, b) != 0; /* unknown on a side: no difference */
-}
-
-size_t qsb_context_differences(const qsb_context *a, const qsb_context *b,
-                               const char *names[QSB_CONTEXT_COMPARED])
-{
-    size_t n = 0;
-    if (strings_differ(a->host, b->host))
-        names[n++] = "host";
-    if (strings_differ(a->cpu_model, b->cpu_model))
-        names[n++] = "cpu_model";
-    if (strings_differ(a->build_flags, b->build_flags))
-        names[n++] = "build_flags";
-    if (strings_differ(a->build_type, b->build_type))
-        names[n++] = "build_type";
-    if (a->seed != b->seed)
-        names[n++] = "seed";
-    if (strings_differ(a->mode, b->mode))
-        names[n++] = "mode";
-    if (strings_differ(a->metric, b->metric))
-        names[n++] = "metric";
-    if (strings_differ(a->placement, b->placement))
-        names[n++] = "placement";
-    if (strings_differ(a->tool_version, b->tool_version))
-        names[n++] = "tool_version";
-    return n;
 }

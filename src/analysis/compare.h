@@ -105,7 +105,7 @@ typedef struct {
     uint8_t beyond;        /* the change beyond the threshold, either way, and whether at
                            ** alpha it is untestable: what the correction decides by */
     uint8_t regression_against_baseline; /* 1: qsb_baseline_view.regression */
-    double against_baseline_p_adjusted;  /* the ratio's p after its correction; NAN: untested */
+    uint32_t against_baseline_at; /* such a row's place in the report's against_baseline_p */
 } qsb_compare_entry;
 
 typedef struct {
@@ -118,6 +118,8 @@ typedef struct {
     bool judged_against_baseline; /* not normalized, timed, both files of one baseline: the
                                   ** candidate rows were judged by their ratios as well */
     size_t against_baseline_regressions; /* rows a regression against the baseline only */
+    double *against_baseline_p; /* their ratios' p after the correction, one a row so marked
+                                ** (a report of millions of rows keeps no more per entry) */
     const char *metric;
     size_t tests;          /* rows tested: the number the correction is over */
     size_t tests_units, tests_mann_whitney;

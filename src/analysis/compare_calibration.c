@@ -101,21 +101,22 @@ int qsb_calibrate(const qsb_results *a, const qsb_results *b, qsb_calibration *o
         const qsb_cell *cell = &a->cells[c];
         for (size_t i = 1; i < cell->nrows; i++) {
             const qsb_row *ra = &cell->rows[i];
-            qsb_row_ref key = {cell, ra, false};
+            qsb_row_ref key = {cell, ra->algorithm, i, false};
             const qsb_row_ref *hit =
                 nrefs ? bsearch(&key, refs, nrefs, sizeof *refs, qsb_row_ref_order) : NULL;
-            if (!hit || hit->row == &hit->cell->rows[0] || !ra->verified || !hit->row->verified ||
-                !isfinite(ra->delta_pct) || !isfinite(hit->row->delta_pct))
+            const qsb_row *rb = hit ? &hit->cell->rows[hit->row] : NULL;
+            if (!rb || hit->row == 0 || !ra->verified || !rb->verified ||
+                !isfinite(ra->delta_pct) || !isfinite(rb->delta_pct))
                 continue;
             qsb_calibration_row *cr = &out->rows[out->n];
-            calibration_row(cr, cell, ra, hit->row);
+            calibration_row(cr, cell, ra, rb);
             diffs[out->n] = cr->diff_pts;
             if (out->n == 0 || cr->diff_pts > out->rows[out->worst].diff_pts)
                 out->worst = out->n;
             out->with_interval += !isnan(cr->excess);
             out->agree += cr->excess <= 1.0;
             out->n++;
-            calibrate_states(out, cell, i, hit->cell, (size_t)(hit->row - hit->cell->rows));
+            calibrate_states(out, cell, i, hit->cell, hit->row);
         }
     }
     free(refs);

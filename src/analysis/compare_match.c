@@ -1,29 +1,30 @@
 /*
-** Rows of two results matched by key, the checks of two results before a comparison, and the
-** drift factors of a run (compare_match.h).
+** Rows of two results matched by key, the checks of two results before a comparison, the
+** drift factors of a run (compare_match.h), and the context fields in which two runs differ
+** (compare.h).
 */
 #include "compare_match.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "diag.h"
 
-static int compare_keys(const qsb_cell *ca, const qsb_row *ra, const qsb_cell *cb,
-                        const qsb_row *rb)
+static int compare_keys(const qsb_cell *ca, const char *ra, const qsb_cell *cb, const char *rb)
 {
     int c = strcmp(ca->pattern, cb->pattern);
     if (c == 0)
         c = (ca->nelem > cb->nelem) - (ca->nelem < cb->nelem);
     if (c == 0)
         c = (ca->size > cb->size) - (ca->size < cb->size);
-    return c ? c : strcmp(ra->algorithm, rb->algorithm);
+    return c ? c : strcmp(ra, rb);
 }
 
 int qsb_row_ref_order(const void *pa, const void *pb)
 {
     const qsb_row_ref *a = pa, *b = pb;
-    return compare_keys(a->cell, a->row, b->cell, b->row);
+    return compare_keys(a->cell, a->algorithm, b->cell, b->algorithm);
 }
 
 size_t qsb_row_count(const qsb_results *r)
@@ -44,7 +45,8 @@ qsb_row_ref *qsb_row_index(const qsb_results *r, size_t *n)
     size_t k = 0;
     for (size_t c = 0; c < r->ncells; c++)
         for (size_t i = 0; i < r->cells[c].nrows; i++)
-            refs[k++] = (qsb_row_ref){&r->cells[c], &r->cells[c].rows[i], false};
+            refs[k++] = (qsb_row_ref){&r->cells[c], qsb_cell_algorithm(&r->cells[c], i), i,
+                                      false};
     qsort(refs, *n, sizeof *refs, qsb_row_ref_order);
     return refs;
 }
@@ -84,4 +86,36 @@ double qsb_drift_of_medians(const qsb_context *c)
 double qsb_drift_of_ratios(const qsb_context *c)
 {
     return at_least_one(c->drift_ratios);
+}
+
+/* ---- the runs' contexts ---- */
+
+static bool strings_differ(const char *a, const char *b)
+{
+    return a && b && *a && *b && strcmp(a, b) != 0; /* unknown on a side: no difference */
+}
+
+size_t qsb_context_differences(const qsb_context *a, const qsb_context *b,
+                               const char *names[QSB_CONTEXT_COMPARED])
+{
+    size_t n = 0;
+    if (strings_differ(a->host, b->host))
+        names[n++] = "host";
+    if (strings_differ(a->cpu_model, b->cpu_model))
+        names[n++] = "cpu_model";
+    if (strings_differ(a->build_flags, b->build_flags))
+        names[n++] = "build_flags";
+    if (strings_differ(a->build_type, b->build_type))
+        names[n++] = "build_type";
+    if (a->seed != b->seed)
+        names[n++] = "seed";
+    if (strings_differ(a->mode, b->mode))
+        names[n++] = "mode";
+    if (strings_differ(a->metric, b->metric))
+        names[n++] = "metric";
+    if (strings_differ(a->placement, b->placement))
+        names[n++] = "placement";
+    if (strings_differ(a->tool_version, b->tool_version))
+        names[n++] = "tool_version";
+    return n;
 }

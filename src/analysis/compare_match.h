@@ -13,7 +13,8 @@
 
 typedef struct {
     const qsb_cell *cell;
-    const qsb_row *row;
+    const char *algorithm; /* the row's (its cell's rows are full or slim, result.h) */
+    size_t row;            /* its index in the cell */
     bool matched;
 } qsb_row_ref;
 

@@ -152,14 +152,6 @@ static const char *step_summary_path(void)
     return path && *path ? path : NULL;
 }
 
-/* Opened before the reading, to append to: a path that cannot be written, or a FIFO that no
-** process reads, fails at once (exit 2) instead of after the work, or waiting forever. */
-static int open_step_summary(FILE **fp)
-{
-    const char *path = step_summary_path();
-    *fp = NULL;
-    return path ? qsb_append_open("$GITHUB_STEP_SUMMARY", path, fp) : QSB_OK;
-}
 
 /* Once the table is out, whatever the outputs did: appends the Markdown table and closes the
 ** file (left NULL); nothing when there is none. */
@@ -186,11 +178,15 @@ static int compare_into(const qsb_outputs *out, void *arg)
     compare_job *job = arg;
     const char *base_path = job->base_path, *new_path = job->new_path;
     FILE *markdown = out->file[OUT_MARKDOWN].fp, *json = out->file[OUT_JSON].fp;
-    int status = open_step_summary(&job->summary_fp);
+    /* The step summary before the reading: a path that cannot be written, or a FIFO that no
+    ** process reads, fails at once (exit 2), not after the work or never. */
+    const char *summary = step_summary_path();
+    int status = summary ? qsb_append_open("$GITHUB_STEP_SUMMARY", summary, &job->summary_fp)
+                         : QSB_OK;
+    if (status == QSB_OK) /* slim rows: two files of millions of rows held at once */
+        status = qsb_read_compare_results(base_path, &job->base);
     if (status == QSB_OK)
-        status = qsb_read_results(base_path, &job->base);
-    if (status == QSB_OK)
-        status = qsb_read_results(new_path, &job->cand);
+        status = qsb_read_compare_results(new_path, &job->cand);
     if (status == QSB_OK)
         status = qsb_compare_results(&job->base, &job->cand, &job->cfg->opt, &job->report);
     if (status != QSB_OK)
@@ -232,13 +228,10 @@ int qsb_cmd_compare(int argc, char **argv)
     for (int i = 1; i < argc; i++) /* two machines of a fleet: fleet_view.h */
         if (strncmp(argv[i], "--machines", 10) == 0 && (!argv[i][10] || argv[i][10] == '='))
             return qsb_cmd_compare_machines(argc, argv);
-    compare_config cfg = {.opt = {.threshold_pct = 5.0,
-                                  .alpha = QSB_DEFAULT_ALPHA,
-                                  .normalize = false,
+    compare_config cfg = {.opt = {.threshold_pct = 5.0, .alpha = QSB_DEFAULT_ALPHA,
                                   .correction = QSB_DEFAULT_CORRECTION},
                           .strictness = QSB_COMPARE_LENIENT};
-    int first;
-    int status = qsb_parse_options(&compare_spec, argc, argv, on_option, &cfg, &first);
+    int first, status = qsb_parse_options(&compare_spec, argc, argv, on_option, &cfg, &first);
     if (status != QSB_OK)
         return status == QSB_HELP_SHOWN ? QSB_OK : status;
     if (argc - first != 2)

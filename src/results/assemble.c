@@ -76,6 +76,7 @@ typedef enum { AGREE_OK, AGREE_METRIC, AGREE_BASELINE, AGREE_REPS } agree_kind;
 struct qsb_assembler {
     const char *name;
     qsb_row_places places;  /* CSV lines or JSON results indices */
+    qsb_rows_view view;     /* rows kept in full or slim */
     qsb_results *out;       /* the cells are built in it */
     size_t cap_cells;
     size_t *first_place;    /* each cell's first row, where its messages point */
@@ -133,16 +134,18 @@ static uint64_t hash_row(const void *ctx, size_t packed)
 {
     const qsb_assembler *a = ctx;
     size_t cell = packed >> ROW_SHIFT, row = packed & (((size_t)1 << ROW_SHIFT) - 1);
-    return row_key_hash(cell, a->out->cells[cell].rows[row].algorithm);
+    return row_key_hash(cell, qsb_cell_algorithm(&a->out->cells[cell], row));
 }
 
-qsb_assembler *qsb_assembler_new(const char *name, qsb_row_places places, qsb_results *out)
+qsb_assembler *qsb_assembler_new(const char *name, qsb_row_places places, qsb_rows_view view,
+                                 qsb_results *out)
 {
     qsb_assembler *a = calloc(1, sizeof *a);
     if (!a)
         return NULL;
     a->name = name;
     a->places = places;
+    a->view = view;
     a->out = out;
     if (table_init(&a->cells) != 0 || table_init(&a->rows) != 0 ||
         table_init(&a->by_name) != 0) {
@@ -284,6 +287,19 @@ static bool store_row(qsb_assembler *a, qsb_row *row)
     return true;
 }
 
+/* The row appended to the cell, in full or slim: its texts and arrays in the store. False
+** when out of memory. */
+static bool keep_row(qsb_assembler *a, qsb_cell *cell, const qsb_row *row)
+{
+    if (a->view == QSB_ROWS_FULL) {
+        cell->rows[cell->nrows] = *row;
+        return store_row(a, &cell->rows[cell->nrows]);
+    }
+    qsb_row named = *row;
+    return (named.algorithm = stored_name(a, row->algorithm)) &&
+           qsb_slim_row_pack(&a->out->store, &named, &cell->slim[cell->nrows]) == 0;
+}
+
 /* The cell of the row's key, appended when new; SIZE_MAX when out of memory. */
 static size_t find_cell(qsb_assembler *a, qsb_file_row *fr, size_t place)
 {
@@ -312,7 +328,10 @@ static size_t find_cell(qsb_assembler *a, qsb_file_row *fr, size_t place)
     if (!pattern)
         return SIZE_MAX;
     size_t index = out->ncells++;
-    out->cells[index] = (qsb_cell){pattern, fr->nelem, fr->size, NULL, 0};
+    out->cells[index] = (qsb_cell){.pattern = pattern,
+                                   .nelem = fr->nelem,
+                                   .size = fr->size,
+                                   .slim_rows = a->view == QSB_ROWS_SLIM};
     a->first_place[index] = place;
     a->cells.slot[at] = index + 1;
     a->cells.used++;
@@ -325,16 +344,35 @@ static size_t find_cell(qsb_assembler *a, qsb_file_row *fr, size_t place)
 ** implied by the count, so nothing more is kept per cell. */
 #define ROWS_EXACT 16
 
-static int room_for_row(qsb_cell *cell)
+/* The cell's rows, full or slim, as bytes of row_size each. */
+static void *rows_of(const qsb_cell *cell)
+{
+    return cell->slim_rows ? (void *)cell->slim : (void *)cell->rows;
+}
+
+static void set_rows(qsb_cell *cell, void *rows)
+{
+    if (cell->slim_rows)
+        cell->slim = rows;
+    else
+        cell->rows = rows;
+}
+
+static size_t row_size(const qsb_assembler *a)
+{
+    return a->view == QSB_ROWS_SLIM ? sizeof(qsb_slim_row) : sizeof(qsb_row);
+}
+
+static int room_for_row(const qsb_assembler *a, qsb_cell *cell)
 {
     size_t n = cell->nrows;
     if (n >= ROWS_EXACT && (n & (n - 1)) != 0)
         return 0;
     size_t cap = n < ROWS_EXACT ? n + 1 : 2 * n;
-    qsb_row *rows = realloc(cell->rows, cap * sizeof *rows);
-    if (!rows)
+    void *grown = realloc(rows_of(cell), cap * row_size(a));
+    if (!grown)
         return -1;
-    cell->rows = rows;
+    set_rows(cell, grown);
     return 0;
 }
 
@@ -347,7 +385,7 @@ static int key_order(const qsb_assembler *a, size_t cell_x, size_t row_x, size_t
         c = (x->nelem > y->nelem) - (x->nelem < y->nelem);
     if (c == 0)
         c = (x->size > y->size) - (x->size < y->size);
-    return c ? c : strcmp(x->rows[row_x].algorithm, y->rows[row_y].algorithm);
+    return c ? c : strcmp(qsb_cell_algorithm(x, row_x), qsb_cell_algorithm(y, row_y));
 }
 
 /* A second row of a (cell, algorithm): the one of the least key is reported, as an ordered
@@ -372,7 +410,8 @@ static int new_algorithm(qsb_assembler *a, size_t cell, const char *algorithm, s
     const qsb_cell *c = &a->out->cells[cell];
     for (; a->rows.slot[at]; at = (at + 1) & a->rows.mask) {
         size_t packed = a->rows.slot[at] - 1, row = packed & (((size_t)1 << ROW_SHIFT) - 1);
-        if ((packed >> ROW_SHIFT) == cell && strcmp(c->rows[row].algorithm, algorithm) == 0) {
+        if ((packed >> ROW_SHIFT) == cell &&
+            strcmp(qsb_cell_algorithm(c, row), algorithm) == 0) {
             note_duplicate(a, cell, row, place);
             *fresh = false;
             return 0;
@@ -395,13 +434,11 @@ int qsb_assembler_add(qsb_assembler *a, qsb_file_row *fr, size_t place)
     if (a->status == QSB_OK &&
         (cell == SIZE_MAX || a->out->cells[cell].nrows >= ((size_t)1 << ROW_SHIFT) - 1 ||
          new_algorithm(a, cell, fr->row.algorithm, place, &fresh) != 0 ||
-         (fresh && room_for_row(&a->out->cells[cell]) != 0)))
+         (fresh && room_for_row(a, &a->out->cells[cell]) != 0)))
         out_of_memory(a);
     if (a->status == QSB_OK && fresh) {
-        qsb_cell *c = &a->out->cells[cell];
-        c->rows[c->nrows] = fr->row;
-        if (store_row(a, &c->rows[c->nrows]))
-            c->nrows++;
+        if (keep_row(a, &a->out->cells[cell], &fr->row))
+            a->out->cells[cell].nrows++;
         else
             out_of_memory(a);
     }
@@ -435,7 +472,7 @@ static int report_duplicate(const qsb_assembler *a)
     place_text(a, a->dup_place, where, sizeof where);
     return qsb_error(QSB_EUSAGE, "%s%s: a second row for %s/%llu/%llu/%s", a->name, where,
                      qsb_quote(c->pattern), (unsigned long long)c->nelem,
-                     (unsigned long long)c->size, qsb_quote(c->rows[a->dup_row].algorithm));
+                     (unsigned long long)c->size, qsb_quote(qsb_cell_algorithm(c, a->dup_row)));
 }
 
 static int check_file(const qsb_assembler *a)
@@ -459,7 +496,7 @@ static int finish_cell(const qsb_assembler *a, size_t index)
 {
     qsb_cell *cell = &a->out->cells[index];
     size_t base = 0;
-    while (base < cell->nrows && strcmp(cell->rows[base].algorithm, a->baseline) != 0)
+    while (base < cell->nrows && strcmp(qsb_cell_algorithm(cell, base), a->baseline) != 0)
         base++;
     if (base == cell->nrows) {
         char where[48];
@@ -469,11 +506,14 @@ static int finish_cell(const qsb_assembler *a, size_t index)
                          (unsigned long long)cell->nelem, (unsigned long long)cell->size,
                          qsb_quote(a->baseline));
     }
-    qsb_row row = cell->rows[base];
-    memmove(cell->rows + 1, cell->rows, base * sizeof *cell->rows);
-    cell->rows[0] = row;
-    qsb_row *exact = realloc(cell->rows, cell->nrows * sizeof *exact);
-    cell->rows = exact ? exact : cell->rows; /* a smaller block: failing keeps the larger */
+    size_t size = row_size(a);
+    unsigned char *at = rows_of(cell), row[sizeof(qsb_row)];
+    memcpy(row, at + base * size, size);
+    memmove(at + size, at, base * size);
+    memcpy(at, row, size);
+    void *exact = realloc(at, cell->nrows * size);
+    if (exact) /* a smaller block: failing keeps the larger */
+        set_rows(cell, exact);
     return QSB_OK;
 }
 

@@ -27,6 +27,7 @@ typedef struct {
 
 struct qsb_csv_reader {
     const char *path;     /* as messages show it: escaped already (read_results.h) */
+    qsb_rows_view view;   /* the rows kept in full or slim */
     int status;
     struct csv_parser parser;
     bool ends_line;       /* the text so far ends with a newline */
@@ -356,7 +357,7 @@ static machine_rows *new_machine(const csv_reader *r, const char *name)
         return NULL;
     empty_context(&m->run.context);
     m->machine = strdup(name);
-    m->cells = qsb_assembler_new(r->path, QSB_PLACES_CSV_LINES, &m->run);
+    m->cells = qsb_assembler_new(r->path, QSB_PLACES_CSV_LINES, r->view, &m->run);
     if (!m->machine || !m->cells ||
         (r->machine_at >= 0 && qsb_set_string(&m->run.context.machine, name) != 0)) {
         free_machine(m);
@@ -429,7 +430,7 @@ static void on_record(int terminator, void *data)
 
 /* ---- driving libcsv ---- */
 
-qsb_csv_reader *qsb_csv_begin(const char *name)
+qsb_csv_reader *qsb_csv_begin(const char *name, qsb_rows_view view)
 {
     csv_reader *r = calloc(1, sizeof *r);
     if (!r || csv_init(&r->parser, CSV_STRICT | CSV_STRICT_FINI) != 0) {
@@ -437,6 +438,7 @@ qsb_csv_reader *qsb_csv_begin(const char *name)
         return NULL;
     }
     r->path = name;
+    r->view = view;
     r->status = QSB_OK;
     r->line = 1;
     r->machine_at = -1;

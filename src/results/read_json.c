@@ -178,7 +178,7 @@ static int check_schema(const char *name, const cJSON *root, int *version_out)
 
 /* One machine's document: context, baseline, results. */
 static int read_document(const char *name, const cJSON *root, const json_rows *rows,
-                         qsb_results *out)
+                         qsb_rows_view view, qsb_results *out)
 {
     memset(out, 0, sizeof *out);
     qsb_json_place at = {name, "", NULL, {NULL, NULL}};
@@ -186,7 +186,7 @@ static int read_document(const char *name, const cJSON *root, const json_rows *r
     int status = qsb_json_read_context(name, root, &out->context);
     if (status == QSB_OK)
         status = qsb_json_get_string(&at, root, "baseline", 0, &out->baseline);
-    if (status == QSB_OK && !(cells = qsb_assembler_new(name, QSB_PLACES_JSON_RESULTS, out)))
+    if (status == QSB_OK && !(cells = qsb_assembler_new(name, QSB_PLACES_JSON_RESULTS, view, out)))
         status = qsb_out_of_memory("results");
     if (status == QSB_OK)
         status = read_rows(name, root, rows, cells);
@@ -205,8 +205,8 @@ static json_rows rows_of(const qsb_json_split *split, size_t k, const char *text
     return (json_rows){text, len, span};
 }
 
-int qsb_read_json_fleet(const char *name, const char *text, size_t len, qsb_results **runs,
-                        size_t *nruns)
+int qsb_read_json_fleet(const char *name, const char *text, size_t len, qsb_rows_view view,
+                        qsb_results **runs, size_t *nruns)
 {
     *runs = NULL;
     *nruns = 0;
@@ -246,7 +246,7 @@ int qsb_read_json_fleet(const char *name, const char *text, size_t len, qsb_resu
     size_t done = 0;
     if (status == QSB_OK && !machines) {
         json_rows rows = rows_of(&split, 0, text, len);
-        status = read_document(name, root, &rows, &r[0]);
+        status = read_document(name, root, &rows, view, &r[0]);
         done = status == QSB_OK;
     } else if (status == QSB_OK) {
         const cJSON *doc;
@@ -255,7 +255,7 @@ int qsb_read_json_fleet(const char *name, const char *text, size_t len, qsb_resu
             snprintf(where, sizeof where, "%s: machines[%zu]", name, done);
             json_rows rows = rows_of(&split, 1 + done, text, len);
             status = cJSON_IsObject(doc)
-                         ? read_document(where, doc, &rows, &r[done])
+                         ? read_document(where, doc, &rows, view, &r[done])
                          : qsb_error(QSB_EUSAGE, "%s: not an object", where);
             if (status != QSB_OK)
                 break;

@@ -96,10 +96,10 @@ static int csv_piece(void *ctx, const char *bytes, size_t len)
     return qsb_csv_feed(c->reader, bytes + skip, len - skip);
 }
 
-static int read_csv(const char *path, const char *shown, size_t bom, qsb_results **runs,
-                    size_t *n)
+static int read_csv(const char *path, const char *shown, size_t bom, qsb_rows_view view,
+                    qsb_results **runs, size_t *n)
 {
-    csv_pieces c = {qsb_csv_begin(shown), bom};
+    csv_pieces c = {qsb_csv_begin(shown, view), bom};
     if (!c.reader)
         return qsb_out_of_memory("CSV parser");
     int status = qsb_read_input_pieces(path, "", NULL, csv_piece, &c);
@@ -107,13 +107,14 @@ static int read_csv(const char *path, const char *shown, size_t bom, qsb_results
 }
 
 /* JSON is read whole, its rows parsed one at a time (read_json.c). */
-static int read_json(const char *path, const char *shown, qsb_results **runs, size_t *n)
+static int read_json(const char *path, const char *shown, qsb_rows_view view,
+                     qsb_results **runs, size_t *n)
 {
     char *text = NULL;
     size_t len = 0;
     int status = qsb_read_input_file(path, "", NULL, &text, &len);
     if (status == QSB_OK)
-        status = qsb_read_json_fleet(shown, text, len, runs, n);
+        status = qsb_read_json_fleet(shown, text, len, view, runs, n);
     free(text);
     return status;
 }
@@ -147,7 +148,7 @@ static int check_fleet(const char *shown, int status, qsb_results **runs, size_t
     return status;
 }
 
-int qsb_read_fleet(const char *path, qsb_results **runs, size_t *n)
+static int read_fleet(const char *path, qsb_rows_view view, qsb_results **runs, size_t *n)
 {
     *runs = NULL;
     *n = 0;
@@ -165,18 +166,24 @@ int qsb_read_fleet(const char *path, qsb_results **runs, size_t *n)
     if (first < 0)
         return qsb_error(QSB_EUSAGE, "%s: empty file: no results", shown);
     if (first == '{' || first == '[')
-        status = read_json(path, shown, runs, n);
+        status = read_json(path, shown, view, runs, n);
     else
-        status = read_csv(path, shown, bom, runs, n);
+        status = read_csv(path, shown, bom, view, runs, n);
     return check_fleet(shown, status, runs, n);
 }
 
-int qsb_read_results(const char *path, qsb_results *out)
+int qsb_read_fleet(const char *path, qsb_results **runs, size_t *n)
+{
+    return read_fleet(path, QSB_ROWS_FULL, runs, n);
+}
+
+/* One machine's results, its rows kept as view says. */
+static int read_one(const char *path, qsb_rows_view view, qsb_results *out)
 {
     qsb_results *runs = NULL;
     size_t n = 0;
     memset(out, 0, sizeof *out);
-    int status = qsb_read_fleet(path, &runs, &n);
+    int status = read_fleet(path, view, &runs, &n);
     if (status != QSB_OK)
         return status;
     if (n != 1) {
@@ -190,4 +197,14 @@ int qsb_read_results(const char *path, qsb_results *out)
     }
     free(runs);
     return status;
+}
+
+int qsb_read_results(const char *path, qsb_results *out)
+{
+    return read_one(path, QSB_ROWS_FULL, out);
+}
+
+int qsb_read_compare_results(const char *path, qsb_results *out)
+{
+    return read_one(path, QSB_ROWS_SLIM, out);
 }

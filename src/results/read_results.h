@@ -28,6 +28,10 @@
 
 int qsb_read_results(const char *path, qsb_results *out);
 
+/* As qsb_read_results, with the same checks, but the rows slim (result.h qsb_slim_row: cells'
+** slim, rows NULL), as compare holds them: for compare only. */
+int qsb_read_compare_results(const char *path, qsb_results *out);
+
 /* Any results file, fleet files (report.h) included: *runs (malloc'd, *n >= 1 of them, each
 ** freed by qsb_results_free, then the array by free) holds one results structure per
 ** machine, in the file's order. A single-machine file gives one. Errors as above. */
@@ -41,12 +45,15 @@ int qsb_read_fleet(const char *path, qsb_results **runs, size_t *n);
 ** per piece (QSB_OK, or the status of the first defect, reported), then end, which reads what
 ** is left and hands over the runs when `status` (of the feeding and the file's reading) is
 ** QSB_OK, and frees the reader in any case. */
+/* How a reader keeps the rows: in full, or slim as compare holds them. */
+typedef enum { QSB_ROWS_FULL, QSB_ROWS_SLIM } qsb_rows_view;
+
 typedef struct qsb_csv_reader qsb_csv_reader;
-qsb_csv_reader *qsb_csv_begin(const char *name);
+qsb_csv_reader *qsb_csv_begin(const char *name, qsb_rows_view view);
 int qsb_csv_feed(qsb_csv_reader *r, const char *text, size_t len);
 int qsb_csv_end(qsb_csv_reader *r, int status, qsb_results **runs, size_t *n);
-int qsb_read_json_fleet(const char *name, const char *text, size_t len, qsb_results **runs,
-                        size_t *n);
+int qsb_read_json_fleet(const char *name, const char *text, size_t len, qsb_rows_view view,
+                        qsb_results **runs, size_t *n);
 
 /* Groups rows into cells as they are read (assemble.c): no flat array of a file's rows is
 ** kept, only each row's qsb_row in its cell. The cells are built in `out`, whose context (and
@@ -58,7 +65,8 @@ typedef enum {
     QSB_PLACES_CSV_LINES,   /* messages name "FILE:LINE" */
     QSB_PLACES_JSON_RESULTS /* messages name "FILE: results[i]" */
 } qsb_row_places;
-qsb_assembler *qsb_assembler_new(const char *name, qsb_row_places places, qsb_results *out);
+qsb_assembler *qsb_assembler_new(const char *name, qsb_row_places places, qsb_rows_view view,
+                                 qsb_results *out);
 /* Takes the row over (its strings and samples are moved or freed; *row is left empty), even
 ** on failure. Returns QSB_OK, or QSB_ESYSTEM when out of memory (reported). */
 int qsb_assembler_add(qsb_assembler *a, qsb_file_row *row, size_t place);

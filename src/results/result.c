@@ -77,7 +77,7 @@ void qsb_row_free(qsb_row *row)
 static void cell_free(qsb_cell *cell, bool stored)
 {
     for (size_t i = 0; i < cell->nrows && !stored; i++)
-        qsb_row_free(&cell->rows[i]);
+        qsb_row_free(&cell->rows[i]); /* slim rows are only read: stored */
     free(cell->rows);
     if (!stored)
         free(cell->pattern);
@@ -87,7 +87,10 @@ static void cell_free(qsb_cell *cell, bool stored)
 qsb_cell *qsb_results_add_cell(qsb_results *r, const char *pattern, uint64_t nelem,
                                uint64_t size, const char *const *algorithms, size_t nrows)
 {
-    qsb_cell cell = {NULL, nelem, size, calloc(nrows ? nrows : 1, sizeof(qsb_row)), nrows};
+    qsb_cell cell = {.nelem = nelem,
+                     .size = size,
+                     .rows = calloc(nrows ? nrows : 1, sizeof(qsb_row)),
+                     .nrows = nrows};
     int failed = !cell.rows || qsb_set_string(&cell.pattern, pattern) != 0;
     for (size_t i = 0; i < nrows && !failed; i++)
         failed = qsb_row_init(&cell.rows[i], algorithms[i]) != 0;

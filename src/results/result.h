@@ -118,12 +118,31 @@ typedef struct {
                          ** the text of states_text.h */
 } qsb_row;
 
+/* A row as compare holds it (qsb_read_compare_results, read_results.h): what compare reads of
+** a row in 40 bytes instead of a qsb_row's 160, so that comparing two files of millions of
+** rows holds them in under three times their size. The texts and arrays are in the results'
+** store; qsb_slim_row_view gives the row as a qsb_row. */
+typedef struct {
+    const char *algorithm;
+    const void *block;    /* nsamples doubles, then (has_units) nsamples units as uint32_t,
+                          ** then (has_failure) the failure's text, then (has_states) the
+                          ** states' text, each ending in a NUL; NULL when all are absent */
+    double median;        /* the file's summary median */
+    uint64_t comparisons;
+    uint32_t nsamples;
+    uint8_t verified, has_units, has_failure, has_states;
+} qsb_slim_row;
+
 typedef struct {
     char *pattern;       /* lowercase name */
     uint64_t nelem;
     uint64_t size;
-    qsb_row *rows;       /* rows[0] is the baseline */
-    size_t nrows;
+    union {
+        qsb_row *rows;      /* rows[0] is the baseline */
+        qsb_slim_row *slim; /* when slim_rows: the rows as compare holds them */
+    };
+    uint32_t nrows;         /* a cell's rows are its algorithms: far below 2^32 */
+    bool slim_rows;
 } qsb_cell;
 
 /* Large blocks that results read from a file keep their cells' and rows' texts and arrays
@@ -195,6 +214,18 @@ int qsb_row_add_sample(qsb_row *row, double value, uint32_t unit);
 
 /* How many units the row's samples come from (the largest unit + 1); 0 when unknown. */
 size_t qsb_row_unit_count(const qsb_row *row);
+
+/* Row i's algorithm, whether the cell's rows are full or slim. */
+const char *qsb_cell_algorithm(const qsb_cell *cell, size_t i);
+
+/* The slim row as a qsb_row that owns nothing (its pointers are into the row's block, its
+** summary NAN but for the median, its deltas NAN); not to be freed. */
+void qsb_slim_row_view(const qsb_slim_row *slim, qsb_row *row);
+
+/* The slim form of row, its arrays and texts copied into one block of the store (the
+** algorithm's text is kept as given: the caller stores names once). 0, or -1 when out of
+** memory. */
+int qsb_slim_row_pack(qsb_store **store, const qsb_row *row, qsb_slim_row *out);
 
 /* Frees what the row owns (algorithm, samples, units, failure, states) and zeroes it. */
 void qsb_row_free(qsb_row *row);
