@@ -82,26 +82,61 @@ static widest_split widest_gap_of(const double *x, size_t n, double *scratch)
     return w;
 }
 
-/* Whether the split w of n units is rare among n normal draws split the same way: either
-** score's Monte Carlo p-value, (1 + draws at or above it) / (1 + all draws), under half of
-** QSB_STATES_ALPHA (Bonferroni over the two). The draws stop once neither can reject. scratch
-** holds 2n doubles. */
-static bool split_is_rare(const widest_split *w, size_t n, double *scratch)
+/* The null scores of n units: QSB_STATES_NULL_DRAWS sets of n normal draws from
+** QSB_STATES_SEED, split at their widest gap, each score sorted. They depend on n alone, and
+** a compare of millions of rows asks the test of every row thrice: each n's are drawn once in
+** a process, in one of NULL_SLOTS slots (n modulo the slots; a row of another n in the slot
+** draws its own anew). Static, not allocated: the test cannot fail. */
+#define NULL_SLOTS 64
+typedef struct {
+    size_t n; /* 0: not drawn */
+    double apart[QSB_STATES_NULL_DRAWS], spacing[QSB_STATES_NULL_DRAWS];
+} null_scores;
+static null_scores null_cache[NULL_SLOTS];
+
+static const null_scores *null_scores_of(size_t n, double *scratch)
 {
+    null_scores *z = &null_cache[n % NULL_SLOTS];
+    if (z->n == n)
+        return z;
     uint64_t state = QSB_STATES_SEED;
-    double limit = QSB_STATES_ALPHA / 2 * (QSB_STATES_NULL_DRAWS + 1) - 1; /* at or above: not rare */
-    size_t apart = 0, spacing = 0;
     for (size_t d = 0; d < QSB_STATES_NULL_DRAWS; d++) {
         for (size_t i = 0; i < n; i++)
             scratch[i] = next_normal(&state);
         qsb_sort_doubles(scratch, n);
         widest_split null = widest_gap_of(scratch, n, scratch + n);
-        apart += null.apart >= w->apart;
-        spacing += null.spacing >= w->spacing;
-        if ((double)apart >= limit && (double)spacing >= limit)
-            return false;
+        z->apart[d] = null.apart;
+        z->spacing[d] = null.spacing;
     }
-    return true;
+    qsb_sort_doubles(z->apart, QSB_STATES_NULL_DRAWS);
+    qsb_sort_doubles(z->spacing, QSB_STATES_NULL_DRAWS);
+    z->n = n;
+    return z;
+}
+
+/* How many of the sorted scores are at or above v. */
+static size_t at_or_above(const double *sorted, double v)
+{
+    size_t lo = 0, hi = QSB_STATES_NULL_DRAWS;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sorted[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return QSB_STATES_NULL_DRAWS - lo;
+}
+
+/* Whether the split w of n units is rare among n normal draws split the same way: either
+** score's Monte Carlo p-value, (1 + draws at or above it) / (1 + all draws), under half of
+** QSB_STATES_ALPHA (Bonferroni over the two). scratch holds 2n doubles. */
+static bool split_is_rare(const widest_split *w, size_t n, double *scratch)
+{
+    const null_scores *z = null_scores_of(n, scratch);
+    double limit = QSB_STATES_ALPHA / 2 * (QSB_STATES_NULL_DRAWS + 1) - 1; /* at or above: not rare */
+    return !((double)at_or_above(z->apart, w->apart) >= limit &&
+             (double)at_or_above(z->spacing, w->spacing) >= limit);
 }
 
 /* Splits sorted logs x[0..n) recursively, adding each accepted split's log bound to
