@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "states.h"
@@ -276,8 +278,57 @@ static void test_widest_state(void)
                qsb_states_widest_pct(&lone, two, two, 4), 1e-12); /* state 1 not judged */
 }
 
+/* The states of n speeds asked alone, in a child process whose test has been asked nothing
+** else; SIZE_MAX when the child failed. */
+static size_t states_alone(const double *speed, size_t n)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        qsb_states s;
+        _exit(qsb_states_of_medians(speed, n, &s) == 0 ? (int)s.count : 255);
+    }
+    int status;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+        WEXITSTATUS(status) == 255)
+        return SIZE_MAX;
+    return (size_t)WEXITSTATUS(status);
+}
+
+/* The test's null scores are drawn once for each count of units and kept: a row's answer must
+** be what it gets asked alone, whatever was asked before it, of its count or of a count that
+** shares its place (n and n + 64): sets of 16 at two speeds 30% apart, and sets of 80 at one
+** speed widely scattered, whose widest gaps would look rare against 16 draws' null. Run first,
+** while this process has asked nothing. */
+static void test_answers_do_not_depend_on_order(void)
+{
+    enum { SETS = 24 };
+    double speeds[SETS][80];
+    size_t n[SETS], alone[SETS], split = 0;
+    for (size_t k = 0; k < SETS; k++) {
+        n[k] = k % 2 ? 16 + 64 : 16;
+        double apart = k % 2 ? 1.0 : 1.3, sd = k % 2 ? 0.15 : 0.04;
+        for (size_t i = 0; i < n[k]; i++)
+            speeds[k][i] = (i % 2 ? apart : 1.0) * 1.0e6 * exp(sd * normal());
+        alone[k] = states_alone(speeds[k], n[k]);
+        CHECK(alone[k] != SIZE_MAX);
+        split += alone[k] > 1;
+    }
+    for (size_t pass = 0; pass < 2; pass++)
+        for (size_t j = 0; j < SETS; j++) {
+            size_t k = pass ? SETS - 1 - j : j;
+            qsb_states s;
+            CHECK(qsb_states_of_medians(speeds[k], n[k], &s) == 0);
+            CHECK_MSG(s.count == alone[k], "set %zu, pass %zu: %zu states, alone %zu", k, pass,
+                      s.count, alone[k]);
+        }
+    printf("asked alone and after others: %zu of %d sets split, the same answers\n", split,
+           SETS);
+}
+
 int main(void)
 {
+    test_answers_do_not_depend_on_order();
     test_widest_state();
     test_one_speed_is_not_split();
     test_heavy_tails_are_not_split();
