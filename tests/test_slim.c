@@ -126,8 +126,10 @@ static void test_fixtures(void)
 /* A defect is found in both views alike: the same status. */
 static void test_refused_alike(void)
 {
-    const char *refused[] = {FIXTURES "results/zero-times.csv", FIXTURES "results/repeated-key.json",
-                             FIXTURES "results/fleet-same-names.json", FIXTURES "report/fleet.json"};
+    const char *refused[] = {FIXTURES "results/zero-times.csv",
+                             FIXTURES "results/repeated-key.json",
+                             FIXTURES "results/fleet-same-names.json",
+                             FIXTURES "report/fleet.json"};
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         qsb_results f, s;
         int sf = qsb_read_results(refused[i], &f), ss = qsb_read_compare_results(refused[i], &s);

@@ -417,26 +417,28 @@ static cJSON *report_json(const qsb_compare_report *r, const char *base_path,
         bad = !name || !cJSON_AddItemToArray(differs, name);
     }
     cJSON *counts = bad ? NULL : cJSON_AddObjectToObject(root, "counts");
-    cJSON *cells = counts ? cJSON_AddArrayToObject(root, "cells") : NULL;
-    bad = !cells;
+    bad = !counts;
     for (size_t v = 0; v < QSB_VERDICT_COUNT && !bad; v++)
         bad = add_number(counts, verdict_keys[v], (double)r->count[v]);
-    for (size_t i = 0; i < r->n && !bad; i++) {
-        qsb_comparison it;
-        cJSON *item = qsb_compare_item(r, i, &it) == QSB_OK ? item_json(&it) : NULL;
-        bad = !item || !cJSON_AddItemToArray(cells, item);
-    }
     if (!bad)
         return root;
     cJSON_Delete(root);
     return NULL;
 }
 
+/* Row i of the report as the JSON's "cells" element; NULL when out of memory. */
+static cJSON *cell_json(const void *report, size_t i)
+{
+    qsb_comparison it;
+    return qsb_compare_item(report, i, &it) == QSB_OK ? item_json(&it) : NULL;
+}
+
 int qsb_compare_write_json(FILE *fp, const qsb_compare_report *r, const char *base_path,
                            const char *new_path, qsb_compare_strictness strictness, int verdict)
 {
     cJSON *root = report_json(r, base_path, new_path, strictness, verdict);
-    return qsb_json_print(fp, root, "compare JSON");
+    return qsb_json_print_array_streamed(fp, root, "cells", r->n, cell_json, r,
+                                         "compare JSON");
 }
 
 /* ---- --calibration ---- */

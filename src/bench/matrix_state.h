@@ -188,8 +188,10 @@ int qsb_matrix_comparisons_as_samples(qsb_cell *cell);
 
 /* Warm-ups, then (at the first visit) the batch size. Without a warm-up, the counted sort's
 ** time (an upper bound: the counting comparator is slower) is the first estimate. */
+/* Which visit of its cell a visit is: the first chooses the batch size. */
+typedef enum { QSB_FIRST_VISIT, QSB_REVISIT } qsb_visit_kind;
 int qsb_matrix_prepare_algorithm(matrix_state *s, cell_plan *plan, size_t algo, qsb_row *row,
-                             bool first_visit);
+                                 qsb_visit_kind visit);
 
 /* One round: every verified algorithm once, forward in even rounds, backward in odd ones. */
 int qsb_matrix_timed_round(matrix_state *s, cell_plan *plan, qsb_cell *cell, size_t round);

@@ -181,7 +181,8 @@ static int visit(matrix_state *s, cell_plan *plan, const char *const *names)
     } else {
         for (size_t i = 0; i < cell->nrows && status == QSB_OK; i++)
             if (cell->rows[i].verified)
-                status = qsb_matrix_prepare_algorithm(s, plan, i, &cell->rows[i], first);
+                status = qsb_matrix_prepare_algorithm(s, plan, i, &cell->rows[i],
+                                                      first ? QSB_FIRST_VISIT : QSB_REVISIT);
         size_t rounds = plan->rounds;
         if (status == QSB_OK)
             status = timed_slice(s, plan, cell);

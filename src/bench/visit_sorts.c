@@ -215,8 +215,9 @@ static int choose_batch(matrix_state *s, cell_plan *plan, size_t algo, qsb_row *
 /* Warm-ups, then (at the first visit) the batch size. Without a warm-up, the counted sort's
 ** time (an upper bound: the counting comparator is slower) is the first estimate. */
 int qsb_matrix_prepare_algorithm(matrix_state *s, cell_plan *plan, size_t algo, qsb_row *row,
-                             bool first_visit)
+                                 qsb_visit_kind visit)
 {
+    bool first_visit = visit == QSB_FIRST_VISIT;
     double one_sort = plan->algos[algo].counted_s * 1e9 * counts_per_ns(s->setup->timer);
     bool batch_known = !first_visit || plan->modelled;
     size_t k = first_visit ? 1 : plan->algos[algo].batch;
