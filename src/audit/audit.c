@@ -215,8 +215,8 @@ static int probe_row(qsb_audit_row *row, qsb_plugins *plugins, const char *name,
                      qsb_probe_fn probe, void *result, size_t bytes, unsigned timeout_s)
 {
     char how[96];
-    int status = qsb_probe_in_child(plugins, probe, row->subject.sort, result, bytes, timeout_s,
-                                    how, sizeof how);
+    const qsb_probe_call call = {probe, row->subject.sort, result, bytes, timeout_s};
+    int status = qsb_probe_in_child(plugins, &call, how, sizeof how);
     if (status == QSB_OK && how[0])
         snprintf(row->failure, sizeof row->failure, "%s in %s", how, name);
     return status;

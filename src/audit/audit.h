@@ -310,13 +310,27 @@ bool qsb_child_outcome_text(const qsb_child_outcome *o, unsigned timeout_s, char
 /* A probe that measures `sort` into *result, returning QSB_OK or an error it reported. */
 typedef int (*qsb_probe_fn)(qsb_sort_fn sort, void *result);
 
-/* Runs probe(sort, result) in a child with the time limit, the plug-ins of the set loaded
-** there first (qsb_run_in_child). When the probe returned, its
-** result (`bytes` of it) is copied back, failure is "" and its status is returned; when the
-** child crashed, hung or exited from inside the sort, result is untouched and failure says
-** how (qsb_child_outcome_text), with QSB_OK. QSB_ESYSTEM when no child could run. */
-int qsb_probe_in_child(qsb_plugins *plugins, qsb_probe_fn probe, qsb_sort_fn sort,
-                       void *result, size_t bytes, unsigned timeout_s, char *failure,
+/* One probe of a sort, to run in a child: probe(sort, result) within the time limit; result
+** (`bytes` of it) holds what the probe is given and what it finds. */
+typedef struct {
+    qsb_probe_fn probe;
+    qsb_sort_fn sort;
+    void *result;
+    size_t bytes;
+    unsigned timeout_s;
+} qsb_probe_call;
+
+/* Runs the probe in a child, the plug-ins of the set loaded there first (qsb_run_in_child):
+** its result in memory shared with the child, copied back whatever the outcome (a probe
+** writes what it has found as it goes); how the child ended in *outcome (its exit status the
+** probe's return). QSB_ESYSTEM when no child could run. */
+int qsb_run_probe(qsb_plugins *plugins, const qsb_probe_call *call, qsb_child_outcome *outcome);
+
+/* qsb_run_probe for a probe that returns QSB_OK or an error it reported: when it returned, its
+** result is copied back, failure is "" and its status is returned; when the child crashed,
+** hung or exited from inside the sort, result is untouched and failure says how
+** (qsb_child_outcome_text), with QSB_OK. */
+int qsb_probe_in_child(qsb_plugins *plugins, const qsb_probe_call *call, char *failure,
                        size_t failure_len);
 
 void *qsb_shared_alloc(size_t bytes); /* MAP_SHARED anonymous, zeroed; NULL on failure */

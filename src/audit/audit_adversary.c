@@ -102,22 +102,17 @@ bool qsb_adversary_run(qsb_sort_fn sort, size_t n, uint64_t limit, uint64_t *cal
     return aborted;
 }
 
+/* What the probe in the child is given (n) and finds. */
 typedef struct {
+    size_t n;
     uint64_t calls;
     int aborted;
-} adversary_report; /* written by the child into shared memory */
+} adversary_report;
 
-typedef struct {
-    qsb_sort_fn sort;
-    size_t n;
-    adversary_report *report;
-} adversary_child;
-
-static int adversary_child_main(void *ctx)
+static int adversary_probe(qsb_sort_fn sort, void *result)
 {
-    adversary_child *c = ctx;
-    c->report->aborted =
-        qsb_adversary_run(c->sort, c->n, qsb_adversary_limit(c->n), &c->report->calls, NULL);
+    adversary_report *r = result;
+    r->aborted = qsb_adversary_run(sort, r->n, qsb_adversary_limit(r->n), &r->calls, NULL);
     return 0;
 }
 
@@ -125,21 +120,18 @@ int qsb_audit_adversary(qsb_sort_fn sort, const qsb_audit_config *config,
                         qsb_adversary_result *out)
 {
     *out = (qsb_adversary_result){0};
-    adversary_report *report = qsb_shared_alloc(sizeof *report);
-    if (!report)
-        return qsb_out_of_memory("adversary probe");
     int status = QSB_OK;
     for (size_t i = 0; i < config->adversary_count && status == QSB_OK; i++) {
         qsb_adversary_case *c = &out->cases[out->ncases++];
-        adversary_child ctx = {sort, (size_t)config->adversary_nelem[i], report};
+        adversary_report report = {(size_t)config->adversary_nelem[i], 0, 0};
+        const qsb_probe_call call = {adversary_probe, sort, &report, sizeof report,
+                                     ADVERSARY_TIMEOUT_S};
         qsb_child_outcome outcome = {.kind = QSB_CHILD_SIGNALED};
-        *report = (adversary_report){0, 0};
         c->nelem = config->adversary_nelem[i];
-        status = qsb_run_in_child(config->plugins, adversary_child_main, &ctx,
-                                  ADVERSARY_TIMEOUT_S, &outcome);
+        status = qsb_run_probe(config->plugins, &call, &outcome);
         c->failed = !(outcome.kind == QSB_CHILD_EXITED && outcome.code == 0);
-        c->comparisons = report->calls;
-        c->quadratic = !c->failed && report->aborted;
+        c->comparisons = report.calls;
+        c->quadratic = !c->failed && report.aborted;
         double nlogn = (double)c->nelem * log2((double)c->nelem);
         c->ratio = nlogn > 0 ? (double)c->comparisons / nlogn : 0;
         out->quadratic |= c->quadratic;
@@ -147,6 +139,5 @@ int qsb_audit_adversary(qsb_sort_fn sort, const qsb_audit_config *config,
         if (!c->failed && !c->quadratic && c->ratio > out->max_ratio)
             out->max_ratio = c->ratio;
     }
-    qsb_shared_free(report, sizeof *report);
     return status;
 }

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -205,36 +206,41 @@ bool qsb_child_outcome_text(const qsb_child_outcome *o, unsigned timeout_s, char
     return true;
 }
 
-/* What a probe run through qsb_probe_in_child sees in its child. */
-typedef struct {
-    qsb_probe_fn probe;
-    qsb_sort_fn sort;
-    void *result; /* shared with the parent */
-} probe_child;
-
 static int probe_child_main(void *ctx)
 {
-    const probe_child *c = ctx;
+    const qsb_probe_call *c = ctx;
     return c->probe(c->sort, c->result);
 }
 
-int qsb_probe_in_child(qsb_plugins *plugins, qsb_probe_fn probe, qsb_sort_fn sort,
-                       void *result, size_t bytes, unsigned timeout_s, char *failure,
+int qsb_run_probe(qsb_plugins *plugins, const qsb_probe_call *call, qsb_child_outcome *outcome)
+{
+    qsb_probe_call shared = *call;
+    if (!(shared.result = qsb_shared_alloc(call->bytes)))
+        return qsb_out_of_memory("probe result");
+    memcpy(shared.result, call->result, call->bytes);
+    int status = qsb_run_in_child(plugins, probe_child_main, &shared, call->timeout_s, outcome);
+    memcpy(call->result, shared.result, call->bytes);
+    qsb_shared_free(shared.result, call->bytes);
+    return status;
+}
+
+int qsb_probe_in_child(qsb_plugins *plugins, const qsb_probe_call *call, char *failure,
                        size_t failure_len)
 {
     failure[0] = '\0';
-    probe_child c = {probe, sort, qsb_shared_alloc(bytes)};
-    if (!c.result)
+    qsb_probe_call copy = *call; /* the caller's result untouched unless the probe returned */
+    if (!(copy.result = malloc(call->bytes ? call->bytes : 1)))
         return qsb_out_of_memory("probe result");
-    memcpy(c.result, result, bytes);
+    memcpy(copy.result, call->result, call->bytes);
     qsb_child_outcome outcome;
-    int status = qsb_run_in_child(plugins, probe_child_main, &c, timeout_s, &outcome);
-    if (status == QSB_OK && !qsb_child_outcome_text(&outcome, timeout_s, failure, failure_len)) {
-        memcpy(result, c.result, bytes);
+    int status = qsb_run_probe(plugins, &copy, &outcome);
+    if (status == QSB_OK && !qsb_child_outcome_text(&outcome, call->timeout_s, failure,
+                                                     failure_len)) {
+        memcpy(call->result, copy.result, call->bytes);
         if (outcome.code != QSB_OK) /* the probe could not run; it said why */
             status = outcome.code;
     }
-    qsb_shared_free(c.result, bytes);
+    free(copy.result);
     return status;
 }
 

@@ -116,17 +116,17 @@ done:
     return depth;
 }
 
+/* What the probe in the child is given (n) and finds (depth). */
 typedef struct {
-    qsb_sort_fn sort;
     size_t n;
-    uint64_t *depth; /* shared with the parent */
-} stack_child;
+    uint64_t depth;
+} stack_probe_result;
 
-static int stack_child_main(void *ctx)
+static int stack_probe(qsb_sort_fn sort, void *result)
 {
-    stack_child *c = ctx;
-    *c->depth = qsb_stack_depth(c->sort, c->n);
-    return *c->depth == UINT64_MAX ? 1 : 0;
+    stack_probe_result *r = result;
+    r->depth = qsb_stack_depth(sort, r->n);
+    return r->depth == UINT64_MAX ? 1 : 0;
 }
 
 static qsb_stack_status status_of(const qsb_child_outcome *o)
@@ -141,25 +141,20 @@ static qsb_stack_status status_of(const qsb_child_outcome *o)
 int qsb_audit_stack(qsb_sort_fn sort, const qsb_audit_config *config, qsb_stack_result *out)
 {
     *out = (qsb_stack_result){.status = QSB_STACK_OK, .probe_bytes = PROBE_STACK_BYTES};
-    uint64_t *depth = qsb_shared_alloc(sizeof *depth);
-    if (!depth)
-        return qsb_out_of_memory("stack probe");
     int status = QSB_OK;
     for (size_t i = 0; i < config->stack_count && status == QSB_OK; i++) {
         qsb_stack_case *c = &out->cases[out->ncases++];
-        stack_child ctx = {sort, (size_t)config->stack_nelem[i], depth};
+        stack_probe_result found = {(size_t)config->stack_nelem[i], 0};
+        const qsb_probe_call call = {stack_probe, sort, &found, sizeof found, STACK_TIMEOUT_S};
         qsb_child_outcome outcome = {.kind = QSB_CHILD_SIGNALED};
-        *depth = 0;
         c->nelem = config->stack_nelem[i];
-        status = qsb_run_in_child(config->plugins, stack_child_main, &ctx, STACK_TIMEOUT_S,
-                                  &outcome);
+        status = qsb_run_probe(config->plugins, &call, &outcome);
         c->status = status == QSB_OK ? status_of(&outcome) : QSB_STACK_FAILED;
-        c->bytes = c->status == QSB_STACK_OK ? *depth : 0;
+        c->bytes = c->status == QSB_STACK_OK ? found.depth : 0;
         if (c->status > out->status)
             out->status = c->status;
         if (c->bytes > out->max_bytes)
             out->max_bytes = c->bytes;
     }
-    qsb_shared_free(depth, sizeof *depth);
     return status;
 }
