@@ -16,7 +16,7 @@
 #include "result.h"
 #include "states.h"
 
-#define QSB_STATE_MATCH_RATIO 1.25 /* matched states' speeds at most 25% apart */
+#define QSB_STATE_MATCH_RATIO 1.25 /* at most 25% apart (docs/results.md#states-match-tolerance) */
 
 typedef struct {
     size_t count;                 /* states, 1 for a row without */
