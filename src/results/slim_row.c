@@ -30,6 +30,13 @@ static block_sizes sizes_of(const qsb_row *row)
                          row->states ? strlen(row->states) + 1 : 0};
 }
 
+/* A part of the block; an absent one (NULL, 0 bytes) copies nothing. */
+static void copy_part(char *to, const void *from, size_t bytes)
+{
+    if (bytes)
+        memcpy(to, from, bytes);
+}
+
 int qsb_slim_row_pack(qsb_store **store, const qsb_row *row, qsb_slim_row *out)
 {
     block_sizes z = sizes_of(row);
@@ -48,10 +55,10 @@ int qsb_slim_row_pack(qsb_store **store, const qsb_row *row, qsb_slim_row *out)
     char *block = qsb_store_alloc(store, bytes);
     if (!block)
         return -1;
-    memcpy(block, row->samples, z.samples);
-    memcpy(block + z.samples, row->units, z.units);
-    memcpy(block + z.samples + z.units, row->failure, z.failure);
-    memcpy(block + z.samples + z.units + z.failure, row->states, z.states);
+    copy_part(block, row->samples, z.samples);
+    copy_part(block + z.samples, row->units, z.units);
+    copy_part(block + z.samples + z.units, row->failure, z.failure);
+    copy_part(block + z.samples + z.units + z.failure, row->states, z.states);
     out->block = block;
     return 0;
 }
