@@ -15,7 +15,7 @@
 
 /* Element i: an object with a string that needs escapes, numbers, a nested array of objects
 ** and an empty object and array. */
-static cJSON *element(const void *ctx, size_t i)
+static cJSON *element(void *ctx, size_t i)
 {
     (void)ctx;
     cJSON *o = cJSON_CreateObject();

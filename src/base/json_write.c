@@ -34,7 +34,7 @@ static void write_nested(FILE *out, const char *text)
 }
 
 int qsb_json_print_array_streamed(FILE *out, cJSON *root, const char *key, size_t n,
-                                  qsb_json_element_fn element, const void *ctx, const char *what)
+                                  qsb_json_element_fn element, void *ctx, const char *what)
 {
     static const char empty_tail[] = "[]\n}"; /* the empty array last, then the root's end */
     char *text = root && cJSON_AddArrayToObject(root, key) ? cJSON_Print(root) : NULL;

@@ -16,14 +16,14 @@ struct cJSON;
 int qsb_json_print(FILE *out, struct cJSON *root, const char *what);
 
 /* A document of root's members and, last, an array `key` of n elements that are made, printed
-** and deleted one at a time by element(ctx, i): the same bytes as qsb_json_print of root with
-** the array in it, but a report of millions of rows never exists whole in memory. Deletes
+** and deleted one at a time by element(ctx, i), i = 0, 1, ... in order: the same bytes as
+** qsb_json_print of root with the array in it, but a file of millions of rows never exists
+** whole in memory. Deletes
 ** root. An element NULL (out of memory), or root NULL, is reported naming `what`:
 ** QSB_ESYSTEM, with the part written left in the stream (outfile.h aborts the file). */
-typedef struct cJSON *(*qsb_json_element_fn)(const void *ctx, size_t i);
+typedef struct cJSON *(*qsb_json_element_fn)(void *ctx, size_t i);
 int qsb_json_print_array_streamed(FILE *out, struct cJSON *root, const char *key, size_t n,
-                                  qsb_json_element_fn element, const void *ctx,
-                                  const char *what);
+                                  qsb_json_element_fn element, void *ctx, const char *what);
 
 /* A document whose building ran out of memory part-way: deleted, reported naming `what`;
 ** returns QSB_ESYSTEM. */

@@ -262,6 +262,9 @@ static cJSON *column_value(builder *b, const qsb_column *c, qsb_file_row *fr)
     return NULL;
 }
 
+/* Whether a document carries its schema_version (a fleet's documents do not: the fleet does). */
+typedef enum { QSB_VERSIONED, QSB_UNVERSIONED } qsb_versioning;
+
 static cJSON *result_object(builder *b, const qsb_results *r, const qsb_cell *cell,
                             size_t index)
 {
@@ -280,20 +283,31 @@ static cJSON *result_object(builder *b, const qsb_results *r, const qsb_cell *ce
     return o;
 }
 
-static cJSON *document(builder *b, const qsb_results *r, bool versioned)
+/* A document's members before its results: schema_version (versioned), context, baseline. */
+static cJSON *document_head(builder *b, const qsb_results *r, qsb_versioning versioning)
 {
     cJSON *root = cJSON_CreateObject();
-    cJSON *results = cJSON_CreateArray();
-    if (!root || !results) {
-        cJSON_Delete(root);
-        cJSON_Delete(results);
+    if (!root) {
         b->failed = true;
         return NULL;
     }
-    if (versioned)
+    if (versioning == QSB_VERSIONED)
         add(b, root, "schema_version", count(QSB_SCHEMA_VERSION));
     add(b, root, "context", context_object(b, &r->context));
     add(b, root, "baseline", string_or_null(r->baseline));
+    return root;
+}
+
+/* A fleet's document whole: its head, then its results. */
+static cJSON *document(builder *b, const qsb_results *r)
+{
+    cJSON *root = document_head(b, r, QSB_UNVERSIONED);
+    cJSON *results = root ? cJSON_CreateArray() : NULL;
+    if (!results) {
+        cJSON_Delete(root);
+        b->failed = true;
+        return NULL;
+    }
     for (size_t c = 0; c < r->ncells && !b->failed; c++)
         for (size_t i = 0; i < r->cells[c].nrows && !b->failed; i++) {
             cJSON *item = result_object(b, r, &r->cells[c], i);
@@ -306,12 +320,41 @@ static cJSON *document(builder *b, const qsb_results *r, bool versioned)
     return root;
 }
 
+/* The rows of results in file order, one a call (the elements of the streamed "results"). */
+typedef struct {
+    builder *b;
+    const qsb_results *r;
+    size_t cell, row;
+} row_cursor;
+
+static cJSON *next_result(void *ctx, size_t i)
+{
+    (void)i; /* called in order: the cursor knows where it is */
+    row_cursor *at = ctx;
+    while (at->row >= at->r->cells[at->cell].nrows) {
+        at->cell++;
+        at->row = 0;
+    }
+    cJSON *o = result_object(at->b, at->r, &at->r->cells[at->cell], at->row++);
+    if (!at->b->failed)
+        return o;
+    cJSON_Delete(o);
+    return NULL;
+}
+
+/* The rows one at a time: a file of millions of rows is never a tree in memory. */
 int qsb_report_json(FILE *out, const qsb_results *r)
 {
     builder b = {false};
-    cJSON *root = document(&b, r, true);
-    return b.failed ? qsb_json_abandon(root, "JSON results")
-                    : qsb_json_print(out, root, "JSON results");
+    cJSON *root = document_head(&b, r, QSB_VERSIONED);
+    if (b.failed)
+        return qsb_json_abandon(root, "JSON results");
+    size_t rows = 0;
+    for (size_t c = 0; c < r->ncells; c++)
+        rows += r->cells[c].nrows;
+    row_cursor at = {&b, r, 0, 0};
+    return qsb_json_print_array_streamed(out, root, "results", rows, next_result, &at,
+                                         "JSON results");
 }
 
 /* A fleet file (fleet.h): {"schema_version": 2, "machines": [DOCUMENT, ...]}, each document
@@ -323,7 +366,7 @@ int qsb_report_fleet_json(FILE *out, const qsb_results *runs, size_t n)
     if (!root || !machines)
         b.failed = true;
     for (size_t i = 0; i < n && !b.failed; i++) {
-        cJSON *doc = document(&b, &runs[i], false);
+        cJSON *doc = document(&b, &runs[i]);
         if (!doc || !cJSON_AddItemToArray(machines, doc)) {
             cJSON_Delete(doc);
             b.failed = true;
