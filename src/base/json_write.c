@@ -39,10 +39,13 @@ int qsb_json_print_array_streamed(FILE *out, cJSON *root, const char *key, size_
     static const char empty_tail[] = "[]\n}"; /* the empty array last, then the root's end */
     char *text = root && cJSON_AddArrayToObject(root, key) ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
-    size_t len = text ? strlen(text) : 0, tail = sizeof empty_tail - 1;
-    if (!text || len < tail || strcmp(text + len - tail, empty_tail) != 0) {
-        cJSON_free(text);
+    if (!text)
         return qsb_out_of_memory(what);
+    size_t len = strlen(text), tail = sizeof empty_tail - 1;
+    if (len < tail || strcmp(text + len - tail, empty_tail) != 0) { /* cJSON prints otherwise */
+        cJSON_free(text);
+        return qsb_error(QSB_ESYSTEM, "%s: cJSON printed the document in an unexpected layout",
+                         what);
     }
     fwrite(text, 1, len - tail + 1, out); /* up to and with the '[' */
     int status = QSB_OK;
