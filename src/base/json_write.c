@@ -21,50 +21,97 @@ int qsb_json_print(FILE *out, cJSON *root, const char *what)
     return QSB_OK;
 }
 
-/* An element printed alone, written as cJSON prints it as an element of an array member of
-** the root: every line after its first indented by two more tabs (the root object and the
-** array each add one). */
-static void write_nested(FILE *out, const char *text)
+/* cJSON's formatted text at a nesting of `tabs`: each line after the first indented by that
+** many more tabs (an object or array adds one to what it holds). */
+static void write_nested(FILE *out, const char *text, unsigned tabs)
 {
     for (; *text; text++) {
         fputc(*text, out);
-        if (*text == '\n')
-            fputs("\t\t", out);
+        for (unsigned t = 0; *text == '\n' && t < tabs; t++)
+            fputc('\t', out);
     }
+}
+
+/* Prints root with the array `key` empty and last, writes it up to and with the array's '[',
+** and keeps the rest for close. */
+static int open_at(qsb_json_stream *s, unsigned depth, cJSON *root, const char *key)
+{
+    static const char empty_end[] = "[]\n}"; /* the empty array, then the document's end */
+    s->depth = depth;
+    s->count = 0;
+    s->text = root && cJSON_AddArrayToObject(root, key) ? cJSON_Print(root) : NULL;
+    cJSON_Delete(root);
+    if (!s->text)
+        return qsb_out_of_memory(s->what);
+    size_t len = strlen(s->text), end = sizeof empty_end - 1;
+    if (len < end || strcmp(s->text + len - end, empty_end) != 0) { /* cJSON prints otherwise */
+        cJSON_free(s->text);
+        s->text = NULL;
+        return qsb_error(QSB_ESYSTEM, "%s: cJSON printed a document in an unexpected layout",
+                         s->what);
+    }
+    s->tail = len - end + 1;
+    s->text[s->tail] = '\0'; /* written up to and with the '[' */
+    write_nested(s->out, s->text, depth);
+    s->text[s->tail] = ']';
+    return QSB_OK;
+}
+
+int qsb_json_stream_open(qsb_json_stream *s, FILE *out, cJSON *root, const char *key,
+                         const char *what)
+{
+    s->out = out;
+    s->what = what;
+    return open_at(s, 0, root, key);
+}
+
+/* The separator before parent's next element. */
+static void next_element(qsb_json_stream *parent)
+{
+    if (parent->count++ > 0)
+        fputs(", ", parent->out);
+}
+
+int qsb_json_stream_open_element(qsb_json_stream *parent, qsb_json_stream *s, cJSON *root,
+                                 const char *key)
+{
+    s->out = parent->out;
+    s->what = parent->what;
+    next_element(parent);
+    return open_at(s, parent->depth + 2, root, key);
+}
+
+int qsb_json_stream_add(qsb_json_stream *s, cJSON *item)
+{
+    char *text = item ? cJSON_Print(item) : NULL;
+    cJSON_Delete(item);
+    if (!text)
+        return qsb_out_of_memory(s->what);
+    next_element(s);
+    write_nested(s->out, text, s->depth + 2);
+    cJSON_free(text);
+    return QSB_OK;
+}
+
+void qsb_json_stream_close(qsb_json_stream *s)
+{
+    if (!s->text) /* not opened: nothing to close */
+        return;
+    write_nested(s->out, s->text + s->tail, s->depth); /* "]\n}" at the document's nesting */
+    if (s->depth == 0)
+        fputc('\n', s->out);
+    cJSON_free(s->text);
+    s->text = NULL;
 }
 
 int qsb_json_print_array_streamed(FILE *out, cJSON *root, const char *key, size_t n,
                                   qsb_json_element_fn element, void *ctx, const char *what)
 {
-    static const char empty_tail[] = "[]\n}"; /* the empty array last, then the root's end */
-    char *text = root && cJSON_AddArrayToObject(root, key) ? cJSON_Print(root) : NULL;
-    cJSON_Delete(root);
-    if (!text)
-        return qsb_out_of_memory(what);
-    size_t len = strlen(text), tail = sizeof empty_tail - 1;
-    if (len < tail || strcmp(text + len - tail, empty_tail) != 0) { /* cJSON prints otherwise */
-        cJSON_free(text);
-        return qsb_error(QSB_ESYSTEM, "%s: cJSON printed the document in an unexpected layout",
-                         what);
-    }
-    fwrite(text, 1, len - tail + 1, out); /* up to and with the '[' */
-    int status = QSB_OK;
-    for (size_t i = 0; i < n && status == QSB_OK; i++) {
-        cJSON *item = element(ctx, i);
-        char *item_text = item ? cJSON_Print(item) : NULL;
-        cJSON_Delete(item);
-        if (!item_text) {
-            status = qsb_out_of_memory(what);
-            break;
-        }
-        if (i > 0)
-            fputs(", ", out);
-        write_nested(out, item_text);
-        cJSON_free(item_text);
-    }
-    if (status == QSB_OK)
-        fprintf(out, "%s\n", text + len - tail + 1); /* "]\n}" and the final newline */
-    cJSON_free(text);
+    qsb_json_stream s;
+    int status = qsb_json_stream_open(&s, out, root, key, what);
+    for (size_t i = 0; i < n && status == QSB_OK; i++)
+        status = qsb_json_stream_add(&s, element(ctx, i));
+    qsb_json_stream_close(&s);
     return status;
 }
 

@@ -15,12 +15,34 @@ struct cJSON;
 ** memory: reported, naming `what`, and QSB_ESYSTEM returned. */
 int qsb_json_print(FILE *out, struct cJSON *root, const char *what);
 
-/* A document of root's members and, last, an array `key` of n elements that are made, printed
-** and deleted one at a time by element(ctx, i), i = 0, 1, ... in order: the same bytes as
-** qsb_json_print of root with the array in it, but a file of millions of rows never exists
-** whole in memory. Deletes
-** root. An element NULL (out of memory), or root NULL, is reported naming `what`:
-** QSB_ESYSTEM, with the part written left in the stream (outfile.h aborts the file). */
+/* A document of root's members and, last, an array `key` whose elements are written one at a
+** time: the same bytes as qsb_json_print of the whole tree, but a file of millions of rows
+** never exists whole in memory. A document may itself be an element of another's array (a
+** fleet's machines, each with its rows). Errors (root or an element NULL: out of memory) are
+** reported naming `what` and give QSB_ESYSTEM, with the part written left in the stream
+** (outfile.h aborts the file). */
+typedef struct {
+    FILE *out;
+    const char *what;
+    unsigned depth;  /* the tabs the document's lines carry: 0, or its array's nesting */
+    char *text;      /* the document printed with the array empty: its end is written last */
+    size_t tail;     /* where that end begins (its ']') */
+    size_t count;    /* elements written */
+} qsb_json_stream;
+
+/* Writes root's members (root deleted) and opens its array `key`, root being the whole file. */
+int qsb_json_stream_open(qsb_json_stream *s, FILE *out, struct cJSON *root, const char *key,
+                         const char *what);
+/* Opens root as the next element of parent's array, itself open at its array `key`. */
+int qsb_json_stream_open_element(qsb_json_stream *parent, qsb_json_stream *s,
+                                 struct cJSON *root, const char *key);
+/* Writes item (deleted) as the next element. */
+int qsb_json_stream_add(qsb_json_stream *s, struct cJSON *item);
+/* Closes the array and the document (the whole file's with a final newline) and frees what s
+** holds; nothing when its open failed. After an error the file is aborted anyway. */
+void qsb_json_stream_close(qsb_json_stream *s);
+
+/* The stream for the elements made by element(ctx, i), i = 0 .. n - 1 in order. */
 typedef struct cJSON *(*qsb_json_element_fn)(void *ctx, size_t i);
 int qsb_json_print_array_streamed(FILE *out, struct cJSON *root, const char *key, size_t n,
                                   qsb_json_element_fn element, void *ctx, const char *what);

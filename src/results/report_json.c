@@ -298,48 +298,20 @@ static cJSON *document_head(builder *b, const qsb_results *r, qsb_versioning ver
     return root;
 }
 
-/* A fleet's document whole: its head, then its results. */
-static cJSON *document(builder *b, const qsb_results *r)
+/* A document's rows into its open stream, one at a time. */
+static int stream_rows(qsb_json_stream *s, builder *b, const qsb_results *r)
 {
-    cJSON *root = document_head(b, r, QSB_UNVERSIONED);
-    cJSON *results = root ? cJSON_CreateArray() : NULL;
-    if (!results) {
-        cJSON_Delete(root);
-        b->failed = true;
-        return NULL;
-    }
-    for (size_t c = 0; c < r->ncells && !b->failed; c++)
-        for (size_t i = 0; i < r->cells[c].nrows && !b->failed; i++) {
-            cJSON *item = result_object(b, r, &r->cells[c], i);
-            if (!item || !cJSON_AddItemToArray(results, item)) {
-                cJSON_Delete(item);
-                b->failed = true;
+    int status = QSB_OK;
+    for (size_t c = 0; c < r->ncells && status == QSB_OK; c++)
+        for (size_t i = 0; i < r->cells[c].nrows && status == QSB_OK; i++) {
+            cJSON *o = result_object(b, r, &r->cells[c], i);
+            if (b->failed) {
+                cJSON_Delete(o);
+                o = NULL;
             }
+            status = qsb_json_stream_add(s, o);
         }
-    add(b, root, "results", results);
-    return root;
-}
-
-/* The rows of results in file order, one a call (the elements of the streamed "results"). */
-typedef struct {
-    builder *b;
-    const qsb_results *r;
-    size_t cell, row;
-} row_cursor;
-
-static cJSON *next_result(void *ctx, size_t i)
-{
-    (void)i; /* called in order: the cursor knows where it is */
-    row_cursor *at = ctx;
-    while (at->row >= at->r->cells[at->cell].nrows) {
-        at->cell++;
-        at->row = 0;
-    }
-    cJSON *o = result_object(at->b, at->r, &at->r->cells[at->cell], at->row++);
-    if (!at->b->failed)
-        return o;
-    cJSON_Delete(o);
-    return NULL;
+    return status;
 }
 
 /* The rows one at a time: a file of millions of rows is never a tree in memory. */
@@ -349,35 +321,37 @@ int qsb_report_json(FILE *out, const qsb_results *r)
     cJSON *root = document_head(&b, r, QSB_VERSIONED);
     if (b.failed)
         return qsb_json_abandon(root, "JSON results");
-    size_t rows = 0;
-    for (size_t c = 0; c < r->ncells; c++)
-        rows += r->cells[c].nrows;
-    row_cursor at = {&b, r, 0, 0};
-    return qsb_json_print_array_streamed(out, root, "results", rows, next_result, &at,
-                                         "JSON results");
+    qsb_json_stream doc;
+    int status = qsb_json_stream_open(&doc, out, root, "results", "JSON results");
+    if (status == QSB_OK)
+        status = stream_rows(&doc, &b, r);
+    qsb_json_stream_close(&doc);
+    return status;
 }
 
 /* A fleet file (fleet.h): {"schema_version": 2, "machines": [DOCUMENT, ...]}, each document
-** a whole single-machine file without its schema_version. */
+** a whole single-machine file without its schema_version; each written a row at a time. */
 int qsb_report_fleet_json(FILE *out, const qsb_results *runs, size_t n)
 {
     builder b = {false};
-    cJSON *root = cJSON_CreateObject(), *machines = cJSON_CreateArray();
-    if (!root || !machines)
-        b.failed = true;
-    for (size_t i = 0; i < n && !b.failed; i++) {
-        cJSON *doc = document(&b, &runs[i]);
-        if (!doc || !cJSON_AddItemToArray(machines, doc)) {
-            cJSON_Delete(doc);
-            b.failed = true;
-        }
-    }
-    if (root) {
+    cJSON *root = cJSON_CreateObject();
+    if (root)
         add(&b, root, "schema_version", count(QSB_FLEET_SCHEMA_VERSION));
-        add(&b, root, "machines", machines);
-    } else {
-        cJSON_Delete(machines);
+    if (!root || b.failed)
+        return qsb_json_abandon(root, "JSON results");
+    qsb_json_stream fleet, doc;
+    int status = qsb_json_stream_open(&fleet, out, root, "machines", "JSON results");
+    for (size_t i = 0; i < n && status == QSB_OK; i++) {
+        cJSON *head = document_head(&b, &runs[i], QSB_UNVERSIONED);
+        if (b.failed) {
+            cJSON_Delete(head);
+            head = NULL;
+        }
+        status = qsb_json_stream_open_element(&fleet, &doc, head, "results");
+        if (status == QSB_OK)
+            status = stream_rows(&doc, &b, &runs[i]);
+        qsb_json_stream_close(&doc);
     }
-    return b.failed ? qsb_json_abandon(root, "JSON results")
-                    : qsb_json_print(out, root, "JSON results");
+    qsb_json_stream_close(&fleet);
+    return status;
 }
