@@ -16,9 +16,8 @@
 
 /* Element i: an object with a string that needs escapes, numbers, a nested array of objects
 ** and an empty object and array. */
-static cJSON *element(void *ctx, size_t i)
+static cJSON *element(size_t i)
 {
-    (void)ctx;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", i % 2 ? "tab\tquote\"newline\n" : "plain");
     cJSON_AddNumberToObject(o, "i", (double)i);
@@ -54,12 +53,15 @@ static char *written(size_t n, int streamed)
         return NULL;
     cJSON *root = head();
     if (streamed) {
-        CHECK(qsb_json_print_array_streamed(fp, root, "cells", n, element, NULL, "test") ==
-              QSB_OK);
+        qsb_json_stream cells;
+        CHECK(qsb_json_stream_open(&cells, fp, root, "cells", "test") == QSB_OK);
+        for (size_t i = 0; i < n; i++)
+            CHECK(qsb_json_stream_add(&cells, element(i)) == QSB_OK);
+        qsb_json_stream_close(&cells);
     } else {
         cJSON *cells = cJSON_AddArrayToObject(root, "cells");
         for (size_t i = 0; i < n; i++)
-            cJSON_AddItemToArray(cells, element(NULL, i));
+            cJSON_AddItemToArray(cells, element(i));
         CHECK(qsb_json_print(fp, root, "test") == QSB_OK);
     }
     fclose(fp);
@@ -92,7 +94,7 @@ static char *fleet_written(size_t machines, size_t rows, int streamed)
             CHECK(qsb_json_stream_open_element(&fleet, &doc, machine_head(m), "results") ==
                   QSB_OK);
             for (size_t i = 0; i < rows; i++)
-                CHECK(qsb_json_stream_add(&doc, element(NULL, i + m)) == QSB_OK);
+                CHECK(qsb_json_stream_add(&doc, element(i + m)) == QSB_OK);
             qsb_json_stream_close(&doc);
         }
         qsb_json_stream_close(&fleet);
@@ -101,7 +103,7 @@ static char *fleet_written(size_t machines, size_t rows, int streamed)
         for (size_t m = 0; m < machines; m++) {
             cJSON *doc = machine_head(m), *results = cJSON_AddArrayToObject(doc, "results");
             for (size_t i = 0; i < rows; i++)
-                cJSON_AddItemToArray(results, element(NULL, i + m));
+                cJSON_AddItemToArray(results, element(i + m));
             cJSON_AddItemToArray(all, doc);
         }
         CHECK(qsb_json_print(fp, root, "test") == QSB_OK);

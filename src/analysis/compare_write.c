@@ -426,20 +426,19 @@ static cJSON *report_json(const qsb_compare_report *r, const char *base_path,
     return NULL;
 }
 
-/* Row i of the report (*ctx) as the JSON's "cells" element; NULL when out of memory. */
-static cJSON *cell_json(void *ctx, size_t i)
-{
-    const qsb_compare_report *const *report = ctx;
-    qsb_comparison it;
-    return qsb_compare_item(*report, i, &it) == QSB_OK ? item_json(&it) : NULL;
-}
-
 int qsb_compare_write_json(FILE *fp, const qsb_compare_report *r, const char *base_path,
                            const char *new_path, qsb_compare_strictness strictness, int verdict)
 {
     cJSON *root = report_json(r, base_path, new_path, strictness, verdict);
-    return qsb_json_print_array_streamed(fp, root, "cells", r->n, cell_json, &r,
-                                         "compare JSON");
+    qsb_json_stream cells; /* a row at a time: a report of millions is never one tree */
+    int status = qsb_json_stream_open(&cells, fp, root, "cells", "compare JSON");
+    for (size_t i = 0; i < r->n && status == QSB_OK; i++) {
+        qsb_comparison it;
+        if ((status = qsb_compare_item(r, i, &it)) == QSB_OK)
+            status = qsb_json_stream_add(&cells, item_json(&it));
+    }
+    qsb_json_stream_close(&cells);
+    return status;
 }
 
 /* ---- --calibration ---- */

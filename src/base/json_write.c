@@ -104,17 +104,6 @@ void qsb_json_stream_close(qsb_json_stream *s)
     s->text = NULL;
 }
 
-int qsb_json_print_array_streamed(FILE *out, cJSON *root, const char *key, size_t n,
-                                  qsb_json_element_fn element, void *ctx, const char *what)
-{
-    qsb_json_stream s;
-    int status = qsb_json_stream_open(&s, out, root, key, what);
-    for (size_t i = 0; i < n && status == QSB_OK; i++)
-        status = qsb_json_stream_add(&s, element(ctx, i));
-    qsb_json_stream_close(&s);
-    return status;
-}
-
 int qsb_json_abandon(cJSON *root, const char *what)
 {
     cJSON_Delete(root);

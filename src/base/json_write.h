@@ -42,11 +42,6 @@ int qsb_json_stream_add(qsb_json_stream *s, struct cJSON *item);
 ** holds; nothing when its open failed. After an error the file is aborted anyway. */
 void qsb_json_stream_close(qsb_json_stream *s);
 
-/* The stream for the elements made by element(ctx, i), i = 0 .. n - 1 in order. */
-typedef struct cJSON *(*qsb_json_element_fn)(void *ctx, size_t i);
-int qsb_json_print_array_streamed(FILE *out, struct cJSON *root, const char *key, size_t n,
-                                  qsb_json_element_fn element, void *ctx, const char *what);
-
 /* A document whose building ran out of memory part-way: deleted, reported naming `what`;
 ** returns QSB_ESYSTEM. */
 int qsb_json_abandon(struct cJSON *root, const char *what);
