@@ -4,12 +4,14 @@
 ** many, with nested objects and arrays, escaped strings and numbers in the elements; and so
 ** is a fleet's shape, documents streamed as the elements of the root's array.
 */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
+#include "captured.h"
 #include "check.h"
 #include "diag.h"
 #include "json_write.h"
@@ -43,14 +45,10 @@ static cJSON *head(void)
     return root;
 }
 
-/* What `print` writes, as a malloc'd string. */
-static char *written(size_t n, int streamed)
+/* The flat shape: head() and its array "cells" of n elements, streamed or printed whole. */
+static void write_flat(FILE *fp, size_t n, size_t unused, bool streamed)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&text, &len);
-    if (!fp)
-        return NULL;
+    (void)unused;
     cJSON *root = head();
     if (streamed) {
         qsb_json_stream cells;
@@ -58,14 +56,12 @@ static char *written(size_t n, int streamed)
         for (size_t i = 0; i < n; i++)
             CHECK(qsb_json_stream_add(&cells, element(i)) == QSB_OK);
         qsb_json_stream_close(&cells);
-    } else {
-        cJSON *cells = cJSON_AddArrayToObject(root, "cells");
-        for (size_t i = 0; i < n; i++)
-            cJSON_AddItemToArray(cells, element(i));
-        CHECK(qsb_json_print(fp, root, "test") == QSB_OK);
+        return;
     }
-    fclose(fp);
-    return text;
+    cJSON *cells = cJSON_AddArrayToObject(root, "cells");
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(cells, element(i));
+    CHECK(qsb_json_print(fp, root, "test") == QSB_OK);
 }
 
 /* A fleet's shape: {"schema_version", "machines": [{"context", "results": [...]}, ...]}. */
@@ -78,13 +74,8 @@ static cJSON *machine_head(size_t m)
     return doc;
 }
 
-static char *fleet_written(size_t machines, size_t rows, int streamed)
+static void write_fleet(FILE *fp, size_t machines, size_t rows, bool streamed)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&text, &len);
-    if (!fp)
-        return NULL;
     cJSON *root = cJSON_CreateObject();
     cJSON_AddNumberToObject(root, "schema_version", 2);
     if (streamed) {
@@ -98,40 +89,46 @@ static char *fleet_written(size_t machines, size_t rows, int streamed)
             qsb_json_stream_close(&doc);
         }
         qsb_json_stream_close(&fleet);
-    } else {
-        cJSON *all = cJSON_AddArrayToObject(root, "machines");
-        for (size_t m = 0; m < machines; m++) {
-            cJSON *doc = machine_head(m), *results = cJSON_AddArrayToObject(doc, "results");
-            for (size_t i = 0; i < rows; i++)
-                cJSON_AddItemToArray(results, element(i + m));
-            cJSON_AddItemToArray(all, doc);
-        }
-        CHECK(qsb_json_print(fp, root, "test") == QSB_OK);
+        return;
     }
-    fclose(fp);
-    return text;
+    cJSON *all = cJSON_AddArrayToObject(root, "machines");
+    for (size_t m = 0; m < machines; m++) {
+        cJSON *doc = machine_head(m), *results = cJSON_AddArrayToObject(doc, "results");
+        for (size_t i = 0; i < rows; i++)
+            cJSON_AddItemToArray(results, element(i + m));
+        cJSON_AddItemToArray(all, doc);
+    }
+    CHECK(qsb_json_print(fp, root, "test") == QSB_OK);
+}
+
+typedef void (*shape_writer)(FILE *fp, size_t a, size_t b, bool streamed);
+
+/* What the writer writes, as a malloc'd string; NULL when no stream opens. */
+static char *written_by(shape_writer write, size_t a, size_t b, bool streamed)
+{
+    FILE *fp = tmpfile();
+    if (!fp)
+        return NULL;
+    write(fp, a, b, streamed);
+    return captured(fp);
+}
+
+static void check_same(const char *shape, shape_writer write, size_t a, size_t b)
+{
+    char *whole = written_by(write, a, b, false), *streamed = written_by(write, a, b, true);
+    CHECK_MSG(whole && streamed && strcmp(whole, streamed) == 0,
+              "%s %zu, %zu:\n--- whole\n%s--- streamed\n%s", shape, a, b, whole, streamed);
+    free(whole);
+    free(streamed);
 }
 
 int main(void)
 {
-    const size_t shapes[][2] = {{1, 0}, {1, 3}, {2, 1}, {3, 4}};
-    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
-        char *whole = fleet_written(shapes[k][0], shapes[k][1], 0);
-        char *streamed = fleet_written(shapes[k][0], shapes[k][1], 1);
-        CHECK_MSG(whole && streamed && strcmp(whole, streamed) == 0,
-                  "%zu machines of %zu rows:\n--- whole\n%s--- streamed\n%s", shapes[k][0],
-                  shapes[k][1], whole, streamed);
-        free(whole);
-        free(streamed);
-    }
-    const size_t counts[] = {0, 1, 2, 7};
-    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
-        char *whole = written(counts[k], 0), *streamed = written(counts[k], 1);
-        CHECK(whole && streamed);
-        CHECK_MSG(whole && streamed && strcmp(whole, streamed) == 0,
-                  "%zu elements:\n--- whole\n%s--- streamed\n%s", counts[k], whole, streamed);
-        free(whole);
-        free(streamed);
-    }
+    const size_t elements[] = {0, 1, 2, 7};
+    for (size_t k = 0; k < sizeof elements / sizeof elements[0]; k++)
+        check_same("flat, elements", write_flat, elements[k], 0);
+    const size_t fleets[][2] = {{1, 0}, {1, 3}, {2, 1}, {3, 4}};
+    for (size_t k = 0; k < sizeof fleets / sizeof fleets[0]; k++)
+        check_same("fleet, machines and rows", write_fleet, fleets[k][0], fleets[k][1]);
     return check_done();
 }
