@@ -13,7 +13,7 @@ static bool same_text(const char *a, const char *b)
     return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
-static bool same_double(double a, double b)
+bool same_double(double a, double b)
 {
     return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
 }

@@ -26,11 +26,6 @@
 
 /* ---- the same report from both ---- */
 
-static bool same_double(double a, double b)
-{
-    return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
-}
-
 static bool same_view(const qsb_baseline_view *a, const qsb_baseline_view *b)
 {
     return a->regression == b->regression && same_double(a->change_pct, b->change_pct) &&

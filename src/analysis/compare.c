@@ -384,7 +384,7 @@ static int judge(qsb_comparison *it, const qsb_row *b, const qsb_row *n, const q
 /* ---- the whole comparison ---- */
 
 /* A cell's rows in full: the cell itself, or a view of its slim rows (result.h) in `local`
-** when they fit, else in `heap` (malloc'd, freed by full_cell_free). */
+** when they fit, else in `heap` (malloc'd; the caller frees it). */
 #define LOCAL_ROWS 8
 typedef struct {
     qsb_cell view;
@@ -457,6 +457,7 @@ int qsb_compare_work_out(const qsb_compare_report *r, const qsb_compare_entry *e
                          qsb_judging how, qsb_comparison *it)
 {
     full_cell fc, fo;
+    fo.heap = NULL; /* fo is filled only for an entry in both files */
     const qsb_cell *cell = full_rows(e->cell, &fc);
     const qsb_cell *other = cell && e->other ? full_rows(e->other, &fo) : NULL;
     int status = !cell || (e->other && !other) ? QSB_ESYSTEM : QSB_OK;
@@ -468,10 +469,8 @@ int qsb_compare_work_out(const qsb_compare_report *r, const qsb_compare_entry *e
         it->verdict = (qsb_verdict)e->verdict;
     else if (status == QSB_OK)
         status = work_out_pair(r, e, how, cell, other, it);
-    if (cell)
-        free(fc.heap);
-    if (other)
-        free(fo.heap);
+    free(fc.heap);
+    free(fo.heap);
     return status;
 }
 

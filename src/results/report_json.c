@@ -298,19 +298,22 @@ static cJSON *document_head(builder *b, const qsb_results *r, qsb_versioning ver
     return root;
 }
 
+/* o, or NULL (o deleted) when building it failed part-way: the stream then reports it. */
+static cJSON *built(const builder *b, cJSON *o)
+{
+    if (!b->failed)
+        return o;
+    cJSON_Delete(o);
+    return NULL;
+}
+
 /* A document's rows into its open stream, one at a time. */
 static int stream_rows(qsb_json_stream *s, builder *b, const qsb_results *r)
 {
     int status = QSB_OK;
     for (size_t c = 0; c < r->ncells && status == QSB_OK; c++)
-        for (size_t i = 0; i < r->cells[c].nrows && status == QSB_OK; i++) {
-            cJSON *o = result_object(b, r, &r->cells[c], i);
-            if (b->failed) {
-                cJSON_Delete(o);
-                o = NULL;
-            }
-            status = qsb_json_stream_add(s, o);
-        }
+        for (size_t i = 0; i < r->cells[c].nrows && status == QSB_OK; i++)
+            status = qsb_json_stream_add(s, built(b, result_object(b, r, &r->cells[c], i)));
     return status;
 }
 
@@ -318,11 +321,9 @@ static int stream_rows(qsb_json_stream *s, builder *b, const qsb_results *r)
 int qsb_report_json(FILE *out, const qsb_results *r)
 {
     builder b = {false};
-    cJSON *root = document_head(&b, r, QSB_VERSIONED);
-    if (b.failed)
-        return qsb_json_abandon(root, "JSON results");
     qsb_json_stream doc;
-    int status = qsb_json_stream_open(&doc, out, root, "results", "JSON results");
+    int status = qsb_json_stream_open(&doc, out, built(&b, document_head(&b, r, QSB_VERSIONED)),
+                                      "results", "JSON results");
     if (status == QSB_OK)
         status = stream_rows(&doc, &b, r);
     qsb_json_stream_close(&doc);
@@ -337,16 +338,10 @@ int qsb_report_fleet_json(FILE *out, const qsb_results *runs, size_t n)
     cJSON *root = cJSON_CreateObject();
     if (root)
         add(&b, root, "schema_version", count(QSB_FLEET_SCHEMA_VERSION));
-    if (!root || b.failed)
-        return qsb_json_abandon(root, "JSON results");
     qsb_json_stream fleet, doc;
-    int status = qsb_json_stream_open(&fleet, out, root, "machines", "JSON results");
+    int status = qsb_json_stream_open(&fleet, out, built(&b, root), "machines", "JSON results");
     for (size_t i = 0; i < n && status == QSB_OK; i++) {
-        cJSON *head = document_head(&b, &runs[i], QSB_UNVERSIONED);
-        if (b.failed) {
-            cJSON_Delete(head);
-            head = NULL;
-        }
+        cJSON *head = built(&b, document_head(&b, &runs[i], QSB_UNVERSIONED));
         status = qsb_json_stream_open_element(&fleet, &doc, head, "results");
         if (status == QSB_OK)
             status = stream_rows(&doc, &b, &runs[i]);
