@@ -226,6 +226,56 @@ static void test_verdicts(void)
     qsb_results_free(&base);
 }
 
+/* One cell of msort and introsort over 5 units of 3 samples, each unit's speed scaled by
+** scatter[unit] (BASE and NEW alike), introsort by factor in NEW. */
+static void build_scattered(qsb_results *r, const double scatter[5], double factor)
+{
+    memset(r, 0, sizeof *r);
+    set_context(r, "cycles");
+    const char *const algos[] = {"msort", "introsort"};
+    qsb_cell *cell = qsb_results_add_cell(r, "random", 49152, 4, algos, 2);
+    CHECK(cell != NULL);
+    for (size_t a = 0; cell && a < 2; a++) {
+        double f = a ? factor : 1.0;
+        for (uint32_t k = 0; k < 15; k++)
+            CHECK(qsb_row_add_sample(&cell->rows[a], 1e6 * f * scatter[k / 3], k / 3) == 0);
+        cell->rows[a].summary.median = 1e6 * f;
+    }
+}
+
+/* A row not shown slower whose interval reaches beyond the threshold is unresolved, not the
+** same, and does not fail; one whose interval stays within it is the same. */
+static void test_unresolved(void)
+{
+    const double wide[5] = {0.92, 1.0, 1.08, 0.96, 1.04}, narrow[5] = {0.998, 1.0, 1.002,
+                                                                       0.999, 1.001};
+    qsb_results base, cand;
+    qsb_compare_report rep;
+    build_scattered(&base, wide, 1.0);
+    build_scattered(&cand, (const double[5]){1.04, 0.92, 0.96, 1.08, 1.0}, 1.04);
+    compare_to_report(&base, &cand, &rep);
+    qsb_comparison it = item_at(&rep, 1);
+    CHECK_MSG(it.verdict == QSB_VERDICT_UNRESOLVED && it.change_hi > 5.0 && it.change_lo < 0.0,
+              "%s [%g, %g]", qsb_verdict_name(it.verdict), it.change_lo, it.change_hi);
+    CHECK(item_at(&rep, 0).verdict == QSB_VERDICT_UNRESOLVED); /* msort: 0% within ±8% */
+    CHECK_EQ_U64(rep.count[QSB_VERDICT_UNRESOLVED], 2);
+    CHECK(qsb_compare_status(&rep, QSB_COMPARE_STRICT) == QSB_OK);
+    qsb_compare_report_free(&rep);
+    qsb_results_free(&cand);
+    qsb_results_free(&base);
+
+    build_scattered(&base, narrow, 1.0);
+    build_scattered(&cand, narrow, 1.04);
+    compare_to_report(&base, &cand, &rep);
+    it = item_at(&rep, 1);
+    CHECK_MSG(it.verdict == QSB_VERDICT_SAME && it.change_hi < 5.0 && it.change_lo > 0.0,
+              "%s [%g, %g]", qsb_verdict_name(it.verdict), it.change_lo, it.change_hi);
+    CHECK_EQ_U64(rep.count[QSB_VERDICT_UNRESOLVED], 0);
+    qsb_compare_report_free(&rep);
+    qsb_results_free(&cand);
+    qsb_results_free(&base);
+}
+
 static void test_missing_rows(void)
 {
     qsb_results base, fewer;
@@ -720,6 +770,48 @@ static size_t occurrences(const char *name, const char *text)
     return n;
 }
 
+/* The gate's status on r, its warnings in tmpdir's gate.txt. */
+static int gate_with_warnings(const qsb_results *r, double pct)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/gate.txt", tmpdir);
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    FILE *fp = fopen(path, "w");
+    CHECK(saved >= 0 && fp != NULL);
+    if (saved < 0 || !fp)
+        return -1;
+    dup2(fileno(fp), STDERR_FILENO);
+    int status = qsb_gate_fail_above(r, pct, 0.01, QSB_CORRECTION_HOLM);
+    fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    fclose(fp);
+    return status;
+}
+
+/* Rows the gate passes although their intervals reach beyond its threshold are said, never
+** passed in silence; rows whose intervals stay below it pass without a word. */
+static void test_gate_unresolved(void)
+{
+    qsb_results r;
+    build_units(&r, 4, 6, 3, 1.03, 0.05, 21); /* +3%, units scattered 5%: wide intervals */
+    for (size_t c = 0; c < r.ncells; c++)
+        CHECK_MSG(r.cells[c].rows[1].delta_hi > 5.0, "%g", r.cells[c].rows[1].delta_hi);
+    CHECK(gate_with_warnings(&r, 5) == QSB_OK);
+    CHECK(occurrences("gate.txt", "qsortbench: warning: --fail-above 5: 4 candidate rows are "
+                                  "unresolved: not shown slower than 5%, but their 95% "
+                                  "intervals reach beyond it") == 1);
+    qsb_results_free(&r);
+
+    build_units(&r, 4, 6, 3, 1.10, 0.005, 5); /* 10% slower, tight: well below 12% */
+    CHECK(gate_with_warnings(&r, 12) == QSB_OK);
+    CHECK(occurrences("gate.txt", "unresolved") == 0);
+    CHECK(gate_with_warnings(&r, 3) == QSB_FINDING); /* and caught at 3% */
+    CHECK(occurrences("gate.txt", "unresolved") == 0);
+    qsb_results_free(&r);
+}
+
 static void check_json_verdicts(void)
 {
     char *text = slurp("verdicts.json");
@@ -901,6 +993,7 @@ int main(void)
     test_min_attainable_p();
     test_change_interval();
     test_verdicts();
+    test_unresolved();
     test_missing_rows();
     test_metrics();
     test_normalize();
@@ -909,6 +1002,7 @@ int main(void)
     test_without_units();
     test_context_differences();
     test_gate();
+    test_gate_unresolved();
     test_calibration();
     test_command();
     test_command_corrections();

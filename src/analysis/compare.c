@@ -20,7 +20,7 @@
 
 static const char *const verdict_names[QSB_VERDICT_COUNT] = {
     "same", "REGRESSION", "improved", "too few samples", "FAILED", "BASE failed",
-    "only in BASE", "only in NEW", "reference",
+    "only in BASE", "only in NEW", "reference", "unresolved",
 };
 
 const char *qsb_verdict_name(qsb_verdict v)
@@ -195,6 +195,7 @@ enum {
     BEYOND_SLOWER = 1,     /* slower beyond the threshold */
     BEYOND_FASTER = 2,     /* faster beyond it */
     BEYOND_UNTESTABLE = 4, /* slower beyond it, and Mann-Whitney cannot reach alpha */
+    REACHES_BEYOND = 8,    /* the interval's top beyond it: unresolved unless significant */
 };
 
 /* One of the entries' p-values (which: the faster side's) corrected over every tested row,
@@ -219,7 +220,8 @@ static long correct_p(qsb_compare_report *out, bool faster)
     return m;
 }
 
-/* The verdicts of the tested rows, from their p-values corrected over all of them. */
+/* The verdicts of the tested rows, from their p-values corrected over all of them; a row not
+** found slower whose 95% interval reaches beyond the threshold is unresolved, not the same. */
 static int decide_tested(qsb_compare_report *out)
 {
     long m = correct_p(out, false);
@@ -239,6 +241,8 @@ static int decide_tested(qsb_compare_report *out)
             e->verdict = QSB_VERDICT_IMPROVED;
         else if (e->beyond & BEYOND_UNTESTABLE)
             e->verdict = QSB_VERDICT_FEW_SAMPLES;
+        else if (e->beyond & REACHES_BEYOND)
+            e->verdict = QSB_VERDICT_UNRESOLVED;
     }
     return QSB_OK;
 }
@@ -491,7 +495,8 @@ static int first_judgement(qsb_compare_report *r, qsb_compare_entry *e)
                           (it.change_pct > thr && it.test == QSB_TEST_MANN_WHITNEY &&
                                    qsb_min_attainable_p(it.base_n, it.new_n) >= r->opt.alpha
                                ? BEYOND_UNTESTABLE
-                               : 0));
+                               : 0) |
+                          (it.change_hi > thr ? REACHES_BEYOND : 0));
     r->no_samples += it.threshold_only && it.verdict != QSB_VERDICT_FAILED;
     return status;
 }

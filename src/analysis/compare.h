@@ -18,7 +18,8 @@
 #include "stats.h"
 
 typedef enum {
-    QSB_VERDICT_SAME,        /* within the threshold, or not significant */
+    QSB_VERDICT_SAME,        /* not significant, the interval's top within the threshold (or
+                             ** no interval) */
     QSB_VERDICT_REGRESSION,  /* slower beyond the threshold, significantly */
     QSB_VERDICT_IMPROVED,    /* faster beyond the threshold, significantly */
     QSB_VERDICT_FEW_SAMPLES, /* slower beyond the threshold, but untestable at alpha */
@@ -27,6 +28,8 @@ typedef enum {
     QSB_VERDICT_ONLY_BASE,   /* the row is in BASE only */
     QSB_VERDICT_ONLY_NEW,    /* the row is in NEW only */
     QSB_VERDICT_REFERENCE,   /* normalize: the baseline the others are divided by */
+    QSB_VERDICT_UNRESOLVED,  /* not shown slower beyond the threshold, but its interval reaches
+                             ** beyond it: a regression of that size is not ruled out */
     QSB_VERDICT_COUNT
 } qsb_verdict;
 
@@ -160,7 +163,8 @@ int qsb_compare_status(const qsb_compare_report *r, qsb_compare_strictness stric
 /* run --fail-above PCT: tests every verified candidate row of r (docs/measurement.md; exact
 ** counts need no test), reports each row slower than pct with p < alpha after the correction
 ** over all candidate rows, warns about timed rows with fewer than 2 units (untestable: they do
-** not fail), and returns QSB_FINDING if a row was reported, else QSB_OK. */
+** not fail) and about rows it passes whose 95% interval reaches beyond pct (unresolved: they do
+** not fail either), and returns QSB_FINDING if a row was reported, else QSB_OK. */
 int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha, qsb_correction c);
 
 /* ---- compare --calibration ---- */

@@ -13,39 +13,52 @@
 #include "diag.h"
 #include "stats.h"
 
-/* The one-sided p of "the row's paired ratio is at most 1 + pct / 100" over its units, their
-** spread widened by the run's drift factor; NAN when untestable (fewer than 2 units, or no
-** units). *units gets the count. */
-static double gate_p(const qsb_row *base, const qsb_row *row, double pct, double drift,
-                     size_t *units)
+/* What the gate's test of one candidate row found. */
+typedef struct {
+    double p;        /* one-sided p of "slower than pct", before the correction; NAN: untested */
+    double reach;    /* the top of the tested delta's 95% interval, in percent (of the state
+                     ** reaching furthest for a row with states); NAN when untested */
+    double delta;    /* by state: the delta of the state tested most clearly slower; NAN for a
+                     ** row tested as a whole */
+    double speed;    /* that state's speed */
+} gate_test;
+
+/* The test of one spread of units' log paired ratios against log(1 + pct / 100), the spread
+** widened by the run's drift factor: its p, and the top of its interval into *reach. NAN when
+** untestable (fewer than 2 units). */
+static double spread_p(const qsb_unit_spread *s, double pct, double drift, double *reach)
 {
-    *units = 0;
-    size_t n = row->nsamples < base->nsamples ? row->nsamples : base->nsamples;
-    if (!row->units || n == 0)
+    if (s->units < 2 || !isfinite(s->log_sd))
         return NAN;
-    qsb_unit_spread s;
-    if (qsb_paired_ratio_spread(base->samples, row->samples, row->units, n, &s) != 0)
-        return NAN;
-    *units = s.units;
-    if (s.units < 2 || !isfinite(s.log_sd))
-        return NAN;
-    return qsb_one_sided_p(s.log_mean, drift * s.log_sd / sqrt((double)s.units),
-                           (double)(s.units - 1), log1p(pct / 100.0));
+    double se = drift * s->log_sd / sqrt((double)s->units), df = (double)(s->units - 1);
+    *reach = expm1(s->log_mean + qsb_t_quantile(0.975, df) * se) * 100.0;
+    return qsb_one_sided_p(s->log_mean, se, df, log1p(pct / 100.0));
 }
 
-/* gate_p state by state where the row has states (compare_states.h): each state's units
-** tested alone, the smallest p times the states tested (Bonferroni within the row); *delta_pct
-** the geometric mean delta of that state, *speed its speed. NAN when no state is testable, or
-** out of memory. */
-static double gate_states_p(const qsb_cell *cell, size_t i, double pct, double drift,
-                            double *delta_pct, double *speed)
+/* The row tested over its units as a whole. */
+static gate_test gate_row(const qsb_row *base, const qsb_row *row, double pct, double drift)
 {
+    gate_test g = {NAN, NAN, NAN, NAN};
+    size_t n = row->nsamples < base->nsamples ? row->nsamples : base->nsamples;
+    qsb_unit_spread s;
+    if (row->units && n > 0 &&
+        qsb_paired_ratio_spread(base->samples, row->samples, row->units, n, &s) == 0)
+        g.p = spread_p(&s, pct, drift, &g.reach);
+    return g;
+}
+
+/* The row tested state by state (compare_states.h): each state's units tested alone, the
+** smallest p times the states tested (Bonferroni within the row). NAN p when no state is
+** testable, or out of memory. */
+static gate_test gate_states(const qsb_cell *cell, size_t i, double pct, double drift)
+{
+    gate_test g = {NAN, NAN, NAN, NAN};
     const qsb_row *base = &cell->rows[0], *row = &cell->rows[i];
     size_t n = row->nsamples < base->nsamples ? row->nsamples : base->nsamples;
     qsb_row_state_map m = {0};
     double *x = malloc(2 * (n ? n : 1) * sizeof *x);
     uint32_t *units = malloc((n ? n : 1) * sizeof *units);
-    double *ratios = x ? x + n : NULL, best = NAN;
+    double *ratios = x ? x + n : NULL;
     size_t tested = 0;
     qsb_state_key key = qsb_state_key_of(cell, cell, i);
     bool ok = x && units && row->units && qsb_row_state_map_of(cell, i, key, &m) == 0;
@@ -54,21 +67,26 @@ static double gate_states_p(const qsb_cell *cell, size_t i, double pct, double d
             ratios[j] = base->samples[j] > 0 ? row->samples[j] / base->samples[j] : NAN;
         size_t kept = qsb_state_samples(&m, k, ratios, row->units, n, x, units);
         qsb_unit_spread s;
-        if (qsb_unit_spread_of(x, units, kept, &s) != 0 || s.units < 2 || !isfinite(s.log_sd))
+        double reach = NAN, p = qsb_unit_spread_of(x, units, kept, &s) == 0
+                                    ? spread_p(&s, pct, drift, &reach)
+                                    : NAN;
+        if (isnan(p))
             continue;
-        double p = qsb_one_sided_p(s.log_mean, drift * s.log_sd / sqrt((double)s.units),
-                                   (double)(s.units - 1), log1p(pct / 100.0));
         tested++;
-        if (isnan(best) || p < best) {
-            best = p;
-            *delta_pct = expm1(s.log_mean) * 100.0;
-            *speed = m.speed[k];
+        g.reach = isnan(g.reach) || reach > g.reach ? reach : g.reach;
+        if (isnan(g.p) || p < g.p) {
+            g.p = p;
+            g.delta = expm1(s.log_mean) * 100.0;
+            g.speed = m.speed[k];
         }
     }
     qsb_row_state_map_free(&m);
     free(x);
     free(units);
-    return ok && tested ? fmin(1.0, best * (double)tested) : NAN;
+    if (!ok || !tested)
+        return (gate_test){NAN, NAN, NAN, NAN};
+    g.p = fmin(1.0, g.p * (double)tested);
+    return g;
 }
 
 static void gate_report(const qsb_results *r, const qsb_cell *cell, const qsb_row *row,
@@ -81,67 +99,102 @@ static void gate_report(const qsb_results *r, const qsb_cell *cell, const qsb_ro
               (unsigned long long)cell->size, why);
 }
 
+/* Every candidate row of r tested (t[k], k over the candidate rows in order); the timed rows
+** above pct that could not be tested counted into *untestable. */
+static void test_rows(const qsb_results *r, bool exact, double pct, gate_test *t, double *p,
+                      size_t *untestable)
+{
+    double drift = qsb_drift_of_ratios(&r->context);
+    size_t k = 0;
+    for (size_t c = 0; c < r->ncells; c++)
+        for (size_t i = 1; i < r->cells[c].nrows; i++, k++) {
+            const qsb_cell *cell = &r->cells[c];
+            const qsb_row *row = &cell->rows[i];
+            bool timed = !exact && row->verified && cell->rows[0].verified;
+            t[k] = !timed       ? (gate_test){NAN, NAN, NAN, NAN}
+                   : row->states ? gate_states(cell, i, pct, drift)
+                                 : gate_row(&cell->rows[0], row, pct, drift);
+            p[k] = t[k].p;
+            *untestable += timed && isnan(t[k].p) && row->delta_pct > pct;
+        }
+}
+
+/* Reports each row the gate fails on (adj: the p-values corrected over the m tests); returns
+** how many, and counts into *unresolved the tested rows it passes whose interval reaches
+** beyond pct. */
+static size_t report_rows(const qsb_results *r, bool exact, double pct, double alpha,
+                          qsb_correction corr, const gate_test *t, const double *adj, long m,
+                          size_t *unresolved)
+{
+    size_t flagged = 0, k = 0;
+    for (size_t c = 0; c < r->ncells; c++)
+        for (size_t i = 1; i < r->cells[c].nrows; i++, k++) {
+            const qsb_row *row = &r->cells[c].rows[i];
+            char why[240];
+            bool by_state = !isnan(t[k].delta);
+            double delta = by_state ? t[k].delta : row->delta_pct;
+            bool fails = row->verified && delta > pct &&
+                         (exact || (!isnan(adj[k]) && adj[k] < alpha));
+            *unresolved += !fails && !isnan(t[k].p) && t[k].reach > pct;
+            if (!fails)
+                continue;
+            if (exact)
+                snprintf(why, sizeof why, "exact counts");
+            else {
+                char state[96] = "";
+                if (by_state)
+                    snprintf(state, sizeof state, "%+.2f%% in its state at %.0f; ", delta,
+                             t[k].speed);
+                snprintf(why, sizeof why, "%sone-sided p %.2g over units, adjusted (%s) %.2g < "
+                         "%g over %ld candidate rows", state, t[k].p, qsb_correction_name(corr),
+                         adj[k], alpha, m);
+            }
+            flagged++;
+            gate_report(r, &r->cells[c], row, pct, why);
+        }
+    return flagged;
+}
+
+static void warn_passed_rows(double pct, size_t untestable, size_t unresolved)
+{
+    if (untestable)
+        qsb_warning("--fail-above %g: %zu candidate row%s above it could not be tested "
+                    "(fewer than 2 units) and do%s not fail the gate: run with --reps 10 or "
+                    "more, or without --reps", pct, untestable, untestable == 1 ? "" : "s",
+                    untestable == 1 ? "es" : "");
+    if (unresolved)
+        qsb_warning("--fail-above %g: %zu candidate row%s unresolved: not shown slower than "
+                    "%g%%, but %s 95%% interval%s reach%s beyond it, so a regression of that "
+                    "size is not ruled out; a longer --budget narrows %s", pct, unresolved,
+                    unresolved == 1 ? " is" : "s are", pct, unresolved == 1 ? "its" : "their",
+                    unresolved == 1 ? "" : "s", unresolved == 1 ? "es" : "",
+                    unresolved == 1 ? "it" : "them");
+}
+
 int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha, qsb_correction corr)
 {
     bool exact = r->context.metric && strcmp(r->context.metric, "comparisons") == 0;
     size_t n = 0;
     for (size_t c = 0; c < r->ncells; c++)
         n += r->cells[c].nrows ? r->cells[c].nrows - 1 : 0;
-    double *p = malloc(4 * (n ? n : 1) * sizeof *p);
-    if (!p)
-        return qsb_out_of_memory("--fail-above");
-    double *adj = p + n, *state_delta = p + 2 * n, *state_speed = p + 3 * n;
-    size_t k = 0, untestable = 0, units;
-    for (size_t c = 0; c < r->ncells; c++)
-        for (size_t i = 1; i < r->cells[c].nrows; i++, k++) {
-            const qsb_row *row = &r->cells[c].rows[i];
-            bool timed = !exact && row->verified && r->cells[c].rows[0].verified;
-            state_delta[k] = state_speed[k] = NAN;
-            if (timed && row->states)
-                p[k] = gate_states_p(&r->cells[c], i, pct, qsb_drift_of_ratios(&r->context),
-                                     &state_delta[k], &state_speed[k]);
-            else
-                p[k] = timed ? gate_p(&r->cells[c].rows[0], row, pct,
-                                      qsb_drift_of_ratios(&r->context), &units)
-                             : NAN;
-            untestable += timed && isnan(p[k]) && row->delta_pct > pct;
-        }
-    long m = qsb_adjust_p(p, n, corr, adj);
-    if (m < 0) {
+    size_t room = n ? n : 1;
+    gate_test *t = calloc(room, sizeof *t);
+    double *p = malloc(2 * room * sizeof *p);
+    if (!t || !p) {
+        free(t);
         free(p);
         return qsb_out_of_memory("--fail-above");
     }
-    size_t flagged = 0;
-    k = 0;
-    for (size_t c = 0; c < r->ncells; c++)
-        for (size_t i = 1; i < r->cells[c].nrows; i++, k++) {
-            const qsb_row *row = &r->cells[c].rows[i];
-            char why[240];
-            bool by_state = !isnan(state_delta[k]);
-            double delta = by_state ? state_delta[k] : row->delta_pct;
-            if (!row->verified || !(delta > pct))
-                continue;
-            if (exact)
-                snprintf(why, sizeof why, "exact counts");
-            else if (!isnan(adj[k]) && adj[k] < alpha) {
-                char state[96] = "";
-                if (by_state)
-                    snprintf(state, sizeof state, "%+.2f%% in its state at %.0f; ", delta,
-                             state_speed[k]);
-                snprintf(why, sizeof why, "%sone-sided p %.2g over units, adjusted (%s) %.2g < "
-                         "%g over %ld candidate rows", state, p[k], qsb_correction_name(corr),
-                         adj[k], alpha, m);
-            }
-            else
-                continue;
-            flagged++;
-            gate_report(r, &r->cells[c], row, pct, why);
-        }
+    double *adj = p + room;
+    size_t untestable = 0, unresolved = 0, flagged = 0;
+    test_rows(r, exact, pct, t, p, &untestable);
+    long m = qsb_adjust_p(p, n, corr, adj);
+    if (m >= 0)
+        flagged = report_rows(r, exact, pct, alpha, corr, t, adj, m, &unresolved);
+    free(t);
     free(p);
-    if (untestable)
-        qsb_warning("--fail-above %g: %zu candidate row%s above it could not be tested "
-                    "(fewer than 2 units) and do%s not fail the gate: run with --reps 10 or "
-                    "more, or without --reps", pct, untestable, untestable == 1 ? "" : "s",
-                    untestable == 1 ? "es" : "");
+    if (m < 0)
+        return qsb_out_of_memory("--fail-above");
+    warn_passed_rows(pct, untestable, unresolved);
     return flagged ? QSB_FINDING : QSB_OK;
 }

@@ -82,6 +82,14 @@ void qsb_compare_warn_rows(const qsb_compare_report *r)
         qsb_warning("%zu row%s slower beyond %g%% with too few samples for p < %g: run with "
                     "more repetitions (--reps 10 or more)", few, few == 1 ? " is" : "s are",
                     opt->threshold_pct, opt->alpha);
+    size_t open_rows = r->count[QSB_VERDICT_UNRESOLVED];
+    if (open_rows)
+        qsb_warning("%zu row%s unresolved: not shown slower beyond %g%%, but %s 95%% "
+                    "interval%s reach%s beyond it, so a regression of that size is not ruled "
+                    "out; more processes (a longer --budget) in both runs narrow %s",
+                    open_rows, open_rows == 1 ? " is" : "s are", opt->threshold_pct,
+                    open_rows == 1 ? "its" : "their", open_rows == 1 ? "" : "s",
+                    open_rows == 1 ? "es" : "", open_rows == 1 ? "it" : "them");
     if (r->tests_mann_whitney)
         qsb_warning("%zu row%s no units (files from before units were recorded): tested by "
                     "Mann-Whitney over the samples, which takes correlated samples as "

@@ -92,11 +92,11 @@ static void summary_sentence(char *buf, size_t len, const qsb_compare_report *r)
 {
     const size_t *n = r->count;
     int used = snprintf(buf, len,
-                        "%zu regression%s, %zu failed, %zu improved, %zu same, %zu with too few "
-                        "samples; %zu only in BASE, %zu only in NEW",
+                        "%zu regression%s, %zu failed, %zu improved, %zu same, %zu unresolved, "
+                        "%zu with too few samples; %zu only in BASE, %zu only in NEW",
                         n[QSB_VERDICT_REGRESSION], n[QSB_VERDICT_REGRESSION] == 1 ? "" : "s",
                         n[QSB_VERDICT_FAILED] + n[QSB_VERDICT_BASE_FAILED],
-                        n[QSB_VERDICT_IMPROVED], n[QSB_VERDICT_SAME],
+                        n[QSB_VERDICT_IMPROVED], n[QSB_VERDICT_SAME], n[QSB_VERDICT_UNRESOLVED],
                         n[QSB_VERDICT_FEW_SAMPLES], n[QSB_VERDICT_ONLY_BASE],
                         n[QSB_VERDICT_ONLY_NEW]);
     size_t moved = r->against_baseline_regressions;
@@ -313,7 +313,7 @@ int qsb_compare_write_markdown(FILE *fp, const qsb_compare_report *r, const char
 
 static const char *const verdict_keys[QSB_VERDICT_COUNT] = {
     "same", "regression", "improved", "too_few_samples", "failed", "base_failed",
-    "only_in_base", "only_in_new", "reference",
+    "only_in_base", "only_in_new", "reference", "unresolved",
 };
 
 static const char *const test_keys[] = {"none", "welch-units", "mann-whitney"};

@@ -17,6 +17,8 @@ static const char *verdict_class(qsb_verdict v)
         return "slower";
     case QSB_VERDICT_IMPROVED:
         return "faster";
+    case QSB_VERDICT_UNRESOLVED:
+        return "noisy";
     default:
         return "muted";
     }
@@ -69,10 +71,11 @@ static void put_compare_summary(FILE *out, const qsb_html_page *p, const qsb_com
                 : qsb_correction_name(p->compare.correction),
             rep->tests, rep->tests_units, rep->tests_mann_whitney);
     fprintf(out, "<p>Verdict: <span class=\"%s\">%s</span> &mdash; %zu regression, %zu "
-                 "improved, %zu same, %zu failed, %zu in one file only.",
+                 "improved, %zu same, %zu unresolved, %zu failed, %zu in one file only.",
             status == QSB_OK ? "verdict-pass" : "verdict-fail", status == QSB_OK ? "pass" : "fail",
             rep->count[QSB_VERDICT_REGRESSION], rep->count[QSB_VERDICT_IMPROVED],
-            rep->count[QSB_VERDICT_SAME], rep->count[QSB_VERDICT_FAILED],
+            rep->count[QSB_VERDICT_SAME], rep->count[QSB_VERDICT_UNRESOLVED],
+            rep->count[QSB_VERDICT_FAILED],
             rep->count[QSB_VERDICT_ONLY_BASE] + rep->count[QSB_VERDICT_ONLY_NEW]);
     if (rep->ndiffers) {
         fputs(" The contexts differ in:", out);
