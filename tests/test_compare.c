@@ -702,9 +702,18 @@ static void test_calibration(void)
     CHECK(isnan(cal.rows[10].excess));
     CHECK_MSG(near(cal.median_diff_pts, expm1(0.02) * 100.0, 1e-9), "%g", cal.median_diff_pts);
     CHECK(near(cal.worst_diff_pts, expm1(0.04) * 100.0, 1e-9) && cal.worst == 8);
+    /* the run level: the median of the 10 rows' excesses is that of a row 0.02 apart with
+    ** h = 0.02 sqrt(2); it is honest intervals' 0.6744898 / 1.959964 when h^2 + 2 r^2 =
+    ** (0.02 / that)^2 */
+    double honest = 0.6744898 / 1.959964;
+    double r = sqrt((pow(0.02 / honest, 2.0) - 2.0 * 0.02 * 0.02) / 2.0);
+    CHECK_MSG(near(cal.run_level_pct, expm1(r) * 100.0, 1e-6), "%g against %g",
+              cal.run_level_pct, expm1(r) * 100.0);
+    CHECK(near(cal.rows[0].log_diff, 0.02, 1e-12) &&
+          near(cal.rows[0].log_h, 0.02 * sqrt(2.0), 1e-12) && isnan(cal.rows[10].log_diff));
     qsb_calibration_free(&cal);
     CHECK(qsb_calibrate(&a, &a, &cal) == QSB_OK);
-    CHECK(cal.agree == 11 && cal.worst_diff_pts == 0.0);
+    CHECK(cal.agree == 11 && cal.worst_diff_pts == 0.0 && cal.run_level_pct == 0.0);
     qsb_calibration_free(&cal);
     build(&ns, "ns", 1.0, 3, 1);
     fflush(stderr);
@@ -971,9 +980,14 @@ static void test_command_corrections(void)
     CHECK(file_has("out.txt", "median 2.02 points, worst 4.08 points"));
     CHECK(occurrences("out.txt", "  NO\n") == 2 && occurrences("out.txt", "  yes\n") == 8);
     CHECK(file_has("cal.json", "\"share\":\t0.8") && file_has("cal.json", "\"agree\":\t8"));
+    CHECK(file_has("out.txt", "\nrun level: +-3.66% a run, the 95% half-width each run's "
+                              "intervals would need added (in quadrature)"));
+    CHECK(file_has("cal.json", "\"run_level_pct\":\t3.65"));
     CHECK(run_compare("", "--calibration cal_a.json cal_b.csv --strict") == 1);
     CHECK(file_has("err.txt", "8 of 10 rows agree, under 90%"));
     CHECK(run_compare("", "--calibration cal_a.json cal_a.json --strict") == 0);
+    CHECK(file_has("out.txt", "\nrun level: none beyond the intervals (the rows' differences "
+                              "scatter as honest intervals' do)\n"));
     CHECK(run_compare("", "--calibration cal_a.json cal_b.csv --markdown x.md") == 2);
 
     qsb_results_free(&a);

@@ -177,6 +177,7 @@ typedef struct {
     double diff_pts;    /* |d1 - d2|, percentage points */
     double excess;      /* |log ratio difference| / sqrt(h1^2 + h2^2): <= 1 agrees; NAN when
                         ** a run has no interval */
+    double log_diff, log_h; /* that difference and sqrt(h1^2 + h2^2); NAN as excess */
 } qsb_calibration_row;
 
 typedef struct {
@@ -189,6 +190,12 @@ typedef struct {
     ** (compare_states.h); each matched pair with an interval in both runs checked as a row */
     size_t state_pairs, state_with_interval, state_agree;
     size_t state_only; /* states without a partner in the other run */
+    /* The run level the two runs show: the 95% half-width (in percent, on the log scale) that
+    ** each run's intervals would need added in quadrature for the median row's difference to
+    ** be what honest intervals give (docs/measurement.md, "Compare and the gates"); 0 when it
+    ** is as they are; NAN without rows with intervals. What the runs moved together beyond
+    ** their processes' spread. */
+    double run_level_pct;
 } qsb_calibration;
 
 /* compare --calibration --strict: the share of rows with intervals that must agree. */

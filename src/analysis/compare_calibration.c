@@ -28,7 +28,7 @@ static void calibration_row(qsb_calibration_row *cr, const qsb_cell *cell, const
     *cr = (qsb_calibration_row){cell->pattern, a->algorithm, cell->nelem, cell->size,
                                 a->delta_pct, b->delta_pct, a->delta_lo, a->delta_hi,
                                 b->delta_lo, b->delta_hi, fabs(a->delta_pct - b->delta_pct),
-                                NAN};
+                                NAN, NAN, NAN};
     double h1 = log_half_width(a->delta_lo, a->delta_hi);
     double h2 = log_half_width(b->delta_lo, b->delta_hi);
     if (isnan(h1) || isnan(h2) || !(a->delta_pct > -100.0) || !(b->delta_pct > -100.0))
@@ -36,6 +36,46 @@ static void calibration_row(qsb_calibration_row *cr, const qsb_cell *cell, const
     double d = fabs(log1p(a->delta_pct / 100.0) - log1p(b->delta_pct / 100.0));
     double h = sqrt(h1 * h1 + h2 * h2);
     cr->excess = h > 0.0 ? d / h : d > 0.0 ? INFINITY : 0.0;
+    cr->log_diff = d;
+    cr->log_h = h;
+}
+
+/* The median over the rows with intervals of their excess when each run's half-widths get r
+** added in quadrature: d / sqrt(h^2 + 2 r^2). z: scratch of c->n; NAN without such rows. */
+static double median_excess(const qsb_calibration *c, double r, double *z)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const qsb_calibration_row *cr = &c->rows[i];
+        if (isnan(cr->log_diff))
+            continue;
+        double h = sqrt(cr->log_h * cr->log_h + 2.0 * r * r);
+        z[m++] = h > 0.0 ? cr->log_diff / h : cr->log_diff > 0.0 ? INFINITY : 0.0;
+    }
+    qsb_sort_doubles(z, m);
+    return m ? qsb_median_of_sorted(z, m) : NAN;
+}
+
+/* qsb_calibration.run_level_pct: the smallest r for which the median excess is that of honest
+** intervals, |N(0, 1)|'s median over 1.96 (0.3441; lower for intervals over few units, so
+** the level found is, if anything, too small). The median, so that a row or two far apart
+** do not set it. */
+static double run_level_pct(const qsb_calibration *c)
+{
+    const double honest_median = 0.6744898 / 1.959964;
+    double *z = malloc((c->n ? c->n : 1) * sizeof *z);
+    if (!z)
+        return NAN; /* the report goes without it */
+    double at_zero = median_excess(c, 0.0, z), lo = 0.0, hi = 0.0;
+    for (size_t i = 0; i < c->n; i++)
+        hi = c->rows[i].log_diff > hi ? c->rows[i].log_diff : hi; /* NAN compares false */
+    hi = at_zero > honest_median ? 2.0 * hi : 0.0; /* there every excess is below 0.36 */
+    for (int k = 0; k < 100 && hi - lo > 1e-12; k++) {
+        double mid = (lo + hi) / 2.0;
+        *(median_excess(c, mid, z) > honest_median ? &lo : &hi) = mid;
+    }
+    free(z);
+    return isnan(at_zero) ? NAN : expm1(hi) * 100.0;
 }
 
 /* The parsed states of row i of cell and the speeds that define them (the baseline's states'
@@ -83,7 +123,7 @@ static void calibrate_states(qsb_calibration *out, const qsb_cell *ca, size_t ia
 int qsb_calibrate(const qsb_results *a, const qsb_results *b, qsb_calibration *out)
 {
     memset(out, 0, sizeof *out);
-    out->median_diff_pts = out->worst_diff_pts = NAN;
+    out->median_diff_pts = out->worst_diff_pts = out->run_level_pct = NAN;
     int status = qsb_check_metrics(a, b);
     if (status != QSB_OK)
         return status;
@@ -110,7 +150,6 @@ int qsb_calibrate(const qsb_results *a, const qsb_results *b, qsb_calibration *o
                 continue;
             qsb_calibration_row *cr = &out->rows[out->n];
             calibration_row(cr, cell, ra, rb);
-            diffs[out->n] = cr->diff_pts;
             if (out->n == 0 || cr->diff_pts > out->rows[out->worst].diff_pts)
                 out->worst = out->n;
             out->with_interval += !isnan(cr->excess);
@@ -120,6 +159,9 @@ int qsb_calibrate(const qsb_results *a, const qsb_results *b, qsb_calibration *o
         }
     }
     free(refs);
+    out->run_level_pct = run_level_pct(out);
+    for (size_t i = 0; i < out->n; i++)
+        diffs[i] = out->rows[i].diff_pts;
     if (out->n) {
         qsb_sort_doubles(diffs, out->n);
         out->median_diff_pts = qsb_median_of_sorted(diffs, out->n);
