@@ -359,7 +359,8 @@ static void test_command(void)
                                  "beyond 5%, but its 95% interval reaches beyond it") == 1);
     CHECK(occurrences("err.txt", "error") == 0);
     CHECK(occurrences("t.md", "**Passed** (1 row is a regression against the baseline only: "
-                              "see the table)") == 1);
+                              "see the table) (1 row is unresolved: its interval reaches beyond "
+                              "5%): metric cycles") == 1);
     CHECK(occurrences("t.md", "| unresolved; **against the baseline +10.") == 1);
     check_json();
 

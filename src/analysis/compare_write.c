@@ -288,10 +288,14 @@ int qsb_compare_write_markdown(FILE *fp, const qsb_compare_report *r, const char
     md_text(fp, new_path, QSB_QUOTE_PATH_MAX);
     criterion(text, sizeof text, r);
     fprintf(fp, "\n\n%s", verdict == QSB_OK ? "**Passed**" : "**Failed**");
-    size_t moved = r->against_baseline_regressions;
+    size_t moved = r->against_baseline_regressions, open_rows = r->count[QSB_VERDICT_UNRESOLVED];
     if (moved)
         fprintf(fp, " (%zu row%s a regression against the baseline only: see the table)",
                 moved, moved == 1 ? " is" : "s are");
+    if (open_rows)
+        fprintf(fp, " (%zu row%s unresolved: %s interval%s reach%s beyond %g%%)", open_rows,
+                open_rows == 1 ? " is" : "s are", open_rows == 1 ? "its" : "their",
+                open_rows == 1 ? "" : "s", open_rows == 1 ? "es" : "", r->opt.threshold_pct);
     fprintf(fp, ": metric %s; %s.\n\n", r->metric, text);
     if (r->ndiffers) {
         fprintf(fp, "Warning: the runs differ in");

@@ -62,10 +62,12 @@ static const qsb_option compare_options[] = {
 
 static const qsb_command_spec compare_spec = {
     "compare", "BASE NEW [OPTIONS]",
-    "Regression check between two results files (CSV or JSON). When $GITHUB_STEP_SUMMARY is\n"
-    "set, the Markdown table is appended to that file. With --calibration, a report on two\n"
-    "runs of the same thing. compare --machines A,B FILE: two machines' deltas cell by cell\n"
-    "(compare --machines A,B --help).",
+    "Regression check between two results files (CSV or JSON). A row not found slower whose\n"
+    "95% interval reaches beyond the threshold is \"unresolved\", not \"same\" (it does not\n"
+    "fail). When $GITHUB_STEP_SUMMARY is set, the Markdown table is appended to that file.\n"
+    "With --calibration, a report on two runs of the same thing, with the run level they\n"
+    "show. compare --machines A,B FILE: two machines' deltas cell by cell (compare --machines\n"
+    "A,B --help).",
     compare_options,
     "1 when a row is slower in NEW beyond the threshold with p < alpha after\n"
     "the correction over all rows tested (comparisons metric: any increase beyond the\n"
