@@ -688,6 +688,73 @@ static void build_calibration(qsb_results *r, int second)
     }
 }
 
+/* A run's candidate deltas as a run over `processes` processes measures them: row c's processes'
+** log ratios drawn around offset[c] with sd 0.02, 0.05 or 0.1, the delta their mean and the
+** interval t(0.975, P - 1) standard errors either side. */
+static void build_simulated_run(qsb_results *r, size_t rows, size_t processes,
+                                const double *offset)
+{
+    build(r, "cycles", 1.0, 3, rows);
+    double t = qsb_t_quantile(0.975, (double)(processes - 1));
+    for (size_t c = 0; c < rows; c++) {
+        double sd = (const double[]){0.02, 0.05, 0.1}[c % 3], sum = 0.0, sq = 0.0;
+        for (size_t k = 0; k < processes; k++) {
+            double x = offset[c] + sd * gauss();
+            sum += x;
+            sq += x * x;
+        }
+        double m = sum / (double)processes;
+        double s = sqrt((sq - (double)processes * m * m) / (double)(processes - 1));
+        qsb_row *row = &r->cells[c].rows[1];
+        row->delta_pct = expm1(m) * 100.0;
+        row->delta_lo = expm1(m - t * s / sqrt((double)processes)) * 100.0;
+        row->delta_hi = expm1(m + t * s / sqrt((double)processes)) * 100.0;
+    }
+}
+
+/* How often 100 simulated pairs of 30-row runs over 8 processes show a run level, each run's
+** rows moved by a level of sd `level` (0: none); the median level found into *median_pct. */
+static size_t run_levels_found(double level, uint64_t seed, double *median_pct)
+{
+    enum { PAIRS = 100, ROWS = 30 };
+    double found_pct[PAIRS];
+    size_t found = 0;
+    lcg_state = seed;
+    for (size_t i = 0; i < PAIRS; i++) {
+        double off_a[ROWS], off_b[ROWS];
+        for (size_t c = 0; c < ROWS; c++) {
+            off_a[c] = level * gauss();
+            off_b[c] = level * gauss();
+        }
+        qsb_results a, b;
+        qsb_calibration cal;
+        build_simulated_run(&a, ROWS, 8, off_a);
+        build_simulated_run(&b, ROWS, 8, off_b);
+        CHECK(qsb_calibrate(&a, &b, &cal) == QSB_OK);
+        found_pct[i] = cal.run_level_pct;
+        found += cal.run_level_pct > 0.0;
+        qsb_calibration_free(&cal);
+        qsb_results_free(&a);
+        qsb_results_free(&b);
+    }
+    qsb_sort_doubles(found_pct, PAIRS);
+    *median_pct = found_pct[PAIRS / 2];
+    return found;
+}
+
+/* No run level invented where the intervals hold the runs' differences; one found, and about
+** its size, where each run's rows move by a level of their own. */
+static void test_run_level_simulated(void)
+{
+    double median;
+    size_t none = run_levels_found(0.0, 31, &median);
+    CHECK_MSG(none <= 8, "a run level in %zu of 100 pairs without one", none);
+    /* a level of sd 0.05 in each run: 1.96 * 0.05 = 0.098 as a 95% half-width, +10.3% */
+    size_t some = run_levels_found(0.05, 37, &median);
+    CHECK_MSG(some >= 95, "a run level in only %zu of 100 pairs with one", some);
+    CHECK_MSG(median > 7.0 && median < 14.0, "median level found %g%%", median);
+}
+
 static void test_calibration(void)
 {
     qsb_results a, b, ns;
@@ -702,15 +769,28 @@ static void test_calibration(void)
     CHECK(isnan(cal.rows[10].excess));
     CHECK_MSG(near(cal.median_diff_pts, expm1(0.02) * 100.0, 1e-9), "%g", cal.median_diff_pts);
     CHECK(near(cal.worst_diff_pts, expm1(0.04) * 100.0, 1e-9) && cal.worst == 8);
-    /* the run level: the median of the 10 rows' excesses is that of a row 0.02 apart with
-    ** h = 0.02 sqrt(2); it is honest intervals' 0.6744898 / 1.959964 when h^2 + 2 r^2 =
-    ** (0.02 / that)^2 */
-    double honest = 0.6744898 / 1.959964;
-    double r = sqrt((pow(0.02 / honest, 2.0) - 2.0 * 0.02 * 0.02) / 2.0);
-    CHECK_MSG(near(cal.run_level_pct, expm1(r) * 100.0, 1e-6), "%g against %g",
+    /* the run level: each row's variance v = (0.02 sqrt(2) / 1.959964)^2; Q = (8 * 0.02^2 +
+    ** 2 * 0.04^2) / v = 0.0064 / v = 30.73 on 10 rows, p = exp(-Q/2) sum_{i<5} (Q/2)^i / i!;
+    ** tau^2 = (Q - 10) / (10 / v) = 0.00064 - v, r = 1.959964 sqrt(tau^2 / 2) */
+    double v = pow(0.02 * sqrt(2.0) / 1.959964, 2.0), q = 0.0064 / v, y = q / 2.0;
+    double p = exp(-y) * (1.0 + y + y * y / 2.0 + y * y * y / 6.0 + y * y * y * y / 24.0);
+    CHECK_EQ_U64(cal.run_level_rows, 10);
+    CHECK(near(cal.run_level_q, q, 1e-9) && near(cal.run_level_p, p, 1e-12));
+    double r = 1.959964 * sqrt((0.00064 - v) / 2.0);
+    CHECK_MSG(near(cal.run_level_pct, expm1(r) * 100.0, 1e-9), "%g against %g",
               cal.run_level_pct, expm1(r) * 100.0);
     CHECK(near(cal.rows[0].log_diff, 0.02, 1e-12) &&
           near(cal.rows[0].log_h, 0.02 * sqrt(2.0), 1e-12) && isnan(cal.rows[10].log_diff));
+    qsb_calibration_free(&cal);
+    /* rows 8-9 the same in both runs: Q = 0.0032 / v = 15.4 on 10 rows, p 0.12: none found */
+    for (size_t c = 8; c < 10; c++) {
+        b.cells[c].rows[1].delta_pct = 0.0;
+        b.cells[c].rows[1].delta_lo = expm1(-0.02) * 100.0;
+        b.cells[c].rows[1].delta_hi = expm1(0.02) * 100.0;
+    }
+    CHECK(qsb_calibrate(&a, &b, &cal) == QSB_OK);
+    CHECK(near(cal.run_level_q, 0.0032 / v, 1e-9) && cal.run_level_p > 0.1);
+    CHECK(cal.run_level_pct == 0.0);
     qsb_calibration_free(&cal);
     CHECK(qsb_calibrate(&a, &a, &cal) == QSB_OK);
     CHECK(cal.agree == 11 && cal.worst_diff_pts == 0.0 && cal.run_level_pct == 0.0);
@@ -980,14 +1060,15 @@ static void test_command_corrections(void)
     CHECK(file_has("out.txt", "median 2.02 points, worst 4.08 points"));
     CHECK(occurrences("out.txt", "  NO\n") == 2 && occurrences("out.txt", "  yes\n") == 8);
     CHECK(file_has("cal.json", "\"share\":\t0.8") && file_has("cal.json", "\"agree\":\t8"));
-    CHECK(file_has("out.txt", "\nrun level: +-3.66% a run, the 95% half-width each run's "
-                              "intervals would need added (in quadrature)"));
-    CHECK(file_has("cal.json", "\"run_level_pct\":\t3.65"));
+    CHECK(file_has("out.txt", "\nrun level: +-2.92% a run (Cochran's Q 30.7 over 10 rows, p "
+                              "0.00065): the 95% half-width each run's intervals would need "
+                              "added"));
+    CHECK(file_has("cal.json", "\"run_level_pct\":\t2.92"));
     CHECK(run_compare("", "--calibration cal_a.json cal_b.csv --strict") == 1);
     CHECK(file_has("err.txt", "8 of 10 rows agree, under 90%"));
     CHECK(run_compare("", "--calibration cal_a.json cal_a.json --strict") == 0);
-    CHECK(file_has("out.txt", "\nrun level: none beyond the intervals (the rows' differences "
-                              "scatter as honest intervals' do)\n"));
+    CHECK(file_has("out.txt", "\nrun level: none found (Cochran's Q 0.0 over 11 rows, p 1: the "
+                              "differences are what the intervals predict)\n"));
     CHECK(run_compare("", "--calibration cal_a.json cal_b.csv --markdown x.md") == 2);
 
     qsb_results_free(&a);
@@ -1018,6 +1099,7 @@ int main(void)
     test_gate();
     test_gate_unresolved();
     test_calibration();
+    test_run_level_simulated();
     test_command();
     test_command_corrections();
     char cmd[300];

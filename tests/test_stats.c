@@ -327,6 +327,16 @@ static void test_t_distribution(void)
     CHECK(fabs(qsb_t_quantile(0.025, 30) + 2.0422724563012373) < 1e-8);
     CHECK(fabs(qsb_t_quantile(0.975, 1) - 12.706204736174707) < 1e-7);
     CHECK(isnan(qsb_t_cdf(1.0, 0.0)) && isnan(qsb_t_quantile(1.0, 3.0)));
+    /* the chi-square's tail: for even k, exp(-x/2) sum_{i<k/2} (x/2)^i / i! exactly (the series
+    ** branch at 10 on 20 and 3 on 4, the continued fraction at 5 on 2 and 60 on 30); the 5%
+    ** points of the tables at 1 and 10 degrees */
+    CHECK(fabs(qsb_chi2_sf(10.0, 20.0) - 0.968171942693795) < 1e-12);
+    CHECK(fabs(qsb_chi2_sf(3.0, 4.0) - 0.5578254003710745) < 1e-12);
+    CHECK(fabs(qsb_chi2_sf(5.0, 2.0) - 0.0820849986238988) < 1e-12);
+    CHECK(fabs(qsb_chi2_sf(60.0, 30.0) / 0.0009206823961486663 - 1.0) < 1e-10);
+    CHECK(fabs(qsb_chi2_sf(3.841459, 1.0) - 0.05) < 1e-6);
+    CHECK(fabs(qsb_chi2_sf(18.307038, 10.0) - 0.05) < 1e-6);
+    CHECK(qsb_chi2_sf(0.0, 3.0) == 1.0 && isnan(qsb_chi2_sf(1.0, 0.0)));
 }
 
 /* The order-statistic interval over units: each unit's median first (unit 0's three samples

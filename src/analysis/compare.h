@@ -190,12 +190,14 @@ typedef struct {
     ** (compare_states.h); each matched pair with an interval in both runs checked as a row */
     size_t state_pairs, state_with_interval, state_agree;
     size_t state_only; /* states without a partner in the other run */
-    /* The run level the two runs show: the 95% half-width (in percent, on the log scale) that
-    ** each run's intervals would need added in quadrature for the median row's difference to
-    ** be what honest intervals give (docs/measurement.md, "Compare and the gates"); 0 when it
-    ** is as they are; NAN without rows with intervals. What the runs moved together beyond
-    ** their processes' spread. */
-    double run_level_pct;
+    /* The run level the two runs show (docs/measurement.md, "Compare and the gates"): what
+    ** they moved together beyond their processes' spread. Cochran's Q of the rows' differences
+    ** over their intervals, on the run_level_rows rows with intervals of some width, and its
+    ** p (chi-square); when p < 0.05, the 95% half-width (in percent, on the log scale) each
+    ** run's intervals would need added in quadrature for Q to be what it is without a level,
+    ** else 0. NAN without such rows. */
+    size_t run_level_rows;
+    double run_level_q, run_level_p, run_level_pct;
 } qsb_calibration;
 
 /* compare --calibration --strict: the share of rows with intervals that must agree. */

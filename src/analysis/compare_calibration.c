@@ -40,42 +40,35 @@ static void calibration_row(qsb_calibration_row *cr, const qsb_cell *cell, const
     cr->log_h = h;
 }
 
-/* The median over the rows with intervals of their excess when each run's half-widths get r
-** added in quadrature: d / sqrt(h^2 + 2 r^2). z: scratch of c->n; NAN without such rows. */
-static double median_excess(const qsb_calibration *c, double r, double *z)
+/* The run level of c (compare.h), as a meta-analysis measures heterogeneity: each row's
+** difference d over its variance v = (h / 1.96)^2, summed as Cochran's Q = sum d^2 / v, is
+** chi-square on the rows' count when the intervals hold every difference; when it is beyond
+** that (p < 0.05), the moment estimate of a variance tau^2 = (Q - m) / sum(1 / v) shared by
+** the rows' differences (DerSimonian and Laird's, with the mean difference known to be 0) is
+** a level of variance tau^2 / 2 in each run, given as a 95% half-width. Rows with an interval
+** of no width cannot be weighed and are left out. */
+static void find_run_level(qsb_calibration *c)
 {
+    const double z975 = 1.959964;
+    double q = 0.0, weights = 0.0;
     size_t m = 0;
     for (size_t i = 0; i < c->n; i++) {
         const qsb_calibration_row *cr = &c->rows[i];
-        if (isnan(cr->log_diff))
-            continue;
-        double h = sqrt(cr->log_h * cr->log_h + 2.0 * r * r);
-        z[m++] = h > 0.0 ? cr->log_diff / h : cr->log_diff > 0.0 ? INFINITY : 0.0;
+        if (!(cr->log_h > 0.0))
+            continue; /* NAN: no interval */
+        double v = (cr->log_h / z975) * (cr->log_h / z975);
+        q += cr->log_diff * cr->log_diff / v;
+        weights += 1.0 / v;
+        m++;
     }
-    qsb_sort_doubles(z, m);
-    return m ? qsb_median_of_sorted(z, m) : NAN;
-}
-
-/* qsb_calibration.run_level_pct: the smallest r for which the median excess is that of honest
-** intervals, |N(0, 1)|'s median over 1.96 (0.3441; lower for intervals over few units, so
-** the level found is, if anything, too small). The median, so that a row or two far apart
-** do not set it. */
-static double run_level_pct(const qsb_calibration *c)
-{
-    const double honest_median = 0.6744898 / 1.959964;
-    double *z = malloc((c->n ? c->n : 1) * sizeof *z);
-    if (!z)
-        return NAN; /* the report goes without it */
-    double at_zero = median_excess(c, 0.0, z), lo = 0.0, hi = 0.0;
-    for (size_t i = 0; i < c->n; i++)
-        hi = c->rows[i].log_diff > hi ? c->rows[i].log_diff : hi; /* NAN compares false */
-    hi = at_zero > honest_median ? 2.0 * hi : 0.0; /* there every excess is below 0.36 */
-    for (int k = 0; k < 100 && hi - lo > 1e-12; k++) {
-        double mid = (lo + hi) / 2.0;
-        *(median_excess(c, mid, z) > honest_median ? &lo : &hi) = mid;
-    }
-    free(z);
-    return isnan(at_zero) ? NAN : expm1(hi) * 100.0;
+    c->run_level_rows = m;
+    c->run_level_q = c->run_level_p = c->run_level_pct = NAN;
+    if (m == 0)
+        return;
+    c->run_level_q = q;
+    c->run_level_p = qsb_chi2_sf(q, (double)m);
+    double tau2 = c->run_level_p < 0.05 && q > (double)m ? (q - (double)m) / weights : 0.0;
+    c->run_level_pct = expm1(z975 * sqrt(tau2 / 2.0)) * 100.0;
 }
 
 /* The parsed states of row i of cell and the speeds that define them (the baseline's states'
@@ -123,7 +116,7 @@ static void calibrate_states(qsb_calibration *out, const qsb_cell *ca, size_t ia
 int qsb_calibrate(const qsb_results *a, const qsb_results *b, qsb_calibration *out)
 {
     memset(out, 0, sizeof *out);
-    out->median_diff_pts = out->worst_diff_pts = out->run_level_pct = NAN;
+    out->median_diff_pts = out->worst_diff_pts = NAN;
     int status = qsb_check_metrics(a, b);
     if (status != QSB_OK)
         return status;
@@ -159,7 +152,7 @@ int qsb_calibrate(const qsb_results *a, const qsb_results *b, qsb_calibration *o
         }
     }
     free(refs);
-    out->run_level_pct = run_level_pct(out);
+    find_run_level(out);
     for (size_t i = 0; i < out->n; i++)
         diffs[i] = out->rows[i].diff_pts;
     if (out->n) {

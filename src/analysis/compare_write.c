@@ -490,14 +490,16 @@ void qsb_calibration_write_text(FILE *fp, const qsb_calibration *c, const char *
             shown(algorithm, sizeof algorithm, w->algorithm), c->n - c->with_interval,
             c->n - c->with_interval == 1 ? "" : "s");
     if (c->run_level_pct > 0.0)
-        fprintf(fp, "run level: +-%.2f%% a run, the 95%% half-width each run's intervals would "
-                "need added (in quadrature) for the rows' differences to scatter as honest "
-                "intervals' do: how far the runs moved together beyond their processes' "
-                "spread, which no count of processes in one run samples (merge --pool of runs "
-                "made at different times does)\n", c->run_level_pct);
+        fprintf(fp, "run level: +-%.2f%% a run (Cochran's Q %.1f over %zu rows, p %.2g): the "
+                "95%% half-width each run's intervals would need added (in quadrature) for the "
+                "rows' differences to be what their intervals predict; how far the runs moved "
+                "together beyond their processes' spread, which no count of processes in one "
+                "run samples (merge --pool of runs made at different times does)\n",
+                c->run_level_pct, c->run_level_q, c->run_level_rows, c->run_level_p);
     else if (c->run_level_pct == 0.0)
-        fprintf(fp, "run level: none beyond the intervals (the rows' differences scatter as "
-                "honest intervals' do)\n");
+        fprintf(fp, "run level: none found (Cochran's Q %.1f over %zu rows, p %.2g: the "
+                "differences are what the intervals predict)\n", c->run_level_q,
+                c->run_level_rows, c->run_level_p);
     if (c->state_pairs || c->state_only)
         fprintf(fp, "by state: %zu of %zu matched (row, state) pairs with intervals agree "
                 "(%.1f%%); %zu state%s in one run only\n",
@@ -527,6 +529,9 @@ static cJSON *calibration_json(const qsb_calibration *c, const char *path1, cons
               add_number(root, "median_diff_pts", c->median_diff_pts) ||
               add_number(root, "worst_diff_pts", c->worst_diff_pts) ||
               add_number(root, "run_level_pct", c->run_level_pct) ||
+              add_number(root, "run_level_rows", (double)c->run_level_rows) ||
+              add_number(root, "run_level_q", c->run_level_q) ||
+              add_number(root, "run_level_p", c->run_level_p) ||
               add_number(root, "state_pairs", (double)c->state_pairs) ||
               add_number(root, "state_with_interval", (double)c->state_with_interval) ||
               add_number(root, "state_agree", (double)c->state_agree) ||

@@ -1,6 +1,6 @@
 /*
-** Student's t distribution (from the regularized incomplete beta) and Welch's comparison of
-** two sets of units on the log scale.
+** Student's t distribution (from the regularized incomplete beta), the chi-square's tail, and
+** Welch's comparison of two sets of units on the log scale.
 */
 #ifndef QSB_STUDENT_T_H
 #define QSB_STUDENT_T_H
@@ -16,6 +16,10 @@ double qsb_incomplete_beta(double a, double b, double x);
 double qsb_t_cdf(double t, double df);
 double qsb_t_sf(double t, double df);
 double qsb_t_quantile(double p, double df);
+
+/* P(X >= x) for X ~ chi-square with k > 0 degrees of freedom (the regularized upper incomplete
+** gamma Q(k/2, x/2), relative accuracy about 1e-14); NAN for k <= 0. */
+double qsb_chi2_sf(double x, double k);
 
 /* Welch's comparison of the mean logs of two sets of units: diff = b.log_mean - a.log_mean,
 ** se = sqrt(sd_a^2 / U_a + sd_b^2 / U_b), df by Welch-Satterthwaite (INFINITY when se is 0).
