@@ -1,7 +1,7 @@
 /*
 ** `compare --calibration RUN1 RUN2` (compare.h): do two runs of the same thing give paired
-** deltas that agree within their combined intervals? Row by row, and state by state where
-** both runs show states.
+** deltas that agree within their combined intervals? Row by row, state by state where both
+** runs show states, and the run level the rows' differences show together.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -143,6 +143,7 @@ int qsb_calibrate(const qsb_results *a, const qsb_results *b, qsb_calibration *o
                 continue;
             qsb_calibration_row *cr = &out->rows[out->n];
             calibration_row(cr, cell, ra, rb);
+            diffs[out->n] = cr->diff_pts;
             if (out->n == 0 || cr->diff_pts > out->rows[out->worst].diff_pts)
                 out->worst = out->n;
             out->with_interval += !isnan(cr->excess);
@@ -153,8 +154,6 @@ int qsb_calibrate(const qsb_results *a, const qsb_results *b, qsb_calibration *o
     }
     free(refs);
     find_run_level(out);
-    for (size_t i = 0; i < out->n; i++)
-        diffs[i] = out->rows[i].diff_pts;
     if (out->n) {
         qsb_sort_doubles(diffs, out->n);
         out->median_diff_pts = qsb_median_of_sorted(diffs, out->n);
