@@ -112,8 +112,8 @@ static void build(qsb_results *r, const char *metric, double factor, size_t nsam
     set_context(r, metric);
     const char *const algos[] = {"msort", "introsort"};
     for (size_t c = 0; c < ncells; c++) {
-        qsb_cell *cell = qsb_results_add_cell(r, c % 2 ? "sorted" : "random", 1000 << c, 4,
-                                              algos, 2);
+        qsb_cell *cell = qsb_results_add_cell(r, c % 2 ? "sorted" : "random",
+                                              (uint64_t)1000 << c, 4, algos, 2);
         CHECK(cell != NULL);
         if (!cell)
             return;
