@@ -112,6 +112,32 @@ static void test_page(void)
     qsb_results_free(&run);
 }
 
+/* The section of a comparison with an earlier run: its summary counts every verdict, and a
+** row whose interval reaches beyond the threshold is "unresolved" in the noisy class. The
+** fixtures' two runs: 1 improved, 7 unresolved at 5% (as compare gives them). */
+static void test_compare_section(void)
+{
+    qsb_results run, base;
+    CHECK(qsb_read_results(FIXTURES "run.json", &run) == QSB_OK);
+    CHECK(qsb_read_results(FIXTURES "merged.json", &base) == QSB_OK);
+    qsb_html_page page = {.run = &run, .run_name = "run.json", .base = &base,
+                          .base_name = "merged.json",
+                          .compare = {5.0, 0.01, false, QSB_CORRECTION_HOLM}};
+    FILE *fp = tmpfile();
+    CHECK(fp && qsb_report_html(fp, &page) == QSB_OK);
+    char *html = fp ? captured(fp) : NULL;
+    CHECK(html && strstr(html, "<section id=\"compare\">"));
+    CHECK(html && strstr(html, "&mdash; 0 regression, 1 improved, 0 same, 7 unresolved, 0 "
+                               "failed, 0 in one file only."));
+    size_t unresolved = 0;
+    for (const char *at = html; at && (at = strstr(at, "class=\"noisy\">unresolved<")); at++)
+        unresolved++;
+    CHECK_EQ_U64(unresolved, 7);
+    free(html);
+    qsb_results_free(&base);
+    qsb_results_free(&run);
+}
+
 int main(void)
 {
     test_escaping();
@@ -122,5 +148,6 @@ int main(void)
         return 77;
     }
     test_page();
+    test_compare_section();
     return check_done();
 }
