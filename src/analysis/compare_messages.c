@@ -83,13 +83,18 @@ void qsb_compare_warn_rows(const qsb_compare_report *r)
                     "more repetitions (--reps 10 or more)", few, few == 1 ? " is" : "s are",
                     opt->threshold_pct, opt->alpha);
     size_t open_rows = r->count[QSB_VERDICT_UNRESOLVED];
-    if (open_rows)
+    if (open_rows) /* between runs the times move with the run level, which more processes
+                   ** do not narrow; the ratios to the baseline move less */
         qsb_warning("%zu row%s unresolved: not shown slower beyond %g%%, but %s 95%% "
                     "interval%s reach%s beyond it, so a regression of that size is not ruled "
-                    "out; more processes (a longer --budget) in both runs narrow %s",
-                    open_rows, open_rows == 1 ? " is" : "s are", opt->threshold_pct,
+                    "out; %s", open_rows, open_rows == 1 ? " is" : "s are", opt->threshold_pct,
                     open_rows == 1 ? "its" : "their", open_rows == 1 ? "" : "s",
-                    open_rows == 1 ? "es" : "", open_rows == 1 ? "it" : "them");
+                    open_rows == 1 ? "es" : "",
+                    r->normalized ? "a longer --budget in both runs narrows the intervals down "
+                                    "to what the runs move by (compare --calibration)"
+                                  : "--normalize (the ratios to the baseline move less between "
+                                    "runs than the times) and a longer --budget in both runs "
+                                    "narrow the intervals");
     if (r->tests_mann_whitney)
         qsb_warning("%zu row%s no units (files from before units were recorded): tested by "
                     "Mann-Whitney over the samples, which takes correlated samples as "
