@@ -186,10 +186,11 @@ void qsb_matrix_warm_scratch(matrix_state *s);
 /* The comparisons metric: the count of the counted sort is the one exact sample. */
 int qsb_matrix_comparisons_as_samples(qsb_cell *cell);
 
-/* Warm-ups, then (at the first visit) the batch size. Without a warm-up, the counted sort's
-** time (an upper bound: the counting comparator is slower) is the first estimate. */
 /* Which visit of its cell a visit is: the first chooses the batch size. */
 typedef enum { QSB_FIRST_VISIT, QSB_REVISIT } qsb_visit_kind;
+
+/* Warm-ups, then (at the first visit) the batch size. Without a warm-up, the counted sort's
+** time (an upper bound: the counting comparator is slower) is the first estimate. */
 int qsb_matrix_prepare_algorithm(matrix_state *s, cell_plan *plan, size_t algo, qsb_row *row,
                                  qsb_visit_kind visit);
 
