@@ -139,7 +139,7 @@ static void build_drifted(qsb_results *r, double drift, double factor, size_t ns
 
 static qsb_compare_options defaults(void)
 {
-    qsb_compare_options o = {5.0, 0.01, false, QSB_CORRECTION_HOLM};
+    qsb_compare_options o = {5.0, 0.01, false, QSB_CORRECTION_HOLM, 0.0};
     return o;
 }
 
@@ -271,6 +271,43 @@ static void test_unresolved(void)
     CHECK_MSG(it.verdict == QSB_VERDICT_SAME && it.change_hi < 5.0 && it.change_lo > 0.0,
               "%s [%g, %g]", qsb_verdict_name(it.verdict), it.change_lo, it.change_hi);
     CHECK_EQ_U64(rep.count[QSB_VERDICT_UNRESOLVED], 0);
+    qsb_compare_report_free(&rep);
+    qsb_results_free(&cand);
+    qsb_results_free(&base);
+}
+
+/* --run-level adds the level's variance, (log(1 + l) / 1.96)^2, to each run's spread: 10%
+** slower with units that agree to 0.2% is a regression without it, and with a level of 10%
+** its interval is t(0.975, 8) sqrt(2 s^2 / 5 + 2 (log 1.1 / 1.96)^2) either side of log 1.1,
+** s the units' sd of their log medians (the same in both runs): unresolved. */
+static void test_run_level_added(void)
+{
+    const double narrow[5] = {0.998, 1.0, 1.002, 0.999, 1.001};
+    qsb_results base, cand;
+    qsb_compare_report rep;
+    build_scattered(&base, narrow, 1.0);
+    build_scattered(&cand, narrow, 1.10);
+    compare_to_report(&base, &cand, &rep);
+    CHECK(item_at(&rep, 1).verdict == QSB_VERDICT_REGRESSION);
+    qsb_compare_report_free(&rep);
+
+    qsb_compare_options o = defaults();
+    o.run_level_pct = 10.0;
+    CHECK(qsb_compare_results(&base, &cand, &o, &rep) == QSB_OK);
+    double mean = 0.0, ss = 0.0;
+    for (size_t k = 0; k < 5; k++)
+        mean += log(narrow[k]) / 5.0;
+    for (size_t k = 0; k < 5; k++)
+        ss += (log(narrow[k]) - mean) * (log(narrow[k]) - mean);
+    double level = log(1.1) / 1.959964;
+    double h = qsb_t_quantile(0.975, 8.0) * sqrt(2.0 * ss / 4.0 / 5.0 + 2.0 * level * level);
+    qsb_comparison it = item_at(&rep, 1);
+    CHECK_MSG(near(it.change_lo, expm1(log(1.1) - h) * 100.0, 1e-6) &&
+                  near(it.change_hi, expm1(log(1.1) + h) * 100.0, 1e-6),
+              "[%g, %g] against [%g, %g]", it.change_lo, it.change_hi,
+              expm1(log(1.1) - h) * 100.0, expm1(log(1.1) + h) * 100.0);
+    CHECK_MSG(it.verdict == QSB_VERDICT_UNRESOLVED, "%s", qsb_verdict_name(it.verdict));
+    CHECK(near(it.change_pct, 10.0, 1e-9));
     qsb_compare_report_free(&rep);
     qsb_results_free(&cand);
     qsb_results_free(&base);
@@ -459,7 +496,7 @@ static void test_matrix_aa(void)
     qsb_results a, b;
     build_units(&a, 40, 6, 3, 1.0, 0.03, AA_SEED);
     build_units(&b, 40, 6, 3, 1.0, 0.03, AA_SEED + 1);
-    qsb_compare_options o = {0.0, 0.05, false, QSB_CORRECTION_NONE};
+    qsb_compare_options o = {0.0, 0.05, false, QSB_CORRECTION_NONE, 0.0};
     for (int normalize = 0; normalize <= 1; normalize++) {
         o.normalize = normalize;
         qsb_compare_report rep;
@@ -507,7 +544,7 @@ static void test_matrix_slowdown(void)
             drift_sd = normalize ? 0.03 : 0.002;
             build_units(&a, 40, units, 3, 1.0, 0.005, 3);
             build_units(&b, 40, units, 3, 1.05, 0.005, 4);
-            qsb_compare_options o = {1.0, 0.01, normalize, QSB_CORRECTION_HOLM};
+            qsb_compare_options o = {1.0, 0.01, normalize, QSB_CORRECTION_HOLM, 0.0};
             qsb_compare_report rep;
             CHECK(qsb_compare_results(&a, &b, &o, &rep) == QSB_OK);
             size_t called = 0, covered = 0;
@@ -673,7 +710,8 @@ static void test_gate(void)
 
 /* Candidate deltas set by hand: run 1 at 0% with half-width h = 0.02 (log scale) in every row,
 ** run 2 off by log 0.02 in rows 0-7 (within sqrt(2) h: agree), by 0.04 in rows 8-9 (not),
-** and row 10 without an interval in run 2. */
+** and row 10 without an interval in run 2; every median of run 2 (both rows of every cell)
+** log 0.05 above run 1's, with intervals of log half-width 0.01 in both. */
 static void build_calibration(qsb_results *r, int second)
 {
     build(r, "cycles", 1.0, 3, 11);
@@ -685,6 +723,12 @@ static void build_calibration(qsb_results *r, int second)
         row->delta_hi = expm1(x + 0.02) * 100.0;
         if (second && c == 10)
             row->delta_lo = row->delta_hi = NAN;
+        for (size_t i = 0; i < 2; i++) { /* run 2 5% slower throughout, every median +-1% */
+            qsb_summary *m = &r->cells[c].rows[i].summary;
+            m->median *= second ? exp(0.05) : 1.0;
+            m->median_lo = m->median * exp(-0.01);
+            m->median_hi = m->median * exp(0.01);
+        }
     }
 }
 
@@ -730,9 +774,9 @@ static size_t run_levels_found(double level, uint64_t seed, double *median_pct)
         qsb_calibration cal;
         build_simulated_run(&a, ROWS, 8, off_a);
         build_simulated_run(&b, ROWS, 8, off_b);
-        CHECK(qsb_calibrate(&a, &b, &cal) == QSB_OK);
-        found_pct[i] = cal.run_level_pct;
-        found += cal.run_level_pct > 0.0;
+        CHECK(qsb_calibrate(&a, &b, 0.0, &cal) == QSB_OK);
+        found_pct[i] = cal.run_level.pct;
+        found += cal.run_level.pct > 0.0;
         qsb_calibration_free(&cal);
         qsb_results_free(&a);
         qsb_results_free(&b);
@@ -761,7 +805,7 @@ static void test_calibration(void)
     build_calibration(&a, 0);
     build_calibration(&b, 1);
     qsb_calibration cal;
-    CHECK(qsb_calibrate(&a, &b, &cal) == QSB_OK);
+    CHECK(qsb_calibrate(&a, &b, 0.0, &cal) == QSB_OK);
     CHECK_EQ_U64(cal.n, 11);
     CHECK_EQ_U64(cal.with_interval, 10);
     CHECK_EQ_U64(cal.agree, 8);
@@ -774,13 +818,31 @@ static void test_calibration(void)
     ** tau^2 = (Q - 10) / (10 / v) = 0.00064 - v, r = 1.959964 sqrt(tau^2 / 2) */
     double v = pow(0.02 * sqrt(2.0) / 1.959964, 2.0), q = 0.0064 / v, y = q / 2.0;
     double p = exp(-y) * (1.0 + y + y * y / 2.0 + y * y * y / 6.0 + y * y * y * y / 24.0);
-    CHECK_EQ_U64(cal.run_level_rows, 10);
-    CHECK(near(cal.run_level_q, q, 1e-9) && near(cal.run_level_p, p, 1e-12));
+    CHECK_EQ_U64(cal.run_level.rows, 10);
+    CHECK(near(cal.run_level.q, q, 1e-9) && near(cal.run_level.p, p, 1e-12));
     double r = 1.959964 * sqrt((0.00064 - v) / 2.0);
-    CHECK_MSG(near(cal.run_level_pct, expm1(r) * 100.0, 1e-9), "%g against %g",
-              cal.run_level_pct, expm1(r) * 100.0);
+    CHECK_MSG(near(cal.run_level.pct, expm1(r) * 100.0, 1e-9), "%g against %g",
+              cal.run_level.pct, expm1(r) * 100.0);
     CHECK(near(cal.rows[0].log_diff, 0.02, 1e-12) &&
           near(cal.rows[0].log_h, 0.02 * sqrt(2.0), 1e-12) && isnan(cal.rows[10].log_diff));
+    /* the medians' level: 22 rows each log 0.05 apart, v = (0.01 sqrt(2) / 1.959964)^2; Q =
+    ** 22 * 0.0025 / v, tau^2 = (Q - 22) / (22 / v) = 0.0025 - v */
+    double vm = pow(0.01 * sqrt(2.0) / 1.959964, 2.0);
+    CHECK_EQ_U64(cal.run_level_medians.rows, 22);
+    CHECK(near(cal.run_level_medians.q, 22.0 * 0.0025 / vm, 1e-6) &&
+          cal.run_level_medians.p < 1e-6);
+    double rm = expm1(1.959964 * sqrt((0.0025 - vm) / 2.0)) * 100.0;
+    CHECK_MSG(near(cal.run_level_medians.pct, rm, 1e-6), "%g against %g",
+              cal.run_level_medians.pct, rm);
+    qsb_calibration_free(&cal);
+    /* a level assumed: rows 8-9 agree when sqrt(2 * 0.02^2 + 2 l^2) >= 0.04, l = log(1 + L):
+    ** at L = 2.1% (l = 0.0208), not at 1.9% (0.0188); the levels found stay the same */
+    CHECK(qsb_calibrate(&a, &b, 2.1, &cal) == QSB_OK);
+    CHECK_EQ_U64(cal.agree, 10);
+    CHECK(near(cal.run_level.pct, expm1(r) * 100.0, 1e-9));
+    qsb_calibration_free(&cal);
+    CHECK(qsb_calibrate(&a, &b, 1.9, &cal) == QSB_OK);
+    CHECK_EQ_U64(cal.agree, 8);
     qsb_calibration_free(&cal);
     /* rows 8-9 the same in both runs: Q = 0.0032 / v = 15.4 on 10 rows, p 0.12: none found */
     for (size_t c = 8; c < 10; c++) {
@@ -788,16 +850,16 @@ static void test_calibration(void)
         b.cells[c].rows[1].delta_lo = expm1(-0.02) * 100.0;
         b.cells[c].rows[1].delta_hi = expm1(0.02) * 100.0;
     }
-    CHECK(qsb_calibrate(&a, &b, &cal) == QSB_OK);
-    CHECK(near(cal.run_level_q, 0.0032 / v, 1e-9) && cal.run_level_p > 0.1);
-    CHECK(cal.run_level_pct == 0.0);
+    CHECK(qsb_calibrate(&a, &b, 0.0, &cal) == QSB_OK);
+    CHECK(near(cal.run_level.q, 0.0032 / v, 1e-9) && cal.run_level.p > 0.1);
+    CHECK(cal.run_level.pct == 0.0);
     qsb_calibration_free(&cal);
-    CHECK(qsb_calibrate(&a, &a, &cal) == QSB_OK);
-    CHECK(cal.agree == 11 && cal.worst_diff_pts == 0.0 && cal.run_level_pct == 0.0);
+    CHECK(qsb_calibrate(&a, &a, 0.0, &cal) == QSB_OK);
+    CHECK(cal.agree == 11 && cal.worst_diff_pts == 0.0 && cal.run_level.pct == 0.0);
     qsb_calibration_free(&cal);
     build(&ns, "ns", 1.0, 3, 1);
     fflush(stderr);
-    CHECK(qsb_calibrate(&a, &ns, &cal) == QSB_EUSAGE);
+    CHECK(qsb_calibrate(&a, &ns, 0.0, &cal) == QSB_EUSAGE);
     qsb_results_free(&a);
     qsb_results_free(&b);
     qsb_results_free(&ns);
@@ -1038,6 +1100,10 @@ static void test_command_corrections(void)
     CHECK(file_has("out.txt", "Benjamini-Hochberg (false discovery rate)"));
     CHECK(file_has("c.json", "\"correction\":\t\"bh\"") && file_has("c.json", "\"fdr\":\t0.01"));
     CHECK(run_compare("", "a.json a.json") == 0 && file_has("err.txt", "warning") == 0);
+    /* a run level of 30% added to each run: 10% slower is no longer shown beyond 5% */
+    CHECK(run_compare("", "a.json b.json --normalize --run-level 30 --json c.json") == 0);
+    CHECK(file_has("out.txt", "each run's spread widened by a run level of +-30%"));
+    CHECK(file_has("out.txt", "0 regressions") && file_has("c.json", "\"run_level_pct\":\t30"));
 
     /* files without units: the U test, said so */
     build(&old_a, "cycles", 1.0, 15, 2);
@@ -1049,6 +1115,8 @@ static void test_command_corrections(void)
     CHECK(run_compare("", "old_a.csv old_b.csv --json c.json") == 1);
     CHECK(file_has("err.txt", "4 rows have no units") && file_has("out.txt", "Mann-Whitney"));
     CHECK(file_has("c.json", "\"interval\":\t\"hodges-lehmann-95\""));
+    CHECK(run_compare("", "old_a.csv old_b.csv --run-level 3") == 1);
+    CHECK(file_has("err.txt", "--run-level applies to tests over units only"));
 
     /* the calibration report: 8 of 10 agree */
     build_calibration(&cal_a, 0);
@@ -1068,7 +1136,16 @@ static void test_command_corrections(void)
     CHECK(file_has("err.txt", "8 of 10 rows agree, under 90%"));
     CHECK(run_compare("", "--calibration cal_a.json cal_a.json --strict") == 0);
     CHECK(file_has("out.txt", "\nrun level: none found (Cochran's Q 0.0 over 11 rows, p 1: the "
-                              "differences are what the intervals predict)\n"));
+                              "rows' differences are what the intervals predict)\n"));
+    /* a run level assumed: the two rows apart by log 0.04 agree too; the medians' level */
+    CHECK(run_compare("", "--calibration cal_a.json cal_b.csv --run-level 2.1 --json cal.json")
+          == 0);
+    CHECK(file_has("out.txt", "10 of 10 rows with intervals agree (100.0%"));
+    CHECK(file_has("out.txt", "sqrt(h1^2 + h2^2 + 2 l^2), h the half-widths"));
+    CHECK(file_has("cal.json", "\"assumed_run_level_pct\":\t2.1"));
+    CHECK(file_has("out.txt", "\nrun level of the medians: +-7.10% a run (Cochran's Q"));
+    CHECK(file_has("cal.json", "\"run_level_medians_rows\":\t22"));
+    CHECK(run_compare("", "--calibration cal_a.json cal_b.csv --run-level -1") == 2);
     CHECK(run_compare("", "--calibration cal_a.json cal_b.csv --markdown x.md") == 2);
 
     qsb_results_free(&a);
@@ -1089,6 +1166,7 @@ int main(void)
     test_change_interval();
     test_verdicts();
     test_unresolved();
+    test_run_level_added();
     test_missing_rows();
     test_metrics();
     test_normalize();

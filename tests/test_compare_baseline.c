@@ -132,7 +132,7 @@ static void test_moved_baseline(void)
     qsb_results base, cand;
     build_run(&base, &quiet);
     build_run(&cand, &moved);
-    qsb_compare_options o = {5.0, 0.01, false, QSB_CORRECTION_HOLM};
+    qsb_compare_options o = {5.0, 0.01, false, QSB_CORRECTION_HOLM, 0.0};
     qsb_compare_report rep;
     CHECK(qsb_compare_results(&base, &cand, &o, &rep) == QSB_OK);
     CHECK(rep.judged_against_baseline);
@@ -173,7 +173,7 @@ static void test_unmarked(void)
     shape.factor = 1.15;
     shape.seed = 4;
     build_run(&own, &shape);
-    qsb_compare_options o = {5.0, 0.01, false, QSB_CORRECTION_HOLM};
+    qsb_compare_options o = {5.0, 0.01, false, QSB_CORRECTION_HOLM, 0.0};
     qsb_compare_report rep;
     CHECK(qsb_compare_results(&base, &together, &o, &rep) == QSB_OK);
     CHECK(rep.judged_against_baseline);
@@ -204,7 +204,7 @@ static void test_not_judged(void)
     build_run(&base, &quiet);
     build_run(&cand, &moved);
     CHECK(qsb_set_string(&cand.baseline, "heapsort") == 0);
-    qsb_compare_options o = {5.0, 0.01, false, QSB_CORRECTION_HOLM};
+    qsb_compare_options o = {5.0, 0.01, false, QSB_CORRECTION_HOLM, 0.0};
     qsb_compare_report rep;
     CHECK(qsb_compare_results(&base, &cand, &o, &rep) == QSB_OK);
     CHECK(!rep.judged_against_baseline);
@@ -232,11 +232,11 @@ static void test_aa(void)
     build_run(&a, &shape);
     shape.seed = 6;
     build_run(&b, &shape);
-    qsb_compare_options o = {5.0, 0.01, false, QSB_CORRECTION_HOLM};
+    qsb_compare_options o = {5.0, 0.01, false, QSB_CORRECTION_HOLM, 0.0};
     CHECK_EQ_U64(check_same_as_normalize(&a, &b, o), 0);
     o.correction = QSB_CORRECTION_BH;
     CHECK_EQ_U64(check_same_as_normalize(&a, &b, o), 0);
-    qsb_compare_options loose = {0.0, 0.05, false, QSB_CORRECTION_NONE};
+    qsb_compare_options loose = {0.0, 0.05, false, QSB_CORRECTION_NONE, 0.0};
     size_t marked = check_same_as_normalize(&a, &b, loose);
     CHECK_MSG(marked <= 4, "%zu of 40 rows marked at alpha 0.05 without a correction", marked);
     qsb_results_free(&a);

@@ -85,7 +85,7 @@ static void test_regression_within_state(void)
     pooled_run(&base, speed, ratio);
     pooled_run(&cand, speed, slower);
     CHECK(base.ncells == 1 && base.cells[0].rows[0].states && base.cells[0].rows[1].states);
-    qsb_compare_options opt = {5.0, 0.01, false, QSB_CORRECTION_HOLM};
+    qsb_compare_options opt = {5.0, 0.01, false, QSB_CORRECTION_HOLM, 0.0};
     qsb_compare_report rep;
     CHECK(qsb_compare_results(&base, &cand, &opt, &rep) == QSB_OK);
     qsb_comparison it;
@@ -118,7 +118,7 @@ static void test_change_of_state(void)
     pooled_run(&base, one, ratio);
     pooled_run(&cand, two, ratio);
     CHECK(base.cells[0].rows[0].states == NULL && cand.cells[0].rows[0].states != NULL);
-    qsb_compare_options opt = {5.0, 0.01, false, QSB_CORRECTION_HOLM};
+    qsb_compare_options opt = {5.0, 0.01, false, QSB_CORRECTION_HOLM, 0.0};
     qsb_compare_report rep;
     CHECK(qsb_compare_results(&base, &cand, &opt, &rep) == QSB_OK);
     qsb_comparison it;
@@ -153,7 +153,7 @@ static void test_baseline_moved_with_state(void)
     pooled_run(&base, two, ratio);
     pooled_run(&cand, fast, slower);
     CHECK(base.cells[0].rows[0].states != NULL && cand.cells[0].rows[0].states == NULL);
-    qsb_compare_options opt = {5.0, 0.01, false, QSB_CORRECTION_HOLM};
+    qsb_compare_options opt = {5.0, 0.01, false, QSB_CORRECTION_HOLM, 0.0};
     qsb_compare_report rep;
     CHECK(qsb_compare_results(&base, &cand, &opt, &rep) == QSB_OK);
     qsb_comparison it;
@@ -211,7 +211,7 @@ static void test_calibration_by_state(void)
     pooled_run(&a, speed, ratio);
     pooled_run(&b, speed, other);
     qsb_calibration c;
-    CHECK(qsb_calibrate(&a, &b, &c) == QSB_OK);
+    CHECK(qsb_calibrate(&a, &b, 0.0, &c) == QSB_OK);
     CHECK_EQ_U64(c.n, 1);
     CHECK_EQ_U64(c.state_pairs, 2);
     CHECK_EQ_U64(c.state_with_interval, 2);
@@ -223,7 +223,7 @@ static void test_calibration_by_state(void)
     for (size_t r = 0; r < PROCESSES; r++)
         moved[r] = r % 2 ? speed[r] * 2.0 : speed[r]; /* the slow state at 6.0M */
     pooled_run(&b, moved, ratio);
-    CHECK(qsb_calibrate(&a, &b, &c) == QSB_OK);
+    CHECK(qsb_calibrate(&a, &b, 0.0, &c) == QSB_OK);
     CHECK_EQ_U64(c.state_pairs, 1);
     CHECK_EQ_U64(c.state_only, 2);
     qsb_calibration_free(&c);

@@ -122,7 +122,7 @@ static void test_compare_section(void)
     CHECK(qsb_read_results(FIXTURES "merged.json", &base) == QSB_OK);
     qsb_html_page page = {.run = &run, .run_name = "run.json", .base = &base,
                           .base_name = "merged.json",
-                          .compare = {5.0, 0.01, false, QSB_CORRECTION_HOLM}};
+                          .compare = {5.0, 0.01, false, QSB_CORRECTION_HOLM, 0.0}};
     FILE *fp = tmpfile();
     CHECK(fp && qsb_report_html(fp, &page) == QSB_OK);
     char *html = fp ? captured(fp) : NULL;

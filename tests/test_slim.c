@@ -51,9 +51,10 @@ static bool same_item(const qsb_comparison *a, const qsb_comparison *b)
 }
 
 static const qsb_compare_options option_sets[] = {
-    {5.0, 0.01, false, QSB_CORRECTION_HOLM},
-    {5.0, 0.01, true, QSB_CORRECTION_HOLM},
-    {1.0, 0.05, false, QSB_CORRECTION_BH},
+    {5.0, 0.01, false, QSB_CORRECTION_HOLM, 0.0},
+    {5.0, 0.01, true, QSB_CORRECTION_HOLM, 0.0},
+    {1.0, 0.05, false, QSB_CORRECTION_BH, 0.0},
+    {5.0, 0.01, false, QSB_CORRECTION_HOLM, 8.0}, /* --run-level */
 };
 
 /* BASE against NEW in full and slim, under every option set: the same status, counts and rows.

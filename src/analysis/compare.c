@@ -145,6 +145,10 @@ static int test_units(qsb_comparison *it, const values *b, const values *n,
     qsb_welch w;
     if (qsb_welch_units(&sb, &sn, &w) != 0)
         return QSB_OK;
+    /* --run-level: each run moved as a whole by a level of sd l / 1.96 (l its log half-width),
+    ** which its units cannot show; the df stay Welch's (the level's own are unknown). */
+    double level = log1p(opt->run_level_pct / 100.0) / 1.959964;
+    w.se = sqrt(w.se * w.se + 2.0 * level * level);
     it->test = QSB_TEST_UNITS;
     double thr = opt->threshold_pct / 100.0;
     it->p = qsb_one_sided_p(w.diff, w.se, w.df, log1p(thr));

@@ -88,6 +88,9 @@ typedef struct {
     double alpha;         /* default 0.01 */
     bool normalize;       /* judge candidates by their per-round ratio to the baseline */
     qsb_correction correction; /* default (0) Holm */
+    double run_level_pct; /* --run-level: a level each run moves by as a whole, measured by
+                          ** compare --calibration, as a 95% half-width; added to each run's
+                          ** spread in the test over units (0: none) */
 } qsb_compare_options;
 
 /* The context fields compared between two runs, in this order: host, cpu_model, build_flags,
@@ -175,10 +178,20 @@ typedef struct {
     double d1, d2;      /* the runs' paired deltas, % */
     double lo1, hi1, lo2, hi2; /* their intervals, %; NAN when unknown */
     double diff_pts;    /* |d1 - d2|, percentage points */
-    double excess;      /* |log ratio difference| / sqrt(h1^2 + h2^2): <= 1 agrees; NAN when
-                        ** a run has no interval */
+    double excess;      /* |log ratio difference| / sqrt(h1^2 + h2^2 + 2 l^2), l the assumed
+                        ** run level's log half-width: <= 1 agrees; NAN when a run has no
+                        ** interval */
     double log_diff, log_h; /* that difference and sqrt(h1^2 + h2^2); NAN as excess */
 } qsb_calibration_row;
+
+/* A run level (compare --calibration): Cochran's Q of rows' differences over their intervals,
+** on the rows with intervals of some width, and its p (chi-square on the rows); when p < 0.05,
+** the 95% half-width (in percent, on the log scale) each run's intervals would need added in
+** quadrature for Q to be what it is without a level, else 0. NAN without such rows. */
+typedef struct {
+    size_t rows;
+    double q, p, pct;
+} qsb_run_level;
 
 typedef struct {
     qsb_calibration_row *rows; /* candidate rows with a delta in both runs, RUN1's order */
@@ -191,20 +204,20 @@ typedef struct {
     size_t state_pairs, state_with_interval, state_agree;
     size_t state_only; /* states without a partner in the other run */
     /* The run level the two runs show (docs/measurement.md, "Compare and the gates"): what
-    ** they moved together beyond their processes' spread. Cochran's Q of the rows' differences
-    ** over their intervals, on the run_level_rows rows with intervals of some width, and its
-    ** p (chi-square); when p < 0.05, the 95% half-width (in percent, on the log scale) each
-    ** run's intervals would need added in quadrature for Q to be what it is without a level,
-    ** else 0. NAN without such rows. */
-    size_t run_level_rows;
-    double run_level_q, run_level_p, run_level_pct;
+    ** they moved together beyond their processes' spread; of the candidate rows' deltas, and of
+    ** every row's median (the times themselves, which also move with the machine's speed). */
+    qsb_run_level run_level, run_level_medians;
+    double assumed_level_pct; /* --run-level: added to each run's intervals before the rows
+                              ** are checked (0: none); the levels found ignore it */
 } qsb_calibration;
 
 /* compare --calibration --strict: the share of rows with intervals that must agree. */
 #define QSB_CALIBRATION_STRICT_SHARE 0.90
 
-/* Different metrics are a usage error (reported); QSB_ESYSTEM when out of memory. */
-int qsb_calibrate(const qsb_results *a, const qsb_results *b, qsb_calibration *out);
+/* assumed_level_pct: a run level added to each run's intervals before the rows are checked
+** (0: none). Different metrics are a usage error (reported); QSB_ESYSTEM when out of memory. */
+int qsb_calibrate(const qsb_results *a, const qsb_results *b, double assumed_level_pct,
+                  qsb_calibration *out);
 void qsb_calibration_free(qsb_calibration *c);
 /* The share of the rows with an interval in both runs that agree; NAN when there are none. */
 double qsb_calibration_agree_share(const qsb_calibration *c);

@@ -14,61 +14,102 @@
 #include "states_text.h"
 #include "stats.h"
 
-/* The half-width of an interval of a delta on the log scale; NAN when unknown. */
-static double log_half_width(double lo_pct, double hi_pct)
+#define Z975 1.959964 /* the normal's 97.5th percentile: a 95% half-width over an sd */
+
+/* The half-width of an interval on the log scale, of a delta (in %) or of a median; NAN when
+** unknown. */
+static double log_half_width(double lo, double hi)
 {
-    if (!(lo_pct > -100.0) || !isfinite(hi_pct) || hi_pct < lo_pct)
+    if (!(lo > 0.0) || !isfinite(hi) || hi < lo)
         return NAN;
-    return (log1p(hi_pct / 100.0) - log1p(lo_pct / 100.0)) / 2.0;
+    return (log(hi) - log(lo)) / 2.0;
+}
+
+static double delta_half_width(double lo_pct, double hi_pct)
+{
+    return log_half_width(1.0 + lo_pct / 100.0, 1.0 + hi_pct / 100.0);
+}
+
+/* The log half-width of the run level l_pct: what each run's intervals get added. */
+static double level_log(double l_pct)
+{
+    return log1p(l_pct / 100.0);
 }
 
 static void calibration_row(qsb_calibration_row *cr, const qsb_cell *cell, const qsb_row *a,
-                            const qsb_row *b)
+                            const qsb_row *b, double assumed_level_pct)
 {
     *cr = (qsb_calibration_row){cell->pattern, a->algorithm, cell->nelem, cell->size,
                                 a->delta_pct, b->delta_pct, a->delta_lo, a->delta_hi,
                                 b->delta_lo, b->delta_hi, fabs(a->delta_pct - b->delta_pct),
                                 NAN, NAN, NAN};
-    double h1 = log_half_width(a->delta_lo, a->delta_hi);
-    double h2 = log_half_width(b->delta_lo, b->delta_hi);
+    double h1 = delta_half_width(a->delta_lo, a->delta_hi);
+    double h2 = delta_half_width(b->delta_lo, b->delta_hi);
     if (isnan(h1) || isnan(h2) || !(a->delta_pct > -100.0) || !(b->delta_pct > -100.0))
         return;
     double d = fabs(log1p(a->delta_pct / 100.0) - log1p(b->delta_pct / 100.0));
-    double h = sqrt(h1 * h1 + h2 * h2);
+    double l = level_log(assumed_level_pct);
+    double h = sqrt(h1 * h1 + h2 * h2 + 2.0 * l * l);
     cr->excess = h > 0.0 ? d / h : d > 0.0 ? INFINITY : 0.0;
     cr->log_diff = d;
-    cr->log_h = h;
+    cr->log_h = sqrt(h1 * h1 + h2 * h2);
 }
 
-/* The run level of c (compare.h), as a meta-analysis measures heterogeneity: each row's
-** difference d over its variance v = (h / 1.96)^2, summed as Cochran's Q = sum d^2 / v, is
-** chi-square on the rows' count when the intervals hold every difference; when it is beyond
-** that (p < 0.05), the moment estimate of a variance tau^2 = (Q - m) / sum(1 / v) shared by
-** the rows' differences (DerSimonian and Laird's, with the mean difference known to be 0) is
-** a level of variance tau^2 / 2 in each run, given as a 95% half-width. Rows with an interval
-** of no width cannot be weighed and are left out. */
-static void find_run_level(qsb_calibration *c)
+/* Cochran's Q of the differences seen so far, and what weighs them. */
+typedef struct {
+    double q, weights;
+    size_t m;
+} level_sum;
+
+/* A row's difference d over its variance v = (h / 1.96)^2, h its intervals' combined log
+** half-width; a row whose interval has no width cannot be weighed and is left out. */
+static void level_add(level_sum *s, double d, double h)
 {
-    const double z975 = 1.959964;
-    double q = 0.0, weights = 0.0;
-    size_t m = 0;
-    for (size_t i = 0; i < c->n; i++) {
-        const qsb_calibration_row *cr = &c->rows[i];
-        if (!(cr->log_h > 0.0))
-            continue; /* NAN: no interval */
-        double v = (cr->log_h / z975) * (cr->log_h / z975);
-        q += cr->log_diff * cr->log_diff / v;
-        weights += 1.0 / v;
-        m++;
-    }
-    c->run_level_rows = m;
-    c->run_level_q = c->run_level_p = c->run_level_pct = NAN;
-    if (m == 0)
+    if (!(h > 0.0))
+        return; /* NAN: no interval */
+    double v = (h / Z975) * (h / Z975);
+    s->q += d * d / v;
+    s->weights += 1.0 / v;
+    s->m++;
+}
+
+/* The run level of the rows summed (compare.h), as a meta-analysis measures heterogeneity:
+** Q is chi-square on the rows' count when the intervals hold every difference; when it is
+** beyond that (p < 0.05), the moment estimate of a variance tau^2 = (Q - m) / sum(1 / v)
+** shared by the rows' differences (DerSimonian and Laird's, with the mean difference known to
+** be 0) is a level of variance tau^2 / 2 in each run, given as a 95% half-width. */
+static qsb_run_level level_of(const level_sum *s)
+{
+    qsb_run_level level = {s->m, NAN, NAN, NAN};
+    if (s->m == 0)
+        return level;
+    double m = (double)s->m;
+    level.q = s->q;
+    level.p = qsb_chi2_sf(s->q, m);
+    double tau2 = level.p < 0.05 && s->q > m ? (s->q - m) / s->weights : 0.0;
+    level.pct = expm1(Z975 * sqrt(tau2 / 2.0)) * 100.0;
+    return level;
+}
+
+static qsb_run_level deltas_level(const qsb_calibration *c)
+{
+    level_sum s = {0.0, 0.0, 0};
+    for (size_t i = 0; i < c->n; i++)
+        level_add(&s, c->rows[i].log_diff, c->rows[i].log_h);
+    return level_of(&s);
+}
+
+/* Row a (of RUN1) and its match b added to the medians' level: both verified, each median
+** with an interval. */
+static void add_median(level_sum *s, const qsb_row *a, const qsb_row *b)
+{
+    if (!a->verified || !b->verified || !(a->summary.median > 0.0) ||
+        !(b->summary.median > 0.0))
         return;
-    c->run_level_q = q;
-    c->run_level_p = qsb_chi2_sf(q, (double)m);
-    double tau2 = c->run_level_p < 0.05 && q > (double)m ? (q - (double)m) / weights : 0.0;
-    c->run_level_pct = expm1(z975 * sqrt(tau2 / 2.0)) * 100.0;
+    double h1 = log_half_width(a->summary.median_lo, a->summary.median_hi);
+    double h2 = log_half_width(b->summary.median_lo, b->summary.median_hi);
+    if (!isnan(h1) && !isnan(h2))
+        level_add(s, fabs(log(b->summary.median / a->summary.median)), sqrt(h1 * h1 + h2 * h2));
 }
 
 /* The parsed states of row i of cell and the speeds that define them (the baseline's states'
@@ -106,17 +147,39 @@ static void calibrate_states(qsb_calibration *out, const qsb_cell *ca, size_t ia
         qsb_row rx = {.delta_pct = x->delta_pct, .delta_lo = x->delta_lo, .delta_hi = x->delta_hi};
         qsb_row ry = {.delta_pct = y->delta_pct, .delta_lo = y->delta_lo, .delta_hi = y->delta_hi};
         qsb_calibration_row cr;
-        calibration_row(&cr, ca, &rx, &ry);
+        calibration_row(&cr, ca, &rx, &ry, out->assumed_level_pct);
         out->state_pairs++;
         out->state_with_interval += !isnan(cr.excess);
         out->state_agree += cr.excess <= 1.0;
     }
 }
 
-int qsb_calibrate(const qsb_results *a, const qsb_results *b, qsb_calibration *out)
+/* Row i of cell (of RUN1) and its match rb (of RUN2) checked as a row and by state, added up
+** in out, when both are candidates with a delta. */
+static void calibrate_row(qsb_calibration *out, const qsb_cell *cell, size_t i,
+                          const qsb_row_ref *hit, double *diffs)
+{
+    const qsb_row *ra = &cell->rows[i], *rb = &hit->cell->rows[hit->row];
+    if (i == 0 || hit->row == 0 || !ra->verified || !rb->verified ||
+        !isfinite(ra->delta_pct) || !isfinite(rb->delta_pct))
+        return;
+    qsb_calibration_row *cr = &out->rows[out->n];
+    calibration_row(cr, cell, ra, rb, out->assumed_level_pct);
+    diffs[out->n] = cr->diff_pts;
+    if (out->n == 0 || cr->diff_pts > out->rows[out->worst].diff_pts)
+        out->worst = out->n;
+    out->with_interval += !isnan(cr->excess);
+    out->agree += cr->excess <= 1.0;
+    out->n++;
+    calibrate_states(out, cell, i, hit->cell, hit->row);
+}
+
+int qsb_calibrate(const qsb_results *a, const qsb_results *b, double assumed_level_pct,
+                  qsb_calibration *out)
 {
     memset(out, 0, sizeof *out);
     out->median_diff_pts = out->worst_diff_pts = NAN;
+    out->assumed_level_pct = assumed_level_pct;
     int status = qsb_check_metrics(a, b);
     if (status != QSB_OK)
         return status;
@@ -130,30 +193,22 @@ int qsb_calibrate(const qsb_results *a, const qsb_results *b, qsb_calibration *o
         qsb_calibration_free(out);
         return qsb_out_of_memory("compare --calibration");
     }
+    level_sum medians = {0.0, 0.0, 0};
     for (size_t c = 0; c < a->ncells; c++) {
         const qsb_cell *cell = &a->cells[c];
-        for (size_t i = 1; i < cell->nrows; i++) {
-            const qsb_row *ra = &cell->rows[i];
-            qsb_row_ref key = {cell, ra->algorithm, i, false};
+        for (size_t i = 0; i < cell->nrows; i++) {
+            qsb_row_ref key = {cell, cell->rows[i].algorithm, i, false};
             const qsb_row_ref *hit =
                 nrefs ? bsearch(&key, refs, nrefs, sizeof *refs, qsb_row_ref_order) : NULL;
-            const qsb_row *rb = hit ? &hit->cell->rows[hit->row] : NULL;
-            if (!rb || hit->row == 0 || !ra->verified || !rb->verified ||
-                !isfinite(ra->delta_pct) || !isfinite(rb->delta_pct))
+            if (!hit)
                 continue;
-            qsb_calibration_row *cr = &out->rows[out->n];
-            calibration_row(cr, cell, ra, rb);
-            diffs[out->n] = cr->diff_pts;
-            if (out->n == 0 || cr->diff_pts > out->rows[out->worst].diff_pts)
-                out->worst = out->n;
-            out->with_interval += !isnan(cr->excess);
-            out->agree += cr->excess <= 1.0;
-            out->n++;
-            calibrate_states(out, cell, i, hit->cell, hit->row);
+            add_median(&medians, &cell->rows[i], &hit->cell->rows[hit->row]);
+            calibrate_row(out, cell, i, hit, diffs);
         }
     }
     free(refs);
-    find_run_level(out);
+    out->run_level = deltas_level(out);
+    out->run_level_medians = level_of(&medians);
     if (out->n) {
         qsb_sort_doubles(diffs, out->n);
         out->median_diff_pts = qsb_median_of_sorted(diffs, out->n);

@@ -123,16 +123,28 @@ static const char *correction_text(qsb_correction c)
                                     : "no correction";
 }
 
+/* The run level added to the test, as the criterion says it; empty without one. */
+static const char *level_text(char *buf, size_t len, const qsb_compare_options *opt)
+{
+    buf[0] = '\0';
+    if (opt->run_level_pct > 0.0)
+        snprintf(buf, len, ", each run's spread widened by a run level of +-%g%%",
+                 opt->run_level_pct);
+    return buf;
+}
+
 static void criterion(char *buf, size_t len, const qsb_compare_report *r)
 {
     const qsb_compare_options *opt = &r->opt;
+    char level[80];
     if (r->exact)
         snprintf(buf, len, "exact counts; regression: more than %g%% more", opt->threshold_pct);
     else
         snprintf(buf, len, "%sregression: slower by more than %g%%, one-sided p adjusted by %s "
-                 "over %zu tests < %g; test: %s",
+                 "over %zu tests < %g; test: %s%s",
                  r->normalized ? "per-round ratios to the baseline; " : "", opt->threshold_pct,
-                 correction_text(opt->correction), r->tests, opt->alpha, test_name(r));
+                 correction_text(opt->correction), r->tests, opt->alpha, test_name(r),
+                 level_text(level, sizeof level, opt));
 }
 
 /* What a row judged by state adds to its verdict: " (state at 2010345 of 2 matched; state
@@ -399,6 +411,7 @@ static cJSON *report_json(const qsb_compare_report *r, const char *base_path,
               !cJSON_AddStringToObject(root, "metric", r->metric) ||
               add_number(root, "threshold_pct", opt->threshold_pct) ||
               add_number(root, "alpha", opt->alpha) ||
+              add_number(root, "run_level_pct", opt->run_level_pct) ||
               !cJSON_AddBoolToObject(root, "strict", strictness == QSB_COMPARE_STRICT) ||
               !cJSON_AddBoolToObject(root, "normalized", r->normalized) ||
               !cJSON_AddStringToObject(root, "interval",
@@ -447,13 +460,33 @@ int qsb_compare_write_json(FILE *fp, const qsb_compare_report *r, const char *ba
 
 /* ---- --calibration ---- */
 
+/* One run level's line: found, none found, or nothing when no row could be weighed. */
+static void write_run_level(FILE *fp, const char *name, const char *what,
+                            const qsb_run_level *l)
+{
+    if (l->pct > 0.0)
+        fprintf(fp, "%s: +-%.2f%% a run (Cochran's Q %.1f over %zu rows, p %.2g): the 95%% "
+                "half-width each run's intervals would need added (in quadrature) for %s to "
+                "be what their intervals predict; how far the runs moved together beyond "
+                "their processes' spread, which no count of processes in one run samples "
+                "(compare --run-level adds it)\n", name, l->pct, l->q, l->rows, l->p, what);
+    else if (l->pct == 0.0)
+        fprintf(fp, "%s: none found (Cochran's Q %.1f over %zu rows, p %.2g: %s are what the "
+                "intervals predict)\n", name, l->q, l->rows, l->p, what);
+}
+
 void qsb_calibration_write_text(FILE *fp, const qsb_calibration *c, const char *path1,
                                 const char *path2, const char *metric)
 {
     char p1[QSB_QUOTE_PATH_MAX + 1], p2[QSB_QUOTE_PATH_MAX + 1];
+    char level[96] = "";
+    if (c->assumed_level_pct > 0.0)
+        snprintf(level, sizeof level, " and l that of the run level +-%g%% a run (--run-level)",
+                 c->assumed_level_pct);
     fprintf(fp, "calibration %s vs %s (metric %s; paired deltas of the candidate rows; agree: "
-            "|d1 - d2| <= sqrt(h1^2 + h2^2), h the half-widths of the 95%% intervals, on the "
-            "log scale)\n", shown(p1, sizeof p1, path1), shown(p2, sizeof p2, path2), metric);
+            "|d1 - d2| <= sqrt(h1^2 + h2^2%s), h the half-widths of the 95%% intervals%s, on "
+            "the log scale)\n", shown(p1, sizeof p1, path1), shown(p2, sizeof p2, path2), metric,
+            c->assumed_level_pct > 0.0 ? " + 2 l^2" : "", level);
     fprintf(fp, "%-12s %9s %5s  %-16s %9s %20s %9s %20s %9s  %s\n", "pattern", "nelem", "size",
             "algorithm", "delta 1", "95% interval 1", "delta 2", "95% interval 2", "diff",
             "agree");
@@ -489,17 +522,9 @@ void qsb_calibration_write_text(FILE *fp, const qsb_calibration *c, const char *
             (unsigned long long)w->nelem, (unsigned long long)w->size,
             shown(algorithm, sizeof algorithm, w->algorithm), c->n - c->with_interval,
             c->n - c->with_interval == 1 ? "" : "s");
-    if (c->run_level_pct > 0.0)
-        fprintf(fp, "run level: +-%.2f%% a run (Cochran's Q %.1f over %zu rows, p %.2g): the "
-                "95%% half-width each run's intervals would need added (in quadrature) for the "
-                "rows' differences to be what their intervals predict; how far the runs moved "
-                "together beyond their processes' spread, which no count of processes in one "
-                "run samples (merge --pool of runs made at different times does)\n",
-                c->run_level_pct, c->run_level_q, c->run_level_rows, c->run_level_p);
-    else if (c->run_level_pct == 0.0)
-        fprintf(fp, "run level: none found (Cochran's Q %.1f over %zu rows, p %.2g: the "
-                "differences are what the intervals predict)\n", c->run_level_q,
-                c->run_level_rows, c->run_level_p);
+    write_run_level(fp, "run level", "the rows' differences", &c->run_level);
+    write_run_level(fp, "run level of the medians", "the medians' differences (every row)",
+                    &c->run_level_medians);
     if (c->state_pairs || c->state_only)
         fprintf(fp, "by state: %zu of %zu matched (row, state) pairs with intervals agree "
                 "(%.1f%%); %zu state%s in one run only\n",
@@ -508,6 +533,21 @@ void qsb_calibration_write_text(FILE *fp, const qsb_calibration *c, const char *
                                              (double)c->state_with_interval
                                        : 0.0,
                 c->state_only, c->state_only == 1 ? "" : "s");
+}
+
+/* A run level's four numbers as PREFIX_pct, PREFIX_rows, PREFIX_q and PREFIX_p; nonzero
+** when out of memory. */
+static int add_run_level(cJSON *root, const char *prefix, const qsb_run_level *l)
+{
+    const char *suffix[4] = {"pct", "rows", "q", "p"};
+    double value[4] = {l->pct, (double)l->rows, l->q, l->p};
+    for (size_t i = 0; i < 4; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s_%s", prefix, suffix[i]);
+        if (add_number(root, name, value[i]))
+            return 1;
+    }
+    return 0;
 }
 
 static cJSON *calibration_json(const qsb_calibration *c, const char *path1, const char *path2,
@@ -521,17 +561,18 @@ static cJSON *calibration_json(const qsb_calibration *c, const char *path1, cons
               !cJSON_AddStringToObject(root, "run2", path2) ||
               !cJSON_AddStringToObject(root, "metric", metric) ||
               !cJSON_AddStringToObject(root, "criterion",
-                                       "|log(1+d1) - log(1+d2)| <= sqrt(h1^2 + h2^2)") ||
+                                       c->assumed_level_pct > 0.0
+                                           ? "|log(1+d1) - log(1+d2)| <= sqrt(h1^2 + h2^2 + 2 l^2)"
+                                           : "|log(1+d1) - log(1+d2)| <= sqrt(h1^2 + h2^2)") ||
               add_number(root, "rows", (double)c->n) ||
               add_number(root, "with_interval", (double)c->with_interval) ||
               add_number(root, "agree", (double)c->agree) ||
               add_number(root, "share", qsb_calibration_agree_share(c)) ||
               add_number(root, "median_diff_pts", c->median_diff_pts) ||
               add_number(root, "worst_diff_pts", c->worst_diff_pts) ||
-              add_number(root, "run_level_pct", c->run_level_pct) ||
-              add_number(root, "run_level_rows", (double)c->run_level_rows) ||
-              add_number(root, "run_level_q", c->run_level_q) ||
-              add_number(root, "run_level_p", c->run_level_p) ||
+              add_number(root, "assumed_run_level_pct", c->assumed_level_pct) ||
+              add_run_level(root, "run_level", &c->run_level) ||
+              add_run_level(root, "run_level_medians", &c->run_level_medians) ||
               add_number(root, "state_pairs", (double)c->state_pairs) ||
               add_number(root, "state_with_interval", (double)c->state_with_interval) ||
               add_number(root, "state_agree", (double)c->state_agree) ||

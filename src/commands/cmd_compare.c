@@ -33,7 +33,8 @@ enum {
     OPT_STRICT,
     OPT_MARKDOWN,
     OPT_JSON,
-    OPT_CALIBRATION
+    OPT_CALIBRATION,
+    OPT_RUN_LEVEL
 };
 
 static const qsb_option compare_options[] = {
@@ -57,6 +58,10 @@ static const qsb_option compare_options[] = {
                          "a report instead: do two runs of the same thing give paired deltas "
                          "that agree within their intervals? (the share that do, the median "
                          "and worst difference)"},
+    [OPT_RUN_LEVEL] = {"run-level", 0, "PCT",
+                       "each run moves as a whole by up to +-PCT % (95%), as compare "
+                       "--calibration measured on this machine: added to each run's spread in "
+                       "the test (with --calibration: to each run's intervals; default 0)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -96,6 +101,8 @@ static int on_option(void *ctx, int index, const char *arg)
     case OPT_STRICT: cfg->strictness = QSB_COMPARE_STRICT; return QSB_OK;
     case OPT_MARKDOWN: cfg->markdown_path = arg; return QSB_OK;
     case OPT_JSON: cfg->json_path = arg; return QSB_OK;
+    case OPT_RUN_LEVEL:
+        return qsb_parse_double(arg, "--run-level", 0.0, 1000.0, &cfg->opt.run_level_pct);
     }
     return QSB_OK;
 }
@@ -123,7 +130,7 @@ static int calibration_into(const qsb_outputs *json, void *arg)
     if (status == QSB_OK)
         status = qsb_read_results(path2, &job->cand);
     if (status == QSB_OK)
-        status = qsb_calibrate(&job->base, &job->cand, &job->cal);
+        status = qsb_calibrate(&job->base, &job->cand, job->cfg->opt.run_level_pct, &job->cal);
     if (status != QSB_OK)
         return status;
     const char *metric = job->base.context.metric;
