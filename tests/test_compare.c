@@ -313,6 +313,39 @@ static void test_run_level_added(void)
     qsb_results_free(&base);
 }
 
+/* Two modes in NEW's units: 22 of 40 at +10%, 18 at -10%. The change (the pooled medians'
+** ratio) is +10%, the units' mean log about +0.5%, its interval within +-4%: the interval is
+** stretched to hold the change, so the row is unresolved, never "same" at +10%. */
+static void test_change_held(void)
+{
+    qsb_results base, cand;
+    const char *const algos[] = {"msort", "introsort"};
+    qsb_results *runs[2] = {&base, &cand};
+    for (size_t r = 0; r < 2; r++) {
+        memset(runs[r], 0, sizeof *runs[r]);
+        set_context(runs[r], "cycles");
+        qsb_cell *cell = qsb_results_add_cell(runs[r], "random", 49152, 4, algos, 2);
+        CHECK(cell != NULL);
+        for (uint32_t u = 0; cell && u < 40; u++)
+            for (size_t k = 0; k < 3; k++) {
+                double wiggle = 1.0 + 0.001 * (double)((u + k) % 3);
+                double mode = r == 0 ? 1.0 : u < 22 ? 1.10 : 0.90;
+                CHECK(qsb_row_add_sample(&cell->rows[0], 1e6 * wiggle, u) == 0);
+                CHECK(qsb_row_add_sample(&cell->rows[1], 2e6 * mode * wiggle, u) == 0);
+            }
+    }
+    qsb_compare_report rep;
+    compare_to_report(&base, &cand, &rep);
+    qsb_comparison it = item_at(&rep, 1);
+    CHECK_MSG(near(it.change_pct, 10.0, 0.2) && it.change_hi == it.change_pct &&
+                  it.change_lo < 0.0 && it.verdict == QSB_VERDICT_UNRESOLVED,
+              "%s %+g [%g, %g]", qsb_verdict_name(it.verdict), it.change_pct, it.change_lo,
+              it.change_hi);
+    qsb_compare_report_free(&rep);
+    qsb_results_free(&cand);
+    qsb_results_free(&base);
+}
+
 static void test_missing_rows(void)
 {
     qsb_results base, fewer;
@@ -1167,6 +1200,7 @@ int main(void)
     test_verdicts();
     test_unresolved();
     test_run_level_added();
+    test_change_held();
     test_missing_rows();
     test_metrics();
     test_normalize();

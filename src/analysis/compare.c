@@ -159,6 +159,18 @@ static int test_units(qsb_comparison *it, const values *b, const values *n,
     return QSB_OK;
 }
 
+/* The interval stretched to hold the change, as a run's intervals hold its pooled median:
+** the change is the ratio of the pooled medians, while the test's interval is centred on the
+** units' mean logs, and where a state's processes spread widely the two part. A row whose
+** change lies beyond the threshold is then never one whose interval stays within it. */
+static void hold_change(qsb_comparison *it)
+{
+    if (isnan(it->change_lo) || isnan(it->change_hi) || isnan(it->change_pct))
+        return;
+    it->change_lo = fmin(it->change_lo, it->change_pct);
+    it->change_hi = fmax(it->change_hi, it->change_pct);
+}
+
 /* Computes the change and the row's p-values; the verdict of a tested row waits for the
 ** correction over all rows (decide_tested). */
 static int judge_values(qsb_comparison *it, const values *b, const values *n,
@@ -185,12 +197,14 @@ static int judge_values(qsb_comparison *it, const values *b, const values *n,
         status = test_units(it, b, n, opt);
         if (status == QSB_OK && it->test == QSB_TEST_NONE && it->change_pct > opt->threshold_pct)
             it->verdict = QSB_VERDICT_FEW_SAMPLES;
+        hold_change(it);
         return status;
     }
     it->test = QSB_TEST_MANN_WHITNEY;
     it->p = it->p_faster = qsb_mann_whitney_p(b->x, b->n, n->x, n->n);
     if (qsb_change_interval(b->x, b->n, n->x, n->n, &it->change_lo, &it->change_hi) != 0)
         it->change_lo = it->change_hi = NAN;
+    hold_change(it);
     return QSB_OK;
 }
 
