@@ -133,6 +133,15 @@ static void test_compare_section(void)
     for (const char *at = html; at && (at = strstr(at, "class=\"noisy\">unresolved<")); at++)
         unresolved++;
     CHECK_EQ_U64(unresolved, 7);
+    CHECK(html && !strstr(html, "run level"));
+    free(html);
+    /* a run level given: said beside the threshold */
+    page.compare.run_level_pct = 4.0;
+    fp = tmpfile();
+    CHECK(fp && qsb_report_html(fp, &page) == QSB_OK);
+    html = fp ? captured(fp) : NULL;
+    CHECK(html && strstr(html, "medians compared directly, each run's spread widened by a run "
+                               "level of &plusmn;4%; p corrected"));
     free(html);
     qsb_results_free(&base);
     qsb_results_free(&run);

@@ -62,10 +62,15 @@ static void put_compare_summary(FILE *out, const qsb_html_page *p, const qsb_com
     qsb_html_text(out, p->base->context.date ? p->base->context.date : "undated");
     fputs("), NEW <code>", out);
     qsb_html_text(out, p->run_name);
-    fprintf(out, "</code>. Threshold %g%%, alpha %g, %s; p corrected by %s over %zu tests "
+    char level[96] = "";
+    if (p->compare.run_level_pct > 0.0)
+        snprintf(level, sizeof level, ", each run's spread widened by a run level of &plusmn;%g%%",
+                 p->compare.run_level_pct);
+    fprintf(out, "</code>. Threshold %g%%, alpha %g, %s%s; p corrected by %s over %zu tests "
                  "(%zu over units, %zu Mann&ndash;Whitney).</p>\n",
             p->compare.threshold_pct, p->compare.alpha,
             rep->normalized ? "normalized by each run's baseline" : "medians compared directly",
+            level,
             p->compare.correction == QSB_CORRECTION_HOLM
                 ? "Holm"
                 : qsb_correction_name(p->compare.correction),

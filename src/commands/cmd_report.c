@@ -24,7 +24,7 @@
 #include "report_history.h"
 #include "report_html.h"
 
-enum { OPT_OUTPUT, OPT_THRESHOLD, OPT_NORMALIZE, OPT_HISTORY };
+enum { OPT_OUTPUT, OPT_THRESHOLD, OPT_NORMALIZE, OPT_RUN_LEVEL, OPT_HISTORY };
 
 static const qsb_option report_options[] = {
     [OPT_OUTPUT] = {"output", 'o', "PAGE", "the HTML page to write ('-': stdout)"},
@@ -33,6 +33,9 @@ static const qsb_option report_options[] = {
     [OPT_NORMALIZE] = {"normalize", 0, NULL,
                        "with a second run: judge candidates by their ratio to each run's "
                        "baseline (as compare --normalize)"},
+    [OPT_RUN_LEVEL] = {"run-level", 0, "PCT",
+                       "with a second run: the level each run moves by as a whole, added to "
+                       "each run's spread (as compare --run-level)"},
     [OPT_HISTORY] = {"history", 0, "FILE",
                      "add the trend of a history database: per cell the deltas over commits, "
                      "the steps history detect finds"},
@@ -49,7 +52,7 @@ static const qsb_command_spec report_spec = {
     "  - a fleet file (merged results of several machines) adds a section per machine;\n"
     "  - any other results file (CSV or JSON) is a run: the first is the run the page is\n"
     "    about, a second one an earlier run compared with it (`compare SECOND FIRST`:\n"
-    "    Holm-adjusted verdicts, --threshold).\n"
+    "    Holm-adjusted verdicts, --threshold, --run-level).\n"
     "--history DB adds the history's trend (history add, run --history): per cell the\n"
     "paired delta of each candidate over commits with its interval, the runs with states\n"
     "marked, the steps history detect finds; with it the results file may be left out.\n"
@@ -75,6 +78,8 @@ static int handle_option(void *ctx, int index, const char *arg)
         return QSB_OK;
     case OPT_THRESHOLD:
         return qsb_parse_double(arg, "--threshold", 0.0, 1e6, &cfg->compare.threshold_pct);
+    case OPT_RUN_LEVEL:
+        return qsb_parse_double(arg, "--run-level", 0.0, 1000.0, &cfg->compare.run_level_pct);
     case OPT_HISTORY:
         cfg->history = arg;
         return QSB_OK;
