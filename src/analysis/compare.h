@@ -83,6 +83,9 @@ typedef struct {
     qsb_baseline_view against_baseline;
 } qsb_comparison;
 
+/* The normal's 97.5th percentile: a run level is a 95% half-width of QSB_Z975 sds. */
+#define QSB_Z975 1.959964
+
 typedef struct {
     double threshold_pct; /* default 5 */
     double alpha;         /* default 0.01 */

@@ -14,8 +14,6 @@
 #include "states_text.h"
 #include "stats.h"
 
-#define Z975 1.959964 /* the normal's 97.5th percentile: a 95% half-width over an sd */
-
 /* The half-width of an interval on the log scale, of a delta (in %) or of a median; NAN when
 ** unknown. */
 static double log_half_width(double lo, double hi)
@@ -67,7 +65,7 @@ static void level_add(level_sum *s, double d, double h)
 {
     if (!(h > 0.0))
         return; /* NAN: no interval */
-    double v = (h / Z975) * (h / Z975);
+    double v = (h / QSB_Z975) * (h / QSB_Z975);
     s->q += d * d / v;
     s->weights += 1.0 / v;
     s->m++;
@@ -87,7 +85,7 @@ static qsb_run_level level_of(const level_sum *s)
     level.q = s->q;
     level.p = qsb_chi2_sf(s->q, m);
     double tau2 = level.p < 0.05 && s->q > m ? (s->q - m) / s->weights : 0.0;
-    level.pct = expm1(Z975 * sqrt(tau2 / 2.0)) * 100.0;
+    level.pct = expm1(QSB_Z975 * sqrt(tau2 / 2.0)) * 100.0;
     return level;
 }
 
@@ -154,8 +152,8 @@ static void calibrate_states(qsb_calibration *out, const qsb_cell *ca, size_t ia
     }
 }
 
-/* Row i of cell (of RUN1) and its match rb (of RUN2) checked as a row and by state, added up
-** in out, when both are candidates with a delta. */
+/* Row i of cell (of RUN1) and its match in RUN2 (hit) checked as a row and by state, added
+** up in out, when both are candidates with a delta. */
 static void calibrate_row(qsb_calibration *out, const qsb_cell *cell, size_t i,
                           const qsb_row_ref *hit, double *diffs)
 {

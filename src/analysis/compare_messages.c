@@ -100,7 +100,8 @@ void qsb_compare_warn_rows(const qsb_compare_report *r)
                     "Mann-Whitney over the samples, which takes correlated samples as "
                     "independent; rerun both with this version for tests over units%s",
                     r->tests_mann_whitney, r->tests_mann_whitney == 1 ? " has" : "s have",
-                    opt->run_level_pct > 0.0 ? "; --run-level applies to tests over units only" : "");
+                    opt->run_level_pct > 0.0 ? "; --run-level applies to tests over units only"
+                                             : "");
     if (bare)
         qsb_warning("%zu row%s no samples: judged on the threshold alone (use JSON results, "
                     "or CSV with the samples column)", bare, bare == 1 ? " has" : "s have");
