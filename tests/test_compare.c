@@ -1149,7 +1149,8 @@ static void test_command_corrections(void)
     CHECK(file_has("err.txt", "4 rows have no units") && file_has("out.txt", "Mann-Whitney"));
     CHECK(file_has("c.json", "\"interval\":\t\"hodges-lehmann-95\""));
     CHECK(run_compare("", "old_a.csv old_b.csv --run-level 3") == 1);
-    CHECK(file_has("err.txt", "--run-level applies to tests over units only"));
+    CHECK(file_has("err.txt", "--run-level 3 applies to tests over units: 4 rows are judged "
+                              "without it"));
 
     /* the calibration report: 8 of 10 agree */
     build_calibration(&cal_a, 0);

@@ -98,13 +98,15 @@ void qsb_compare_warn_rows(const qsb_compare_report *r)
     if (r->tests_mann_whitney)
         qsb_warning("%zu row%s no units (files from before units were recorded): tested by "
                     "Mann-Whitney over the samples, which takes correlated samples as "
-                    "independent; rerun both with this version for tests over units%s",
-                    r->tests_mann_whitney, r->tests_mann_whitney == 1 ? " has" : "s have",
-                    opt->run_level_pct > 0.0 ? "; --run-level applies to tests over units only"
-                                             : "");
+                    "independent; rerun both with this version for tests over units",
+                    r->tests_mann_whitney, r->tests_mann_whitney == 1 ? " has" : "s have");
     if (bare)
         qsb_warning("%zu row%s no samples: judged on the threshold alone (use JSON results, "
                     "or CSV with the samples column)", bare, bare == 1 ? " has" : "s have");
+    size_t without_units = r->tests_mann_whitney + bare;
+    if (opt->run_level_pct > 0.0 && without_units)
+        qsb_warning("--run-level %g applies to tests over units: %zu row%s judged without it",
+                    opt->run_level_pct, without_units, without_units == 1 ? " is" : "s are");
     size_t moved = r->against_baseline_regressions;
     if (moved)
         qsb_warning("%zu row%s not a regression by %s own times but %s one against the "
