@@ -877,6 +877,22 @@ static void test_calibration(void)
     CHECK(qsb_calibrate(&a, &b, 1.9, &cal) == QSB_OK);
     CHECK_EQ_U64(cal.agree, 8);
     qsb_calibration_free(&cal);
+    /* two pairs added up: (a, b) and (a, a) */
+    qsb_calibration pairs[2];
+    CHECK(qsb_calibrate(&a, &b, 0.0, &pairs[0]) == QSB_OK);
+    CHECK(qsb_calibrate(&a, &a, 0.0, &pairs[1]) == QSB_OK);
+    qsb_calibration_totals t;
+    qsb_calibration_add_up(pairs, 2, &t);
+    CHECK(t.pairs == 2 && t.agree == 19 && t.with_interval == 21);
+    CHECK(t.levels_found == 1 && t.largest_level_pair == 0 &&
+          t.largest_level_pct == pairs[0].run_level.pct);
+    CHECK(t.medians_levels_found == 1 && near(t.largest_medians_level_pct, rm, 1e-6));
+    CHECK(qsb_calibration_status(&t, QSB_COMPARE_STRICT) == QSB_OK); /* 19/21: 90.5% */
+    qsb_calibration_add_up(pairs, 1, &t);
+    CHECK(qsb_calibration_status(&t, QSB_COMPARE_STRICT) == QSB_FINDING); /* 8/10 */
+    CHECK(qsb_calibration_status(&t, QSB_COMPARE_LENIENT) == QSB_OK);
+    qsb_calibration_free(&pairs[0]);
+    qsb_calibration_free(&pairs[1]);
     /* rows 8-9 the same in both runs: Q = 0.0032 / v = 15.4 on 10 rows, p 0.12: none found */
     for (size_t c = 8; c < 10; c++) {
         b.cells[c].rows[1].delta_pct = 0.0;
@@ -1180,6 +1196,26 @@ static void test_command_corrections(void)
     CHECK(file_has("out.txt", "\nrun level of the medians: +-7.10% a run (Cochran's Q"));
     CHECK(file_has("cal.json", "\"run_level_medians_rows\":\t22"));
     CHECK(run_compare("", "--calibration cal_a.json cal_b.csv --run-level -1") == 2);
+    /* three runs: each against the next, then what the two pairs add up to */
+    CHECK(run_compare("", "--calibration cal_a.json cal_b.csv cal_a.json --json series.json")
+          == 0);
+    CHECK(occurrences("out.txt", "8 of 10 rows with intervals agree (80.0%") == 2);
+    CHECK(file_has("out.txt", "\nover 3 runs (2 pairs of consecutive runs): 16 of 20 rows with "
+                              "intervals agree (80.0%)\nrun level found in 2 of 2 pairs, largest "
+                              "+-2.92% (cal_"));
+    CHECK(file_has("out.txt", "; of the medians in 2, largest +-7.10% (cal_"));
+    CHECK(file_has("out.txt", "): the largest is what compare --run-level wants"));
+    CHECK(file_has("series.json", "\"kind\":\t\"calibration-series\"") &&
+          file_has("series.json", "\"agree\":\t16") &&
+          file_has("series.json", "\"largest_run_level_pct\":\t2.92"));
+    CHECK(occurrences("series.json", "\"kind\":\t\"calibration\"") == 2);
+    CHECK(run_compare("", "--calibration cal_a.json cal_b.csv cal_a.json --strict") == 1);
+    CHECK(file_has("err.txt", "16 of 20 rows agree, under 90%"));
+    CHECK(run_compare("", "--calibration cal_a.json cal_a.json cal_a.json") == 0);
+    CHECK(file_has("out.txt", "\nrun level: none found in any pair"));
+    CHECK(run_compare("", "--calibration cal_a.json") == 2);
+    CHECK(file_has("err.txt", "needs two results files or more"));
+    CHECK(run_compare("", "cal_a.json cal_b.csv cal_a.json") == 2);
     CHECK(run_compare("", "--calibration cal_a.json cal_b.csv --markdown x.md") == 2);
 
     qsb_results_free(&a);

@@ -217,6 +217,18 @@ typedef struct {
 /* compare --calibration --strict: the share of rows with intervals that must agree. */
 #define QSB_CALIBRATION_STRICT_SHARE 0.90
 
+/* compare --calibration RUN1 RUN2 RUN3 ...: what the calibrations of consecutive runs add up
+** to. A level found in one pair is that pair's: the largest over several pairs is what
+** --run-level wants. */
+typedef struct {
+    size_t pairs, with_interval, agree; /* rows with intervals, and agreeing, over every pair */
+    size_t levels_found, medians_levels_found; /* pairs in which a level was found */
+    double largest_level_pct, largest_medians_level_pct; /* 0 when none was found */
+    size_t largest_level_pair, largest_medians_level_pair; /* which pair (0-based) */
+} qsb_calibration_totals;
+
+void qsb_calibration_add_up(const qsb_calibration *pairs, size_t n, qsb_calibration_totals *out);
+
 /* assumed_level_pct: a run level added to each run's intervals before the rows are checked
 ** (0: none). Different metrics are a usage error (reported); QSB_ESYSTEM when out of memory. */
 int qsb_calibrate(const qsb_results *a, const qsb_results *b, double assumed_level_pct,
@@ -224,8 +236,8 @@ int qsb_calibrate(const qsb_results *a, const qsb_results *b, double assumed_lev
 void qsb_calibration_free(qsb_calibration *c);
 /* The share of the rows with an interval in both runs that agree; NAN when there are none. */
 double qsb_calibration_agree_share(const qsb_calibration *c);
-/* QSB_FINDING when strict and under QSB_CALIBRATION_STRICT_SHARE agree (or none has an
-** interval); QSB_OK otherwise. */
-int qsb_calibration_status(const qsb_calibration *c, qsb_compare_strictness strictness);
+/* Over every pair: QSB_FINDING when strict and under QSB_CALIBRATION_STRICT_SHARE agree (or
+** none has an interval); QSB_OK otherwise. */
+int qsb_calibration_status(const qsb_calibration_totals *t, qsb_compare_strictness strictness);
 
 #endif

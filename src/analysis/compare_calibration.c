@@ -227,8 +227,36 @@ double qsb_calibration_agree_share(const qsb_calibration *c)
     return c->with_interval ? (double)c->agree / (double)c->with_interval : NAN;
 }
 
-int qsb_calibration_status(const qsb_calibration *c, qsb_compare_strictness strictness)
+int qsb_calibration_status(const qsb_calibration_totals *t, qsb_compare_strictness strictness)
 {
-    bool enough = qsb_calibration_agree_share(c) >= QSB_CALIBRATION_STRICT_SHARE;
+    double share = t->with_interval ? (double)t->agree / (double)t->with_interval : NAN;
+    bool enough = share >= QSB_CALIBRATION_STRICT_SHARE;
     return strictness == QSB_COMPARE_STRICT && !enough ? QSB_FINDING : QSB_OK;
+}
+
+/* A pair's level into the totals' count and largest. */
+static void add_level(const qsb_run_level *l, size_t pair, size_t *found, double *largest,
+                      size_t *at)
+{
+    if (!(l->pct > 0.0))
+        return; /* none found, or no row weighed */
+    (*found)++;
+    if (l->pct > *largest) {
+        *largest = l->pct;
+        *at = pair;
+    }
+}
+
+void qsb_calibration_add_up(const qsb_calibration *pairs, size_t n, qsb_calibration_totals *out)
+{
+    memset(out, 0, sizeof *out);
+    out->pairs = n;
+    for (size_t i = 0; i < n; i++) {
+        out->with_interval += pairs[i].with_interval;
+        out->agree += pairs[i].agree;
+        add_level(&pairs[i].run_level, i, &out->levels_found, &out->largest_level_pct,
+                  &out->largest_level_pair);
+        add_level(&pairs[i].run_level_medians, i, &out->medians_levels_found,
+                  &out->largest_medians_level_pct, &out->largest_medians_level_pair);
+    }
 }

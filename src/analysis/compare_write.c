@@ -613,3 +613,78 @@ int qsb_calibration_write_json(FILE *fp, const qsb_calibration *c, const char *p
     cJSON *root = calibration_json(c, path1, path2, metric, strictness, verdict);
     return qsb_json_print(fp, root, "calibration JSON");
 }
+
+/* "RUN_i vs RUN_j" of pair k, shown as the table's header shows paths. */
+static const char *pair_names(char *buf, size_t len, const char *const *paths, size_t k)
+{
+    char p1[QSB_QUOTE_PATH_MAX + 1], p2[QSB_QUOTE_PATH_MAX + 1];
+    snprintf(buf, len, "%s vs %s", shown(p1, sizeof p1, paths[k]),
+             shown(p2, sizeof p2, paths[k + 1]));
+    return buf;
+}
+
+void qsb_calibration_write_totals(FILE *fp, const qsb_calibration_totals *t,
+                                  const char *const *paths)
+{
+    char d[2 * QSB_QUOTE_PATH_MAX + 8], m[2 * QSB_QUOTE_PATH_MAX + 8];
+    fprintf(fp, "\nover %zu runs (%zu pairs of consecutive runs): %zu of %zu rows with intervals "
+            "agree (%.1f%%)\n", t->pairs + 1, t->pairs, t->agree, t->with_interval,
+            t->with_interval ? 100.0 * (double)t->agree / (double)t->with_interval : 0.0);
+    if (t->levels_found == 0 && t->medians_levels_found == 0) {
+        fprintf(fp, "run level: none found in any pair (the runs moved no more than their "
+                "intervals say)\n");
+        return;
+    }
+    fprintf(fp, "run level found in %zu of %zu pairs, largest +-%.2f%%%s%s%s; of the medians in "
+            "%zu, largest +-%.2f%%%s%s%s: the largest is what compare --run-level wants between "
+            "runs of this machine (of the medians for times, of the deltas with --normalize)\n",
+            t->levels_found, t->pairs, t->largest_level_pct,
+            t->levels_found ? " (" : "",
+            t->levels_found ? pair_names(d, sizeof d, paths, t->largest_level_pair) : "",
+            t->levels_found ? ")" : "", t->medians_levels_found, t->largest_medians_level_pct,
+            t->medians_levels_found ? " (" : "",
+            t->medians_levels_found ? pair_names(m, sizeof m, paths, t->largest_medians_level_pair)
+                                    : "",
+            t->medians_levels_found ? ")" : "");
+}
+
+int qsb_calibration_write_series_json(FILE *fp, const qsb_calibration *pairs,
+                                      const char *const *paths, const char *metric,
+                                      const qsb_calibration_totals *t,
+                                      qsb_compare_strictness strictness, int verdict)
+{
+    cJSON *root = cJSON_CreateObject();
+    int bad = !root || add_number(root, "schema_version", 1) ||
+              !cJSON_AddStringToObject(root, "kind", "calibration-series");
+    cJSON *runs = bad ? NULL : cJSON_AddArrayToObject(root, "runs");
+    bad = !runs;
+    for (size_t i = 0; i <= t->pairs && !bad; i++)
+        bad = !cJSON_AddItemToArray(runs, cJSON_CreateString(paths[i]));
+    bad = bad || !cJSON_AddStringToObject(root, "metric", metric) ||
+          add_number(root, "with_interval", (double)t->with_interval) ||
+          add_number(root, "agree", (double)t->agree) ||
+          add_number(root, "share", t->with_interval ? (double)t->agree /
+                                                          (double)t->with_interval : NAN) ||
+          add_number(root, "levels_found", (double)t->levels_found) ||
+          add_number(root, "largest_run_level_pct", t->largest_level_pct) ||
+          add_number(root, "medians_levels_found", (double)t->medians_levels_found) ||
+          add_number(root, "largest_run_level_medians_pct", t->largest_medians_level_pct) ||
+          !cJSON_AddBoolToObject(root, "strict", strictness == QSB_COMPARE_STRICT) ||
+          !cJSON_AddStringToObject(root, "verdict", verdict == QSB_OK ? "pass" : "fail");
+    cJSON *list = bad ? NULL : cJSON_AddArrayToObject(root, "pairs");
+    bad = !list;
+    for (size_t k = 0; k < t->pairs && !bad; k++) {
+        qsb_calibration_totals one;
+        qsb_calibration_add_up(&pairs[k], 1, &one);
+        cJSON *pair = calibration_json(&pairs[k], paths[k], paths[k + 1], metric, strictness,
+                                       qsb_calibration_status(&one, strictness));
+        bad = !pair || !cJSON_AddItemToArray(list, pair);
+        if (bad)
+            cJSON_Delete(pair);
+    }
+    if (bad) {
+        cJSON_Delete(root);
+        root = NULL;
+    }
+    return qsb_json_print(fp, root, "calibration JSON");
+}

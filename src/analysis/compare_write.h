@@ -26,6 +26,14 @@ void qsb_calibration_write_text(FILE *fp, const qsb_calibration *c, const char *
 int qsb_calibration_write_json(FILE *fp, const qsb_calibration *c, const char *path1,
                                const char *path2, const char *metric,
                                qsb_compare_strictness strictness, int verdict);
+/* More than two runs: after each consecutive pair's report, what they add up to (text), and
+** the JSON of them all: each pair's object as two runs give it, and the totals. */
+void qsb_calibration_write_totals(FILE *fp, const qsb_calibration_totals *t,
+                                  const char *const *paths);
+int qsb_calibration_write_series_json(FILE *fp, const qsb_calibration *pairs,
+                                      const char *const *paths, const char *metric,
+                                      const qsb_calibration_totals *t,
+                                      qsb_compare_strictness strictness, int verdict);
 
 /* Warnings before the table: the runs' context fields that differ (one line naming each and
 ** both values), a run measured by a sanitized or non-release build, an interrupted run. */
@@ -37,6 +45,6 @@ void qsb_compare_warn_rows(const qsb_compare_report *r);
 ** only), with QSB_FINDING; QSB_OK when the report has none. */
 int qsb_compare_report_finding(const qsb_compare_report *r, qsb_compare_strictness strictness);
 /* The error line of --calibration --strict's finding, with QSB_FINDING. */
-int qsb_calibration_report_finding(const qsb_calibration *c);
+int qsb_calibration_report_finding(const qsb_calibration_totals *t);
 
 #endif

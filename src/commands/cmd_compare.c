@@ -7,9 +7,10 @@
 ** error); 2 for bad options, unreadable or malformed files and different metrics; else 0.
 ** When the runs' contexts differ (compare.h), one warning line names the fields first.
 **
-** --calibration RUN1 RUN2 is a report instead: how often two runs' paired deltas agree within
-** their combined intervals (compare.h). Exit 0, or under --strict 1 when fewer than 90% of
-** the rows with intervals agree (95% is what honest intervals give).
+** --calibration RUN1 RUN2 [RUN3 ...] is a report instead: how often consecutive runs' paired
+** deltas agree within their combined intervals, and the run level they show (compare.h). Exit
+** 0, or under --strict 1 when fewer than 90% of the rows with intervals agree over every pair
+** (95% is what honest intervals give).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,9 +56,10 @@ static const qsb_option compare_options[] = {
     [OPT_MARKDOWN] = {"markdown", 0, "FILE", "also write the table as Markdown"},
     [OPT_JSON] = {"json", 0, "FILE", "also write the verdicts as JSON"},
     [OPT_CALIBRATION] = {"calibration", 0, NULL,
-                         "a report instead: do two runs of the same thing give paired deltas "
-                         "that agree within their intervals? (the share that do, the median "
-                         "and worst difference)"},
+                         "a report instead, on RUN1 RUN2 [RUN3 ...]: do runs of the same thing "
+                         "give paired deltas that agree within their intervals? (each run "
+                         "against the next: the share that do, the median and worst "
+                         "difference, the run level)"},
     [OPT_RUN_LEVEL] = {"run-level", 0, "PCT",
                        "each run moves as a whole by up to +-PCT % (95%), as compare "
                        "--calibration measured on this machine: added to each run's spread in "
@@ -70,9 +72,9 @@ static const qsb_command_spec compare_spec = {
     "Regression check between two results files (CSV or JSON). A row not found slower whose\n"
     "95% interval reaches beyond the threshold is \"unresolved\", not \"same\" (it does not\n"
     "fail). When $GITHUB_STEP_SUMMARY is set, the Markdown table is appended to that file.\n"
-    "With --calibration, a report on two runs of the same thing, with the run level they\n"
-    "show. compare --machines A,B FILE: two machines' deltas cell by cell (compare --machines\n"
-    "A,B --help).",
+    "With --calibration, a report on two or more runs of the same thing, each against the\n"
+    "next, with the run level they show. compare --machines A,B FILE: two machines' deltas\n"
+    "cell by cell (compare --machines A,B --help).",
     compare_options,
     "1 when a row is slower in NEW beyond the threshold with p < alpha after\n"
     "the correction over all rows tested (comparisons metric: any increase beyond the\n"
@@ -110,35 +112,61 @@ static int on_option(void *ctx, int index, const char *arg)
 /* What compare reads and works out, from its outputs' open to its finding. */
 typedef struct {
     const compare_config *cfg;
-    const char *base_path, *new_path; /* BASE and NEW (--calibration: RUN1 and RUN2) */
+    const char *base_path, *new_path; /* BASE and NEW */
     qsb_results base, cand;
     qsb_compare_report report;
-    qsb_calibration cal;
+    const char *const *run_paths; /* --calibration: RUN1 RUN2 ... */
+    size_t nruns;
+    qsb_results *runs;            /* nruns of them, once read */
+    qsb_calibration *cals;        /* nruns - 1: each run against the next */
+    qsb_calibration_totals totals;
     FILE *summary_fp; /* $GITHUB_STEP_SUMMARY, from its open to the append */
     int verdict;      /* the report's status once the table is out; -1 before */
 } compare_job;
 
 /* ---- --calibration ---- */
 
-/* Between --json's open and its commit: the runs read and calibrated, the report written;
-** QSB_FINDING when --strict and too few agree. */
+/* The runs read, each consecutive pair calibrated and its report written on stdout. */
+static int calibrate_pairs(compare_job *job)
+{
+    int status = qsb_read_results(job->run_paths[0], &job->runs[0]);
+    for (size_t k = 0; k + 1 < job->nruns && status == QSB_OK; k++) {
+        status = qsb_read_results(job->run_paths[k + 1], &job->runs[k + 1]);
+        if (status == QSB_OK)
+            status = qsb_calibrate(&job->runs[k], &job->runs[k + 1],
+                                   job->cfg->opt.run_level_pct, &job->cals[k]);
+        if (status != QSB_OK)
+            break;
+        if (k > 0)
+            putchar('\n');
+        qsb_calibration_write_text(stdout, &job->cals[k], job->run_paths[k],
+                                   job->run_paths[k + 1], job->runs[0].context.metric);
+    }
+    return status;
+}
+
+/* Between --json's open and its commit: the pairs calibrated, the report written (with more
+** than two runs, what the pairs add up to); QSB_FINDING when --strict and too few agree. */
 static int calibration_into(const qsb_outputs *json, void *arg)
 {
     compare_job *job = arg;
-    const char *path1 = job->base_path, *path2 = job->new_path;
-    int status = qsb_read_results(path1, &job->base);
-    if (status == QSB_OK)
-        status = qsb_read_results(path2, &job->cand);
-    if (status == QSB_OK)
-        status = qsb_calibrate(&job->base, &job->cand, job->cfg->opt.run_level_pct, &job->cal);
+    int status = calibrate_pairs(job);
     if (status != QSB_OK)
         return status;
-    const char *metric = job->base.context.metric;
-    int verdict = qsb_calibration_status(&job->cal, job->cfg->strictness);
-    qsb_calibration_write_text(stdout, &job->cal, path1, path2, metric);
-    if (json->file[0].fp)
-        status = qsb_calibration_write_json(json->file[0].fp, &job->cal, path1, path2, metric,
-                                            job->cfg->strictness, verdict);
+    size_t pairs = job->nruns - 1;
+    qsb_calibration_add_up(job->cals, pairs, &job->totals);
+    int verdict = qsb_calibration_status(&job->totals, job->cfg->strictness);
+    if (pairs > 1)
+        qsb_calibration_write_totals(stdout, &job->totals, job->run_paths);
+    const char *metric = job->runs[0].context.metric;
+    FILE *fp = json->file[0].fp;
+    if (fp && pairs == 1)
+        status = qsb_calibration_write_json(fp, &job->cals[0], job->run_paths[0],
+                                            job->run_paths[1], metric, job->cfg->strictness,
+                                            verdict);
+    else if (fp)
+        status = qsb_calibration_write_series_json(fp, job->cals, job->run_paths, metric,
+                                                   &job->totals, job->cfg->strictness, verdict);
     return status != QSB_OK ? status : verdict;
 }
 
@@ -147,11 +175,35 @@ static int calibration_command(compare_job *job)
     if (job->cfg->markdown_path || job->cfg->opt.normalize)
         return qsb_usage_error("--calibration reports on the runs' own paired deltas: "
                                "--markdown and --normalize do not apply");
+    size_t n = job->nruns;
+    job->runs = calloc(n, sizeof *job->runs);
+    job->cals = calloc(n - 1, sizeof *job->cals);
+    qsb_file_group *read = calloc(n, sizeof *read);
+    char (*names)[24] = calloc(n, sizeof *names);
+    int status = job->runs && job->cals && read && names
+                     ? QSB_OK
+                     : qsb_out_of_memory("compare --calibration");
+    for (size_t i = 0; i < n && status == QSB_OK; i++) { /* named RUN1, RUN2, ... in messages */
+        snprintf(names[i], sizeof names[i], "RUN%zu", i + 1);
+        read[i] = (qsb_file_group){names[i], QSB_FILES_READ, &job->run_paths[i], 1};
+    }
     const qsb_output_spec spec = {"--json", job->cfg->json_path};
-    const qsb_file_group read[2] = {{"RUN1", QSB_FILES_READ, &job->base_path, 1},
-                                    {"RUN2", QSB_FILES_READ, &job->new_path, 1}};
-    int status = qsb_outputs_do(&spec, 1, read, 2, calibration_into, job);
-    return status == QSB_FINDING ? qsb_calibration_report_finding(&job->cal) : status;
+    if (status == QSB_OK)
+        status = qsb_outputs_do(&spec, 1, read, n, calibration_into, job);
+    free(read);
+    free(names);
+    return status == QSB_FINDING ? qsb_calibration_report_finding(&job->totals) : status;
+}
+
+/* The runs and calibrations job holds. */
+static void free_calibrations(compare_job *job)
+{
+    for (size_t i = 0; job->runs && i < job->nruns; i++)
+        qsb_results_free(&job->runs[i]);
+    for (size_t k = 0; job->cals && k + 1 < job->nruns; k++)
+        qsb_calibration_free(&job->cals[k]);
+    free(job->runs);
+    free(job->cals);
 }
 
 /* $GITHUB_STEP_SUMMARY: the file the Markdown table is appended to, or NULL. */
@@ -243,15 +295,19 @@ int qsb_cmd_compare(int argc, char **argv)
     int first, status = qsb_parse_options(&compare_spec, argc, argv, on_option, &cfg, &first);
     if (status != QSB_OK)
         return status == QSB_HELP_SHOWN ? QSB_OK : status;
-    if (argc - first != 2)
-        return qsb_usage_error("compare needs two results files, BASE and NEW (%d given)",
-                               argc - first);
+    int given = argc - first;
+    if (cfg.calibration && given < 2)
+        return qsb_usage_error("compare --calibration needs two results files or more, runs of "
+                               "the same command (%d given)", given);
+    if (!cfg.calibration && given != 2)
+        return qsb_usage_error("compare needs two results files, BASE and NEW (%d given)", given);
     compare_job job = {.cfg = &cfg, .base_path = argv[first], .new_path = argv[first + 1],
+                       .run_paths = (const char *const *)&argv[first], .nruns = (size_t)given,
                        .verdict = -1};
     status = cfg.calibration ? calibration_command(&job) : compare_command(&job);
     if (job.summary_fp)
         fclose(job.summary_fp); /* nothing appended after an error */
-    qsb_calibration_free(&job.cal);
+    free_calibrations(&job);
     qsb_compare_report_free(&job.report);
     qsb_results_free(&job.base);
     qsb_results_free(&job.cand);
