@@ -1203,7 +1203,7 @@ static void test_command_corrections(void)
     CHECK(file_has("out.txt", "\nover 3 runs (2 pairs of consecutive runs): 16 of 20 rows with "
                               "intervals agree (80.0%)\nrun level found in 2 of 2 pairs, largest "
                               "+-2.92% (cal_"));
-    CHECK(file_has("out.txt", "; of the medians in 2, largest +-7.10% (cal_"));
+    CHECK(file_has("out.txt", "; of the medians in 2 of 2 pairs, largest +-7.10% (cal_"));
     CHECK(file_has("out.txt", "): the largest is what compare --run-level wants"));
     CHECK(file_has("series.json", "\"kind\":\t\"calibration-series\"") &&
           file_has("series.json", "\"agree\":\t16") &&

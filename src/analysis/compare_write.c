@@ -614,19 +614,24 @@ int qsb_calibration_write_json(FILE *fp, const qsb_calibration *c, const char *p
     return qsb_json_print(fp, root, "calibration JSON");
 }
 
-/* "RUN_i vs RUN_j" of pair k, shown as the table's header shows paths. */
-static const char *pair_names(char *buf, size_t len, const char *const *paths, size_t k)
+/* How often a level was found over the pairs, and the largest with its pair ("in 2 of 5
+** pairs, largest +-6.23% (b.json vs c.json)"), shown as the table's header shows paths. */
+static const char *levels_found_text(char *buf, size_t len, size_t found, size_t pairs,
+                                     double largest, const char *const *paths, size_t at)
 {
     char p1[QSB_QUOTE_PATH_MAX + 1], p2[QSB_QUOTE_PATH_MAX + 1];
-    snprintf(buf, len, "%s vs %s", shown(p1, sizeof p1, paths[k]),
-             shown(p2, sizeof p2, paths[k + 1]));
+    if (found == 0)
+        snprintf(buf, len, "in none of %zu pairs", pairs);
+    else
+        snprintf(buf, len, "in %zu of %zu pairs, largest +-%.2f%% (%s vs %s)", found, pairs,
+                 largest, shown(p1, sizeof p1, paths[at]), shown(p2, sizeof p2, paths[at + 1]));
     return buf;
 }
 
 void qsb_calibration_write_totals(FILE *fp, const qsb_calibration_totals *t,
                                   const char *const *paths)
 {
-    char d[2 * QSB_QUOTE_PATH_MAX + 8], m[2 * QSB_QUOTE_PATH_MAX + 8];
+    char d[2 * QSB_QUOTE_PATH_MAX + 96], m[2 * QSB_QUOTE_PATH_MAX + 96];
     fprintf(fp, "\nover %zu runs (%zu pairs of consecutive runs): %zu of %zu rows with intervals "
             "agree (%.1f%%)\n", t->pairs + 1, t->pairs, t->agree, t->with_interval,
             t->with_interval ? 100.0 * (double)t->agree / (double)t->with_interval : 0.0);
@@ -635,17 +640,14 @@ void qsb_calibration_write_totals(FILE *fp, const qsb_calibration_totals *t,
                 "intervals say)\n");
         return;
     }
-    fprintf(fp, "run level found in %zu of %zu pairs, largest +-%.2f%%%s%s%s; of the medians in "
-            "%zu, largest +-%.2f%%%s%s%s: the largest is what compare --run-level wants between "
-            "runs of this machine (of the medians for times, of the deltas with --normalize)\n",
-            t->levels_found, t->pairs, t->largest_level_pct,
-            t->levels_found ? " (" : "",
-            t->levels_found ? pair_names(d, sizeof d, paths, t->largest_level_pair) : "",
-            t->levels_found ? ")" : "", t->medians_levels_found, t->largest_medians_level_pct,
-            t->medians_levels_found ? " (" : "",
-            t->medians_levels_found ? pair_names(m, sizeof m, paths, t->largest_medians_level_pair)
-                                    : "",
-            t->medians_levels_found ? ")" : "");
+    fprintf(fp, "run level found %s; of the medians %s: the largest is what compare --run-level "
+            "wants between runs of this machine (of the medians for times, of the deltas with "
+            "--normalize)\n",
+            levels_found_text(d, sizeof d, t->levels_found, t->pairs, t->largest_level_pct, paths,
+                              t->largest_level_pair),
+            levels_found_text(m, sizeof m, t->medians_levels_found, t->pairs,
+                              t->largest_medians_level_pct, paths,
+                              t->largest_medians_level_pair));
 }
 
 int qsb_calibration_write_series_json(FILE *fp, const qsb_calibration *pairs,
