@@ -236,6 +236,8 @@ int qsb_calibrate(const qsb_results *a, const qsb_results *b, double assumed_lev
 void qsb_calibration_free(qsb_calibration *c);
 /* The share of the rows with an interval in both runs that agree; NAN when there are none. */
 double qsb_calibration_agree_share(const qsb_calibration *c);
+/* The same over every pair of a series. */
+double qsb_calibration_totals_share(const qsb_calibration_totals *t);
 /* Over every pair: QSB_FINDING when strict and under QSB_CALIBRATION_STRICT_SHARE agree (or
 ** none has an interval); QSB_OK otherwise. */
 int qsb_calibration_status(const qsb_calibration_totals *t, qsb_compare_strictness strictness);

@@ -222,15 +222,25 @@ void qsb_calibration_free(qsb_calibration *c)
     memset(c, 0, sizeof *c);
 }
 
+/* agree of with_interval rows; NAN when there are none. */
+static double share_of(size_t agree, size_t with_interval)
+{
+    return with_interval ? (double)agree / (double)with_interval : NAN;
+}
+
 double qsb_calibration_agree_share(const qsb_calibration *c)
 {
-    return c->with_interval ? (double)c->agree / (double)c->with_interval : NAN;
+    return share_of(c->agree, c->with_interval);
+}
+
+double qsb_calibration_totals_share(const qsb_calibration_totals *t)
+{
+    return share_of(t->agree, t->with_interval);
 }
 
 int qsb_calibration_status(const qsb_calibration_totals *t, qsb_compare_strictness strictness)
 {
-    double share = t->with_interval ? (double)t->agree / (double)t->with_interval : NAN;
-    bool enough = share >= QSB_CALIBRATION_STRICT_SHARE;
+    bool enough = qsb_calibration_totals_share(t) >= QSB_CALIBRATION_STRICT_SHARE;
     return strictness == QSB_COMPARE_STRICT && !enough ? QSB_FINDING : QSB_OK;
 }
 

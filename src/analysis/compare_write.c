@@ -634,7 +634,7 @@ void qsb_calibration_write_totals(FILE *fp, const qsb_calibration_totals *t,
     char d[2 * QSB_QUOTE_PATH_MAX + 96], m[2 * QSB_QUOTE_PATH_MAX + 96];
     fprintf(fp, "\nover %zu runs (%zu pairs of consecutive runs): %zu of %zu rows with intervals "
             "agree (%.1f%%)\n", t->pairs + 1, t->pairs, t->agree, t->with_interval,
-            t->with_interval ? 100.0 * (double)t->agree / (double)t->with_interval : 0.0);
+            t->with_interval ? 100.0 * qsb_calibration_totals_share(t) : 0.0);
     if (t->levels_found == 0 && t->medians_levels_found == 0) {
         fprintf(fp, "run level: none found in any pair (the runs moved no more than their "
                 "intervals say)\n");
@@ -665,8 +665,7 @@ int qsb_calibration_write_series_json(FILE *fp, const qsb_calibration *pairs,
     bad = bad || !cJSON_AddStringToObject(root, "metric", metric) ||
           add_number(root, "with_interval", (double)t->with_interval) ||
           add_number(root, "agree", (double)t->agree) ||
-          add_number(root, "share", t->with_interval ? (double)t->agree /
-                                                          (double)t->with_interval : NAN) ||
+          add_number(root, "share", qsb_calibration_totals_share(t)) ||
           add_number(root, "levels_found", (double)t->levels_found) ||
           add_number(root, "largest_run_level_pct", t->largest_level_pct) ||
           add_number(root, "medians_levels_found", (double)t->medians_levels_found) ||
