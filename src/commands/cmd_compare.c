@@ -104,7 +104,7 @@ static int on_option(void *ctx, int index, const char *arg)
     case OPT_MARKDOWN: cfg->markdown_path = arg; return QSB_OK;
     case OPT_JSON: cfg->json_path = arg; return QSB_OK;
     case OPT_RUN_LEVEL:
-        return qsb_parse_double(arg, "--run-level", 0.0, 1000.0, &cfg->opt.run_level_pct);
+        return qsb_parse_run_level(arg, &cfg->opt.run_level_pct);
     }
     return QSB_OK;
 }

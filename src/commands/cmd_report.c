@@ -23,6 +23,7 @@
 #include "read_results.h"
 #include "report_history.h"
 #include "report_html.h"
+#include "significance.h"
 
 enum { OPT_OUTPUT, OPT_THRESHOLD, OPT_NORMALIZE, OPT_RUN_LEVEL, OPT_HISTORY };
 
@@ -79,7 +80,7 @@ static int handle_option(void *ctx, int index, const char *arg)
     case OPT_THRESHOLD:
         return qsb_parse_double(arg, "--threshold", 0.0, 1e6, &cfg->compare.threshold_pct);
     case OPT_RUN_LEVEL:
-        return qsb_parse_double(arg, "--run-level", 0.0, 1000.0, &cfg->compare.run_level_pct);
+        return qsb_parse_run_level(arg, &cfg->compare.run_level_pct);
     case OPT_HISTORY:
         cfg->history = arg;
         return QSB_OK;

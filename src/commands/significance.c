@@ -20,3 +20,8 @@ int qsb_parse_correction(const char *text, qsb_correction *correction)
         return qsb_usage_error("--correction: '%s' is not holm, bh or none", qsb_quote(text));
     return QSB_OK;
 }
+
+int qsb_parse_run_level(const char *text, double *pct)
+{
+    return qsb_parse_double(text, "--run-level", 0.0, 1000.0, pct);
+}

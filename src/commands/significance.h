@@ -1,7 +1,8 @@
 /*
 ** The significance options, --alpha A and --correction C, shared by the commands that test
-** rows (run --fail-above, compare): their names and metavariables, their defaults, their
-** parsing and its messages, declared once. Each command's help says what the level is of.
+** rows (run --fail-above, compare), and --run-level PCT of the tests between runs (compare,
+** report): their names and metavariables, their defaults, their parsing and its messages,
+** declared once. Each command's help says what the level is of.
 */
 #ifndef QSB_SIGNIFICANCE_H
 #define QSB_SIGNIFICANCE_H
@@ -21,5 +22,8 @@ int qsb_parse_alpha(const char *text, double *alpha);
 
 /* --correction C: holm, bh or none. QSB_OK or QSB_EUSAGE (reported). */
 int qsb_parse_correction(const char *text, qsb_correction *correction);
+
+/* --run-level PCT: a 95% half-width in percent, 0 to 1000. QSB_OK or QSB_EUSAGE (reported). */
+int qsb_parse_run_level(const char *text, double *pct);
 
 #endif
