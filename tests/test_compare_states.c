@@ -72,6 +72,31 @@ static const qsb_comparison *find(const qsb_compare_report *rep, const char *alg
     return NULL;
 }
 
+/* The pooled run tests whether introsort's delta differs between msort's states: 20% faster
+** in one and 20% slower in the other differs; the same ratio in both does not; the baseline's
+** own row is not tested. */
+static void test_delta_by_state_tested(void)
+{
+    double speed[PROCESSES], apart[PROCESSES], alike[PROCESSES];
+    speeds(speed, true, 1.0);
+    for (size_t r = 0; r < PROCESSES; r++) {
+        apart[r] = (r % 2 ? 0.8 : 1.2) * (1.0 + 0.003 * (double)(r % 3));
+        alike[r] = 1.1 * (1.0 + 0.003 * (double)(r % 3));
+    }
+    qsb_results a, b;
+    pooled_run(&a, speed, apart);
+    pooled_run(&b, speed, alike);
+    CHECK(a.ncells == 1 && b.ncells == 1);
+    if (a.ncells == 1 && b.ncells == 1) {
+        CHECK(a.cells[0].rows[0].states && b.cells[0].rows[1].states);
+        CHECK_EQ_U64(a.cells[0].rows[0].states_delta, QSB_STATES_DELTA_UNTESTED);
+        CHECK_EQ_U64(a.cells[0].rows[1].states_delta, QSB_STATES_DELTA_DIFFERS);
+        CHECK_EQ_U64(b.cells[0].rows[1].states_delta, QSB_STATES_DELTA_ONE);
+    }
+    qsb_results_free(&a);
+    qsb_results_free(&b);
+}
+
 /* introsort 10% slower in NEW within both of msort's states: a REGRESSION, judged by state. */
 static void test_regression_within_state(void)
 {
@@ -234,6 +259,7 @@ static void test_calibration_by_state(void)
 int main(void)
 {
     test_matching();
+    test_delta_by_state_tested();
     test_regression_within_state();
     test_change_of_state();
     test_baseline_moved_with_state();

@@ -228,6 +228,13 @@ static void test_estimates_by_hand(void)
     CHECK_NEAR(e[1].delta_pct, -13.929202357494222, 1e-9);
     CHECK_NEAR(e[1].delta_lo, -29.912521, 1e-6);
     CHECK_NEAR(e[1].delta_hi, 5.6990824, 1e-6);
+    /* do the states' deltas differ? Welch's test over the two states' log ratios (3 at mean
+    ** 0.10, sd 0.02; 4 at -0.15, sd 0.12909944): t = 0.25 / sqrt(0.02^2/3 + 0.12909944^2/4)
+    ** = 3.8124643 on 3.1901719 df, two-sided p 0.02847199401282 (not below 1%) */
+    CHECK_EQ_U64(e[0].log_ratios.units, 3);
+    CHECK_NEAR(e[0].log_ratios.log_mean, 0.10, 1e-12);
+    CHECK_NEAR(e[0].log_ratios.log_sd, 0.02, 1e-12);
+    CHECK_NEAR(qsb_states_delta_p(e, 2), 0.02847199401282, 1e-10);
 
     /* the baseline's own: medians 100 and 200.5, no deltas */
     CHECK(qsb_state_estimates(&s, base, base, NULL, u, N_OF(base), e) == 0);
@@ -238,6 +245,7 @@ static void test_estimates_by_hand(void)
     CHECK_NEAR(e[0].median_lo, 97.543120547699, 1e-9);
     CHECK_NEAR(e[0].median_hi, 102.511927710289, 1e-9);
     CHECK(isnan(e[0].delta_pct) && isnan(e[0].delta_lo) && isnan(e[1].delta_hi));
+    CHECK(isnan(qsb_states_delta_p(e, 2))); /* a baseline's: no deltas to test */
 }
 
 /* A state of 2 processes has a delta and no interval ("too few"). */
@@ -254,6 +262,7 @@ static void test_too_few_for_an_interval(void)
     CHECK(isnan(e[0].delta_lo) && isnan(e[0].delta_hi));
     CHECK(isfinite(e[1].delta_lo) && e[1].delta_lo <= e[1].delta_pct &&
           e[1].delta_pct <= e[1].delta_hi);
+    CHECK(isnan(qsb_states_delta_p(e, 2))); /* one state of 3 processes or more: no test */
     qsb_states none = {0};
     CHECK(qsb_state_estimates(&none, base, cand, base, u, N_OF(u), e) == -1);
 }

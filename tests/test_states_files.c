@@ -438,6 +438,22 @@ static void test_summary(void)
     CHECK_EQ_U64(qsb_states_summary(&r, 1, words, sizeof words), 1);
     CHECK_MSG(strstr(words, "introsort ran at 2 speeds in this run's processes (70% / 30%) in 1 "
                             "of its 4 rows") == words, "%s", words);
+    /* whether introsort's delta differed between msort's states, where the run tested it */
+    CHECK_EQ_U64(qsb_states_delta_summary(&r, 1, words, sizeof words), 0);
+    CHECK(words[0] == '\0');
+    r.cells[0].rows[1].states_delta = QSB_STATES_DELTA_DIFFERS;
+    r.cells[1].rows[1].states_delta = QSB_STATES_DELTA_ONE;
+    CHECK_EQ_U64(qsb_states_delta_summary(&r, 1, words, sizeof words), 2);
+    CHECK_MSG(strcmp(words, "introsort's delta against msort differs between msort's speeds in 1 "
+                            "of the 2 rows tested (Welch's test at 1%): in those rows its mixture "
+                            "moves with the speeds' shares from run to run, so read the delta per "
+                            "speed") == 0, "%s", words);
+    r.cells[0].rows[1].states_delta = QSB_STATES_DELTA_ONE;
+    CHECK_EQ_U64(qsb_states_delta_summary(&r, 1, words, sizeof words), 2);
+    CHECK_MSG(strcmp(words, "introsort's delta against msort is the same at each of msort's speeds "
+                            "in the 2 rows tested, as far as Welch's test at 1% sees: its mixture "
+                            "is the figure to read") == 0, "%s", words);
+    CHECK_EQ_U64(qsb_states_delta_summary(&r, 0, words, sizeof words), 0); /* the baseline */
     qsb_results_free(&r);
     qsb_results empty;
     build(&empty, NULL, NULL);

@@ -367,6 +367,36 @@ static void test_unit_order_interval(void)
 
 /* Welch over units, the one-sided p, and the corrections against values worked by hand (they
 ** agree with R's p.adjust). */
+/* Welch's one-way test over several sets. Worked by hand for (U, mean, sd) = (5, 0, 0.1),
+** (5, 0.1, 0.1), (4, 0.3, 0.2): weights U / sd^2 = 500, 500, 100 (W = 1100), weighted mean
+** 80/1100; between = sum w (m - mean)^2 / 2 = 4.0909091; lambda = sum (1 - w/W)^2 / (U - 1)
+** = 2 (6/11)^2 / 4 + (10/11)^2 / 3 = 0.42424242; F = 4.0909091 / (1 + 2/8 lambda) =
+** 3.6986301 on 2 and 8 / (3 lambda) = 6.2857143 df; P(F >= 3.6986301) = 0.086748407423101. */
+static void test_welch_anova(void)
+{
+    qsb_unit_spread sets[] = {{5, 0.0, 0.1}, {5, 0.1, 0.1}, {4, 0.3, 0.2}};
+    double p = qsb_welch_anova_p(sets, 3);
+    CHECK_MSG(fabs(p - 0.086748407423101) < 1e-10, "p %.15g", p);
+    /* two sets: the two-sided p of Welch's t */
+    qsb_unit_spread a = {5, 0.0, 0.1}, b = {10, 0.1, 0.2};
+    qsb_welch w;
+    CHECK(qsb_welch_units(&a, &b, &w) == 0);
+    qsb_unit_spread two[] = {a, b};
+    double t_p = 2 * qsb_t_sf(w.diff / w.se, w.df);
+    CHECK_MSG(fabs(qsb_welch_anova_p(two, 2) - t_p) < 1e-12, "%.15g against %.15g",
+              qsb_welch_anova_p(two, 2), t_p);
+    /* a set of one unit is left out: the three sets' p with a fourth of one unit */
+    qsb_unit_spread with_one[] = {sets[0], {1, 5.0, NAN}, sets[1], sets[2]};
+    CHECK(fabs(qsb_welch_anova_p(with_one, 4) - p) < 1e-15);
+    /* fewer than two sets, or one without spread: no test */
+    CHECK(isnan(qsb_welch_anova_p(sets, 1)) && isnan(qsb_welch_anova_p(with_one + 1, 2)));
+    qsb_unit_spread flat[] = {{5, 0.0, 0.0}, {5, 0.1, 0.1}};
+    CHECK(isnan(qsb_welch_anova_p(flat, 2)));
+    /* equal means: F = 0, p = 1 */
+    qsb_unit_spread same[] = {{5, 0.2, 0.1}, {7, 0.2, 0.3}};
+    CHECK(qsb_welch_anova_p(same, 2) == 1.0);
+}
+
 static void test_welch_and_corrections(void)
 {
     qsb_unit_spread a = {5, 0.0, 0.1}, b = {10, 0.1, 0.2}, one = {1, 0.0, NAN};
@@ -547,6 +577,7 @@ int main(void)
     test_t_distribution();
     test_unit_order_interval();
     test_welch_and_corrections();
+    test_welch_anova();
     test_drift();
     test_pooled_intervals();
     test_units_for_precision();

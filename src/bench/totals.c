@@ -153,7 +153,9 @@ static void warn_drift(const qsb_context *c)
 }
 
 /* Each algorithm that ran at separated speeds (states) says so, in words: the host's states
-** decide much of a row's spread, and its rows are reported per state. Then how many
+** decide much of a row's spread, and its rows are reported per state. Each candidate says
+** whether its delta differed between its baseline's states: where it does, the mixture moves
+** with the states' shares and the deltas per state are the figures to read. Then how many
 ** processes the states got and would need for the precision (state_needs.h): a state with
 ** few processes is where more of them narrow the rows most. */
 static void say_states(const qsb_run_config *cfg, const qsb_results *r)
@@ -162,6 +164,9 @@ static void say_states(const qsb_run_config *cfg, const qsb_results *r)
     char words[512];
     for (size_t i = 0; i < algorithms; i++)
         if (qsb_states_summary(r, i, words, sizeof words) > 0)
+            qsb_note("%s", words);
+    for (size_t i = 1; i < algorithms; i++)
+        if (qsb_states_delta_summary(r, i, words, sizeof words) > 0)
             qsb_note("%s", words);
     if (!(cfg->precision_pct > 0))
         return;

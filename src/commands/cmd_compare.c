@@ -289,7 +289,8 @@ int qsb_cmd_compare(int argc, char **argv)
     for (int i = 1; i < argc; i++) /* two machines of a fleet: fleet_view.h */
         if (strncmp(argv[i], "--machines", 10) == 0 && (!argv[i][10] || argv[i][10] == '='))
             return qsb_cmd_compare_machines(argc, argv);
-    compare_config cfg = {.opt = {.threshold_pct = 5.0, .alpha = QSB_DEFAULT_ALPHA,
+    compare_config cfg = {.opt = {.threshold_pct = QSB_DEFAULT_THRESHOLD_PCT,
+                                  .alpha = QSB_DEFAULT_ALPHA,
                                   .correction = QSB_DEFAULT_CORRECTION},
                           .strictness = QSB_COMPARE_LENIENT};
     int first, status = qsb_parse_options(&compare_spec, argc, argv, on_option, &cfg, &first);

@@ -209,7 +209,10 @@ static int report_into(const qsb_outputs *out, void *arg)
 
 int qsb_cmd_report(int argc, char **argv)
 {
-    report_config cfg = {NULL, NULL, {.threshold_pct = 5.0, .alpha = 0.01}, NULL, 0};
+    report_config cfg = {NULL, NULL,
+                         {.threshold_pct = QSB_DEFAULT_THRESHOLD_PCT, .alpha = QSB_DEFAULT_ALPHA,
+                          .correction = QSB_DEFAULT_CORRECTION},
+                         NULL, 0};
     int first;
     int status = qsb_parse_options(&report_spec, argc, argv, handle_option, &cfg, &first);
     if (status != QSB_OK)

@@ -15,6 +15,7 @@
 #define QSB_OPTION_CORRECTION(help) {"correction", 0, "C", help}
 
 #define QSB_DEFAULT_ALPHA 0.01
+#define QSB_DEFAULT_THRESHOLD_PCT 5.0 /* compare's and report's --threshold */
 #define QSB_DEFAULT_CORRECTION QSB_CORRECTION_HOLM
 
 /* --alpha A: a level strictly between 0 and 1. QSB_OK or QSB_EUSAGE (reported). */

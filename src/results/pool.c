@@ -161,6 +161,15 @@ static bool states_precise(const qsb_state_estimate *s, size_t n, double precisi
     return true;
 }
 
+/* Whether a candidate's delta differs between its baseline's states (result.h). */
+static uint8_t delta_by_states(const qsb_state_estimate *est, size_t n)
+{
+    double p = qsb_states_delta_p(est, n);
+    if (isnan(p))
+        return QSB_STATES_DELTA_UNTESTED;
+    return p < QSB_STATES_ALPHA ? QSB_STATES_DELTA_DIFFERS : QSB_STATES_DELTA_ONE;
+}
+
 /* Row i's states (states.h), its processes grouped by the states of `states` found on by_row
 ** (the baseline's, or its own), each interval widened by the run's factors, into row->states;
 ** a row with states is noisy when one of them is not precise. */
@@ -176,6 +185,8 @@ static int row_states(qsb_cell *cell, size_t i, const qsb_row *by_row, const qsb
     if (qsb_state_estimates(states, by_row->samples, row->samples, base ? base->samples : NULL,
                             row->units, n, est) != 0)
         return -1;
+    if (base && by_row == base)
+        row->states_delta = delta_by_states(est, states->count);
     for (size_t k = 0; k < states->count; k++) {
         qsb_widen_interval(est[k].median, &est[k].median_lo, &est[k].median_hi, judge->medians);
         qsb_widen_delta(est[k].delta_pct, &est[k].delta_lo, &est[k].delta_hi, judge->ratios);
@@ -201,6 +212,7 @@ static int find_states(qsb_cell *cell, const pool_judge *judge)
         return -1;
     for (size_t i = 0; i < cell->nrows; i++) {
         qsb_row *row = &cell->rows[i];
+        row->states_delta = QSB_STATES_DELTA_UNTESTED;
         if (!row->verified)
             continue;
         bool by_base = base->verified && base_states.count > 0;

@@ -91,6 +91,15 @@ typedef struct {
     qsb_time_split time;  /* where the wall time went (the time split; JSON only, optional) */
 } qsb_context;
 
+/* Whether a candidate's delta differs between its baseline's states (states.h,
+** qsb_states_delta_p below QSB_STATES_ALPHA), as the run that found the states tested it; the
+** files do not carry it, so a row read back is untested. */
+typedef enum {
+    QSB_STATES_DELTA_UNTESTED,
+    QSB_STATES_DELTA_ONE,     /* no difference found */
+    QSB_STATES_DELTA_DIFFERS,
+} qsb_states_delta;
+
 typedef struct {
     char *algorithm;     /* registry or plug-in name */
     double *samples;     /* one per round, in round order, in the run's metric */
@@ -107,6 +116,7 @@ typedef struct {
     bool verified;
     bool noisy;          /* the precision target was not reached, or the machine was slowed
                          ** for most of the samples (docs/measurement.md, "Slowed samples") */
+    uint8_t states_delta; /* qsb_states_delta, in the padding after the flags */
     unsigned batch;      /* sorts timed back to back per sample (a sample is their time / batch);
                          ** 0 when unknown (JSON only, optional) */
     unsigned retaken;    /* sorts timed again because the process lost the CPU during them

@@ -56,7 +56,7 @@ static bool expect(const char **p, char c)
 static bool parse_state(const char **p, qsb_state_estimate *e)
 {
     double processes;
-    *e = (qsb_state_estimate){0, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+    *e = (qsb_state_estimate){0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, {0, NAN, NAN}};
     if (!number_at(p, &e->share) || !expect(p, '(') || !number_at(p, &processes) ||
         !expect(p, ')') || !expect(p, '@') || !number_at(p, &e->median))
         return false;
@@ -181,6 +181,35 @@ size_t qsb_states_summary(const qsb_results *r, size_t index, char *buf, size_t 
         snprintf(buf + used, len - used, ") in %zu of its %zu rows; those rows are given per "
                  "speed", with_states, rows);
     return with_states;
+}
+
+size_t qsb_states_delta_summary(const qsb_results *r, size_t index, char *buf, size_t len)
+{
+    size_t tested = 0, differs = 0;
+    const char *name = NULL, *base = NULL;
+    for (size_t c = 0; c < r->ncells && index > 0; c++) {
+        const qsb_cell *cell = &r->cells[c];
+        if (index >= cell->nrows || cell->rows[index].states_delta == QSB_STATES_DELTA_UNTESTED)
+            continue;
+        name = cell->rows[index].algorithm;
+        base = cell->rows[0].algorithm;
+        tested++;
+        differs += cell->rows[index].states_delta == QSB_STATES_DELTA_DIFFERS;
+    }
+    if (len > 0)
+        buf[0] = '\0';
+    if (tested == 0 || len == 0)
+        return 0;
+    if (differs == 0)
+        snprintf(buf, len, "%s's delta against %s is the same at each of %s's speeds in the %zu "
+                 "rows tested, as far as Welch's test at %g%% sees: its mixture is the figure to "
+                 "read", name, base, base, tested, QSB_STATES_ALPHA * 100);
+    else
+        snprintf(buf, len, "%s's delta against %s differs between %s's speeds in %zu of the %zu "
+                 "rows tested (Welch's test at %g%%): in those rows its mixture moves with the "
+                 "speeds' shares from run to run, so read the delta per speed",
+                 name, base, base, differs, tested, QSB_STATES_ALPHA * 100);
+    return tested;
 }
 
 size_t qsb_row_states_words(const qsb_row *row, char *buf, size_t len)

@@ -46,4 +46,10 @@ size_t qsb_row_states_words(const qsb_row *row, char *buf, size_t len);
 ** such states (0: buf empty). */
 size_t qsb_states_summary(const qsb_results *r, size_t index, char *buf, size_t len);
 
+/* For candidate `index`, whether its delta differed between its baseline's states where the
+** run tested it (qsb_row.states_delta), in words for the run's last lines: "introsort's delta
+** against msort differs between msort's speeds in 15 of the 19 rows tested (...)". Returns
+** the rows tested (0: buf empty; rows read from files are untested). */
+size_t qsb_states_delta_summary(const qsb_results *r, size_t index, char *buf, size_t len);
+
 #endif

@@ -368,7 +368,7 @@ static void estimate_state(double *medians, double *log_ratios, size_t k, size_t
                            bool paired, qsb_state_estimate *e)
 {
     *e = (qsb_state_estimate){(uint32_t)k, (double)k / (double)total, NAN, NAN, NAN,
-                              NAN, NAN, NAN};
+                              NAN, NAN, NAN, {0, NAN, NAN}};
     t_interval_of_logs(medians, k, &e->median_lo, &e->median_hi);
     e->median = finite_median(medians, k);
     size_t r = 0;
@@ -379,6 +379,7 @@ static void estimate_state(double *medians, double *log_ratios, size_t k, size_t
         return;
     double mean, ss = sum_of_squares(log_ratios, r, &mean);
     e->delta_pct = expm1(mean) * 100.0;
+    e->log_ratios = (qsb_unit_spread){r, mean, r > 1 ? sqrt(ss / (double)(r - 1)) : NAN};
     if (r < QSB_STATE_MIN_UNITS)
         return;
     double h = qsb_t_quantile(0.975, (double)(r - 1)) * sqrt(ss / (double)(r - 1) / (double)r);
@@ -419,4 +420,14 @@ int qsb_state_estimates(const qsb_states *s, const double *by, const double *val
     free(med);
     free(group);
     return 0;
+}
+
+double qsb_states_delta_p(const qsb_state_estimate *est, size_t n)
+{
+    qsb_unit_spread sets[QSB_STATES_MAX];
+    size_t k = 0;
+    for (size_t i = 0; i < n && i < QSB_STATES_MAX; i++)
+        if (est[i].log_ratios.units >= QSB_STATE_MIN_UNITS)
+            sets[k++] = est[i].log_ratios;
+    return k >= 2 ? qsb_welch_anova_p(sets, k) : NAN;
 }

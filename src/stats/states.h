@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "units.h"
+
 #define QSB_STATES_MAX 8          /* states a row can report */
 #define QSB_STATE_MIN_UNITS 3     /* units a state holds at least */
 #define QSB_STATE_MIN_GAP 0.05    /* log-speed gap between neighbouring states, at least */
@@ -76,6 +78,8 @@ typedef struct {
                          ** a baseline */
     double delta_lo, delta_hi; /* its 95% t interval over the state's units; NAN under
                                 ** QSB_STATE_MIN_UNITS units ("too few") or for a baseline */
+    qsb_unit_spread log_ratios; /* the units' log paired ratios, for the test of the states'
+                                ** deltas (0 units for a baseline; not in the files) */
 } qsb_state_estimate;
 
 /* The estimates of each state of s (out[0 .. s->count)) for a row whose sample i (of n) was
@@ -87,5 +91,11 @@ typedef struct {
 int qsb_state_estimates(const qsb_states *s, const double *by, const double *values,
                         const double *base, const uint32_t *units, size_t n,
                         qsb_state_estimate *out);
+
+/* Whether a candidate's delta differs between the states of its estimates est[0..n): Welch's
+** one-way test over the states of QSB_STATE_MIN_UNITS units or more (student_t.h), its p; NAN
+** when fewer than two such states (or a baseline's). The states were found on the baseline's
+** speeds, not on these ratios, so the test is not of the split itself. */
+double qsb_states_delta_p(const qsb_state_estimate *est, size_t n);
 
 #endif

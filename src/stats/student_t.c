@@ -1,10 +1,11 @@
 /*
 ** Student's t from the regularized incomplete beta, the chi-square's tail from the incomplete
-** gamma, and Welch's comparison of two sets of units (see student_t.h).
+** gamma, and Welch's comparisons of sets of units (see student_t.h).
 */
 #include "student_t.h"
 
 #include <math.h>
+#include <stdbool.h>
 
 /* The continued fraction of I_x(a, b) by the modified Lentz method (Numerical Recipes'
 ** betacf, written anew); converges fast for x < (a + 1) / (a + b + 2). */
@@ -145,6 +146,54 @@ int qsb_welch_units(const qsb_unit_spread *a, const qsb_unit_spread *b, qsb_welc
     double denominator = va * va / (double)(a->units - 1) + vb * vb / (double)(b->units - 1);
     out->df = denominator > 0.0 ? (va + vb) * (va + vb) / denominator : INFINITY;
     return 0;
+}
+
+/* P(F >= f) for F ~ F(d1, d2): I_{d2 / (d2 + d1 f)}(d2 / 2, d1 / 2). */
+static double f_tail(double f, double d1, double d2)
+{
+    if (!(f > 0.0))
+        return 1.0;
+    if (isinf(d2))
+        return qsb_chi2_sf(f * d1, d1);
+    return qsb_incomplete_beta(d2 / 2.0, d1 / 2.0, d2 / (d2 + d1 * f));
+}
+
+/* A set Welch's one-way test takes: 2 units or more, a finite mean and sd. */
+static bool in_welch_test(const qsb_unit_spread *s)
+{
+    return s->units >= 2 && isfinite(s->log_sd) && isfinite(s->log_mean);
+}
+
+double qsb_welch_anova_p(const qsb_unit_spread *sets, size_t k)
+{
+    double weights = 0.0, weighted_mean = 0.0;
+    size_t used = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (!in_welch_test(&sets[i]))
+            continue;
+        if (sets[i].log_sd == 0.0)
+            return NAN;
+        double w = (double)sets[i].units / (sets[i].log_sd * sets[i].log_sd);
+        weights += w;
+        weighted_mean += w * sets[i].log_mean;
+        used++;
+    }
+    if (used < 2)
+        return NAN;
+    weighted_mean /= weights;
+    double between = 0.0, lambda = 0.0; /* lambda: sum (1 - w/W)^2 / (U - 1) */
+    for (size_t i = 0; i < k; i++) {
+        if (!in_welch_test(&sets[i]))
+            continue;
+        double w = (double)sets[i].units / (sets[i].log_sd * sets[i].log_sd);
+        double d = sets[i].log_mean - weighted_mean;
+        between += w * d * d;
+        lambda += (1.0 - w / weights) * (1.0 - w / weights) / (double)(sets[i].units - 1);
+    }
+    double g = (double)used, df1 = g - 1.0;
+    double f = between / df1 / (1.0 + 2.0 * (g - 2.0) / (g * g - 1.0) * lambda);
+    double df2 = lambda > 0.0 ? (g * g - 1.0) / (3.0 * lambda) : INFINITY;
+    return f_tail(f, df1, df2);
 }
 
 double qsb_one_sided_p(double diff, double se, double df, double bound)

@@ -1,6 +1,7 @@
 /*
 ** Student's t distribution (from the regularized incomplete beta), the chi-square's tail, and
-** Welch's comparison of two sets of units on the log scale.
+** Welch's comparisons of sets of units on the log scale: two (a difference and its se), or
+** several (one test that they share a mean).
 */
 #ifndef QSB_STUDENT_T_H
 #define QSB_STUDENT_T_H
@@ -28,6 +29,13 @@ typedef struct {
     double diff, se, df;
 } qsb_welch;
 int qsb_welch_units(const qsb_unit_spread *a, const qsb_unit_spread *b, qsb_welch *out);
+
+/* Welch's one-way test that sets[0..k) share one mean log (Welch 1951, for unequal spreads):
+** the spread of the sets' means weighted by U / sd^2 against what their errors give, an F with
+** k - 1 and a Welch-Satterthwaite df. Sets of fewer than 2 units or no finite sd are left out;
+** for two sets the p is the two-sided p of qsb_welch_units' t. The p, or NAN when fewer than
+** two sets are left or one has sd 0. */
+double qsb_welch_anova_p(const qsb_unit_spread *sets, size_t k);
 
 /* P(T >= (diff - bound) / se) for T ~ t(df): the one-sided p of H0 "the true difference is at
 ** most bound". se 0 gives 0 when diff > bound, else 1. */
