@@ -167,7 +167,7 @@ static uint8_t delta_by_states(const qsb_state_estimate *est, size_t n)
     double p = qsb_states_delta_p(est, n);
     if (isnan(p))
         return QSB_STATES_DELTA_UNTESTED;
-    return p < QSB_STATES_ALPHA ? QSB_STATES_DELTA_DIFFERS : QSB_STATES_DELTA_ONE;
+    return p < QSB_STATES_DELTA_ALPHA ? QSB_STATES_DELTA_DIFFERS : QSB_STATES_DELTA_ONE;
 }
 
 /* Row i's states (states.h), its processes grouped by the states of `states` found on by_row

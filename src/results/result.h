@@ -92,8 +92,8 @@ typedef struct {
 } qsb_context;
 
 /* Whether a candidate's delta differs between its baseline's states (states.h,
-** qsb_states_delta_p below QSB_STATES_ALPHA), as the run that found the states tested it; the
-** files do not carry it, so a row read back is untested. */
+** qsb_states_delta_p below QSB_STATES_DELTA_ALPHA), as the run that found the states tested
+** it; the files do not carry it, so a row read back is untested. */
 typedef enum {
     QSB_STATES_DELTA_UNTESTED,
     QSB_STATES_DELTA_ONE,     /* no difference found */

@@ -203,12 +203,12 @@ size_t qsb_states_delta_summary(const qsb_results *r, size_t index, char *buf, s
     if (differs == 0)
         snprintf(buf, len, "%s's delta against %s is the same at each of %s's speeds in the %zu "
                  "rows tested, as far as Welch's test at %g%% sees: its mixture is the figure to "
-                 "read", name, base, base, tested, QSB_STATES_ALPHA * 100);
+                 "read", name, base, base, tested, QSB_STATES_DELTA_ALPHA * 100);
     else
         snprintf(buf, len, "%s's delta against %s differs between %s's speeds in %zu of the %zu "
                  "rows tested (Welch's test at %g%%): in those rows its mixture moves with the "
                  "speeds' shares from run to run, so read the delta per speed",
-                 name, base, base, differs, tested, QSB_STATES_ALPHA * 100);
+                 name, base, base, differs, tested, QSB_STATES_DELTA_ALPHA * 100);
     return tested;
 }
 

@@ -28,6 +28,7 @@
 #define QSB_STATE_MIN_UNITS 3     /* units a state holds at least */
 #define QSB_STATE_MIN_GAP 0.05    /* log-speed gap between neighbouring states, at least */
 #define QSB_STATES_ALPHA 0.01     /* level of each separation test */
+#define QSB_STATES_DELTA_ALPHA 0.01 /* level of the test of a candidate's states' deltas */
 #define QSB_STATES_NULL_DRAWS 1000
 #define QSB_STATES_SEED UINT64_C(0x5ea7e55eed)
 
@@ -94,8 +95,9 @@ int qsb_state_estimates(const qsb_states *s, const double *by, const double *val
 
 /* Whether a candidate's delta differs between the states of its estimates est[0..n): Welch's
 ** one-way test over the states of QSB_STATE_MIN_UNITS units or more (student_t.h), its p; NAN
-** when fewer than two such states (or a baseline's). The states were found on the baseline's
-** speeds, not on these ratios, so the test is not of the split itself. */
+** when fewer than two such states (a baseline's have none) or one of them has no spread. The
+** states were found on the baseline's speeds, not on these ratios, so the test is not of the
+** split itself. */
 double qsb_states_delta_p(const qsb_state_estimate *est, size_t n);
 
 #endif
