@@ -196,6 +196,33 @@ static void test_unmarked(void)
     qsb_results_free(&own);
 }
 
+/* The same sorts on a host 20% slower in NEW: every row a regression by its times, msort's own
+** among them, counted as the baseline moved; nothing against the baseline; --normalize, which
+** judges the ratios, sees neither. */
+static void test_baseline_itself_moved(void)
+{
+    qsb_results base, slower;
+    build_run(&base, &quiet);
+    run_shape shape = quiet;
+    shape.machine = 1.2;
+    shape.seed = 7;
+    build_run(&slower, &shape);
+    qsb_compare_options o = {5.0, 0.01, false, QSB_CORRECTION_HOLM, 0.0};
+    qsb_compare_report rep;
+    CHECK(qsb_compare_results(&base, &slower, &o, &rep) == QSB_OK);
+    CHECK_EQ_U64(rep.count[QSB_VERDICT_REGRESSION], 8);
+    CHECK_EQ_U64(rep.baseline_moved, 4);
+    CHECK_EQ_U64(rep.against_baseline_regressions, 0);
+    qsb_compare_report_free(&rep);
+    o.normalize = true;
+    CHECK(qsb_compare_results(&base, &slower, &o, &rep) == QSB_OK);
+    CHECK_EQ_U64(rep.count[QSB_VERDICT_REGRESSION], 0);
+    CHECK_EQ_U64(rep.baseline_moved, 0);
+    qsb_compare_report_free(&rep);
+    qsb_results_free(&base);
+    qsb_results_free(&slower);
+}
+
 /* Exact counts, and two files of different baselines (which --normalize refuses): not judged
 ** against the baseline, and no error. */
 static void test_not_judged(void)
@@ -381,6 +408,7 @@ static void test_command(void)
     CHECK(occurrences("out.txt", "against the baseline") == 0);
     CHECK(occurrences("v.json", "\"against_baseline_regressions\":\t0") == 1);
     CHECK(occurrences("v.json", "\"against_baseline\":\tnull") == 4);
+    CHECK(occurrences("v.json", "\"baseline_moved_rows\":\t0") == 1);
 }
 
 int main(void)
@@ -391,6 +419,7 @@ int main(void)
     }
     test_moved_baseline();
     test_unmarked();
+    test_baseline_itself_moved();
     test_not_judged();
     test_aa();
     test_command();

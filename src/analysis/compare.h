@@ -127,6 +127,8 @@ typedef struct {
     bool judged_against_baseline; /* not normalized, timed, both files of one baseline: the
                                   ** candidate rows were judged by their ratios as well */
     size_t against_baseline_regressions; /* rows a regression against the baseline only */
+    size_t baseline_moved; /* in such a report, the baseline's own rows slower or faster beyond
+                           ** the threshold: where its code is the same, the host moved */
     double *against_baseline_p; /* their ratios' p after the correction, one a row so marked
                                 ** (a report of millions of rows keeps no more per entry) */
     const char *metric;

@@ -1,7 +1,8 @@
 /*
 ** A report's candidate rows judged by their ratios to the baseline as well, when it was made
 ** without --normalize (compare_work.h): a baseline that moved between the runs is said in the
-** rows it hides a regression in (docs/measurement.md, "Compare and the gates").
+** rows it hides a regression in, and counted where its own rows moved beyond the threshold
+** (docs/measurement.md, "Compare and the gates").
 */
 #include <math.h>
 #include <stdlib.h>
@@ -81,6 +82,9 @@ int qsb_judge_against_baseline(qsb_compare_report *r)
                    e->verdict == QSB_VERDICT_BASE_FAILED;
         e->regression_against_baseline = regression && !own;
         r->against_baseline_regressions += e->regression_against_baseline;
+        r->baseline_moved += e->other && e->row == 0 &&
+                             (e->verdict == QSB_VERDICT_REGRESSION ||
+                              e->verdict == QSB_VERDICT_IMPROVED);
     }
     if (status == QSB_OK)
         status = keep_marked_p(r, p);

@@ -107,6 +107,14 @@ void qsb_compare_warn_rows(const qsb_compare_report *r)
     if (opt->run_level_pct > 0.0 && without_units)
         qsb_warning("--run-level %g applies to tests over units: %zu row%s judged without it",
                     opt->run_level_pct, without_units, without_units == 1 ? " is" : "s are");
+    if (r->baseline_moved) /* an A/A whose host moved fails on the baseline itself */
+        qsb_warning("%s, the baseline, is itself slower or faster beyond %g%% in %zu row%s: where "
+                    "its code is the same in both runs, the host moved between them and every "
+                    "time in %s moved with it (compare --calibration measures how far runs "
+                    "move; compare --normalize judges the ratios to the baseline)",
+                    qsb_quote(r->base->baseline), opt->threshold_pct, r->baseline_moved,
+                    r->baseline_moved == 1 ? "" : "s",
+                    r->baseline_moved == 1 ? "its cell" : "their cells");
     size_t moved = r->against_baseline_regressions;
     if (moved)
         qsb_warning("%zu row%s not a regression by %s own times but %s one against the "

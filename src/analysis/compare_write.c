@@ -426,7 +426,8 @@ static cJSON *report_json(const qsb_compare_report *r, const char *base_path,
               !cJSON_AddBoolToObject(root, "against_baseline_judged",
                                      r->judged_against_baseline) ||
               add_number(root, "against_baseline_regressions",
-                         (double)r->against_baseline_regressions);
+                         (double)r->against_baseline_regressions) ||
+              add_number(root, "baseline_moved_rows", (double)r->baseline_moved);
     cJSON *differs = bad ? NULL : cJSON_AddArrayToObject(root, "context_differences");
     bad = !differs;
     for (size_t i = 0; i < r->ndiffers && !bad; i++) {
