@@ -4,7 +4,8 @@
 ** its ratio to the baseline is marked, with the ratio's change, interval and corrected p exactly
 ** as --normalize gives them; rows that moved with the baseline, rows that are regressions by
 ** their own times, reports of exact counts or of two baselines are not marked; two runs of the
-** same thing gain no mark; the exit status stays the rows' own. Then the command on the
+** same thing gain no mark; the exit status stays the rows' own; the baseline's own rows that
+** moved beyond the threshold (a host slower in NEW) are counted. Then the command on the
 ** fixtures tests/fixtures/compare/moved-*.json (msort 6% faster in NEW, g 4% slower by its
 ** own times, 10% slower against msort): the row's note in the table, the Markdown and the
 ** JSON, the summary line, the warning, and --normalize failing on the same row.
