@@ -125,6 +125,16 @@ static const run_shape quiet = {1.0, 1.0, 0.005, 0.03, 4, 8, 3, 1};
 /* NEW on a machine 6% faster with introsort 10% slower against msort (its own seed). */
 static const run_shape moved = {0.94, 1.10, 0.005, 0.03, 4, 8, 3, 2};
 
+/* A run shaped as `quiet` on a machine of the given speed, introsort at the given factor. */
+static void build_quiet_run(qsb_results *r, double machine, double factor, uint64_t seed)
+{
+    run_shape shape = quiet;
+    shape.machine = machine;
+    shape.factor = factor;
+    shape.seed = seed;
+    build_run(r, &shape);
+}
+
 /* NEW on a machine 6% faster, introsort 10% slower against msort: +3.4% by its own times,
 ** within the 5% threshold; every introsort row marked, no msort row; the status is the
 ** rows' own. */
@@ -166,14 +176,8 @@ static void test_unmarked(void)
 {
     qsb_results base, together, own;
     build_run(&base, &quiet);
-    run_shape shape = quiet;
-    shape.machine = 0.94;
-    shape.seed = 3;
-    build_run(&together, &shape);
-    shape.machine = 1.0;
-    shape.factor = 1.15;
-    shape.seed = 4;
-    build_run(&own, &shape);
+    build_quiet_run(&together, 0.94, 1.0, 3);
+    build_quiet_run(&own, 1.0, 1.15, 4);
     qsb_compare_options o = {5.0, 0.01, false, QSB_CORRECTION_HOLM, 0.0};
     qsb_compare_report rep;
     CHECK(qsb_compare_results(&base, &together, &o, &rep) == QSB_OK);
@@ -204,10 +208,7 @@ static void test_baseline_itself_moved(void)
 {
     qsb_results base, slower;
     build_run(&base, &quiet);
-    run_shape shape = quiet;
-    shape.machine = 1.2;
-    shape.seed = 7;
-    build_run(&slower, &shape);
+    build_quiet_run(&slower, 1.2, 1.0, 7);
     qsb_compare_options o = {5.0, 0.01, false, QSB_CORRECTION_HOLM, 0.0};
     qsb_compare_report rep;
     CHECK(qsb_compare_results(&base, &slower, &o, &rep) == QSB_OK);
