@@ -365,8 +365,6 @@ static void test_unit_order_interval(void)
     CHECK(qsb_unit_median_order_interval(many, NULL, 20, &lo, &hi) == 0 && isnan(hi));
 }
 
-/* Welch over units, the one-sided p, and the corrections against values worked by hand (they
-** agree with R's p.adjust). */
 /* Welch's one-way test over several sets. Worked by hand for (U, mean, sd) = (5, 0, 0.1),
 ** (5, 0.1, 0.1), (4, 0.3, 0.2): weights U / sd^2 = 500, 500, 100 (W = 1100), weighted mean
 ** 80/1100; between = sum w (m - mean)^2 / 2 = 4.0909091; lambda = sum (1 - w/W)^2 / (U - 1)
@@ -397,6 +395,8 @@ static void test_welch_anova(void)
     CHECK(qsb_welch_anova_p(same, 2) == 1.0);
 }
 
+/* Welch over units, the one-sided p, and the corrections against values worked by hand (they
+** agree with R's p.adjust). */
 static void test_welch_and_corrections(void)
 {
     qsb_unit_spread a = {5, 0.0, 0.1}, b = {10, 0.1, 0.2}, one = {1, 0.0, NAN};
