@@ -147,7 +147,7 @@ static int test_units(qsb_comparison *it, const values *b, const values *n,
         return QSB_OK;
     /* --run-level: each run moved as a whole by a level of sd l / 1.96 (l its log half-width),
     ** which its units cannot show; the df stay Welch's (the level's own are unknown). */
-    double level = log1p(opt->run_level_pct / 100.0) / QSB_Z975;
+    double level = qsb_run_level_log(opt->run_level_pct) / QSB_Z975;
     w.se = sqrt(w.se * w.se + 2.0 * level * level);
     it->test = QSB_TEST_UNITS;
     double thr = opt->threshold_pct / 100.0;

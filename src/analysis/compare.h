@@ -9,6 +9,7 @@
 #ifndef QSB_COMPARE_H
 #define QSB_COMPARE_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -85,6 +86,13 @@ typedef struct {
 
 /* The normal's 97.5th percentile: a run level is a 95% half-width of QSB_Z975 sds. */
 #define QSB_Z975 1.959964
+
+/* A run level of +-pct % as a half-width on the log scale, what a run's intervals get added in
+** quadrature (compare --run-level, --calibration --run-level). */
+static inline double qsb_run_level_log(double pct)
+{
+    return log1p(pct / 100.0);
+}
 
 typedef struct {
     double threshold_pct; /* default 5 */

@@ -28,12 +28,6 @@ static double delta_half_width(double lo_pct, double hi_pct)
     return log_half_width(1.0 + lo_pct / 100.0, 1.0 + hi_pct / 100.0);
 }
 
-/* The log half-width of the run level l_pct: what each run's intervals get added. */
-static double level_log(double l_pct)
-{
-    return log1p(l_pct / 100.0);
-}
-
 static void calibration_row(qsb_calibration_row *cr, const qsb_cell *cell, const qsb_row *a,
                             const qsb_row *b, double assumed_level_pct)
 {
@@ -46,7 +40,7 @@ static void calibration_row(qsb_calibration_row *cr, const qsb_cell *cell, const
     if (isnan(h1) || isnan(h2) || !(a->delta_pct > -100.0) || !(b->delta_pct > -100.0))
         return;
     double d = fabs(log1p(a->delta_pct / 100.0) - log1p(b->delta_pct / 100.0));
-    double l = level_log(assumed_level_pct);
+    double l = qsb_run_level_log(assumed_level_pct);
     double h = sqrt(h1 * h1 + h2 * h2 + 2.0 * l * l);
     cr->excess = h > 0.0 ? d / h : d > 0.0 ? INFINITY : 0.0;
     cr->log_diff = d;
