@@ -31,7 +31,10 @@ static void test_cells(void)
     size_t cells = qsb_run_config_cells(&cfg);
     CHECK_EQ_U64(cells, 8);
     double round_s[8], first_s[8];
-    CHECK(qsb_estimate_cells(&cfg, round_s, first_s) == 0);
+    qsb_sort_costs costs;
+    CHECK(qsb_estimate_probe(&cfg, &costs) == 0);
+    qsb_estimate_cells(&cfg, &costs, round_s, first_s);
+    qsb_sort_costs_free(&costs);
     for (size_t c = 0; c < cells; c++)
         CHECK_MSG(round_s[c] > 0 && isfinite(round_s[c]) && first_s[c] >= round_s[c] &&
                       isfinite(first_s[c]),
@@ -60,7 +63,10 @@ static void test_plugin_and_shard(void)
     algos[1].name = "mine";
     algos[1].sort = outside_sort;
     double round_s[2] = {0, 0}, first_s[2] = {0, 0};
-    CHECK(qsb_estimate_cells(&cfg, round_s, first_s) == 0);
+    qsb_sort_costs costs;
+    CHECK(qsb_estimate_probe(&cfg, &costs) == 0);
+    qsb_estimate_cells(&cfg, &costs, round_s, first_s);
+    qsb_sort_costs_free(&costs);
     CHECK(round_s[0] > 0 && first_s[0] >= round_s[0] && round_s[1] == 0);
     algos[1] = saved;
     qsb_run_config_free(&cfg);

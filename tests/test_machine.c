@@ -45,8 +45,19 @@ static const fixture fixtures[] = {
     ** 266240K L3 (lscpu: 96 KiB, 4 MiB, 260 MiB). */
     {"host-xeon-2cpu",
      {{49152, 2, 98304}, {2097152, 2, 4194304}, {272629760, 1, 272629760}},
-     3, {12288, 524288, 34078720},
+     3, {12288, 524288, 8388608},
      "L1d 96 KiB (2), L2 4 MiB (2), L3 260 MiB (1)"},
+    /* Constructed: a 2-vCPU Intel VM's slice of a 300 MiB L3, which the VM's CPUs alone share
+    ** as far as its sysfs says: the cover letter's count, not 39,321,600. */
+    {"vm-xeon-300m",
+     {{49152, 2, 98304}, {2097152, 2, 4194304}, {314572800, 1, 314572800}},
+     3, {12288, 524288, 8388608},
+     "L1d 96 KiB (2), L2 4 MiB (2), L3 300 MiB (1)"},
+    /* Constructed: 4 CPUs of a server with a 1 GiB L3. */
+    {"server-1g-l3",
+     {{49152, 4, 196608}, {2097152, 4, 8388608}, {1073741824, 1, 1073741824}},
+     3, {24576, 1048576, 8388608},
+     "L1d 192 KiB (4), L2 8 MiB (4), L3 1 GiB (1)"},
     /* 4 cores, private 32K L1d, one 1024K L2 for the cluster, nothing above. */
     {"no-l3",
      {{32768, 4, 131072}, {1048576, 1, 1048576}, {0, 0, 0}},

@@ -42,9 +42,10 @@ bad_merge() {
     fi
 }
 
-# A results file without what is each run's own: its values of those fields blanked.
+# A results file without what is each run's own: its values of those fields blanked (a
+# shard's planned memory is its own cells' inputs).
 own_fields() {
-    grep -v '"date"\|"command_line"\|"load_average"' "$1" |
+    grep -v '"date"\|"command_line"\|"load_average"\|"memory_peak_bytes"' "$1" |
         sed 's/^\([[:space:]]*"\(wall\|timed\|counted\|warmups\|retaken\|inputs\|copies\|checks\)":\).*/\1 -/'
 }
 

@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "diag.h"
+#include "memory.h"
 #include "plan.h"
 #include "worker_args.h"
 
@@ -100,17 +101,58 @@ static void test_later_workers_take_counts(void)
     CHECK(near(p.worker_s, QSB_WORKER_START_S + 3 * (0.001 + 0.004 + fmax(p.slice_s, 0.004))));
 }
 
-/* A matrix whose minimum is far beyond the auto budget's ceiling: the ceiling, and the
-** minimum of processes runs anyway (never fewer). */
+/* A matrix whose minimum is far beyond the auto budget's ceiling: the ceiling holds, with as
+** many processes as fit in it (fewer than the minimum: no interval, said), each visiting every
+** cell; one whose first process alone passes the ceiling is refused, naming a budget. */
 static void test_huge_matrix(void)
 {
-    set_costs(2000, 0.05, 0.1);
+    set_costs(2000, 0.05, 0.05);
     qsb_run_config cfg = config(2000, 0, 0);
     qsb_run_plan p = plan_of(&cfg);
     CHECK(p.budget_s == QSB_AUTO_BUDGET_MAX_S);
     CHECK(p.slice_s == 0.005); /* the shortest slice: a start spread over 2000 cells */
-    CHECK_EQ_U64(p.processes, QSB_MIN_UNITS);
-    CHECK(p.minimum_s > p.budget_s && p.estimate_s == p.minimum_s);
+    CHECK_EQ_U64(p.asked_units, QSB_MIN_UNITS);
+    CHECK(p.min_units >= 1 && p.min_units < QSB_MIN_UNITS);
+    CHECK_EQ_U64(p.processes, p.min_units);
+    CHECK(p.first_s + (double)(p.min_units - 1) * p.worker_s <= p.budget_s);
+    CHECK(p.first_s + (double)p.min_units * p.worker_s > p.budget_s);
+    CHECK(p.minimum_s > p.budget_s && p.estimate_s <= p.budget_s);
+    CHECK(qsb_plan_check_budget(&cfg, &p) == QSB_OK);
+    qsb_workers_plan w = qsb_plan_workers(&cfg, &p, 0, -1, NULL);
+    CHECK_EQ_U64(w.min_processes, p.min_units);
+    CHECK(!w.exact && w.first_s == p.first_s);
+
+    set_costs(2000, 0.05, 0.2); /* the first process alone: 2000 x 0.25 s */
+    p = plan_of(&cfg);
+    CHECK_EQ_U64(p.min_units, 0);
+    CHECK(qsb_plan_check_budget(&cfg, &p) == QSB_EUSAGE);
+}
+
+/* A given budget likewise: 3 long cells, a first process of about 6.3 s and later ones of
+** 3.3 s; 10 s hold two of them. --processes N stays exact whatever the budget. */
+static void test_budget_holds(void)
+{
+    set_costs(3, 1.0, 1.1);
+    qsb_run_config cfg = config(3, 10, 0);
+    qsb_run_plan p = plan_of(&cfg);
+    CHECK_EQ_U64(p.min_units, 2);
+    CHECK_EQ_U64(p.processes, 2);
+    CHECK(p.estimate_s <= 10);
+    cfg.budget_s = 5; /* not even the first */
+    p = plan_of(&cfg);
+    CHECK_EQ_U64(p.min_units, 0);
+    CHECK(qsb_plan_check_budget(&cfg, &p) == QSB_EUSAGE);
+    cfg.processes = 4;
+    p = plan_of(&cfg);
+    CHECK_EQ_U64(p.min_units, 4);
+    CHECK(p.estimate_s == p.minimum_s && p.estimate_s > cfg.budget_s);
+    CHECK(qsb_plan_check_budget(&cfg, &p) == QSB_OK);
+    CHECK(qsb_plan_workers(&cfg, &p, 0, -1, NULL).exact);
+    cfg.processes = 0;
+    cfg.jobs = 2; /* two at once: both count, then two later ones fit the third and fourth */
+    cfg.budget_s = 10;
+    p = plan_of(&cfg);
+    CHECK_EQ_U64(p.min_units, 4);
 }
 
 /* A budget holding more processes than the cap: the cap. */
@@ -159,10 +201,16 @@ static void test_one_process(void)
     CHECK(p.estimate_s == fmax(p.budget_s, p.minimum_s));
     cfg.budget_s = 10000; /* a slice of 125 s: cut to 1 s */
     CHECK(plan_of(&cfg).slice_s == 1.0);
-    cfg.budget_s = 0.01; /* tiny: 0.125 ms, raised to 5 ms; the minimum outlasts the budget */
+    cfg.budget_s = 0.01; /* tiny: 0.125 ms, raised to 5 ms; not one unit of every cell fits */
     p = plan_of(&cfg);
     CHECK(p.slice_s == 0.005);
-    CHECK(p.minimum_s > p.budget_s && p.estimate_s == p.minimum_s);
+    CHECK_EQ_U64(p.min_units, 0);
+    CHECK(qsb_plan_check_budget(&cfg, &p) == QSB_EUSAGE);
+    cfg.budget_s = 0.2; /* 0.08 s and 0.04 s a unit of every cell: three fit, not five */
+    p = plan_of(&cfg);
+    CHECK_EQ_U64(p.min_units, 3);
+    CHECK_EQ_U64(p.asked_units, QSB_MIN_UNITS);
+    CHECK(p.estimate_s == p.budget_s && p.minimum_s > p.budget_s);
     cfg.budget_s = 0; /* auto: three times the bare minimum, at least 10 s */
     CHECK(plan_of(&cfg).budget_s == QSB_AUTO_BUDGET_MIN_S);
 }
@@ -308,8 +356,9 @@ static void announce_into(const qsb_run_config *cfg, const qsb_run_plan *p, char
     unlink(path);
 }
 
-/* The announcement: the processes and their estimate; a budget below the minimum warned
-** about (the counts never shrink to fit); nothing but that warning when quiet. */
+/* The announcement: the processes and their estimate; a budget that holds fewer units than
+** the minimum warned about, and --processes N beyond the budget; nothing but the warning when
+** quiet. */
 static void test_announce(void)
 {
     char text[1024];
@@ -322,15 +371,23 @@ static void test_announce(void)
                            "of about 0.041s each: about 10s (budget 10s, auto; the minimum of "
                            "5 processes is about 0.21s)\n") == 0,
               "%s", text);
-    set_costs(2000, 0.05, 0.1);
-    cfg = config(2000, 60, 1);
+    set_costs(2000, 0.005, 0.005); /* units of 10 s: 35 s hold two */
+    cfg = config(2000, 35, 1);
     cfg.quiet = true;
     p = plan_of(&cfg);
     announce_into(&cfg, &p, text, sizeof text);
-    CHECK_MSG(starts_with(text, "qsortbench: warning: --budget 1:00 is below this matrix's "
-                                  "minimum (about ") &&
-                  strstr(text, "for 5 units per cell): the run takes that long") &&
-                  !strstr(text, "algorithms"),
+    CHECK_MSG(strcmp(text, "qsortbench: warning: the budget of 35s holds 2 units of every "
+                           "cell, fewer than the 5 a row needs for an interval (5 take about "
+                           "1:00): its rows have none (too few, flagged ~noisy); give --budget "
+                           "75s or more, or fewer cells\n") == 0,
+              "%s", text);
+    cfg = config(2000, 35, 7); /* --processes 7: exact, and longer than the budget */
+    cfg.quiet = true;
+    p = plan_of(&cfg);
+    announce_into(&cfg, &p, text, sizeof text);
+    CHECK_MSG(starts_with(text, "qsortbench: warning: --budget 35s is below the 7 worker "
+                                "processes asked (about ") &&
+                  strstr(text, "): the run takes that long") && !strstr(text, "algorithms"),
               "%s", text);
     cfg = config(2, 0, 1);
     cfg.reps = 4;
@@ -376,6 +433,7 @@ int main(void)
     test_auto_budget_buys_processes();
     test_later_workers_take_counts();
     test_huge_matrix();
+    test_budget_holds();
     test_process_cap();
     test_exact_processes();
     test_one_process();

@@ -188,24 +188,34 @@ static void check_time_split(const run_output *o)
               "time_s: wall %g, parts %g", wall, sum);
 }
 
-/* A budget too small for the minimum: warned up front, the minimum runs anyway, and a
-** precision nobody can reach leaves every row noisy. */
+/* A budget too small for one unit of every cell: refused before the first sort, naming one
+** that holds it. A precision nobody can reach leaves every row noisy, within the budget. */
 static void test_tiny_budget(void)
 {
+    char *refused[] = {QSB_BINARY, "--nelem", "2000:6000", "--sizes", "8", "--patterns",
+                       "random", "--budget", "0.001s", "--processes", "1", "--quiet", NULL};
+    char out[PATH_LEN], err[PATH_LEN];
+    path_in_dir(out, "refused", "out");
+    path_in_dir(err, "refused", "err");
+    CHECK_EQ_U64(run_binary(refused, out, err), 2);
+    char *said = slurp(err, NULL);
+    CHECK_MSG(said && strstr(said, "error: --budget 0.001s cannot hold one unit of this "
+                                   "matrix's 2 cells (about ") &&
+                  strstr(said, "give --budget 10s or more"),
+              "%s", said ? said : "(nothing)");
+    free(said);
     run_output o;
     const char *args[] = {"--nelem", "2000:6000", "--sizes", "8", "--patterns", "random",
-                          "--budget", "0.001s", "--precision", "0.0001", "--warmup", "2",
+                          "--budget", "1s", "--precision", "0.0001", "--warmup", "2",
                           "--processes", "1", NULL};
     run(&o, "tiny", args);
     CHECK_EQ_U64(o.status, 0);
     check_all_noisy(&o, 2);
     /* what that precision would take, at any spread a clock gives */
-    const char *need = "would reach it with more than 100000 units (it had 5)";
+    const char *need = "would reach it with more than 100000 units (it had ";
     CHECK_MSG(strstr(o.stderr_text, need) != NULL, "no units needed in %s", o.stderr_text);
-    CHECK(strstr(o.stderr_text, "warning: --budget 0.001s is below this matrix's minimum") !=
-          NULL);
     const cJSON *ctx = context_of(&o);
-    CHECK(number(ctx, "budget_s") == 0.001 && number(ctx, "precision_pct") == 0.0001);
+    CHECK(number(ctx, "budget_s") == 1 && number(ctx, "precision_pct") == 0.0001);
     CHECK(strncmp(string(ctx, "repetitions"), "budget: 5 units per cell at least", 33) == 0);
     CHECK(strncmp(string(ctx, "placement"), "far: ", 5) == 0);
     CHECK(strcmp(string(ctx, "warmup"), "2") == 0);

@@ -162,8 +162,27 @@ expect_auto() {
     fi
     rm -f a.csv a.json
 }
-expect_auto empty "49152:786432:8388608 (the seed's counts" "--nelem auto: the seed's" 1
-expect_auto no-l3 "16384:131072 (" "--nelem auto: L1d/L2/L3 capacity" 0
+expect_auto empty "49152:786432:" "--nelem auto: no cache sizes in sysfs: the seed's 49,152" 1
+expect_auto no-l3 "16384:" "--nelem auto: L1d 128 KiB: 16,384; L2 1 MiB: 131,072 (its size / 8)" 0
+
+# The memory bound: a size above 0; a matrix whose buffers pass it is refused before any
+# work, naming the largest count that fits; by default a quarter of the machine's memory
+# (a 2 GiB fixture: 512 MiB, which 8,388,608 elements of 32 bytes pass).
+expect_usage_error "out of range (must be above 0)" --memory 0
+expect_usage_error "not a size" --memory 4X
+expect_usage_error "not a size" --memory 1.5G
+expect_usage_error "the largest count that fits with --sizes up to 32: " --nelem 1000000 --sizes 32 \
+    --memory 64M
+QSB_MEMINFO=$(dirname "$sysfs")/meminfo/small-2g
+export QSB_MEMINFO
+expect_usage_error "beyond its memory bound of 512.0 MiB (a quarter of this machine's" \
+    --nelem 8388608 --sizes 32
+unset QSB_MEMINFO
+# A budget that cannot hold one worker process of every cell: refused before any sort, the
+# budget that would hold it named (no machine sorts 8,388,608 32-byte elements four times in
+# half a second).
+expect_usage_error "cannot hold one worker process of this matrix's 1 cells" --nelem 8388608 \
+    --sizes 32 --patterns bitonic --budget 0.5s --csv r.csv --json r.json
 
 echo "$passed passed, $failures failed"
 [ "$failures" -eq 0 ]

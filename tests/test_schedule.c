@@ -14,15 +14,27 @@
 
 static const qsb_schedule_policy budget = {5, 64, 1.0, 100.0};
 
-/* Cells under the minimum are all visited, in matrix order, whatever the budget says. */
+/* Cells under the minimum are visited in matrix order while the seconds left hold them; a
+** cell without a unit always (its first unit is what one unit of every cell means); with no
+** budget (--reps), all of them. */
 static void test_minimum_first(void)
 {
-    qsb_cell_state cells[4] = {{5, 9.0, 1.0}, {2, INFINITY, 50.0}, {4, INFINITY, 80.0},
-                               {5, 0.5, 1.0}};
-    size_t order[4];
-    CHECK_EQ_U64(qsb_schedule_sweep(&budget, cells, 4, 0.0, order), 2);
+    qsb_cell_state cells[5] = {{5, 9.0, 1.0}, {2, INFINITY, 50.0}, {4, INFINITY, 80.0},
+                               {5, 0.5, 1.0}, {0, INFINITY, 0.0}};
+    size_t order[5];
+    CHECK_EQ_U64(qsb_schedule_sweep(&budget, cells, 5, 200.0, order), 3);
     CHECK_EQ_U64(order[0], 1);
     CHECK_EQ_U64(order[1], 2);
+    CHECK_EQ_U64(order[2], 4);
+    /* 100 s left: 50 s for the first, then 80 s do not fit in the 50 s left. */
+    CHECK_EQ_U64(qsb_schedule_sweep(&budget, cells, 5, 100.0, order), 2);
+    CHECK_EQ_U64(order[0], 1);
+    CHECK_EQ_U64(order[1], 4);
+    /* Nothing left: only the cell without a unit. */
+    CHECK_EQ_U64(qsb_schedule_sweep(&budget, cells, 5, 0.0, order), 1);
+    CHECK_EQ_U64(order[0], 4);
+    const qsb_schedule_policy reps = {5, 64, 1.0, 0.0};
+    CHECK_EQ_U64(qsb_schedule_sweep(&reps, cells, 5, 0.0, order), 3);
 }
 
 /* Then the widest intervals first, as many as fit into the seconds left; a cell too costly

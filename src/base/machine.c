@@ -196,8 +196,14 @@ size_t qsb_auto_nelem(const qsb_caches *caches, uint64_t counts[3])
     size_t n = 0;
     for (int i = 0; i < 3; i++)
         if (caches->level[i].total_bytes)
-            counts[n++] = caches->level[i].total_bytes / 8;
+            counts[n++] = qsb_auto_nelem_capped(caches, i) ? QSB_AUTO_NELEM_CAP
+                                                           : caches->level[i].total_bytes / 8;
     return n;
+}
+
+int qsb_auto_nelem_capped(const qsb_caches *caches, int level)
+{
+    return caches->level[level].total_bytes / 8 > QSB_AUTO_NELEM_CAP;
 }
 
 /* /proc/cpuinfo's model line: "model name" on x86; other architectures name it otherwise. */

@@ -29,9 +29,18 @@ int qsb_read_caches(const char *sysfs_cpu_root, qsb_caches *out);
 ** "/sys/devices/system/cpu". */
 const char *qsb_sysfs_cpu_root(void);
 
-/* --nelem auto: total capacity per level / 8. Writes up to 3 counts; returns how many (levels
-** with a cache). Zero means "fall back to the seed's 49152:786432:8388608". */
+/* --nelem auto never goes past the cover letter's L3 count (64 MiB of 8-byte elements): on a
+** VM's slice of a large shared L3 (260-300 MiB seen) the level's whole size is neither this
+** VM's to use nor a count a 5-minute run can afford (docs/measurement.md, "--nelem auto"). */
+#define QSB_AUTO_NELEM_CAP UINT64_C(8388608)
+
+/* --nelem auto: total capacity per level / 8, at most QSB_AUTO_NELEM_CAP. Writes up to 3
+** counts; returns how many (levels with a cache). Zero means "fall back to the seed's
+** 49152:786432:8388608". */
 size_t qsb_auto_nelem(const qsb_caches *caches, uint64_t counts[3]);
+
+/* Is level i's count (0 L1d, 1 L2, 2 L3) the cap rather than its size / 8? */
+int qsb_auto_nelem_capped(const qsb_caches *caches, int level);
 
 /* Strings written into caller buffers; "unknown" when not readable. */
 void qsb_cpu_model(char *buf, size_t len);

@@ -63,31 +63,43 @@ static void probe_pattern(const qsb_run_config *cfg, const qsb_pattern *pattern,
     }
 }
 
-int qsb_estimate_cells(const qsb_run_config *cfg, double *round_s, double *first_s)
+int qsb_estimate_probe(const qsb_run_config *cfg, qsb_sort_costs *costs)
 {
+    size_t patterns = cfg->n_patterns ? cfg->n_patterns : 1;
     unsigned char *input = malloc(PROBE_NELEM * 4), *work = malloc(PROBE_NELEM * 4);
     double *per_work = malloc((cfg->n_algos ? cfg->n_algos : 1) * sizeof *per_work);
-    int status = input && work && per_work ? QSB_OK : qsb_out_of_memory("estimate");
-    double round_per_work = 0;
-    size_t c = 0, probed = SIZE_MAX; /* the last pattern probed: cells come by pattern */
-    for (qsb_cell_cursor at = {0}; status == QSB_OK && qsb_run_config_next_cell(cfg, &at);
-         c++) {
-        if (at.pattern != probed) {
-            probe_pattern(cfg, cfg->patterns[at.pattern], input, work, per_work);
-            probed = at.pattern;
-            round_per_work = 0;
-            for (size_t a = 0; a < cfg->n_algos; a++)
-                round_per_work += per_work[a];
-        }
-        uint64_t nelem = cfg->nelem[at.nelem], size = cfg->sizes[at.size];
-        round_s[c] = round_per_work * qsb_shard_cell_cost(nelem, size, 1);
-        /* The counted sorts are about one round (docs/results.md#overhead-counted-sorts); the
-        ** input's copies and checks a fixed cost a byte
-        ** (docs/results.md#overhead-copy-check-per-byte). */
-        first_s[c] = round_s[c] + (double)nelem * (double)size * 2e-9;
+    costs->round_per_work = calloc(patterns, sizeof *costs->round_per_work);
+    costs->n_patterns = cfg->n_patterns;
+    int status = input && work && per_work && costs->round_per_work
+                     ? QSB_OK
+                     : qsb_out_of_memory("estimate");
+    for (size_t p = 0; status == QSB_OK && p < cfg->n_patterns; p++) {
+        probe_pattern(cfg, cfg->patterns[p], input, work, per_work);
+        for (size_t a = 0; a < cfg->n_algos; a++)
+            costs->round_per_work[p] += per_work[a];
     }
     free(input);
     free(work);
     free(per_work);
     return status;
+}
+
+void qsb_sort_costs_free(qsb_sort_costs *costs)
+{
+    free(costs->round_per_work);
+    costs->round_per_work = NULL;
+}
+
+void qsb_estimate_cells(const qsb_run_config *cfg, const qsb_sort_costs *costs,
+                        double *round_s, double *first_s)
+{
+    size_t c = 0;
+    for (qsb_cell_cursor at = {0}; qsb_run_config_next_cell(cfg, &at); c++) {
+        uint64_t nelem = cfg->nelem[at.nelem], size = cfg->sizes[at.size];
+        round_s[c] = costs->round_per_work[at.pattern] * qsb_shard_cell_cost(nelem, size, 1);
+        /* The counted sorts are about one round (docs/results.md#overhead-counted-sorts); the
+        ** input's copies and checks a fixed cost a byte
+        ** (docs/results.md#overhead-copy-check-per-byte). */
+        first_s[c] = round_s[c] + (double)nelem * (double)size * 2e-9;
+    }
 }

@@ -20,7 +20,6 @@
 #define BATCH_BYTES (1u << 20)    /* the work buffer holds at least this many slot bytes */
 #define STOPPED (-100)            /* internal: a signal asked the run to stop */
 #define PROBE_BELOW 4.0           /* sorts shorter than 4 minimum samples get batch probes */
-#define INPUT_CACHE_BYTES ((size_t)512 << 20) /* inputs kept between visits, in all */
 
 /* What a cell's visits carry over for one algorithm. */
 typedef struct {
@@ -55,7 +54,7 @@ typedef struct {
     size_t units;        /* visits that timed a round: the unit of the next samples */
     double visits_s;     /* the time of its visits, all steps included */
     qsb_multiset_hash input_hash; /* of its input, which every visit regenerates the same */
-    unsigned char *kept_input; /* its input kept between visits (within INPUT_CACHE_BYTES),
+    unsigned char *kept_input; /* its input kept between visits (within QSB_KEPT_INPUTS_BYTES),
                                ** else NULL: generated again at each visit */
     algo_plan *algos;    /* per algorithm */
 } cell_plan;

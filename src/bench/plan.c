@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "diag.h"
 #include "estimate.h"
@@ -18,7 +19,7 @@
 static void plan_worker(const qsb_run_config *cfg, qsb_run_plan *plan)
 {
     plan->jobs = 1;
-    plan->min_units = 1;
+    plan->min_units = plan->asked_units = 1;
     plan->processes = 1;
     plan->budget_s = 0;
     plan->slice_s = cfg->worker.slice_s;
@@ -45,6 +46,24 @@ static double later_worker_s(const double *round_s, const double *first_s, size_
     return total;
 }
 
+/* The seconds k worker processes take, the first jobs of them at once counting (they all start
+** before any has a model), the rest a later worker's time each, jobs at a time. */
+static double processes_s(const qsb_run_plan *plan, size_t k)
+{
+    size_t later = k > plan->jobs ? k - plan->jobs : 0;
+    return plan->first_s + (double)((later + plan->jobs - 1) / plan->jobs) * plan->worker_s;
+}
+
+/* How many worker processes budget_s holds whole (0: not even the first). */
+static size_t processes_within(const qsb_run_plan *plan, double budget_s)
+{
+    if (plan->first_s > budget_s)
+        return 0;
+    double rounds = plan->worker_s > 0 ? floor((budget_s - plan->first_s) / plan->worker_s)
+                                       : (double)QSB_MAX_PROCESSES;
+    return (size_t)fmin((double)plan->jobs * (1.0 + rounds), QSB_MAX_PROCESSES);
+}
+
 /* Worker processes: the first counts every cell's comparisons, the later ones take its counts
 ** (run.h, model), so they cost about a round of every cell each. The slices of a small matrix
 ** are stretched until a process's rounds last as long as its start: with one cell, processes
@@ -52,28 +71,36 @@ static double later_worker_s(const double *round_s, const double *first_s, size_
 ** (docs/results.md#overhead-one-round-per-process), and a round's noise outweighs what
 ** varies between processes (docs/results.md#calibration-variance-at-each-level).
 ** With --jobs J, J processes run at once: the first J all count (none has a model yet), and
-** the budget holds J times the processes. */
+** the budget holds J times the processes. Where it holds fewer than the minimum, the plan
+** has as many as it holds (--processes N stays exact: it takes as long as it takes). */
 static void plan_processes(const qsb_run_config *cfg, qsb_run_plan *plan, const double *round_s,
                            const double *first_s, size_t cells)
 {
     size_t least = cfg->processes ? (size_t)cfg->processes : QSB_MIN_UNITS;
     size_t jobs = cfg->jobs > 1 ? (size_t)cfg->jobs : 1;
     plan->jobs = jobs;
-    plan->min_units = least;
+    plan->asked_units = plan->min_units = least;
     plan->slice_s = fmax(SLICE_MIN_S, QSB_WORKER_START_S / (double)(cells ? cells : 1));
-    double first = qsb_schedule_minimum_s(round_s, first_s, cells, 1, plan->slice_s) +
-                   QSB_WORKER_START_S;
+    plan->first_s = qsb_schedule_minimum_s(round_s, first_s, cells, 1, plan->slice_s) +
+                    QSB_WORKER_START_S;
     plan->worker_s = later_worker_s(round_s, first_s, cells, cfg->n_algos, plan->slice_s);
-    size_t later_rounds = least > jobs ? (least - jobs + jobs - 1) / jobs : 0;
-    plan->minimum_s = first + (double)later_rounds * plan->worker_s;
+    plan->needed_s = plan->first_s;
+    plan->minimum_s = processes_s(plan, least);
     plan->budget_s = cfg->budget_s > 0 ? cfg->budget_s : auto_budget_s(plan->minimum_s);
-    double fit = fmin((double)jobs * (1 + floor((plan->budget_s - first) / plan->worker_s +
-                                                0.5)),
+    double fit = fmin((double)jobs * (1 + floor((plan->budget_s - plan->first_s) /
+                                                plan->worker_s + 0.5)),
                       QSB_MAX_PROCESSES);
     plan->processes = cfg->processes ? least : fit > (double)least ? (size_t)fit : least;
     plan->estimate_s = fmax(plan->budget_s, plan->minimum_s);
-    if (cfg->processes) /* exactly N: as long as they take */
+    if (cfg->processes) { /* exactly N: as long as they take */
         plan->estimate_s = plan->minimum_s;
+        return;
+    }
+    size_t within = processes_within(plan, plan->budget_s);
+    if (within < least) {
+        plan->min_units = plan->processes = within;
+        plan->estimate_s = fmin(plan->budget_s, processes_s(plan, within));
+    }
 }
 
 /* Seconds of rounds per visit: a share of the budget spread over the minimum's visits. */
@@ -87,7 +114,8 @@ static double slice_of_budget(double budget_s, size_t min_units, size_t cells)
                 SLICE_MAX_S);
 }
 
-/* One process: every cell its minimum of units, then the budget on the widest intervals. */
+/* One process: every cell its minimum of units, then the budget on the widest intervals;
+** where the budget holds fewer units, as many as it holds. */
 static void plan_units(const qsb_run_config *cfg, qsb_run_plan *plan, const double *round_s,
                        const double *first_s, size_t cells)
 {
@@ -98,6 +126,7 @@ static void plan_units(const qsb_run_config *cfg, qsb_run_plan *plan, const doub
     plan->min_units = exact ? 1 : QSB_MIN_UNITS;
     if (cfg->reps && cfg->reps < plan->min_units)
         plan->min_units = (size_t)cfg->reps;
+    plan->asked_units = plan->min_units;
     double bare = qsb_schedule_minimum_s(round_s, first_s, cells, plan->min_units, 0.0);
     plan->budget_s = cfg->budget_s;
     if (plan->budget_s == 0 && !cfg->reps && !exact)
@@ -107,12 +136,22 @@ static void plan_units(const qsb_run_config *cfg, qsb_run_plan *plan, const doub
     plan->slice_s = slice_of_budget(plan->budget_s, plan->min_units, cells);
     plan->minimum_s = qsb_schedule_minimum_s(round_s, first_s, cells, plan->min_units,
                                              plan->slice_s);
+    plan->first_s = plan->needed_s = qsb_schedule_minimum_s(round_s, first_s, cells, 1,
+                                                            plan->slice_s);
     if (cfg->reps) { /* every cell: N rounds and its first visit */
         plan->minimum_s = 0;
         for (size_t i = 0; i < cells; i++)
             plan->minimum_s += first_s[i] + (double)cfg->reps * round_s[i];
     }
+    while (plan->budget_s > 0 && plan->min_units > 0 && plan->minimum_s > plan->budget_s) {
+        plan->min_units--;
+        plan->minimum_s = qsb_schedule_minimum_s(round_s, first_s, cells, plan->min_units,
+                                                 plan->slice_s);
+    }
     plan->estimate_s = fmax(plan->budget_s, plan->minimum_s);
+    if (plan->min_units < plan->asked_units) /* the run's time is the budget's */
+        plan->minimum_s = qsb_schedule_minimum_s(round_s, first_s, cells, plan->asked_units,
+                                                 plan->slice_s);
 }
 
 void qsb_plan_from_costs(const qsb_run_config *cfg, const double *round_s,
@@ -126,25 +165,6 @@ void qsb_plan_from_costs(const qsb_run_config *cfg, const double *round_s,
         plan_processes(cfg, plan, round_s, first_s, cells);
 }
 
-int qsb_plan_run(const qsb_run_config *cfg, qsb_run_plan *plan)
-{
-    if (cfg->worker.slice_s > 0) { /* no estimate: a worker's plan is its run's */
-        plan_worker(cfg, plan);
-        return QSB_OK;
-    }
-    size_t cells = qsb_run_config_cells(cfg);
-    double *round_s = malloc((cells ? cells : 1) * sizeof *round_s);
-    double *first_s = malloc((cells ? cells : 1) * sizeof *first_s);
-    int status = round_s && first_s ? QSB_OK : qsb_out_of_memory("estimate");
-    if (status == QSB_OK)
-        status = qsb_estimate_cells(cfg, round_s, first_s);
-    if (status == QSB_OK)
-        qsb_plan_from_costs(cfg, round_s, first_s, cells, plan);
-    free(round_s);
-    free(first_s);
-    return status;
-}
-
 /* "0.5s", "42s", "4:05" (minutes and seconds). */
 static void format_duration(double s, char *buf, size_t len)
 {
@@ -155,36 +175,114 @@ static void format_duration(double s, char *buf, size_t len)
         snprintf(buf, len, "%ld:%02ld", total / 60, total % 60);
 }
 
+int qsb_plan_run(const qsb_run_config *cfg, unsigned plug_ins, qsb_run_plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    qsb_memory_plan_run(cfg, plug_ins, &plan->memory);
+    if (cfg->worker.slice_s > 0) { /* no estimate: a worker's plan is its run's */
+        plan_worker(cfg, plan);
+        return QSB_OK;
+    }
+    size_t cells = qsb_run_config_cells(cfg);
+    double *round_s = malloc((cells ? cells : 1) * sizeof *round_s);
+    double *first_s = malloc((cells ? cells : 1) * sizeof *first_s);
+    qsb_sort_costs costs = {NULL, 0};
+    int status = round_s && first_s ? QSB_OK : qsb_out_of_memory("estimate");
+    if (status == QSB_OK)
+        status = qsb_estimate_probe(cfg, &costs);
+    if (status == QSB_OK) {
+        qsb_estimate_cells(cfg, &costs, round_s, first_s);
+        qsb_plan_from_costs(cfg, round_s, first_s, cells, plan);
+        status = qsb_plan_check_budget(cfg, plan);
+    }
+    qsb_sort_costs_free(&costs);
+    free(round_s);
+    free(first_s);
+    return status;
+}
+
+/* A budget that holds needed_s with room for the run's start and end: rounded up to 5 s. */
+static double budget_to_name(double needed_s)
+{
+    return ceil((needed_s * 1.1 + 5.0) / 5.0) * 5.0;
+}
+
+int qsb_plan_check_budget(const qsb_run_config *cfg, const qsb_run_plan *plan)
+{
+    if (plan->budget_s <= 0 || plan->min_units > 0 || cfg->processes > 1)
+        return QSB_OK;
+    char budget[32], needed[32], name[32];
+    format_duration(plan->budget_s, budget, sizeof budget);
+    format_duration(plan->needed_s, needed, sizeof needed);
+    snprintf(name, sizeof name, "%.0fs", budget_to_name(plan->needed_s));
+    return qsb_usage_error("%s %s cannot hold one %s of this matrix's %zu cells (about %s): "
+                           "give --budget %s or more, or fewer cells",
+                           cfg->budget_s > 0 ? "--budget" : "the default budget of", budget,
+                           cfg->processes == 1 ? "unit" : "worker process",
+                           qsb_run_config_cells(cfg), needed, name);
+}
+
+/* The warning of a plan whose budget holds fewer processes or units than the minimum, or of
+** an exact count that takes longer than --budget. */
+static void warn_short(const qsb_run_config *cfg, const qsb_run_plan *plan)
+{
+    char budget[32], minimum[32], name[32];
+    format_duration(plan->budget_s, budget, sizeof budget);
+    format_duration(plan->minimum_s, minimum, sizeof minimum);
+    snprintf(name, sizeof name, "%.0fs", budget_to_name(plan->minimum_s));
+    const char *level = cfg->processes != 1 ? "worker processes" : "units of every cell";
+    if (plan->min_units < plan->asked_units)
+        qsb_warning("the budget of %s holds %zu %s, fewer than the %zu a row needs for an "
+                    "interval (%zu take about %s): its rows have none (too few, flagged "
+                    "~noisy); give --budget %s or more, or fewer cells",
+                    budget, plan->min_units, level, plan->asked_units, plan->asked_units,
+                    minimum, name);
+    else if (cfg->budget_s > 0 && plan->minimum_s > plan->budget_s)
+        qsb_warning("--budget %s is below the %zu %s asked (about %s): the run takes that "
+                    "long",
+                    budget, plan->min_units, level, minimum);
+}
+
+/* "; memory about 2.1 GiB of a 5.8 GiB bound (a quarter of this machine's)". */
+static void memory_words(const qsb_memory_plan *m, char *buf, size_t len)
+{
+    char peak[32], bound[32];
+    buf[0] = '\0';
+    if (m->bound == 0) /* not planned (a plan made from costs alone) */
+        return;
+    qsb_format_memory(m->peak, peak, sizeof peak);
+    qsb_format_memory(m->bound, bound, sizeof bound);
+    snprintf(buf, len, "; memory about %s of a %s bound (%s)", peak, bound,
+             m->bound_given ? "--memory" : "a quarter of this machine's");
+}
+
 void qsb_plan_announce(const qsb_run_config *cfg, const qsb_run_plan *plan)
 {
-    char estimate[32], minimum[32], budget[32];
+    char estimate[32], minimum[32], budget[32], memory[160];
     format_duration(plan->estimate_s, estimate, sizeof estimate);
     format_duration(plan->minimum_s, minimum, sizeof minimum);
     format_duration(plan->budget_s, budget, sizeof budget);
+    memory_words(&plan->memory, memory, sizeof memory);
     size_t cells = qsb_run_config_cells(cfg);
-    const char *level = plan->processes > 1 ? "processes" : "units per cell";
-    if (cfg->budget_s > 0 && plan->minimum_s > plan->budget_s)
-        qsb_warning("--budget %s is below this matrix's minimum (about %s for %zu %s): the run "
-                    "takes that long; give a longer --budget or fewer cells",
-                    budget, minimum, plan->min_units, level);
+    warn_short(cfg, plan);
     if (cfg->quiet || cfg->metric == QSB_METRIC_COMPARISONS || cfg->worker.slice_s > 0)
         return;
     if (plan->processes > 1) {
         char worker[32];
         format_duration(plan->worker_s, worker, sizeof worker);
         qsb_note("%zu cells x %zu algorithms in %s%zu worker processes of about %s each: about "
-                 "%s (budget %s%s; the minimum of %zu processes is about %s)",
+                 "%s (budget %s%s; the minimum of %zu processes is about %s)%s",
                  cells, cfg->n_algos, cfg->processes ? "" : "about ", plan->processes, worker,
-                 estimate, budget, cfg->budget_s > 0 ? "" : ", auto", plan->min_units,
-                 minimum);
+                 estimate, budget, cfg->budget_s > 0 ? "" : ", auto", plan->asked_units,
+                 minimum, memory);
     } else if (plan->budget_s > 0)
         qsb_note("%zu cells x %zu algorithms: about %s (budget %s%s; the minimum of %zu units "
-                 "per cell is about %s)",
+                 "per cell is about %s)%s",
                  cells, cfg->n_algos, estimate, budget, cfg->budget_s > 0 ? "" : ", auto",
-                 plan->min_units, minimum);
+                 plan->asked_units, minimum, memory);
     else
-        qsb_note("%zu cells x %zu algorithms, %llu rounds each: about %s", cells, cfg->n_algos,
-                 (unsigned long long)cfg->reps, estimate);
+        qsb_note("%zu cells x %zu algorithms, %llu rounds each: about %s%s", cells,
+                 cfg->n_algos, (unsigned long long)cfg->reps, estimate, memory);
 }
 
 void qsb_plan_describe(const qsb_run_config *cfg, const qsb_run_plan *plan, char *buf,
@@ -214,14 +312,14 @@ void qsb_plan_describe(const qsb_run_config *cfg, const qsb_run_plan *plan, char
                  (unsigned long long)cfg->reps, QSB_MIN_UNITS, slowed);
     else if (cfg->fail_above)
         snprintf(buf, len,
-                 "budget: %d units per cell at least (%.3g s of rounds each), then more "
+                 "budget: %zu units per cell at least (%.3g s of rounds each), then more "
                  "units for every cell until %.0f s are spent (a gate spends its budget)%s",
-                 QSB_MIN_UNITS, plan->slice_s, plan->budget_s, slowed);
+                 plan->min_units, plan->slice_s, plan->budget_s, slowed);
     else
         snprintf(buf, len,
-                 "budget: %d units per cell at least (%.3g s of rounds each), then more "
+                 "budget: %zu units per cell at least (%.3g s of rounds each), then more "
                  "units for the cells wider than +-%g%% until %.0f s are spent%s",
-                 QSB_MIN_UNITS, plan->slice_s, cfg->precision_pct, plan->budget_s, slowed);
+                 plan->min_units, plan->slice_s, cfg->precision_pct, plan->budget_s, slowed);
 }
 
 double qsb_plan_stop_precision(const qsb_run_config *cfg)
@@ -248,9 +346,11 @@ qsb_workers_plan qsb_plan_workers(const qsb_run_config *cfg, const qsb_run_plan 
         .precision_pct = qsb_plan_stop_precision(cfg),
         .min_processes = plan->min_units,
         .max_processes = cfg->processes ? plan->min_units : QSB_MAX_PROCESSES,
+        .exact = cfg->processes > 0,
         .planned = plan->processes,
         .jobs = plan->jobs,
         .worker_s = plan->worker_s,
+        .first_s = plan->first_s,
         .tsc_hz = tsc_hz,
         .inputs_fd = inputs_fd,
         .stop = stop,

@@ -10,6 +10,12 @@
 ** least QSB_MIN_UNITS of every cell (exactly N with --processes N), then as many as the
 ** budget holds. One process (--processes 1): every cell its minimum of units, then the budget
 ** on the widest intervals (schedule.h). --reps N and exact counts spend no budget.
+**
+** The budget holds (docs/measurement.md, "The budget"): where it cannot buy the minimum, the
+** plan has fewer processes or units (their rows then have no interval: too few), says so, and
+** the run starts no process and visits no cell that its time left cannot hold; where it cannot
+** buy one unit of every cell, the run is refused before its first sort, naming the budget
+** that would hold one.
 */
 #ifndef QSB_PLAN_H
 #define QSB_PLAN_H
@@ -17,6 +23,7 @@
 #include <signal.h>
 #include <stddef.h>
 
+#include "memory.h"
 #include "run_config.h"
 #include "schedule.h"
 #include "workers.h"
@@ -33,12 +40,18 @@
 typedef struct {
     double budget_s;   /* seconds for the whole run; 0 with --reps or exact counts */
     double slice_s;    /* seconds of rounds per visit */
-    double minimum_s;  /* estimated: every cell's minimum of units */
+    double minimum_s;  /* estimated: every cell's minimum of units, as asked */
     double estimate_s; /* estimated duration of the run */
-    size_t min_units;  /* units per cell at least; with worker processes, processes */
+    size_t asked_units; /* the minimum asked: QSB_MIN_UNITS, or --processes N */
+    size_t min_units;  /* units per cell at least: the minimum asked, or fewer when the budget
+                       ** holds fewer; with worker processes, processes */
     size_t processes;  /* worker processes planned (workers.h); 1: this process runs */
-    double worker_s;   /* estimated: one worker process */
+    double first_s;    /* estimated: the first unit of every cell (the first worker process,
+                       ** which counts every cell's comparisons) */
+    double worker_s;   /* estimated: one later worker process */
+    double needed_s;   /* a budget that holds one unit of every cell */
     size_t jobs;       /* worker processes at once (--jobs); 1: one after the other */
+    qsb_memory_plan memory; /* the run's memory (memory.h) */
 } qsb_run_plan;
 
 /* The plan for cells whose rounds are estimated to take round_s[c] seconds each and whose
@@ -47,12 +60,18 @@ typedef struct {
 void qsb_plan_from_costs(const qsb_run_config *cfg, const double *round_s,
                          const double *first_s, size_t cells, qsb_run_plan *plan);
 
-/* The plan from this machine's estimate of the run's cells. QSB_OK or an error (reported). */
-int qsb_plan_run(const qsb_run_config *cfg, qsb_run_plan *plan);
+/* The plan from this machine's estimate of the run's cells, `plug_ins` of its algorithms
+** being plug-ins (memory.h). QSB_OK, a usage error (reported) when the budget cannot hold
+** one unit of every cell, or another error (reported). */
+int qsb_plan_run(const qsb_run_config *cfg, unsigned plug_ins, qsb_run_plan *plan);
 
-/* Before the first sort, on stderr: what the run will take (a note, unless quiet, counted or a
-** worker), and a warning when --budget cannot hold the matrix's minimum (the counts are never
-** shrunk to fit). */
+/* The same refusal for a plan made from costs: QSB_OK when its budget holds one unit of
+** every cell, else a usage error (reported) naming the budget that would. */
+int qsb_plan_check_budget(const qsb_run_config *cfg, const qsb_run_plan *plan);
+
+/* Before the first sort, on stderr: what the run will take and the memory it may use (a note,
+** unless quiet, counted or a worker), and a warning when the budget holds fewer processes or
+** units than the minimum. */
 void qsb_plan_announce(const qsb_run_config *cfg, const qsb_run_plan *plan);
 
 /* The repetition rules in words, for the results' context ("repetitions"). */

@@ -17,7 +17,9 @@
 #define TICK_INTERVAL_S 0.25 /* ticks redraw at most this often: rounds can be a millisecond */
 
 static struct {
-    bool active;
+    bool active;    /* a line on a terminal */
+    bool logging;   /* lines off a terminal */
+    double logged_s; /* when the last of them was written (or the start) */
     size_t total;
     double start_s;
     size_t columns; /* usable width: the terminal's minus one, so the line never wraps */
@@ -29,11 +31,18 @@ static struct {
     double drawn_s; /* when the line was last drawn */
 } line;
 
-static double now_s(void)
+static double monotonic_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double (*now_s)(void) = monotonic_s;
+
+void qsb_progress_use_clock(double (*clock)(void))
+{
+    now_s = clock ? clock : monotonic_s;
 }
 
 static size_t terminal_columns(void)
@@ -96,14 +105,16 @@ static void draw(const char *text, size_t len)
 
 void qsb_progress_begin(size_t total, qsb_progress_mode mode)
 {
-    line.active = mode == QSB_PROGRESS_ON_TERMINAL && isatty(STDERR_FILENO);
+    bool terminal = isatty(STDERR_FILENO);
+    line.active = mode == QSB_PROGRESS_SHOWN && terminal;
+    line.logging = mode == QSB_PROGRESS_SHOWN && !terminal;
     line.total = total;
     line.start_s = now_s();
     line.columns = terminal_columns();
     line.drawn = 0;
     line.done = 0;
     line.label[0] = '\0';
-    line.updated_s = line.start_s;
+    line.updated_s = line.logged_s = line.start_s;
     line.remaining_s = -1.0;
 }
 
@@ -112,36 +123,59 @@ void qsb_progress_set_total(size_t total)
     line.total = total;
 }
 
-static void redraw(void)
+/* The text as of now, cut to width. */
+static size_t text_now(char *text, size_t width, double now)
 {
-    char text[MAX_COLUMNS + 1];
-    double now = now_s(), elapsed = now - line.start_s;
-    double remaining = -1.0;
+    double elapsed = now - line.start_s, remaining = -1.0;
     if (line.remaining_s >= 0.0)
         remaining = fmax(0.0, line.remaining_s - (now - line.updated_s));
     else if (line.done > 0 && line.done <= line.total)
         remaining = elapsed / (double)line.done * (double)(line.total - line.done);
-    size_t len = qsb_progress_format_eta(text, line.columns, line.done, line.total, line.label,
-                                         elapsed, remaining);
-    draw(text, len);
+    return qsb_progress_format_eta(text, width, line.done, line.total, line.label, elapsed,
+                                   remaining);
+}
+
+static void redraw(void)
+{
+    char text[MAX_COLUMNS + 1];
+    double now = now_s();
+    draw(text, text_now(text, line.columns, now));
     line.drawn_s = now;
+}
+
+/* Off a terminal: a whole line once QSB_PROGRESS_LOG_S have passed since the last. */
+static void log_if_due(void)
+{
+    double now = now_s();
+    if (now - line.logged_s < QSB_PROGRESS_LOG_S)
+        return;
+    char text[MAX_COLUMNS + 1];
+    text_now(text, MAX_COLUMNS, now);
+    fprintf(stderr, "qsortbench: progress: %s\n", text);
+    fflush(stderr);
+    line.logged_s = now;
 }
 
 void qsb_progress_tick(void)
 {
-    if (line.active && now_s() - line.drawn_s >= TICK_INTERVAL_S)
+    if (line.logging)
+        log_if_due();
+    else if (line.active && now_s() - line.drawn_s >= TICK_INTERVAL_S)
         redraw();
 }
 
 void qsb_progress_update_eta(size_t done, const char *label, double remaining_s)
 {
-    if (!line.active)
+    if (!line.active && !line.logging)
         return;
     line.done = done;
     line.updated_s = now_s();
     line.remaining_s = remaining_s;
     snprintf(line.label, sizeof line.label, "%s", label ? label : "");
-    redraw();
+    if (line.logging)
+        log_if_due();
+    else
+        redraw();
 }
 
 void qsb_progress_update(size_t done, const char *label)
@@ -161,5 +195,5 @@ void qsb_progress_clear(void)
 void qsb_progress_end(void)
 {
     qsb_progress_clear();
-    line.active = false;
+    line.active = line.logging = false;
 }

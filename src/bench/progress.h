@@ -1,8 +1,10 @@
 /*
-** The progress line of a run: one line on stderr, redrawn in place with '\r' and erased at
-** the end, only when stderr is a terminal and the run is not --quiet. It shows the cells
-** done / total, the current cell, the elapsed time and an estimate of the time remaining
-** (elapsed / done * cells left, or the caller's: qsb_progress_update_eta).
+** The progress of a run on stderr, unless the run is --quiet: on a terminal one line redrawn
+** in place with '\r' and erased at the end; elsewhere (a CI log, a file) a plain line
+** "qsortbench: progress: ..." every QSB_PROGRESS_LOG_S seconds, no control characters, so that
+** a long run is seen to move. It shows the cells done / total, the current cell, the elapsed
+** time and an estimate of the time remaining (elapsed / done * cells left, or the caller's:
+** qsb_progress_update_eta).
 ** One line per process, so the state is module-private.
 ** No colour is used (NO_COLOR has nothing to turn off).
 */
@@ -12,12 +14,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Whether a run shows its progress line: never (--quiet), or when stderr is a terminal. */
-typedef enum { QSB_PROGRESS_QUIET, QSB_PROGRESS_ON_TERMINAL } qsb_progress_mode;
+/* Whether a run shows its progress: never (--quiet), or as stderr allows. */
+typedef enum { QSB_PROGRESS_QUIET, QSB_PROGRESS_SHOWN } qsb_progress_mode;
 
-/* Starts the line for `total` cells. Draws nothing when quiet or when stderr is not a
-** terminal. */
+/* Off a terminal, a line at the first update or tick this many seconds after the last one (or
+** the start): with the updates and ticks a run makes (at least every few seconds), between
+** 30 s and a minute apart. */
+#define QSB_PROGRESS_LOG_S 30.0
+
+/* Starts the progress for `total` cells. Shows nothing when quiet. */
 void qsb_progress_begin(size_t total, qsb_progress_mode mode);
+
+/* The clock the progress reads, in seconds (tests give a fake one; NULL: CLOCK_MONOTONIC). */
+void qsb_progress_use_clock(double (*now_s)(void));
 
 /* The total changed (a run's plan of processes grows or shrinks as it learns its costs). */
 void qsb_progress_set_total(size_t total);

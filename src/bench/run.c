@@ -17,6 +17,7 @@
 
 #include "canary.h"
 #include "diag.h"
+#include "memory.h"
 #include "progress.h"
 
 static size_t round_up(size_t bytes, size_t align)
@@ -143,7 +144,7 @@ static void generate_input(matrix_state *s, cell_plan *plan, bool first_visit)
     /* Kept only for a later visit: a kept input lands in fresh pages, and with one visit per
     ** cell (a worker process) faulting them in was 4% of the process's time. */
     if (first_visit && qsb_schedule_revisits(&s->setup->schedule) &&
-        s->kept_bytes + s->bytes <= INPUT_CACHE_BYTES &&
+        s->kept_bytes + s->bytes <= QSB_KEPT_INPUTS_BYTES &&
         (plan->kept_input = malloc(s->bytes ? s->bytes : 1)) != NULL)
         s->kept_bytes += s->bytes;
     s->in = plan->kept_input ? plan->kept_input : s->input;
@@ -360,7 +361,7 @@ int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_tot
     for (size_t i = 0; i < cfg->n_algos; i++)
         names[i] = cfg->algos[i].name;
     plan_cells(&s, algos);
-    qsb_progress_begin(cells, setup->progress ? QSB_PROGRESS_ON_TERMINAL : QSB_PROGRESS_QUIET);
+    qsb_progress_begin(cells, setup->progress ? QSB_PROGRESS_SHOWN : QSB_PROGRESS_QUIET);
     status = run_schedule(&s, names);
     qsb_visit_leave(setup->record);
     qsb_progress_end();

@@ -23,8 +23,7 @@ const char *qsb_nelem_source_text(qsb_nelem_source source)
     static const char *const texts[] = {
         [QSB_NELEM_GIVEN] = "given (--nelem)",
         [QSB_NELEM_SYSFS] = "--nelem auto: L1d/L2/L3 capacity in sysfs / 8",
-        [QSB_NELEM_FALLBACK] = "--nelem auto: the seed's " QSB_FALLBACK_NELEM
-                               " (no cache sizes in sysfs)",
+        [QSB_NELEM_FALLBACK] = "--nelem auto: the seed's " QSB_FALLBACK_NELEM,
     };
     return texts[source];
 }

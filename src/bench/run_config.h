@@ -46,6 +46,17 @@ typedef enum {
 
 const char *qsb_nelem_source_text(qsb_nelem_source source);
 
+/* How --nelem auto chose its counts (auto_nelem.h): for the run's first line, `info` and the
+** results' context. */
+typedef struct {
+    unsigned level[3];       /* the cache level of each count (0 L1d, 1 L2, 2 L3) */
+    uint64_t cache_bytes[3]; /* that level's total capacity */
+    bool capped;             /* the largest count is the cover letter's, below its size / 8 */
+    unsigned halvings;       /* times the largest count was halved to fit the run */
+    bool for_memory;         /* ... to fit the memory bound (else the budget) */
+    double budget_s;         /* the budget it was fitted to */
+} qsb_nelem_choice;
+
 /* The worker protocol (workers.h): what a run tells each of its worker processes on the
 ** command line, and the command line it starts them with. In a process that is not a worker
 ** every field but argv_head is zero. */
@@ -67,6 +78,7 @@ typedef struct {
     uint64_t *nelem;    /* element counts, in the order given (malloc'd) */
     size_t n_nelem;
     qsb_nelem_source nelem_source;
+    qsb_nelem_choice nelem_choice; /* with --nelem auto from sysfs */
     uint64_t *sizes;    /* element sizes in bytes (malloc'd) */
     size_t n_sizes;
     const qsb_pattern **patterns; /* malloc'd array of table entries */
@@ -112,6 +124,8 @@ typedef struct {
     const char *machine;    /* --machine NAME; NULL: the host's name is recorded */
     uint64_t processes;     /* --processes: worker processes (workers.h); 0 = auto */
     uint64_t jobs;          /* --jobs: worker processes at once (workers.h); at least 1 */
+    uint64_t memory_bytes;  /* --memory: the bound on the run's memory (memory.h); 0: a
+                            ** quarter of physical memory */
     qsb_worker_protocol worker; /* --worker and the options only a worker is given */
 } qsb_run_config;
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auto_nelem.h"
 #include "diag.h"
 #include "machine.h"
 #include "run_context.h"
@@ -31,7 +32,7 @@ static int set_strings(const char *const values[], char **const fields[], size_t
 static int fill_noise_context(qsb_context *c, const qsb_run_config *cfg, const qsb_run_plan *plan,
                               const qsb_placement *placement, double load_average)
 {
-    char governor[64], turbo[16], repetitions[384], warmup[32], where[256];
+    char governor[64], turbo[16], repetitions[384], warmup[32], where[256], counts[600];
     qsb_cpu_governor(governor, sizeof governor);
     qsb_turbo_state(turbo, sizeof turbo);
     c->load_average = load_average >= 0 ? load_average : NAN;
@@ -47,8 +48,15 @@ static int fill_noise_context(qsb_context *c, const qsb_run_config *cfg, const q
         snprintf(warmup, sizeof warmup, "auto");
     else
         snprintf(warmup, sizeof warmup, "%llu", (unsigned long long)cfg->warmup);
-    const char *const values[] = {governor, turbo, repetitions, warmup,
-                                  qsb_nelem_source_text(cfg->nelem_source), where};
+    snprintf(counts, sizeof counts, "%s", qsb_nelem_source_text(cfg->nelem_source));
+    if (cfg->nelem_source != QSB_NELEM_GIVEN) {
+        char why[512];
+        qsb_auto_nelem_describe(cfg, why, sizeof why);
+        snprintf(counts, sizeof counts, "--nelem auto: %s", why);
+    }
+    c->memory_bound_bytes = (double)plan->memory.bound;
+    c->memory_peak_bytes = (double)plan->memory.peak;
+    const char *const values[] = {governor, turbo, repetitions, warmup, counts, where};
     char **const fields[] = {&c->governor, &c->turbo, &c->repetitions, &c->warmup,
                              &c->nelem_source, &c->placement};
     return set_strings(values, fields, sizeof fields / sizeof fields[0]);

@@ -27,22 +27,18 @@
 #include "visit_record.h"
 #include "workers.h"
 
-#define WORK_BUFFERS 3 /* the input, the work copy, and msort's scratch of the same size */
-
 /* Of --budget, kept for pooling the worker processes and writing the results. */
 #define FINISH_RESERVE_S 1.0
 
-/* Beside those, each plug-in sorts in a buffer of its own (work_buffers.c). */
 int qsb_run_check_memory(const qsb_run_config *cfg, const qsb_plugins *plugins)
 {
     int status = QSB_OK;
-    unsigned buffers = WORK_BUFFERS;
-    for (size_t i = 0; i < cfg->n_algos; i++)
-        buffers += qsb_plugins_has(plugins, cfg->algos[i].sort) ? 1 : 0;
     for (size_t i = 0; i < cfg->n_nelem && status == QSB_OK; i++)
         for (size_t j = 0; j < cfg->n_sizes && status == QSB_OK; j++)
-            status = qsb_check_fits(cfg->nelem[i], cfg->sizes[j], buffers, "--nelem");
-    return status;
+            status = qsb_check_fits(cfg->nelem[i], cfg->sizes[j], 1, "--nelem");
+    qsb_memory_plan memory;
+    qsb_memory_plan_run(cfg, qsb_plugins_among(plugins, cfg->algos, cfg->n_algos), &memory);
+    return status == QSB_OK ? qsb_memory_check(cfg, &memory) : status;
 }
 
 /* Other processes share the CPUs, caches and memory bandwidth: the paired, spread-out
@@ -78,9 +74,6 @@ static void warn_about_build(const qsb_run_config *cfg)
 /* What the run is about to measure with, said once its outputs are open. */
 static void warn_before_measuring(const qsb_run_config *cfg, double load_average)
 {
-    if (cfg->nelem_source == QSB_NELEM_FALLBACK)
-        qsb_warning("--nelem auto: no cache sizes under %s; using the seed's "
-                    QSB_FALLBACK_NELEM, qsb_sysfs_cpu_root());
     warn_about_build(cfg);
     if (cfg->metric != QSB_METRIC_COMPARISONS)
         warn_about_load(load_average);
@@ -193,14 +186,6 @@ static int measure_here(run_state *s, qsb_run_totals *totals, qsb_visit_record *
     return status;
 }
 
-/* What the run's shared inputs may take: a quarter of the memory available (each worker
-** needs its buffers beside them), or 1 GiB where that is unknown. */
-static uint64_t shared_inputs_cap(void)
-{
-    uint64_t available = qsb_available_memory();
-    return available ? available / 4 : (uint64_t)1 << 30;
-}
-
 /* The cells, measured in this process (its units) or by worker processes (workers.h), which
 ** share the inputs the run generates once (shared_inputs.h). */
 static int measure(run_state *s, qsb_run_totals *totals, size_t *processes,
@@ -210,7 +195,7 @@ static int measure(run_state *s, qsb_run_totals *totals, size_t *processes,
     if (s->plan.processes <= 1)
         return measure_here(s, totals, record);
     double generate_s = 0;
-    qsb_shared_inputs *inputs = qsb_shared_inputs_create(cfg, shared_inputs_cap(), &generate_s);
+    qsb_shared_inputs *inputs = qsb_shared_inputs_create(cfg, s->plan.memory.shared, &generate_s);
     totals->generate_ns = generate_s * 1e9;
     totals->shared_bytes = inputs ? qsb_shared_inputs_bytes(inputs) : 0;
     qsb_workers_plan workers = qsb_plan_workers(cfg, &s->plan, s->timer->tsc_hz,
@@ -332,8 +317,6 @@ static int prepare_and_measure(run_state *s, qsb_timer *timer, const struct tm *
                                            (qsb_placement_regime)cfg->placement, copies)))
         status = QSB_ESYSTEM;
     if (status == QSB_OK)
-        status = qsb_plan_run(cfg, &s->plan);
-    if (status == QSB_OK)
         qsb_plan_announce(cfg, &s->plan);
     if (status == QSB_OK)
         status = qsb_run_record_context(&s->results, cfg, &s->plan, s->placement, s->timer, utc,
@@ -356,9 +339,15 @@ int qsb_run_bench(const qsb_run_config *cfg, qsb_plugins *plugins,
     gmtime_r(&now, &utc);
     qsb_timer timer;
     /* Caught before the outputs exist: from then on an interrupt must reach the commit. */
+    /* The plan before the outputs: a budget that cannot hold one unit of every cell is a usage
+    ** error, one line and no file. */
+    int status = qsb_plan_run(cfg, qsb_plugins_among(plugins, cfg->algos, cfg->n_algos),
+                              &s.plan);
+    if (status != QSB_OK)
+        return status;
     qsb_stop_handlers saved;
     qsb_stop_catch(&saved);
-    int status = reporter->open ? reporter->open(reporter->arg, &utc) : QSB_OK;
+    status = reporter->open ? reporter->open(reporter->arg, &utc) : QSB_OK;
     if (status == QSB_OK)
         status = prepare_and_measure(&s, &timer, &utc, load_average);
     qsb_placement_free(s.placement);

@@ -6,13 +6,22 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* The cells below the minimum: every cell without a unit, and under a budget the others
+** while the seconds left hold their visits (the budget holds even where the estimate that
+** planned the minimum was short: plan.h). */
 static size_t below_minimum(const qsb_schedule_policy *p, const qsb_cell_state *cells,
-                            size_t n, size_t *order)
+                            size_t n, double remaining_s, size_t *order)
 {
     size_t count = 0;
-    for (size_t i = 0; i < n; i++)
-        if (cells[i].units < p->min_units)
+    double left = remaining_s;
+    for (size_t i = 0; i < n; i++) {
+        bool due = cells[i].units < p->min_units;
+        bool fits = cells[i].units == 0 || p->budget_s <= 0 || cells[i].visit_s <= left;
+        if (due && fits) {
             order[count++] = i;
+            left -= cells[i].units > 0 ? cells[i].visit_s : 0.0;
+        }
+    }
     return count;
 }
 
@@ -31,7 +40,7 @@ static int widest_first(const void *pa, const void *pb)
 size_t qsb_schedule_sweep(const qsb_schedule_policy *p, const qsb_cell_state *cells, size_t n,
                           double remaining_s, size_t *order)
 {
-    size_t count = below_minimum(p, cells, n, order);
+    size_t count = below_minimum(p, cells, n, remaining_s, order);
     if (count > 0 || p->budget_s <= 0)
         return count;
     size_t wanted = 0;

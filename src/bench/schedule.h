@@ -5,7 +5,8 @@
 ** The run visits the cells sweep after sweep; each visit of a cell is one unit of it (a
 ** placement: placement.h). The schedule decides, before each sweep, which cells it visits:
 **   1. every cell with fewer than min_units units, in matrix order: the minimum, without
-**      which a cell has no interval (stats.h, units), always runs;
+**      which a cell has no interval (stats.h, units); a cell's first unit always runs, the
+**      others of the minimum while the budget's seconds left hold them;
 **   2. then, while the budget lasts, the cells whose widest interval is above the precision
 **      target, widest first, as many as fit into the seconds left at their cost so far;
 **   3. nothing: the run ends (with --reps N, after the minimum: N rounds spread over

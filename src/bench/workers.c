@@ -66,6 +66,8 @@ typedef struct {
     bool lost_retried;         /* a lost visit is retried once; the next ends the run */
     bool incomplete;           /* the run ended before its plan: a visit was lost twice */
     bool finding;              /* a worker found a failed result */
+    double first_wall_s;       /* the first finished worker's wall time (0: none yet) */
+    double later_wall_s;       /* the longest of the later finished workers' (0: none yet) */
 } workers;
 
 #define NO_MODEL SIZE_MAX
@@ -301,6 +303,10 @@ static int collect(workers *w, const slot *at, int code, double wall_s)
     qsb_tally_add_costs(&w->tally, w->tally.n, wall_s, w->plan->start_s);
     if (w->model == NO_MODEL && !stopped)
         w->model = k;
+    if (w->tally.n == 0)
+        w->first_wall_s = wall_s;
+    else if (wall_s > w->later_wall_s)
+        w->later_wall_s = wall_s;
     w->tally.n++;
     return code == QSB_FINDING ? QSB_FINDING : QSB_OK;
 }
@@ -429,6 +435,26 @@ static int pool_workers(workers *w, qsb_results *out)
     return status;
 }
 
+/* What a later worker of every cell is expected to take: the longest such worker so far, or
+** the plan's estimate scaled as the first worker's own estimate turned out. */
+static double expected_worker_s(const workers *w)
+{
+    const qsb_workers_plan *p = w->plan;
+    if (w->later_wall_s > 0)
+        return w->later_wall_s;
+    if (w->first_wall_s > 0 && p->first_s > 0)
+        return p->worker_s * fmax(1.0, w->first_wall_s / p->first_s);
+    return p->worker_s;
+}
+
+/* Does the time left hold one more worker of every cell (the first always starts, and so
+** does each of --processes N)? */
+static bool minimum_fits(const workers *w, double elapsed_s)
+{
+    return w->started == 0 || w->plan->exact ||
+           elapsed_s + expected_worker_s(w) <= w->plan->budget_s;
+}
+
 /* What the next worker does. */
 typedef enum {
     NEXT_NONE,  /* no other worker: the run ends once those in flight have */
@@ -447,7 +473,8 @@ static next_step next_worker(workers *w, double elapsed_s, size_t **cells, size_
     if (*p->stop || w->incomplete || w->started >= p->max_processes)
         return NEXT_NONE;
     if (w->started < p->min_processes)
-        return NEXT_START;
+        return minimum_fits(w, elapsed_s) ? NEXT_START
+                                          : w->in_flight ? NEXT_WAIT : NEXT_NONE;
     if (w->tally.n == 0)
         return w->in_flight ? NEXT_WAIT : NEXT_NONE;
     size_t total = w->tally.runs[0].run.ncells;
@@ -632,7 +659,7 @@ static int run_all(workers *w)
     uint64_t start = qsb_clock_ns();
     int status = QSB_OK;
     qsb_progress_begin(planned,
-                       w->plan->progress ? QSB_PROGRESS_ON_TERMINAL : QSB_PROGRESS_QUIET);
+                       w->plan->progress ? QSB_PROGRESS_SHOWN : QSB_PROGRESS_QUIET);
     for (;;) {
         status = start_workers(w, start, &planned);
         if (status != QSB_OK || w->in_flight == 0)

@@ -11,7 +11,10 @@
 ** itself, so what another worker does to the machine slows both of its algorithms alike);
 ** a worker starts when a slot is free and the plan has one.
 **
-** The first min_processes workers visit every cell. Each later one visits every cell that
+** The first min_processes workers visit every cell, each after the first only while the time
+** left holds it at what the workers have taken so far (so the budget holds when the estimate
+** was short: the run then has fewer processes than the minimum, its rows no interval). Each
+** later one visits every cell that
 ** still needs processes (a cell needs none once every interval it reports is within
 ** --precision and it has 2 x QSB_MIN_UNITS processes) while the time left holds them all; the
 ** last ones visit the cells that fit, where a visit narrows the intervals most for its time
@@ -49,9 +52,11 @@ typedef struct {
                             ** the budget lasts, whatever the intervals) */
     size_t min_processes;   /* started whatever the budget (at least 1) */
     size_t max_processes;   /* never more */
+    bool exact;             /* --processes N: min_processes start whatever the time */
     size_t planned;         /* the estimate of how many (for the progress line) */
     size_t jobs;            /* workers in flight at once (--jobs; 0 counts as 1) */
-    double worker_s;        /* the estimate of one worker, until the first has finished */
+    double worker_s;        /* the estimate of one later worker, until the first has finished */
+    double first_s;         /* the estimate of the first worker (it counts every cell) */
     double tsc_hz;          /* the run's TSC frequency, given to its workers; 0: none */
     int inputs_fd;          /* the run's shared inputs (shared_inputs.h), handed to every
                             ** worker; -1: none, the workers generate them */

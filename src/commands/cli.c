@@ -3,9 +3,11 @@
 */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +218,30 @@ int qsb_parse_double(const char *text, const char *what, double min, double max,
         return qsb_usage_error("%s: '%s' is out of range (%g to %g)", what, qsb_quote(text),
                                min, max);
     *out = v;
+    return QSB_OK;
+}
+
+int qsb_parse_size(const char *text, const char *what, uint64_t *out)
+{
+    static const char units[] = "KMGT";
+    size_t digits = strspn(text, "0123456789");
+    const char *unit = text + digits;
+    const char *found = *unit ? strchr(units, toupper((unsigned char)*unit)) : NULL;
+    const char *rest = found ? unit + 1 : unit;
+    bool tail_ok = *rest == '\0' || (found && (strcmp(rest, "iB") == 0 || strcmp(rest, "B") == 0));
+    if (digits == 0 || digits > 15 || !tail_ok)
+        return qsb_usage_error("%s: '%s' is not a size (e.g. 4G, 512M or 1073741824 bytes)",
+                               what, qsb_quote(text));
+    uint64_t value = strtoull(text, NULL, 10);
+    for (const char *u = units; found && u <= found; u++) {
+        if (value > UINT64_MAX / 1024)
+            return qsb_usage_error("%s: '%s' is out of range", what, qsb_quote(text));
+        value *= 1024;
+    }
+    if (value == 0)
+        return qsb_usage_error("%s: '%s' is out of range (must be above 0)", what,
+                               qsb_quote(text));
+    *out = value;
     return QSB_OK;
 }
 

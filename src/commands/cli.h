@@ -51,6 +51,10 @@ int qsb_parse_u64_list(const char *text, char sep, const char *what, uint64_t mi
 /* A non-negative decimal number such as "1.5" (percentages, seconds). */
 int qsb_parse_double(const char *text, const char *what, double min, double max, double *out);
 
+/* A size in bytes: digits, optionally followed by K, M, G or T (powers of 1024, "KiB" and
+** "KB" alike), above 0. */
+int qsb_parse_size(const char *text, const char *what, uint64_t *out);
+
 /* Splits a comma list into malloc'd words (one allocation; free(*words) frees all); rejects
 ** empty elements. */
 int qsb_split_words(const char *text, const char *what, char ***words, size_t *count);

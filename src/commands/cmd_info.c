@@ -11,16 +11,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "auto_nelem.h"
 #include "commands.h"
 #include "diag.h"
 #include "json_write.h"
 #include "machine.h"
 #include "outfile.h"
 #include "result.h"
+#include "run_options.h"
 #include "timing.h"
 #include "version.h"
-
-#define NELEM_RULE "L1d, L2, L3 total capacity (distinct instances summed) / 8 bytes"
 
 enum { OPT_JSON };
 
@@ -43,9 +43,9 @@ typedef struct {
     long online_cpus;
     qsb_caches caches;
     char caches_text[256];
-    uint64_t nelem[3];
+    uint64_t nelem[3];  /* the counts a default run chooses (--nelem auto, auto_nelem.h) */
     size_t nnelem;
-    int nelem_fallback; /* sysfs described no cache: the seed's counts */
+    char nelem_why[512]; /* and why, in the run's words */
     qsb_timer timer;
     int tsc_invariant;
     char libc[64];
@@ -61,24 +61,34 @@ static int handle_option(void *ctx, int index, const char *arg)
     return QSB_OK;
 }
 
-static void gather(machine_info *m)
+/* What a default run would choose: its configuration parsed from no option at all. */
+static int default_counts(machine_info *m)
+{
+    char *argv[] = {"run", NULL};
+    qsb_run_config cfg;
+    int status = qsb_run_config_parse(&cfg, NULL, 1, argv);
+    if (status == QSB_OK) {
+        m->nnelem = cfg.n_nelem < 3 ? cfg.n_nelem : 3;
+        memcpy(m->nelem, cfg.nelem, m->nnelem * sizeof *m->nelem);
+        qsb_auto_nelem_describe(&cfg, m->nelem_why, sizeof m->nelem_why);
+    }
+    qsb_run_config_free(&cfg);
+    return status;
+}
+
+static int gather(machine_info *m)
 {
     qsb_cpu_model(m->cpu_model, sizeof m->cpu_model);
     m->online_cpus = sysconf(_SC_NPROCESSORS_ONLN);
     qsb_read_caches(qsb_sysfs_cpu_root(), &m->caches); /* all zero when absent */
     qsb_caches_describe(&m->caches, m->caches_text, sizeof m->caches_text);
-    m->nnelem = qsb_auto_nelem(&m->caches, m->nelem);
-    m->nelem_fallback = m->nnelem == 0;
-    if (m->nelem_fallback) {
-        memcpy(m->nelem, qsb_seed_nelem, sizeof m->nelem);
-        m->nnelem = 3;
-    }
     m->tsc_invariant = qsb_tsc_invariant();
     qsb_timer_init(&m->timer, 1); /* falls back to the clock by itself */
     qsb_libc_version(m->libc, sizeof m->libc);
     qsb_cpu_governor(m->governor, sizeof m->governor);
     qsb_turbo_state(m->turbo, sizeof m->turbo);
     m->load = qsb_load_average();
+    return default_counts(m);
 }
 
 static void print_nelem(const machine_info *m)
@@ -86,10 +96,7 @@ static void print_nelem(const machine_info *m)
     printf("nelem auto  ");
     for (size_t i = 0; i < m->nnelem; i++)
         printf("%s%" PRIu64, i ? ":" : "", m->nelem[i]);
-    if (m->nelem_fallback)
-        printf(" (the seed's counts: sysfs describes no cache here)\n");
-    else
-        printf(" (%s)\n", NELEM_RULE);
+    printf("\n            %s\n", m->nelem_why);
 }
 
 static void print_text(const machine_info *m)
@@ -184,9 +191,7 @@ static cJSON *info_json(const machine_info *m)
     ok &= cJSON_AddItemToObject(root, "cache_bytes", u64_array_json(cache_bytes, 3));
     ok &= cJSON_AddItemToObject(root, "cache_levels", cache_levels_json(&m->caches));
     ok &= cJSON_AddItemToObject(root, "nelem_auto", u64_array_json(m->nelem, m->nnelem));
-    ok &= cJSON_AddStringToObject(root, "nelem_auto_rule",
-                                  m->nelem_fallback ? "the seed's counts (no cache in sysfs)"
-                                                    : NELEM_RULE) != NULL;
+    ok &= cJSON_AddStringToObject(root, "nelem_auto_rule", m->nelem_why) != NULL;
     ok &= cJSON_AddStringToObject(root, "timer", m->timer.name) != NULL;
     ok &= cJSON_AddNumberToObject(root, "timer_resolution_ns", m->timer.resolution_ns) != NULL;
     ok &= cJSON_AddBoolToObject(root, "tsc_invariant", m->tsc_invariant) != NULL;
@@ -213,7 +218,9 @@ static int describe_into(const qsb_outputs *out, void *arg)
 {
     const char *json_path = *(const char **)arg;
     machine_info m;
-    gather(&m);
+    int status = gather(&m);
+    if (status != QSB_OK)
+        return status;
     if (!json_path || strcmp(json_path, "-") != 0)
         print_text(&m);
     return out->file[0].fp ? qsb_json_print(out->file[0].fp, info_json(&m), "info JSON") : QSB_OK;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "auto_nelem.h"
 #include "commands.h"
 #include "compare.h"
 #include "diag.h"
@@ -130,15 +131,30 @@ static int execute(const qsb_run_config *cfg, qsb_plugins *plugins)
     return status;
 }
 
+/* The run's first line: the counts --nelem auto chose, and why (a warning where sysfs
+** describes no cache). */
+static void say_auto_nelem(const qsb_run_config *cfg)
+{
+    char why[512];
+    if (cfg->nelem_source == QSB_NELEM_GIVEN || cfg->worker.slice_s > 0)
+        return;
+    qsb_auto_nelem_describe(cfg, why, sizeof why);
+    if (cfg->nelem_source == QSB_NELEM_FALLBACK)
+        qsb_warning("--nelem auto: %s; --nelem to choose", why);
+    else if (!cfg->quiet)
+        qsb_note("--nelem auto: %s; --nelem to choose", why);
+}
+
 /* The plug-ins of --algos are the command's (plugins.h): freed after the config naming them. */
 int qsb_cmd_run(int argc, char **argv)
 {
     qsb_plugins *plugins = qsb_plugins_new();
     qsb_run_config cfg = {0};
     int status = plugins ? qsb_run_config_parse(&cfg, plugins, argc, argv) : QSB_ESYSTEM;
-    if (status == QSB_OK)
+    if (status == QSB_OK) {
+        say_auto_nelem(&cfg);
         status = execute(&cfg, plugins);
-    else if (status == QSB_HELP_SHOWN)
+    } else if (status == QSB_HELP_SHOWN)
         status = QSB_OK;
     qsb_run_config_free(&cfg);
     qsb_plugins_free(plugins);

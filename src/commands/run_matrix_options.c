@@ -28,12 +28,31 @@ static int reject_repeated_numbers(const uint64_t *v, size_t n, const char *what
     return QSB_OK;
 }
 
+/* The caches' counts (machine.h), one per level; a level of the same count as the one
+** before it (rare) would make identical cells and is left out. */
+static size_t auto_counts(const qsb_caches *caches, qsb_nelem_choice *choice, uint64_t kept[3])
+{
+    uint64_t counts[3];
+    size_t n = qsb_auto_nelem(caches, counts), count = 0;
+    for (size_t i = 0, level = 0; i < n; i++, level++) {
+        while (!caches->level[level].total_bytes)
+            level++;
+        if (count > 0 && counts[i] == kept[count - 1])
+            continue;
+        choice->level[count] = (unsigned)level;
+        choice->cache_bytes[count] = caches->level[level].total_bytes;
+        choice->capped = qsb_auto_nelem_capped(caches, (int)level);
+        kept[count++] = counts[i];
+    }
+    return count;
+}
+
 static int resolve_auto_nelem(qsb_run_config *cfg)
 {
     qsb_caches caches;
     uint64_t counts[3];
     size_t n = qsb_read_caches(qsb_sysfs_cpu_root(), &caches) == 0
-                   ? qsb_auto_nelem(&caches, counts)
+                   ? auto_counts(&caches, &cfg->nelem_choice, counts)
                    : 0;
     if (n == 0) { /* the run warns when it starts: a usage error stays one line */
         cfg->nelem_source = QSB_NELEM_FALLBACK;
@@ -41,16 +60,11 @@ static int resolve_auto_nelem(qsb_run_config *cfg)
                                   &cfg->nelem, &cfg->n_nelem);
     }
     cfg->nelem_source = QSB_NELEM_SYSFS;
-    /* Two levels of one size (rare) would make two identical cells. */
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++)
-        if (kept == 0 || counts[i] != counts[kept - 1])
-            counts[kept++] = counts[i];
-    cfg->nelem = malloc(kept * sizeof *cfg->nelem);
+    cfg->nelem = malloc(n * sizeof *cfg->nelem);
     if (!cfg->nelem)
         return qsb_out_of_memory("--nelem");
-    memcpy(cfg->nelem, counts, kept * sizeof *cfg->nelem);
-    cfg->n_nelem = kept;
+    memcpy(cfg->nelem, counts, n * sizeof *cfg->nelem);
+    cfg->n_nelem = n;
     return QSB_OK;
 }
 

@@ -50,6 +50,7 @@ enum {
     OPT_MACHINE,
     OPT_PROCESSES,
     OPT_JOBS,
+    OPT_MEMORY,
     OPT_WORKER,
     OPT_TSC_HZ,
     OPT_INPUTS_FD,

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "cover_letter.h"
+#include "auto_nelem.h"
 #include "diag.h"
 #include "result.h"
 #include "export.h"
@@ -132,6 +133,11 @@ static const qsb_option run_options[] = {
                   "worker processes that run at once, each keeping its sorts paired in "
                   "itself: N, or auto (one per CPU this process may use); 1 runs them one "
                   "after the other (default " QSB_JOBS_DEFAULT ")"},
+    [OPT_MEMORY] = {"memory", 0, "SIZE",
+                    "a bound on the run's memory, its inputs and the buffers of every process "
+                    "that sorts, e.g. 4G or 512M (default: a quarter of physical memory); a "
+                    "matrix beyond it is refused before the first sort, --nelem auto chooses "
+                    "within it"},
     [OPT_WORKER] = {"worker", 0, "K:SLICE[:CELLS]",
                     "(internal) be worker process K of a run: visit every cell (or the "
                     "CELLS, e.g. 0,4,7: ordinals among the run's cells) once with SLICE "
@@ -388,6 +394,10 @@ static int resolve_all(qsb_run_config *cfg, const qsb_run_option_texts *t)
         status = qsb_run_resolve_processes(cfg, t);
     if (status == QSB_OK)
         status = qsb_run_resolve_jobs(cfg, t->text[OPT_JOBS]);
+    if (status == QSB_OK && t->text[OPT_MEMORY])
+        status = qsb_parse_size(t->text[OPT_MEMORY], "--memory", &cfg->memory_bytes);
+    if (status == QSB_OK) /* last: it fits the counts to everything above */
+        status = qsb_auto_nelem_fit(cfg, qsb_plugins_among(t->plugins, cfg->algos, cfg->n_algos));
     if (status == QSB_OK)
         status = build_worker_argv(cfg, t);
     if (status == QSB_OK && t->text[OPT_MACHINE] && !*t->text[OPT_MACHINE])

@@ -447,6 +447,14 @@ bool qsb_plugins_has(const qsb_plugins *set, qsb_sort_fn sort)
     return plugin_of(set, sort) != NULL;
 }
 
+unsigned qsb_plugins_among(const qsb_plugins *set, const qsb_algorithm *algos, size_t n)
+{
+    unsigned count = 0;
+    for (size_t i = 0; i < n; i++)
+        count += qsb_plugins_has(set, algos[i].sort) ? 1 : 0;
+    return count;
+}
+
 bool qsb_plugins_object(const qsb_plugins *set, qsb_sort_fn sort, const char **path,
                         const char **symbol)
 {

@@ -77,6 +77,9 @@ int qsb_plugins_load_one(qsb_plugins *set, qsb_sort_fn sort);
 /* Is this sort one of the set's plug-ins? False for a NULL set. */
 bool qsb_plugins_has(const qsb_plugins *set, qsb_sort_fn sort);
 
+/* How many of these algorithms are plug-ins of the set. */
+unsigned qsb_plugins_among(const qsb_plugins *set, const qsb_algorithm *algos, size_t n);
+
 /* For a plug-in of the set with qsort_r's signature: the path its library is loaded from and
 ** its symbol (valid while the set lives), for loading copies of it (placement.h). False for
 ** anything else. */

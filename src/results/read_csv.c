@@ -336,6 +336,7 @@ static void empty_context(qsb_context *ctx) /* what a CSV cannot say: unknown */
     memset(ctx, 0, sizeof *ctx);
     ctx->pinned_cpu = -1;
     ctx->load_average = ctx->precision_pct = ctx->budget_s = NAN;
+    ctx->memory_bound_bytes = ctx->memory_peak_bytes = NAN;
     ctx->drift_ratios = ctx->drift_medians = NAN;
 }
 

@@ -79,6 +79,8 @@ typedef struct {
     char *repetitions;    /* how cells were repeated: "adaptive: ..." or "fixed: N rounds" */
     double precision_pct; /* the precision target of the noisy flag; NAN when unknown */
     double budget_s;      /* the run's time budget; NAN with --reps */
+    double memory_bound_bytes; /* the bound on the run's memory (--memory); NAN when unknown */
+    double memory_peak_bytes;  /* the run's peak as planned within it; NAN when unknown */
     char *warmup;         /* "auto" or the count */
     char *nelem_source;   /* where the element counts came from (run_config.h) */
     char *placement;      /* the placement scheme of the timed sorts (placement.h) */

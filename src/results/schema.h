@@ -179,6 +179,8 @@ typedef enum { QSB_CTX_ALWAYS, QSB_CTX_RUN } qsb_context_group;
     X(budget_s,            NUMBER,  budget_s,            0, RUN)        \
     X(warmup,              TEXT,    warmup,              0, RUN)        \
     X(nelem_source,        TEXT,    nelem_source,        0, RUN)        \
+    X(memory_bound_bytes,  NUMBER,  memory_bound_bytes,  0, RUN)        \
+    X(memory_peak_bytes,   NUMBER,  memory_peak_bytes,   0, RUN)        \
     X(placement,           TEXT,    placement,           0, RUN)        \
     X(drift_ratios,        NUMBER,  drift_ratios,        0, RUN)        \
     X(drift_medians,       NUMBER,  drift_medians,       0, RUN)        \
