@@ -109,7 +109,30 @@ grep -q "^ *12  $(echo "$head" | cut -c1-12) " list.out && ok || fail "the run's
 
 # every option of every verb's table has its place in the arguments (one handler serves the
 # verbs by the options' names): given alone, each ends as a usage error (2), not a system one
-for verb in add list show detect bisect; do
+# history gate: a run filed already is never judged against itself; a machine the history
+# does not hold is named with those it holds; a run of a machine with runs is judged (exact
+# counts have no interval), the JSON alone on stdout with --json -
+"$bin" history add a.json $db --commit c20 --date 2026-11-20 --machine box2 2>/dev/null ||
+    fail "add a.json"
+"$bin" history gate a.json $db --machine box2 >gate.out 2>gate.err
+check_same "$?" 2 "gate of a run filed already"
+grep -q "filed in the history already" gate.err && ok || fail "gate's refusal: $(cat gate.err)"
+"$bin" history gate c.csv $db --machine nobody >gate.out 2>gate.err
+check_same "$?" 2 "gate against an unknown machine"
+grep -q "no run of machine 'nobody' in comparisons (it holds machines: 'box'" gate.err && ok ||
+    fail "gate's machines: $(cat gate.err)"
+"$bin" history gate c.csv $db --machine box --json - >gate.json 2>gate.err
+check_same "$?" 0 "gate of exact counts"
+python3 - gate.json <<'PY' && ok || fail "gate.json: $(cat gate.json)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["threshold_pct"] == 5 and d["regressions"] == 0 and len(d["rows"]) == 4, d
+for r in d["rows"]:
+    assert r["judged"] in ("delta", "median") and r["verdict"] == "no interval", r
+PY
+grep -q "run level" gate.err && ok || fail "gate's table on stderr with --json -: $(cat gate.err)"
+
+for verb in add list show detect bisect gate; do
     for opt in $("$bin" history $verb --help | sed -n 's/^ *--\([a-z-]*\) .*/\1/p'); do
         value=x
         [ "$opt" = threshold ] && value=5

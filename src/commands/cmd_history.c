@@ -7,11 +7,13 @@
 **   show            one series as a table (and --csv FILE);
 **   detect          the steps of every series; exit 1 when one slower than --threshold ends
 **                   at the newest commit of its series (--json FILE);
-**   bisect          the first revision of a sort's git range that made it slower (bisect.h).
+**   bisect          the first revision of a sort's git range that made it slower (bisect.h);
+**   gate NEW        a new run against its machine's history (gate.h); exit 1 on a slowdown.
 ** Files go through qsb_outputs_do (opened before the database is read). Exit: 0, 1 (detect:
 ** a slower step at the newest commit; bisect: --bad not slower), 2 for a bad command line, a
 ** bad file or database, 3 for I/O.
 */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +24,12 @@
 #include "commands.h"
 #include "detect.h"
 #include "diag.h"
+#include "gate.h"
 #include "history.h"
 #include "history_report.h"
 #include "outfile.h"
+#include "read_results.h"
+#include "significance.h"
 #include "stamp.h"
 
 #define DB_HELP "the history database (default " QSB_HISTORY_DEFAULT_PATH ")"
@@ -36,6 +41,9 @@ typedef struct {
     const char *cell, *algo, *csv, *json;
     const char *repo, *good, *bad, *build, *symbol;
     double threshold_pct;
+    double alpha;
+    qsb_correction correction;
+    uint64_t last; /* gate: the runs of a row its level is learned from */
 } history_args;
 
 /* Where each option's argument goes, by its name in the verbs' tables: one meaning per name
@@ -65,6 +73,12 @@ static int handle_option(void *ctx, int index, const char *arg)
     const char *name = vp->options[index].name;
     if (strcmp(name, "threshold") == 0)
         return qsb_parse_double(arg, "--threshold", 0.0, 1e6, &vp->args->threshold_pct);
+    if (strcmp(name, "alpha") == 0)
+        return qsb_parse_alpha(arg, &vp->args->alpha);
+    if (strcmp(name, "correction") == 0)
+        return qsb_parse_correction(arg, &vp->args->correction);
+    if (strcmp(name, "last") == 0)
+        return qsb_parse_u64(arg, "--last", 2, 100000, 0, &vp->args->last);
     for (size_t i = 0; i < sizeof text_options / sizeof *text_options; i++)
         if (strcmp(name, text_options[i].name) == 0) {
             *(const char **)((char *)vp->args + text_options[i].offset) = arg;
@@ -147,6 +161,8 @@ static int verb_list(history_args *a, int argc, char **argv, int first)
     int status = qsb_history_open(a->db, QSB_HISTORY_EXISTING, &h);
     if (status == QSB_OK)
         status = qsb_history_write_runs(stdout, h, a->machine);
+    if (status == QSB_OK)
+        status = qsb_history_write_levels(stdout, h, a->machine);
     qsb_history_close(h);
     return status;
 }
@@ -342,6 +358,136 @@ static int verb_bisect(history_args *a, int argc, char **argv, int first)
     return qsb_bisect(&cfg);
 }
 
+/* ---- gate ---- */
+
+enum { GATE_DB, GATE_MACHINE, GATE_LAST, GATE_THRESHOLD, GATE_ALPHA, GATE_CORRECTION,
+       GATE_JSON };
+
+static const qsb_option gate_options[] = {
+    [GATE_DB] = {"db", 0, "FILE", DB_HELP},
+    [GATE_MACHINE] = {"machine", 0, "NAME", "the machine whose history NEW is judged against "
+                                            "(default: NEW's own)"},
+    [GATE_LAST] = {"last", 0, "N", "learn each row's run level from its last N runs (default "
+                                   "30)"},
+    [GATE_THRESHOLD] = {"threshold", 0, "PCT", "a regression is slower than PCT % beyond the "
+                                               "history's mean (default 5)"},
+    [GATE_ALPHA] = QSB_OPTION_ALPHA("...at a one-sided p, corrected over the rows, below A "
+                                    "(default 0.01)"),
+    [GATE_CORRECTION] = QSB_OPTION_CORRECTION("holm (default), bh or none"),
+    [GATE_JSON] = {"json", 0, "FILE", "also the verdicts as JSON ('-': only the JSON on stdout)"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const qsb_command_spec gate_spec = {
+    "history gate", "NEW [--db FILE] [--last N] [--threshold PCT] [--json FILE]",
+    "A new run (a results file not yet filed) against the last runs of its machine in the\n"
+    "history: each row's value (a candidate's delta, the baseline's median) against the 95%\n"
+    "prediction interval of one new run, from the history's mean, the row's run level (its\n"
+    "spread between runs, shrunk toward the machine's where it has few runs) and NEW's own\n"
+    "interval. Under 5 runs a row's level is unknown and it is judged within the run only.\n"
+    "Each row says the smallest change its gate sees (80% power), and the table's last lines\n"
+    "the median row's (docs/measurement.md, \"The run level from history\").",
+    gate_options,
+    "0 no regression, 1 a row slower than --threshold beyond the history at the corrected\n"
+    "p, 2 usage error or bad input (NEW already filed, no run of its machine), 3 system\n"
+    "error."};
+
+typedef struct {
+    const history_args *args;
+    const char *new_path;
+} gate_job;
+
+/* The machines the history holds, for the error naming them. */
+static void machines_text(qsb_history *h, char *buf, size_t len)
+{
+    qsb_history_run *runs = NULL;
+    size_t n = 0, used = 0;
+    buf[0] = '\0';
+    if (qsb_history_runs(h, NULL, &runs, &n) != QSB_OK)
+        return;
+    for (size_t i = 0; i < n && used < len; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(runs[j].machine, runs[i].machine) == 0;
+        if (!seen)
+            used += (size_t)snprintf(buf + used, len - used, "%s'%s'", used ? ", " : "",
+                                     runs[i].machine);
+    }
+    qsb_history_runs_free(runs, n);
+}
+
+/* NEW read, the history's levels of its machine, the verdicts written; QSB_FINDING on a
+** regression. */
+static int gate_run(qsb_history *h, const qsb_results *run, const qsb_outputs *out,
+                    const history_args *a, const char *new_path)
+{
+    const char *machine = a->machine ? a->machine : qsb_machine_name(&run->context);
+    bool held;
+    int status = qsb_history_holds_run(h, &run->context, &held);
+    if (status == QSB_OK && held)
+        return qsb_usage_error("%s is filed in the history already: a run is never judged "
+                               "against itself", qsb_quote_path(new_path));
+    qsb_run_levels levels;
+    if (status == QSB_OK)
+        status = qsb_history_run_levels(h, machine, run->context.metric,
+                                        (size_t)a->last, &levels);
+    if (status != QSB_OK)
+        return status;
+    qsb_gate_options opt = {a->threshold_pct, a->alpha, a->correction};
+    qsb_gate_report report;
+    if (levels.n == 0) {
+        char names[512];
+        machines_text(h, names, sizeof names);
+        status = qsb_usage_error("the history has no run of machine '%s' in %s (it holds "
+                                 "machines: %s)",
+                                 machine, run->context.metric, names[0] ? names : "none");
+    } else if ((status = qsb_gate_judge(run, &levels, &opt, &report)) == QSB_OK) {
+        bool json_alone = a->json && strcmp(a->json, "-") == 0;
+        qsb_run_levels_write(json_alone ? stderr : stdout, &levels, machine);
+        qsb_gate_write_table(json_alone ? stderr : stdout, &report, &opt);
+        qsb_gate_warn(&report);
+        if (out->file[0].fp)
+            status = qsb_gate_write_json(out->file[0].fp, &report, &opt);
+        if (status == QSB_OK && report.count[QSB_GATE_REGRESSION] > 0)
+            status = qsb_error(QSB_FINDING, "%zu row%s slower than %g%% beyond the history of "
+                               "'%s' (REGRESSION above)",
+                               report.count[QSB_GATE_REGRESSION],
+                               report.count[QSB_GATE_REGRESSION] == 1 ? "" : "s",
+                               a->threshold_pct, machine);
+        qsb_gate_report_free(&report);
+    }
+    qsb_run_levels_free(&levels);
+    return status;
+}
+
+static int gate_into(const qsb_outputs *out, void *arg)
+{
+    const gate_job *job = arg;
+    qsb_results run;
+    qsb_history *h = NULL;
+    int status = qsb_read_results(job->new_path, &run);
+    if (status != QSB_OK)
+        return status;
+    status = qsb_history_open(job->args->db, QSB_HISTORY_EXISTING, &h);
+    if (status == QSB_OK)
+        status = gate_run(h, &run, out, job->args, job->new_path);
+    qsb_history_close(h);
+    qsb_results_free(&run);
+    return status;
+}
+
+static int verb_gate(history_args *a, int argc, char **argv, int first)
+{
+    if (argc - first != 1)
+        return qsb_usage_error("history gate takes one results file, NEW (qsortbench history "
+                               "gate --help)");
+    gate_job job = {a, argv[first]};
+    const qsb_output_spec specs[1] = {{"--json", a->json}};
+    const qsb_file_group inputs[2] = {{"--db", QSB_FILES_READ, &a->db, 1},
+                                      {"NEW", QSB_FILES_READ, &job.new_path, 1}};
+    return qsb_outputs_do(specs, 1, inputs, 2, gate_into, &job);
+}
+
 /* ---- the verbs ---- */
 
 typedef struct {
@@ -357,6 +503,7 @@ static const history_verb verbs[] = {
     {&detect_spec, "steps in every series; exit 1 on a slower one at the newest commit",
      verb_detect},
     {&bisect_spec, "the first revision of a sort's git range that made it slower", verb_bisect},
+    {&gate_spec, "a new run against its machine's history; exit 1 on a slowdown", verb_gate},
     {NULL, NULL, NULL},
 };
 
@@ -400,7 +547,8 @@ int qsb_cmd_history(int argc, char **argv)
     for (const history_verb *v = verbs; v->spec; v++) {
         if (strcmp(argv[1], verb_word(v)) != 0)
             continue;
-        history_args a = {.db = QSB_HISTORY_DEFAULT_PATH, .threshold_pct = 5.0};
+        history_args a = {.db = QSB_HISTORY_DEFAULT_PATH, .threshold_pct = 5.0,
+                          .alpha = 0.01, .last = QSB_HISTORY_LAST_RUNS};
         verb_parse vp = {&a, v->spec->options};
         int first;
         int status = qsb_parse_options(v->spec, argc - 1, argv + 1, handle_option, &vp, &first);

@@ -1,0 +1,182 @@
+/*
+** A new run gated against its machine's history (see gate.h).
+*/
+#include "gate.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "student_t.h"
+#include "summary.h"
+
+#define Z975 1.959964
+#define SIDE_RUNS 3.0 /* "3 runs a side would see ..." */
+
+const char *qsb_gate_verdict_name(qsb_gate_verdict v)
+{
+    static const char *const names[] = {"same", "REGRESSION", "improved", "no history",
+                                        "no interval", "FAILED"};
+    return v < QSB_GATE_COUNT ? names[v] : "?";
+}
+
+/* NEW's value of the row on the log scale and its variance (from its 95% interval); false
+** where it has none. */
+static bool new_value(const qsb_row *r, bool by_median, double *y, double *v)
+{
+    double lo, hi;
+    if (by_median) {
+        *y = r->summary.median > 0 ? log(r->summary.median) : NAN;
+        lo = r->summary.median_lo > 0 ? log(r->summary.median_lo) : NAN;
+        hi = r->summary.median_hi > 0 ? log(r->summary.median_hi) : NAN;
+    } else {
+        *y = log1p(r->delta_pct / 100.0);
+        lo = log1p(r->delta_lo / 100.0);
+        hi = log1p(r->delta_hi / 100.0);
+    }
+    double half = (hi - lo) / 2.0 / Z975;
+    *v = half * half;
+    return isfinite(*y) && isfinite(half) && half > 0;
+}
+
+/* The row's prediction, test and detectable change; the p-values are corrected later. */
+static void judge_row(qsb_gate_row *g, const qsb_row_level *level, double y, double v,
+                      const qsb_gate_options *opt)
+{
+    const qsb_random_effects *re = g->by_median ? &level->median : &level->delta;
+    g->history_n = re->k;
+    if (re->k == 0) {
+        g->verdict = QSB_GATE_NO_HISTORY;
+        return;
+    }
+    bool known = re->k >= QSB_LEVEL_MIN_RUNS;
+    double tau2 = known ? (g->by_median ? level->median_tau2 : level->delta_tau2) : 0.0;
+    g->level_pct = known ? qsb_level_pct(tau2) : NAN;
+    double sd = qsb_prediction_sd(re, tau2, v);
+    double df = re->k > 1 ? (double)(re->k - 1) : INFINITY;
+    double change = y - re->mean, t = qsb_t_quantile(0.975, df);
+    double bound = log1p(opt->threshold_pct / 100.0);
+    g->change_pct = expm1(change) * 100.0;
+    g->lo_pct = expm1(change - t * sd) * 100.0;
+    g->hi_pct = expm1(change + t * sd) * 100.0;
+    g->p = qsb_t_sf((change - bound) / sd, df);
+    g->p_faster_adjusted = qsb_t_cdf((change + bound) / sd, df);
+    g->detectable_pct = sd; /* the sds, until the number of tests is known */
+    g->detectable3_pct = sqrt(tau2 / SIDE_RUNS + re->mean_var + v / SIDE_RUNS);
+}
+
+static int grow(qsb_gate_report *out, size_t *cap)
+{
+    if (out->n < *cap)
+        return QSB_OK;
+    size_t ncap = *cap ? 2 * *cap : 64;
+    qsb_gate_row *rows = realloc(out->rows, ncap * sizeof *rows);
+    if (!rows)
+        return qsb_out_of_memory("the gate's rows");
+    out->rows = rows;
+    *cap = ncap;
+    return QSB_OK;
+}
+
+/* A median over the finite values of one field of the rows tested. */
+static double median_over(const qsb_gate_report *r, size_t offset)
+{
+    double *v = malloc((r->n ? r->n : 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; v && i < r->n; i++) {
+        double x = *(const double *)((const char *)&r->rows[i] + offset);
+        if (isfinite(x))
+            v[n++] = x;
+    }
+    if (v)
+        qsb_sort_doubles(v, n);
+    double m = v && n ? qsb_median_of_sorted(v, n) : NAN;
+    free(v);
+    return m;
+}
+
+/* The corrections over the rows tested, then each row's verdict and detectable change at the
+** level of the first of Holm's steps (alpha over the tests). */
+static int decide(qsb_gate_report *out, const qsb_gate_options *opt)
+{
+    double *p = malloc((out->n ? out->n : 1) * 2 * sizeof *p);
+    if (!p)
+        return qsb_out_of_memory("the gate's p-values");
+    double *faster = p + out->n;
+    for (size_t i = 0; i < out->n; i++) {
+        bool tested = out->rows[i].verdict == QSB_GATE_SAME;
+        p[i] = tested ? out->rows[i].p : NAN;
+        faster[i] = tested ? out->rows[i].p_faster_adjusted : NAN;
+    }
+    long tests = qsb_adjust_p(p, out->n, opt->correction, p);
+    qsb_adjust_p(faster, out->n, opt->correction, faster);
+    double alpha = opt->alpha / (double)(tests > 0 ? tests : 1);
+    for (size_t i = 0; i < out->n; i++) {
+        qsb_gate_row *g = &out->rows[i];
+        if (g->verdict != QSB_GATE_SAME)
+            continue;
+        g->p_adjusted = p[i];
+        g->p_faster_adjusted = faster[i];
+        g->verdict = p[i] < opt->alpha        ? QSB_GATE_REGRESSION
+                     : faster[i] < opt->alpha ? QSB_GATE_IMPROVED
+                                              : QSB_GATE_SAME;
+        g->detectable_pct = expm1(qsb_detectable_log(g->detectable_pct, alpha)) * 100.0;
+        g->detectable3_pct = expm1(qsb_detectable_log(g->detectable3_pct, alpha)) * 100.0;
+    }
+    free(p);
+    return QSB_OK;
+}
+
+static void init_row(qsb_gate_row *g, const qsb_cell *cell, size_t row)
+{
+    *g = (qsb_gate_row){cell, row, row == 0, 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN,
+                        QSB_GATE_SAME};
+}
+
+int qsb_gate_judge(const qsb_results *new_run, const qsb_run_levels *levels,
+                   const qsb_gate_options *opt, qsb_gate_report *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t cap = 0;
+    int status = QSB_OK;
+    for (size_t c = 0; status == QSB_OK && c < new_run->ncells; c++) {
+        const qsb_cell *cell = &new_run->cells[c];
+        for (size_t i = 0; i < cell->nrows && (status = grow(out, &cap)) == QSB_OK; i++) {
+            qsb_gate_row *g = &out->rows[out->n++];
+            init_row(g, cell, i);
+            const qsb_row *r = &cell->rows[i];
+            const qsb_row_level *level = qsb_run_levels_find(levels, cell->pattern, cell->nelem,
+                                                             cell->size, r->algorithm);
+            double y, v;
+            if (!r->verified)
+                g->verdict = QSB_GATE_FAILED;
+            else if (!new_value(r, g->by_median, &y, &v))
+                g->verdict = QSB_GATE_NO_INTERVAL;
+            else if (!level)
+                g->verdict = QSB_GATE_NO_HISTORY;
+            else
+                judge_row(g, level, y, v, opt);
+        }
+    }
+    if (status == QSB_OK)
+        status = decide(out, opt);
+    if (status != QSB_OK) {
+        qsb_gate_report_free(out);
+        return status;
+    }
+    for (size_t i = 0; i < out->n; i++) {
+        out->count[out->rows[i].verdict]++;
+        out->unknown_level += out->rows[i].history_n > 0 && isnan(out->rows[i].level_pct);
+    }
+    out->detectable_median_pct = median_over(out, offsetof(qsb_gate_row, detectable_pct));
+    out->detectable3_median_pct = median_over(out, offsetof(qsb_gate_row, detectable3_pct));
+    out->level_median_pct = median_over(out, offsetof(qsb_gate_row, level_pct));
+    return QSB_OK;
+}
+
+void qsb_gate_report_free(qsb_gate_report *report)
+{
+    free(report->rows);
+    memset(report, 0, sizeof *report);
+}

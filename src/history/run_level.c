@@ -1,0 +1,216 @@
+/*
+** Each machine's run level from its history (see run_level.h).
+*/
+#include "run_level.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "history_sql.h"
+#include "summary.h"
+
+#define Z975 1.959964
+
+/* A 95% interval [lo, hi] on the log scale as a variance: ((hi - lo) / 2 / 1.96)^2. */
+static double variance_of(double log_lo, double log_hi)
+{
+    double half = (log_hi - log_lo) / 2.0 / Z975;
+    return isfinite(half) && half > 0 ? half * half : NAN;
+}
+
+/* The point's log delta and its variance; NAN where it has none. */
+static void delta_of(const qsb_history_point *p, double *y, double *v)
+{
+    *y = log1p(p->delta_pct / 100.0);
+    *v = variance_of(log1p(p->delta_lo / 100.0), log1p(p->delta_hi / 100.0));
+}
+
+static void median_of(const qsb_history_point *p, double *y, double *v)
+{
+    bool known = p->median > 0 && p->median_lo > 0 && p->median_hi > 0;
+    *y = known ? log(p->median) : NAN;
+    *v = known ? variance_of(log(p->median_lo), log(p->median_hi)) : NAN;
+}
+
+typedef struct {
+    const char *metric;
+    size_t last_n;
+    qsb_run_levels *out;
+    size_t cap;
+    double *y, *v; /* scratch for the points of one series */
+    size_t scratch;
+} level_walk;
+
+/* The estimate of the series' last last_n points that have one, into re. */
+static void estimate(level_walk *w, const qsb_history_series *s,
+                     void (*of)(const qsb_history_point *, double *, double *),
+                     qsb_random_effects *re)
+{
+    size_t k = 0;
+    for (size_t i = s->n; i-- > 0 && k < w->last_n;) {
+        of(&s->points[i], &w->y[k], &w->v[k]);
+        k += s->points[i].verified && isfinite(w->y[k]) && isfinite(w->v[k]);
+    }
+    qsb_random_effects_dl(w->y, w->v, k, re);
+    re->k = k;
+}
+
+static int grow(level_walk *w, size_t points)
+{
+    if (w->out->n == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 64;
+        qsb_row_level *rows = realloc(w->out->rows, cap * sizeof *rows);
+        if (!rows)
+            return qsb_out_of_memory("run levels");
+        w->out->rows = rows;
+        w->cap = cap;
+    }
+    if (points > w->scratch) {
+        double *y = realloc(w->y, points * sizeof *y), *v = y ? realloc(w->v, points * sizeof *v)
+                                                             : NULL;
+        if (y)
+            w->y = y;
+        if (!y || !v)
+            return qsb_out_of_memory("run levels");
+        w->v = v;
+        w->scratch = points;
+    }
+    return QSB_OK;
+}
+
+static int visit_series(void *ctx, const qsb_history_series *s)
+{
+    level_walk *w = ctx;
+    if (strcmp(s->metric, w->metric) != 0 || s->n == 0)
+        return QSB_OK;
+    int status = grow(w, s->n);
+    if (status != QSB_OK)
+        return status;
+    qsb_row_level *row = &w->out->rows[w->out->n];
+    memset(row, 0, sizeof *row);
+    row->pattern = strdup(s->pattern);
+    row->algorithm = strdup(s->algorithm);
+    if (!row->pattern || !row->algorithm) {
+        free(row->pattern);
+        free(row->algorithm);
+        return qsb_out_of_memory("run levels");
+    }
+    if (s->n > w->out->runs)
+        w->out->runs = s->n;
+    row->nelem = s->nelem;
+    row->size = s->size;
+    row->baseline = s->points[s->n - 1].baseline;
+    row->last_run_id = s->points[s->n - 1].run_id;
+    estimate(w, s, delta_of, &row->delta);
+    estimate(w, s, median_of, &row->median);
+    w->out->n++;
+    return QSB_OK;
+}
+
+/* The mean of the rows' own tau^2 where a row has 2 runs or more. */
+static double pooled(const qsb_run_levels *l, bool delta)
+{
+    double sum = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const qsb_random_effects *re = delta ? &l->rows[i].delta : &l->rows[i].median;
+        if (re->k >= 2 && isfinite(re->tau2)) {
+            sum += re->tau2;
+            n++;
+        }
+    }
+    return n ? sum / (double)n : NAN;
+}
+
+int qsb_history_run_levels(qsb_history *h, const char *machine, const char *metric,
+                           size_t last_n, qsb_run_levels *out)
+{
+    memset(out, 0, sizeof *out);
+    level_walk w = {metric, last_n ? last_n : QSB_HISTORY_LAST_RUNS, out, 0, NULL, NULL, 0};
+    qsb_history_filter all = {NULL, 0, 0, NULL, machine};
+    int status = qsb_history_walk(h, &all, QSB_HISTORY_NO_SAMPLES, visit_series, &w);
+    free(w.y);
+    free(w.v);
+    if (status != QSB_OK) {
+        qsb_run_levels_free(out);
+        return status;
+    }
+    out->pooled_delta_tau2 = pooled(out, true);
+    out->pooled_median_tau2 = pooled(out, false);
+    for (size_t i = 0; i < out->n; i++) {
+        qsb_row_level *r = &out->rows[i];
+        r->delta_tau2 = qsb_tau2_shrunk(r->delta.tau2, r->delta.k, out->pooled_delta_tau2);
+        r->median_tau2 = qsb_tau2_shrunk(r->median.tau2, r->median.k, out->pooled_median_tau2);
+    }
+    return QSB_OK;
+}
+
+void qsb_run_levels_free(qsb_run_levels *levels)
+{
+    for (size_t i = 0; i < levels->n; i++) {
+        free(levels->rows[i].pattern);
+        free(levels->rows[i].algorithm);
+    }
+    free(levels->rows);
+    memset(levels, 0, sizeof *levels);
+}
+
+const qsb_row_level *qsb_run_levels_find(const qsb_run_levels *levels, const char *pattern,
+                                         uint64_t nelem, uint64_t size, const char *algorithm)
+{
+    for (size_t i = 0; i < levels->n; i++) {
+        const qsb_row_level *r = &levels->rows[i];
+        if (r->nelem == nelem && r->size == size && strcmp(r->pattern, pattern) == 0 &&
+            strcmp(r->algorithm, algorithm) == 0)
+            return r;
+    }
+    return NULL;
+}
+
+double qsb_row_level_pct(const qsb_row_level *row)
+{
+    const qsb_random_effects *re = row->baseline ? &row->median : &row->delta;
+    if (re->k < QSB_LEVEL_MIN_RUNS)
+        return NAN;
+    return qsb_level_pct(row->baseline ? row->median_tau2 : row->delta_tau2);
+}
+
+double qsb_run_levels_median_pct(const qsb_run_levels *levels)
+{
+    double *v = malloc((levels->n ? levels->n : 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; v && i < levels->n; i++) {
+        double pct = qsb_row_level_pct(&levels->rows[i]);
+        if (isfinite(pct))
+            v[n++] = pct;
+    }
+    if (v)
+        qsb_sort_doubles(v, n);
+    double median = v && n ? qsb_median_of_sorted(v, n) : NAN;
+    free(v);
+    return median;
+}
+
+int qsb_history_holds_run(qsb_history *h, const qsb_context *c, bool *held)
+{
+    sqlite3_stmt *st;
+    *held = false;
+    if (!c->date || !*c->date) /* a file without its run's date (an old CSV): not known */
+        return QSB_OK;
+    int status = qsb_sql_prepare(h, "SELECT count(*) FROM runs WHERE run_date IS ?1 AND host IS ?2"
+                                    " AND command_line IS ?3", &st);
+    if (status != QSB_OK)
+        return status;
+    qsb_sql_bind_text(st, 1, c->date);
+    qsb_sql_bind_text(st, 2, c->host);
+    qsb_sql_bind_text(st, 3, c->command_line);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *held = sqlite3_column_int64(st, 0) > 0;
+    else
+        status = qsb_sql_error(h, rc, "looking for the run");
+    sqlite3_finalize(st);
+    return status;
+}

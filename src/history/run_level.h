@@ -1,0 +1,60 @@
+/*
+** Each machine's run level, learned from its history: for every row (cell and algorithm) of
+** one machine and metric, the between-run spread of its delta (candidates) and of its median,
+** from the last N runs' estimates and their own intervals (random_effects.h), each row's
+** shrunk toward the machine's pooled level where it has few runs. Under QSB_LEVEL_MIN_RUNS
+** runs a row's level is unknown, never 0. docs/measurement.md, "The run level from history".
+*/
+#ifndef QSB_RUN_LEVEL_H
+#define QSB_RUN_LEVEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "history.h"
+#include "random_effects.h"
+
+#define QSB_HISTORY_LAST_RUNS 30 /* runs of a row a level is learned from, by default */
+
+/* What a row's history says, on the log scale. */
+typedef struct {
+    char *pattern, *algorithm; /* owned */
+    uint64_t nelem, size;
+    bool baseline;             /* the runs' baseline: judged by its median */
+    int64_t last_run_id;       /* the newest run of the row used */
+    qsb_random_effects delta;  /* over the runs' log(1 + delta) (candidates) */
+    qsb_random_effects median; /* over the runs' log medians */
+    double delta_tau2, median_tau2; /* shrunk toward the machine's pooled levels */
+} qsb_row_level;
+
+typedef struct {
+    qsb_row_level *rows;
+    size_t n;
+    double pooled_delta_tau2, pooled_median_tau2; /* the rows' mean tau^2 (NAN: none) */
+    size_t runs;      /* the machine's runs of that metric in the history */
+} qsb_run_levels;
+
+/* The levels of machine's rows measured in metric, from each row's last last_n runs that
+** have an interval. QSB_OK or an error (reported). */
+int qsb_history_run_levels(qsb_history *h, const char *machine, const char *metric,
+                           size_t last_n, qsb_run_levels *out);
+void qsb_run_levels_free(qsb_run_levels *levels);
+
+/* Is a run of this context (its date, host and command line) filed in the history already?
+** A run is never judged against itself. A context without a date is not known to be.
+** QSB_OK or an error (reported). */
+int qsb_history_holds_run(qsb_history *h, const qsb_context *c, bool *held);
+
+/* The row of that cell and algorithm; NULL when the history has none. */
+const qsb_row_level *qsb_run_levels_find(const qsb_run_levels *levels, const char *pattern,
+                                         uint64_t nelem, uint64_t size, const char *algorithm);
+
+/* A row's level as a 95% half-width in percent, of the delta (candidates) or the median
+** (the baseline); NAN when unknown (under QSB_LEVEL_MIN_RUNS runs). */
+double qsb_row_level_pct(const qsb_row_level *row);
+
+/* The machine's level: the median over its rows with a known level; NAN when none. */
+double qsb_run_levels_median_pct(const qsb_run_levels *levels);
+
+#endif

@@ -1,0 +1,48 @@
+/*
+** The level between runs, from a history of runs of one thing on one machine: each run gives
+** an estimate y[i] (a log delta, or a log median) with its own within-run variance v[i] (from
+** its 95% interval); the runs scatter around a common mean by a between-run variance tau^2
+** that no run's own interval sees. DerSimonian and Laird's moment estimate of tau^2, the
+** random-effects mean, the prediction interval of one new run, a row's tau^2 shrunk toward
+** the machine's pooled one where the row has few runs, and the smallest change a gate of that
+** spread sees. The method and why: docs/measurement.md, "The run level from history".
+*/
+#ifndef QSB_RANDOM_EFFECTS_H
+#define QSB_RANDOM_EFFECTS_H
+
+#include <stddef.h>
+
+/* Runs a row's own tau^2 counts for against the machine's pooled one (K0 pseudo-runs). */
+#define QSB_SHRINK_RUNS 5.0
+/* Below this many runs no level is claimed ("run level unknown (N runs)"). */
+#define QSB_LEVEL_MIN_RUNS 5
+
+typedef struct {
+    size_t k;      /* runs with a finite estimate and a positive variance */
+    double tau2;   /* between-run variance (>= 0); NAN under 2 runs */
+    double mean;   /* the random-effects mean, weights 1 / (v + tau^2) */
+    double mean_var; /* its variance */
+    double q;      /* Cochran's Q (heterogeneity) */
+} qsb_random_effects;
+
+/* DerSimonian-Laird over y[0..n), v[0..n) (pairs with a non-finite y or v <= 0 left out).
+** Returns 0, or -1 with out->k < 2 (one run: its estimate and variance as the mean, tau^2
+** NAN; none: NANs). */
+int qsb_random_effects_dl(const double *y, const double *v, size_t n, qsb_random_effects *out);
+
+/* A row's tau^2 from k runs, shrunk toward the pooled one: (k tau2 + K0 pooled) / (k + K0);
+** the pooled alone where the row has none (NAN tau2). */
+double qsb_tau2_shrunk(double tau2, size_t k, double pooled);
+
+/* The sd of one new run's estimate around the history's mean: sqrt(tau^2 + the mean's variance
+** + the new run's own variance); the prediction interval is mean +- t(0.975, k - 1) times it. */
+double qsb_prediction_sd(const qsb_random_effects *re, double tau2, double v_new);
+
+/* The smallest true change (log scale) a one-sided test at level alpha catches with 80%
+** power when its estimate has sd: (z(1 - alpha) + z(0.8)) sd. */
+double qsb_detectable_log(double sd, double alpha);
+
+/* A spread's 95% half-width as a percentage: (exp(1.96 sqrt(var)) - 1) * 100. */
+double qsb_level_pct(double var);
+
+#endif

@@ -1,0 +1,250 @@
+/*
+** The run level learned from a history and the gate of a new run against it
+** (src/stats/random_effects.h, src/history/run_level.h, gate.h): DerSimonian-Laird, the
+** prediction interval and the detectable change against hand-worked values; fixture
+** histories of a known spread between runs (seeded, so the same on every machine): the level
+** recovered, each row's shrunk toward the machine's pooled one with 2, 5 and 30 runs, unknown
+** under 5; the verdicts on a planted step, on an A/A run, on a row without history; a run
+** filed already found.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "diag.h"
+#include "gate.h"
+#include "history.h"
+#include "random_effects.h"
+#include "run_level.h"
+#include "series_gen.h"
+
+static char dir[] = "/tmp/qsb_history_gate_XXXXXX";
+static series_rng rng = {20261207};
+
+static int near(double a, double b, double tolerance)
+{
+    return fabs(a - b) <= tolerance;
+}
+
+static void test_hand_worked(void)
+{
+    /* y = 0, 0.2, 0.4, each v = 0.01: Q = 8, c = 300 - 30000 / 300 = 200, tau^2 = 6 / 200. */
+    const double y[] = {0.0, 0.2, 0.4}, v[] = {0.01, 0.01, 0.01};
+    qsb_random_effects re;
+    CHECK(qsb_random_effects_dl(y, v, 3, &re) == 0);
+    CHECK_EQ_U64(re.k, 3);
+    CHECK(near(re.q, 8.0, 1e-12) && near(re.tau2, 0.03, 1e-12));
+    CHECK(near(re.mean, 0.2, 1e-12) && near(re.mean_var, 0.04 / 3.0, 1e-12));
+    /* one new run of variance 0.01: sqrt(0.03 + 0.04 / 3 + 0.01) */
+    double sd = qsb_prediction_sd(&re, re.tau2, 0.01);
+    CHECK(near(sd, 0.2309401, 1e-7));
+    /* (z(0.95) + z(0.8)) sd = (1.6448536 + 0.8416212) sd */
+    CHECK(near(qsb_detectable_log(sd, 0.05), 2.4864748 * 0.2309401, 1e-6));
+    /* Less spread than the runs' own intervals give: tau^2 0. */
+    const double close[] = {0.0, 0.05, 0.1};
+    CHECK(qsb_random_effects_dl(close, v, 3, &re) == 0 && re.tau2 == 0.0);
+    /* One run: its own estimate, no tau^2; none: nothing. */
+    CHECK(qsb_random_effects_dl(y, v, 1, &re) == -1 && re.k == 1 && re.mean == 0.0 &&
+          isnan(re.tau2));
+    const double bad[] = {NAN, 0.1};
+    CHECK(qsb_random_effects_dl(bad, v, 1, &re) == -1 && re.k == 0);
+    /* Shrinkage: (k tau2 + 5 pooled) / (k + 5); the pooled alone without the row's own. */
+    CHECK(near(qsb_tau2_shrunk(0.04, 5, 0.01), 0.025, 1e-15));
+    CHECK(near(qsb_tau2_shrunk(NAN, 0, 0.01), 0.01, 1e-15));
+    CHECK(near(qsb_level_pct(0.0001), expm1(1.959964 * 0.01) * 100.0, 1e-9));
+}
+
+/* A run of one cell (random/1000/4) and, for the second machine's tests, of another
+** (sorted/1000/4): msort's median `base` and introsort's delta `delta_pct`, each with a 95%
+** interval of +-within_pct. */
+static void build(qsb_results *r, const char *machine, const char *date, double base,
+                  double delta_pct, double within_pct)
+{
+    memset(r, 0, sizeof *r);
+    CHECK(qsb_set_string(&r->context.metric, "cycles") == 0);
+    CHECK(qsb_set_string(&r->context.machine, machine) == 0);
+    CHECK(qsb_set_string(&r->context.date, date) == 0);
+    CHECK(qsb_set_string(&r->context.host, "host") == 0);
+    CHECK(qsb_set_string(&r->context.command_line, "qsortbench run") == 0);
+    CHECK(qsb_set_string(&r->baseline, "msort") == 0);
+    const char *const algos[] = {"msort", "introsort"};
+    qsb_cell *cell = qsb_results_add_cell(r, "random", 1000, 4, algos, 2);
+    CHECK(cell != NULL);
+    if (!cell)
+        return;
+    double f = 1.0 + within_pct / 100.0;
+    qsb_row *b = &cell->rows[0], *c = &cell->rows[1];
+    b->summary.median = base;
+    b->summary.median_lo = base / f;
+    b->summary.median_hi = base * f;
+    c->summary.median = base * (1 + delta_pct / 100.0);
+    c->delta_pct = delta_pct;
+    c->delta_lo = (1 + delta_pct / 100.0) / f * 100.0 - 100.0;
+    c->delta_hi = (1 + delta_pct / 100.0) * f * 100.0 - 100.0;
+}
+
+/* Files n runs of machine: introsort's delta 10% moved by a host level of sd host_sd % per
+** run, msort's median 1e6 by the same. */
+static void file_runs(qsb_history *h, const char *machine, size_t n, double host_sd, int *clock)
+{
+    for (size_t i = 0; i < n; i++) {
+        qsb_results r;
+        char date[32], commit[16];
+        snprintf(date, sizeof date, "2026-12-01T00:%02d:%02dZ", *clock / 60, *clock % 60);
+        snprintf(commit, sizeof commit, "c%d", *clock);
+        double move = series_normal(&rng) * host_sd;
+        build(&r, machine, date, 1e6 * (1 + move / 100.0), 10.0 + move, 1.0);
+        qsb_history_stamp st = {commit, date, 1000 + *clock, "main", NULL, "r.json"};
+        CHECK(qsb_history_add(h, &r, &st, 1, NULL) == QSB_OK);
+        qsb_results_free(&r);
+        (*clock)++;
+    }
+}
+
+static double level_of(const qsb_run_levels *l, const char *algorithm)
+{
+    const qsb_row_level *row = qsb_run_levels_find(l, "random", 1000, 4, algorithm);
+    CHECK(row != NULL);
+    return row ? qsb_row_level_pct(row) : NAN;
+}
+
+/* 30 runs of a host level of sd 3%: the delta's and the median's level (95%: about 6%)
+** found from the history; 2 runs: unknown; 5: known, pulled toward the machine's pooled. */
+static void test_levels(qsb_history *h, int *clock)
+{
+    file_runs(h, "vm-x", 30, 3.0, clock);
+    qsb_run_levels l;
+    CHECK(qsb_history_run_levels(h, "vm-x", "cycles", 30, &l) == QSB_OK);
+    double delta = level_of(&l, "introsort"), median = level_of(&l, "msort");
+    /* sd 3% of a log is a 95% spread of about 6%; DL from 30 runs lands within 4-9% */
+    CHECK_MSG(delta > 4.0 && delta < 9.0, "delta level %g", delta);
+    CHECK_MSG(median > 4.0 && median < 9.0, "median level %g", median);
+    CHECK(isfinite(qsb_run_levels_median_pct(&l)));
+    qsb_run_levels_free(&l);
+
+    CHECK(qsb_history_run_levels(h, "vm-x", "cycles", 2, &l) == QSB_OK);
+    CHECK(isnan(level_of(&l, "introsort")));
+    qsb_run_levels_free(&l);
+    CHECK(qsb_history_run_levels(h, "vm-x", "cycles", 5, &l) == QSB_OK);
+    const qsb_row_level *row = qsb_run_levels_find(&l, "random", 1000, 4, "introsort");
+    CHECK(row && row->delta.k == 5 && isfinite(qsb_row_level_pct(row)));
+    if (row) /* one row: the pooled level is its own, so the shrunk one is too */
+        CHECK(near(row->delta_tau2, row->delta.tau2, 1e-15));
+    qsb_run_levels_free(&l);
+    CHECK(qsb_history_run_levels(h, "nobody", "cycles", 30, &l) == QSB_OK && l.n == 0);
+    qsb_run_levels_free(&l);
+}
+
+static qsb_gate_verdict verdict_of(qsb_history *h, double delta_pct, double base)
+{
+    qsb_run_levels l;
+    qsb_results r;
+    qsb_gate_report report;
+    qsb_gate_options opt = {5.0, 0.01, QSB_CORRECTION_HOLM};
+    build(&r, "vm-x", "2026-12-02T00:00:00Z", base, delta_pct, 1.0);
+    CHECK(qsb_history_run_levels(h, "vm-x", "cycles", 30, &l) == QSB_OK);
+    CHECK(qsb_gate_judge(&r, &l, &opt, &report) == QSB_OK);
+    qsb_gate_verdict v = report.n == 2 ? report.rows[1].verdict : QSB_GATE_COUNT;
+    CHECK(report.n == 2 && report.rows[0].by_median && !report.rows[1].by_median);
+    CHECK(report.n == 2 && report.rows[1].history_n == 30 &&
+          isfinite(report.rows[1].detectable_pct) &&
+          report.rows[1].detectable3_pct < report.rows[1].detectable_pct);
+    qsb_gate_report_free(&report);
+    qsb_run_levels_free(&l);
+    qsb_results_free(&r);
+    return v;
+}
+
+/* The history's delta is 10% with a level of about 6%: +45% is a regression, the same 10% is
+** not, nor is +14% (within the level), and 10% faster than the history's mean by more than
+** the threshold and its spread is an improvement. */
+static void test_verdicts(qsb_history *h)
+{
+    CHECK_EQ_U64(verdict_of(h, 45.0, 1e6), QSB_GATE_REGRESSION);
+    CHECK_EQ_U64(verdict_of(h, 10.0, 1e6), QSB_GATE_SAME);
+    CHECK_EQ_U64(verdict_of(h, 14.0, 1e6), QSB_GATE_SAME);
+    CHECK_EQ_U64(verdict_of(h, -25.0, 1e6), QSB_GATE_IMPROVED);
+
+    /* A row the history lacks: not judged; a run filed already: found. */
+    qsb_run_levels l;
+    qsb_results r;
+    qsb_gate_report report;
+    qsb_gate_options opt = {5.0, 0.01, QSB_CORRECTION_HOLM};
+    build(&r, "vm-x", "2026-12-01T00:00:00Z", 1e6, 10.0, 1.0);
+    free(r.cells[0].pattern);
+    r.cells[0].pattern = strdup("sorted");
+    CHECK(qsb_history_run_levels(h, "vm-x", "cycles", 30, &l) == QSB_OK);
+    CHECK(qsb_gate_judge(&r, &l, &opt, &report) == QSB_OK);
+    CHECK_EQ_U64(report.count[QSB_GATE_NO_HISTORY], 2);
+    qsb_gate_report_free(&report);
+    qsb_run_levels_free(&l);
+    bool held = false;
+    CHECK(qsb_history_holds_run(h, &r.context, &held) == QSB_OK && held);
+    free(r.context.date);
+    r.context.date = strdup("2026-12-09T00:00:00Z");
+    CHECK(qsb_history_holds_run(h, &r.context, &held) == QSB_OK && !held);
+    qsb_results_free(&r);
+}
+
+/* A planted step: the last 5 runs 20% slower. Against the last 30 the step is spread between
+** runs (a wider level); against the last 5, a new run like them is no regression, one 20%
+** slower again is. */
+static void test_step(qsb_history *h, int *clock)
+{
+    for (size_t i = 0; i < 5; i++) {
+        qsb_results r;
+        char date[32], commit[16];
+        snprintf(date, sizeof date, "2026-12-01T01:%02d:%02dZ", *clock / 60, *clock % 60);
+        snprintf(commit, sizeof commit, "c%d", *clock);
+        build(&r, "vm-x", date, 1e6, 32.0 + series_normal(&rng), 1.0);
+        qsb_history_stamp st = {commit, date, 1000 + *clock, "main", NULL, "r.json"};
+        CHECK(qsb_history_add(h, &r, &st, 1, NULL) == QSB_OK);
+        qsb_results_free(&r);
+        (*clock)++;
+    }
+    qsb_run_levels l;
+    CHECK(qsb_history_run_levels(h, "vm-x", "cycles", 30, &l) == QSB_OK);
+    CHECK_MSG(level_of(&l, "introsort") > 9.0, "level %g", level_of(&l, "introsort"));
+    qsb_run_levels_free(&l);
+    qsb_results r;
+    qsb_gate_report report;
+    qsb_gate_options opt = {5.0, 0.01, QSB_CORRECTION_HOLM};
+    build(&r, "vm-x", "2026-12-02T00:00:00Z", 1e6, 32.0, 1.0);
+    CHECK(qsb_history_run_levels(h, "vm-x", "cycles", 5, &l) == QSB_OK);
+    CHECK(qsb_gate_judge(&r, &l, &opt, &report) == QSB_OK);
+    CHECK(report.n == 2 && report.rows[1].verdict == QSB_GATE_SAME);
+    qsb_gate_report_free(&report);
+    qsb_results_free(&r);
+    build(&r, "vm-x", "2026-12-02T00:00:00Z", 1e6, 58.0, 1.0);
+    CHECK(qsb_gate_judge(&r, &l, &opt, &report) == QSB_OK);
+    CHECK(report.n == 2 && report.rows[1].verdict == QSB_GATE_REGRESSION);
+    qsb_gate_report_free(&report);
+    qsb_run_levels_free(&l);
+    qsb_results_free(&r);
+}
+
+int main(void)
+{
+    test_hand_worked();
+    if (!mkdtemp(dir))
+        return 1;
+    char path[256];
+    snprintf(path, sizeof path, "%s/h.sqlite", dir);
+    qsb_history *h;
+    CHECK(qsb_history_open(path, QSB_HISTORY_CREATE, &h) == QSB_OK);
+    int clock = 0;
+    test_levels(h, &clock);
+    test_verdicts(h);
+    test_step(h, &clock);
+    qsb_history_close(h);
+    char wal[300], shm[300];
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    snprintf(shm, sizeof shm, "%s-shm", path);
+    unlink(wal);
+    unlink(shm);
+    unlink(path);
+    rmdir(dir);
+    return check_done();
+}
