@@ -73,44 +73,36 @@ static void check_words(const qsb_run_config *cfg, const char *want)
     CHECK_MSG(strstr(text, want) != NULL, "no '%s' in '%s'", want, text);
 }
 
-static void test_shared_l3_vm(void)
-{
-    qsb_run_config cfg;
-    double store[8];
-    qsb_sort_costs fast = costs_of(1e-9, store);
-    default_config(&cfg, SYSFS "vm-xeon-300m", MEMINFO "vm-23g");
-    qsb_auto_nelem_fit_costs(&cfg, 0, &fast);
-    check_counts(&cfg, (const uint64_t[]){12288, 524288, 8388608}, 3);
-    CHECK(cfg.nelem_choice.capped && cfg.nelem_choice.halvings == 0);
-    check_words(&cfg, "L3 300 MiB: 8,388,608 (the cover letter's; its size / 8 would be "
-                      "39,321,600)");
-    check_words(&cfg, "L1d 96 KiB: 12,288; L2 4 MiB: 524,288; ");
-    qsb_run_config_free(&cfg);
-}
+/* Fixture machines on a fast host: the caches' counts, the L3 at most the cover letter's. */
+static const struct {
+    const char *sysfs;
+    size_t n;
+    uint64_t counts[3];
+    const char *words;
+} machines[] = {
+    {"vm-xeon-300m", 3, {12288, 524288, 8388608},
+     "L1d 96 KiB: 12,288; L2 4 MiB: 524,288; L3 300 MiB: 8,388,608 (the cover letter's; its "
+     "size / 8 would be 39,321,600)"},
+    {"server-1g-l3", 3, {24576, 1048576, 8388608},
+     "L3 1 GiB: 8,388,608 (the cover letter's; its size / 8 would be 134,217,728)"},
+    {"no-l3", 2, {16384, 131072, 0}, "L1d 128 KiB: 16,384; L2 1 MiB: 131,072 (its size / 8)"},
+};
 
-static void test_server(void)
+static void test_machines(void)
 {
-    qsb_run_config cfg;
     double store[8];
     qsb_sort_costs fast = costs_of(1e-9, store);
-    default_config(&cfg, SYSFS "server-1g-l3", MEMINFO "vm-23g");
-    qsb_auto_nelem_fit_costs(&cfg, 0, &fast);
-    check_counts(&cfg, (const uint64_t[]){24576, 1048576, 8388608}, 3);
-    check_words(&cfg, "L3 1 GiB: 8,388,608 (the cover letter's; its size / 8 would be "
-                      "134,217,728)");
-    qsb_run_config_free(&cfg);
-}
-
-static void test_no_l3(void)
-{
-    qsb_run_config cfg;
-    double store[8];
-    qsb_sort_costs fast = costs_of(1e-9, store);
-    default_config(&cfg, SYSFS "no-l3", MEMINFO "vm-23g");
-    qsb_auto_nelem_fit_costs(&cfg, 0, &fast);
-    check_counts(&cfg, (const uint64_t[]){16384, 131072}, 2);
-    check_words(&cfg, "L1d 128 KiB: 16,384; L2 1 MiB: 131,072 (its size / 8)");
-    qsb_run_config_free(&cfg);
+    for (size_t m = 0; m < sizeof machines / sizeof machines[0]; m++) {
+        char sysfs[512];
+        snprintf(sysfs, sizeof sysfs, "%s%s", SYSFS, machines[m].sysfs);
+        qsb_run_config cfg;
+        default_config(&cfg, sysfs, MEMINFO "vm-23g");
+        qsb_auto_nelem_fit_costs(&cfg, 0, &fast);
+        check_counts(&cfg, machines[m].counts, machines[m].n);
+        CHECK(cfg.nelem_choice.halvings == 0);
+        check_words(&cfg, machines[m].words);
+        qsb_run_config_free(&cfg);
+    }
 }
 
 /* A machine 20 times slower than the fast one: the L3 count halves until the minimum fits. */
@@ -178,9 +170,7 @@ static void test_small_memory(void)
 
 int main(void)
 {
-    test_shared_l3_vm();
-    test_server();
-    test_no_l3();
+    test_machines();
     test_slow_machine();
     test_small_memory();
     return check_done();

@@ -651,6 +651,20 @@ static void free_workers(workers *w, size_t processes)
     free(w->slots);
 }
 
+/* The run ended with fewer processes than its minimum because the time left could not hold
+** another (the machine ran slower than estimated): said, since its rows then have no
+** interval. */
+static void warn_short_of_minimum(const workers *w)
+{
+    const qsb_workers_plan *p = w->plan;
+    if (*p->stop || w->incomplete || w->tally.n == 0 || w->tally.n >= p->min_processes)
+        return;
+    qsb_warning("the budget held %zu of the %zu worker processes planned: the machine ran "
+                "slower than estimated (the first process took %.0f s, %.0f s estimated); rows "
+                "under 5 processes have no interval (too few)",
+                w->tally.n, p->min_processes, w->first_wall_s, p->first_s);
+}
+
 /* Workers start while the plan has more and a slot is free; the run waits on those in flight
 ** and settles each as it ends. */
 static int run_all(workers *w)
@@ -671,6 +685,7 @@ static int run_all(workers *w)
     }
     abandon_workers(w);
     qsb_progress_end();
+    warn_short_of_minimum(w);
     return status;
 }
 

@@ -79,19 +79,13 @@ static int grow(qsb_gate_report *out, size_t *cap)
     return QSB_OK;
 }
 
-/* A median over the finite values of one field of the rows tested. */
+/* A median over the finite values of one field of the rows. */
 static double median_over(const qsb_gate_report *r, size_t offset)
 {
     double *v = malloc((r->n ? r->n : 1) * sizeof *v);
-    size_t n = 0;
-    for (size_t i = 0; v && i < r->n; i++) {
-        double x = *(const double *)((const char *)&r->rows[i] + offset);
-        if (isfinite(x))
-            v[n++] = x;
-    }
-    if (v)
-        qsb_sort_doubles(v, n);
-    double m = v && n ? qsb_median_of_sorted(v, n) : NAN;
+    for (size_t i = 0; v && i < r->n; i++)
+        v[i] = *(const double *)((const char *)&r->rows[i] + offset);
+    double m = v ? qsb_median_of_finite(v, r->n) : NAN;
     free(v);
     return m;
 }

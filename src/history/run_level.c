@@ -180,15 +180,9 @@ double qsb_row_level_pct(const qsb_row_level *row)
 double qsb_run_levels_median_pct(const qsb_run_levels *levels)
 {
     double *v = malloc((levels->n ? levels->n : 1) * sizeof *v);
-    size_t n = 0;
-    for (size_t i = 0; v && i < levels->n; i++) {
-        double pct = qsb_row_level_pct(&levels->rows[i]);
-        if (isfinite(pct))
-            v[n++] = pct;
-    }
-    if (v)
-        qsb_sort_doubles(v, n);
-    double median = v && n ? qsb_median_of_sorted(v, n) : NAN;
+    for (size_t i = 0; v && i < levels->n; i++)
+        v[i] = qsb_row_level_pct(&levels->rows[i]);
+    double median = v ? qsb_median_of_finite(v, levels->n) : NAN;
     free(v);
     return median;
 }

@@ -43,6 +43,19 @@ static double *sorted_copy(const double *x, size_t n)
     return copy;
 }
 
+double qsb_median_of_finite(double *x, size_t n)
+{
+    size_t finite = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(x[i])) {
+            double keep = x[finite];
+            x[finite++] = x[i];
+            x[i] = keep;
+        }
+    qsb_sort_doubles(x, finite);
+    return finite ? qsb_median_of_sorted(x, finite) : NAN;
+}
+
 double qsb_median_of_sorted(const double *sorted, size_t n)
 {
     if (n == 0)

@@ -24,6 +24,10 @@ int qsb_summarize(const double *x, size_t n, qsb_summary *out);
 
 double qsb_median_of_sorted(const double *sorted, size_t n);
 
+/* The median of the finite values of x[0..n), sorted in place (NANs moved to the end); NAN
+** when none is finite. */
+double qsb_median_of_finite(double *x, size_t n);
+
 /* Sorts x ascending with libc's qsort (never an algorithm under test). x must hold no NAN. */
 void qsb_sort_doubles(double *x, size_t n);
 
