@@ -131,6 +131,12 @@ for r in d["rows"]:
     assert r["judged"] in ("delta", "median") and r["verdict"] == "no interval", r
 PY
 grep -q "run level" gate.err && ok || fail "gate's table on stderr with --json -: $(cat gate.err)"
+# exact counts have no interval: every machine's level is unknown, never 0, in list and info
+"$bin" history list $db >list.out 2>&1
+grep -q "^box (comparisons): run level unknown (11 runs; 5 needed)$" list.out && ok ||
+    fail "list's run level: $(cat list.out)"
+"$bin" info --history h.sqlite >info.out 2>&1
+grep -q "^box (comparisons): run level unknown" info.out && ok || fail "info --history: $(cat info.out)"
 
 for verb in add list show detect bisect gate; do
     for opt in $("$bin" history $verb --help | sed -n 's/^ *--\([a-z-]*\) .*/\1/p'); do

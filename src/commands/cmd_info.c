@@ -14,6 +14,7 @@
 #include "auto_nelem.h"
 #include "commands.h"
 #include "diag.h"
+#include "gate.h"
 #include "json_write.h"
 #include "machine.h"
 #include "outfile.h"
@@ -22,16 +23,18 @@
 #include "timing.h"
 #include "version.h"
 
-enum { OPT_JSON };
+enum { OPT_JSON, OPT_HISTORY };
 
 static const qsb_option info_options[] = {
     [OPT_JSON] = {"json", 0, "FILE", "also write the description as JSON to FILE ('-': only "
                                      "the JSON, on standard output)"},
+    [OPT_HISTORY] = {"history", 0, "FILE", "also each machine's run level learned from that "
+                                           "history database (`qsortbench history gate`)"},
     {NULL, 0, NULL, NULL},
 };
 
 static const qsb_command_spec info_spec = {
-    "info", "[--json FILE|-]",
+    "info", "[--json FILE|-] [--history FILE]",
     "Describe this machine: CPU, caches, the --nelem auto counts, timer, libc, build.",
     info_options,
     "0 success, 2 usage error, 3 system error (I/O)."};
@@ -54,10 +57,10 @@ typedef struct {
     double load;
 } machine_info;
 
+/* The options' arguments, by their index in the table. */
 static int handle_option(void *ctx, int index, const char *arg)
 {
-    (void)index; /* --json is the only option */
-    *(const char **)ctx = arg;
+    ((const char **)ctx)[index] = arg;
     return QSB_OK;
 }
 
@@ -216,25 +219,36 @@ static cJSON *info_json(const machine_info *m)
 ** commit: the machine described, as text unless the JSON alone is on stdout, and as JSON. */
 static int describe_into(const qsb_outputs *out, void *arg)
 {
-    const char *json_path = *(const char **)arg;
+    const char *json_path = ((const char **)arg)[OPT_JSON];
+    const char *history_path = ((const char **)arg)[OPT_HISTORY];
     machine_info m;
     int status = gather(&m);
     if (status != QSB_OK)
         return status;
     if (!json_path || strcmp(json_path, "-") != 0)
         print_text(&m);
+    qsb_history *h = NULL;
+    if (history_path && (status = qsb_history_open(history_path, QSB_HISTORY_EXISTING, &h)) ==
+                            QSB_OK)
+        status = qsb_history_write_levels(json_path && strcmp(json_path, "-") == 0 ? stderr
+                                                                                   : stdout,
+                                          h, NULL);
+    qsb_history_close(h);
+    if (status != QSB_OK)
+        return status;
     return out->file[0].fp ? qsb_json_print(out->file[0].fp, info_json(&m), "info JSON") : QSB_OK;
 }
 
 int qsb_cmd_info(int argc, char **argv)
 {
-    const char *json_path = NULL;
+    const char *paths[2] = {NULL, NULL}; /* --json, --history */
     int first;
-    int status = qsb_parse_options(&info_spec, argc, argv, handle_option, &json_path, &first);
+    int status = qsb_parse_options(&info_spec, argc, argv, handle_option, paths, &first);
     if (status != QSB_OK)
         return status == QSB_HELP_SHOWN ? QSB_OK : status;
     if (first < argc)
         return qsb_usage_error("info takes no operands ('%s')", qsb_quote(argv[first]));
-    const qsb_output_spec output[1] = {{NULL, json_path}}; /* messages name the path alone */
-    return qsb_outputs_do(output, 1, NULL, 0, describe_into, &json_path);
+    const qsb_output_spec output[1] = {{NULL, paths[OPT_JSON]}}; /* messages: the path alone */
+    const qsb_file_group history = {"--history", QSB_FILES_READ, &paths[OPT_HISTORY], 1};
+    return qsb_outputs_do(output, 1, &history, 1, describe_into, paths);
 }
