@@ -121,7 +121,7 @@ static void test_slow_machine(void)
     cfg.nelem[2] *= 2; /* one halving fewer did not fit */
     CHECK_MSG(minimum_s(&cfg, &slow) > budget, "minimum %g s", minimum_s(&cfg, &slow));
     cfg.nelem[2] /= 2;
-    char want[96], times[32] = "once";
+    char want[128], times[32] = "once";
     if (halvings > 1)
         snprintf(times, sizeof times, "%u times", halvings);
     snprintf(want, sizeof want, "(the cover letter's 8,388,608 halved %s to fit the budget of "

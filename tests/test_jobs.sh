@@ -3,8 +3,8 @@
 # first sort in a process waits until a second process has reached it, a run of --jobs 2
 # finishes only when two workers were in flight at once; its context says how many ran at
 # once. A stop (SIGTERM) while two workers are held in flight stops both: exit 143, the files
-# complete and marked incomplete, no worker left running, nothing left in TMPDIR. The option's
-# bad values are usage errors.
+# complete and marked incomplete, no worker left running, nothing left in TMPDIR; so does the
+# budget's end where a worker outlasts it. The option's bad values are usage errors.
 #   tests/test_jobs.sh QSORTBENCH PLUGIN.so
 set -u
 BIN=$1
@@ -81,6 +81,17 @@ for p in $held; do
 done
 check "stop: nothing left" nothing_left
 check "stop: no temporary file" [ -z "$(find "$dir" -maxdepth 1 -name '*.tmp*')" ]
+
+# the budget holds where its estimate was short: one worker at a time never gets past its first
+# pair_sort (it waits for a second process), so at the budget's end the run stops it, says so,
+# and writes what it finished (nothing), marked incomplete: exit 3, nothing left running
+rm -f "$dir/pair"/*
+PAIR_SORT_DIR="$dir/pair" run --budget 2s
+check "out of time: exit 3 (got $st)" [ "$st" -eq 3 ]
+check "out of time: said" grep -q "warning: the budget ran out before the first worker process" \
+    "$dir/err"
+check "out of time: JSON incomplete" grep -q '"incomplete":[[:space:]]*true' "$dir/r.json"
+check "out of time: nothing left" nothing_left
 
 # bad values
 for bad in 0 x 65 -1; do

@@ -66,6 +66,9 @@ typedef struct {
     bool lost_retried;         /* a lost visit is retried once; the next ends the run */
     bool incomplete;           /* the run ended before its plan: a visit was lost twice */
     bool finding;              /* a worker found a failed result */
+    volatile sig_atomic_t stop; /* what the workers in flight are told: the run's stop request,
+                               ** or at the budget's end SIGTERM (they keep what they finished) */
+    bool out_of_time;          /* the budget ran out with workers in flight */
     double first_wall_s;       /* the first finished worker's wall time (0: none yet) */
     double later_wall_s;       /* the longest of the later finished workers' (0: none yet) */
 } workers;
@@ -337,7 +340,7 @@ static int launch(workers *w, slot *at)
     if (pid < 0)
         return qsb_error(QSB_ESYSTEM, "cannot start a worker process: %s", strerror(errno));
     snprintf(at->who, sizeof at->who, "worker process %zu", at->k + 1);
-    at->watch = (qsb_watch){qsb_visit_deadline_s(w->plan->worker_s), w->plan->stop, NULL,
+    at->watch = (qsb_watch){qsb_visit_deadline_s(w->plan->worker_s), &w->stop, NULL,
                             at->who};
     qsb_watch_begin(&at->watching, &at->watch, pid, at->record);
     return QSB_OK;
@@ -470,7 +473,7 @@ static next_step next_worker(workers *w, double elapsed_s, size_t **cells, size_
     const qsb_workers_plan *p = w->plan;
     *cells = NULL;
     *ncells = 0;
-    if (*p->stop || w->incomplete || w->started >= p->max_processes)
+    if (*p->stop || w->incomplete || w->out_of_time || w->started >= p->max_processes)
         return NEXT_NONE;
     if (w->started < p->min_processes)
         return minimum_fits(w, elapsed_s) ? NEXT_START
@@ -665,6 +668,31 @@ static void warn_short_of_minimum(const workers *w)
                 w->tally.n, p->min_processes, w->first_wall_s, p->first_s);
 }
 
+/* What the workers in flight are told: the run's own stop request, else at the budget's end
+** a stop (they end after their current sort; --processes N runs as long as it takes). Out of
+** time before any worker finished, the first one's finished cells are the run's, marked
+** incomplete: the budget holds even where the estimate of one process was far short. */
+static void pass_on_stop(workers *w, uint64_t start_ns)
+{
+    const qsb_workers_plan *p = w->plan;
+    double elapsed = (double)(qsb_clock_ns() - start_ns) / 1e9;
+    if (*p->stop) {
+        w->stop = *p->stop;
+        return;
+    }
+    if (w->out_of_time || p->exact || w->in_flight == 0 || elapsed < p->budget_s)
+        return;
+    w->out_of_time = true;
+    w->stop = SIGTERM;
+    if (w->tally.n > 0)
+        return; /* the finished workers have every cell: those in flight are left out */
+    w->incomplete = true;
+    qsb_warning("the budget ran out before the first worker process had visited every cell "
+                "(%.3g s of it estimated): the cells it finished are kept, marked incomplete; "
+                "give a longer --budget or fewer cells",
+                p->first_s);
+}
+
 /* Workers start while the plan has more and a slot is free; the run waits on those in flight
 ** and settles each as it ends. */
 static int run_all(workers *w)
@@ -679,6 +707,7 @@ static int run_all(workers *w)
         if (status != QSB_OK || w->in_flight == 0)
             break;
         wait_for_workers(w);
+        pass_on_stop(w, start);
         status = look_at_workers(w);
         if (status != QSB_OK)
             break;
