@@ -84,7 +84,6 @@ static void plan_processes(const qsb_run_config *cfg, qsb_run_plan *plan, const 
     plan->first_s = qsb_schedule_minimum_s(round_s, first_s, cells, 1, plan->slice_s) +
                     QSB_WORKER_START_S;
     plan->worker_s = later_worker_s(round_s, first_s, cells, cfg->n_algos, plan->slice_s);
-    plan->needed_s = plan->first_s;
     plan->minimum_s = processes_s(plan, least);
     plan->budget_s = cfg->budget_s > 0 ? cfg->budget_s : auto_budget_s(plan->minimum_s);
     double fit = fmin((double)jobs * (1 + floor((plan->budget_s - plan->first_s) /
@@ -136,22 +135,19 @@ static void plan_units(const qsb_run_config *cfg, qsb_run_plan *plan, const doub
     plan->slice_s = slice_of_budget(plan->budget_s, plan->min_units, cells);
     plan->minimum_s = qsb_schedule_minimum_s(round_s, first_s, cells, plan->min_units,
                                              plan->slice_s);
-    plan->first_s = plan->needed_s = qsb_schedule_minimum_s(round_s, first_s, cells, 1,
-                                                            plan->slice_s);
+    plan->first_s = qsb_schedule_minimum_s(round_s, first_s, cells, 1, plan->slice_s);
     if (cfg->reps) { /* every cell: N rounds and its first visit */
         plan->minimum_s = 0;
         for (size_t i = 0; i < cells; i++)
             plan->minimum_s += first_s[i] + (double)cfg->reps * round_s[i];
     }
-    while (plan->budget_s > 0 && plan->min_units > 0 && plan->minimum_s > plan->budget_s) {
-        plan->min_units--;
-        plan->minimum_s = qsb_schedule_minimum_s(round_s, first_s, cells, plan->min_units,
-                                                 plan->slice_s);
-    }
     plan->estimate_s = fmax(plan->budget_s, plan->minimum_s);
-    if (plan->min_units < plan->asked_units) /* the run's time is the budget's */
-        plan->minimum_s = qsb_schedule_minimum_s(round_s, first_s, cells, plan->asked_units,
-                                                 plan->slice_s);
+    while (plan->budget_s > 0 && plan->min_units > 0 &&
+           qsb_schedule_minimum_s(round_s, first_s, cells, plan->min_units, plan->slice_s) >
+               plan->budget_s) {
+        plan->min_units--;
+        plan->estimate_s = plan->budget_s; /* the budget's, whole */
+    }
 }
 
 void qsb_plan_from_costs(const qsb_run_config *cfg, const double *round_s,
@@ -213,8 +209,8 @@ int qsb_plan_check_budget(const qsb_run_config *cfg, const qsb_run_plan *plan)
         return QSB_OK;
     char budget[32], needed[32], name[32];
     format_duration(plan->budget_s, budget, sizeof budget);
-    format_duration(plan->needed_s, needed, sizeof needed);
-    snprintf(name, sizeof name, "%.0fs", budget_to_name(plan->needed_s));
+    format_duration(plan->first_s, needed, sizeof needed);
+    snprintf(name, sizeof name, "%.0fs", budget_to_name(plan->first_s));
     return qsb_usage_error("%s %s cannot hold one %s of this matrix's %zu cells (about %s): "
                            "give --budget %s or more, or fewer cells",
                            cfg->budget_s > 0 ? "--budget" : "the default budget of", budget,

@@ -47,9 +47,8 @@ typedef struct {
                        ** holds fewer; with worker processes, processes */
     size_t processes;  /* worker processes planned (workers.h); 1: this process runs */
     double first_s;    /* estimated: the first unit of every cell (the first worker process,
-                       ** which counts every cell's comparisons) */
+                       ** which counts every cell's comparisons): what a budget must hold */
     double worker_s;   /* estimated: one later worker process */
-    double needed_s;   /* a budget that holds one unit of every cell */
     size_t jobs;       /* worker processes at once (--jobs); 1: one after the other */
     qsb_memory_plan memory; /* the run's memory (memory.h) */
 } qsb_run_plan;

@@ -338,13 +338,13 @@ int qsb_run_bench(const qsb_run_config *cfg, qsb_plugins *plugins,
     struct tm utc;
     gmtime_r(&now, &utc);
     qsb_timer timer;
-    /* Caught before the outputs exist: from then on an interrupt must reach the commit. */
     /* The plan before the outputs: a budget that cannot hold one unit of every cell is a usage
     ** error, one line and no file. */
     int status = qsb_plan_run(cfg, qsb_plugins_among(plugins, cfg->algos, cfg->n_algos),
                               &s.plan);
     if (status != QSB_OK)
         return status;
+    /* Caught before the outputs exist: from then on an interrupt must reach the commit. */
     qsb_stop_handlers saved;
     qsb_stop_catch(&saved);
     status = reporter->open ? reporter->open(reporter->arg, &utc) : QSB_OK;
