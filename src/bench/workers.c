@@ -669,7 +669,8 @@ static void warn_short_of_minimum(const workers *w)
 }
 
 /* What the workers in flight are told: the run's own stop request, else at the budget's end
-** a stop (they end after their current sort; --processes N runs as long as it takes). Out of
+** (with QSB_OVERRUN_SHARE and QSB_OVERRUN_S of slack) a stop: they end after their current
+** sort; --processes N runs as long as it takes. Out of
 ** time before any worker finished, the first one's finished cells are the run's, marked
 ** incomplete: the budget holds even where the estimate of one process was far short. */
 static void pass_on_stop(workers *w, uint64_t start_ns)
@@ -680,7 +681,8 @@ static void pass_on_stop(workers *w, uint64_t start_ns)
         w->stop = *p->stop;
         return;
     }
-    if (w->out_of_time || p->exact || w->in_flight == 0 || elapsed < p->budget_s)
+    if (w->out_of_time || p->exact || w->in_flight == 0 ||
+        elapsed < p->budget_s * (1.0 + QSB_OVERRUN_SHARE) + QSB_OVERRUN_S)
         return;
     w->out_of_time = true;
     w->stop = SIGTERM;

@@ -43,6 +43,12 @@
 
 #include "result.h"
 
+/* The workers in flight are stopped this far past the budget: an estimate that erred a little
+** (a busy machine, a slow start) costs no work, and the run still ends within 5% and 5 s of
+** its budget (the stopped worker's current sort and its files take the rest). */
+#define QSB_OVERRUN_SHARE 0.03
+#define QSB_OVERRUN_S 2.0
+
 typedef struct {
     char *const *argv_head; /* "run" and the measuring options (run_config.h worker_argv) */
     double slice_s;         /* seconds of rounds per visit of a cell */
