@@ -507,6 +507,10 @@ static const history_verb verbs[] = {
     {NULL, NULL, NULL},
 };
 
+/* The verbs' tables, in the table's order, for the man page and the completion. */
+const qsb_command_spec *const qsb_history_specs[] = {&add_spec, &list_spec, &show_spec,
+                                                     &detect_spec, &bisect_spec, NULL};
+
 static const char *verb_word(const history_verb *v)
 {
     return v->spec->name + strlen("history ");
