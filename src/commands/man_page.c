@@ -179,8 +179,9 @@ static void tool_page(FILE *out, const qsb_tool *tool)
     put_option(out, &(qsb_option){"version", 'V', NULL,
                                   "print the version, the commit the binary was built from, "
                                   "the compiler, the build type and the flags, and exit"});
-    put_option(out, &(qsb_option){"help", 'h', NULL,
-                                  "show the commands and run's options, and exit"});
+    put_option(out, &(qsb_option){"help", 0, NULL,
+                                  "show the commands and run's options, and exit (-h: run's "
+                                  "options alone)"});
     fputs(".SH \"EXIT STATUS\"\n\\&", out);
     put_text(out, tool->exit_status);
     fputs(".\n", out);
