@@ -37,6 +37,7 @@ static const qsb_command_spec audit_spec = {
     "0 whatever properties are found (they are data), 1 when a subject FAILED\n"
     "(crashed, hung, exited or wrote outside its array), 2 usage error or bad input, 3 system\n"
     "error."};
+const qsb_command_spec *const qsb_audit_specs[] = {&audit_spec, NULL};
 
 /* Each option's argument ("" for --quick) into ctx, an array of OPT_COUNT texts. */
 static int on_option(void *ctx, int index, const char *arg)

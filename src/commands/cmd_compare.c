@@ -81,6 +81,7 @@ static const qsb_command_spec compare_spec = {
     "threshold) or failed verification (--strict: also a row in one file only; --calibration\n"
     "--strict: under 90% agreeing); 2 usage error or bad input (an unreadable or malformed\n"
     "file, different metrics, an output that is BASE or NEW); 3 system error; else 0."};
+const qsb_command_spec *const qsb_compare_specs[] = {&compare_spec, &qsb_compare_machines_spec, NULL};
 
 typedef struct {
     qsb_compare_options opt;

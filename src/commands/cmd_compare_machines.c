@@ -19,7 +19,7 @@ static const qsb_option machines_options[] = {
     {NULL, 0, NULL, NULL},
 };
 
-static const qsb_command_spec machines_spec = {
+const qsb_command_spec qsb_compare_machines_spec = {
     "compare", "--machines A,B FILE [FILE]",
     "Compare two machines' paired deltas cell by cell: for each candidate, its delta against\n"
     "the baseline on machine A and on machine B, and B - A. FILE is a fleet file from merge;\n"
@@ -39,7 +39,7 @@ int qsb_cmd_compare_machines(int argc, char **argv)
 {
     const char *pair = NULL;
     int first;
-    int status = qsb_parse_options(&machines_spec, argc, argv, on_machines, &pair, &first);
+    int status = qsb_parse_options(&qsb_compare_machines_spec, argc, argv, on_machines, &pair, &first);
     if (status != QSB_OK)
         return status == QSB_HELP_SHOWN ? QSB_OK : status;
     char **names = NULL;

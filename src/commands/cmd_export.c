@@ -36,6 +36,7 @@ static const qsb_command_spec export_spec = {
     export_options,
     "0 success, 2 usage error or bad input (an unreadable or malformed file, a\n"
     "format that cannot carry the results, -o naming RESULTS), 3 system error (I/O)."};
+const qsb_command_spec *const qsb_export_specs[] = {&export_spec, NULL};
 
 typedef struct {
     const qsb_export_format *format;

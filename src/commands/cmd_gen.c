@@ -36,6 +36,7 @@ static const qsb_command_spec gen_spec = {
     gen_options,
     "0 success, 2 usage error or bad input (binary data for a terminal, an\n"
     "output refused), 3 system error (I/O)."};
+const qsb_command_spec *const qsb_gen_specs[] = {&gen_spec, NULL};
 
 typedef struct {
     uint64_t nelem;

@@ -507,6 +507,14 @@ static const history_verb verbs[] = {
     {NULL, NULL, NULL},
 };
 
+/* The verbs' tables, in the table's order, for the man page and the completion; a verb added
+** above without its table here does not compile. */
+const qsb_command_spec *const qsb_history_specs[] = {&add_spec, &list_spec, &show_spec,
+                                                     &detect_spec, &bisect_spec, &gate_spec, NULL};
+_Static_assert(sizeof qsb_history_specs / sizeof *qsb_history_specs ==
+                   sizeof verbs / sizeof *verbs,
+               "every history verb's table is in qsb_history_specs");
+
 static const char *verb_word(const history_verb *v)
 {
     return v->spec->name + strlen("history ");

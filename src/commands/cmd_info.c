@@ -38,6 +38,7 @@ static const qsb_command_spec info_spec = {
     "Describe this machine: CPU, caches, the --nelem auto counts, timer, libc, build.",
     info_options,
     "0 success, 2 usage error, 3 system error (I/O)."};
+const qsb_command_spec *const qsb_info_specs[] = {&info_spec, NULL};
 
 static const char *const level_names[3] = {"L1d", "L2", "L3"};
 
@@ -102,6 +103,16 @@ static void print_nelem(const machine_info *m)
     printf("\n            %s\n", m->nelem_why);
 }
 
+/* The build's own facts, as info and --version print them: the commit, the compiler, the
+** build type and the flags (the results' context records the same, version.h). */
+static void print_build(void)
+{
+    printf("commit      %s\n", qsb_build_commit);
+    printf("compiler    %s\n", QSB_COMPILER);
+    printf("build       %s, flags \"%s\"%s\n", QSB_BUILD_TYPE[0] ? QSB_BUILD_TYPE : "(none)",
+           QSB_BUILD_FLAGS, QSB_SANITIZED ? ", sanitized (ASan+UBSan)" : "");
+}
+
 static void print_text(const machine_info *m)
 {
     printf("CPU         %s\n", m->cpu_model);
@@ -126,9 +137,7 @@ static void print_text(const machine_info *m)
         printf(", TSC %.4g GHz", m->timer.tsc_hz / 1e9);
     printf(" (invariant TSC: %s)\n", m->tsc_invariant ? "yes" : "no");
     printf("libc        %s\n", m->libc);
-    printf("compiler    %s\n", QSB_COMPILER);
-    printf("build       %s, flags \"%s\"%s\n", QSB_BUILD_TYPE[0] ? QSB_BUILD_TYPE : "(none)",
-           QSB_BUILD_FLAGS, QSB_SANITIZED ? ", sanitized (ASan+UBSan)" : "");
+    print_build();
     printf("governor    %s, turbo %s\n", m->governor, m->turbo);
     if (m->load >= 0)
         printf("load        %.2f (1-minute average)\n", m->load);
@@ -251,4 +260,11 @@ int qsb_cmd_info(int argc, char **argv)
     const qsb_output_spec output[1] = {{NULL, paths[OPT_JSON]}}; /* messages: the path alone */
     const qsb_file_group history = {"--history", QSB_FILES_READ, &paths[OPT_HISTORY], 1};
     return qsb_outputs_do(output, 1, &history, 1, describe_into, paths);
+}
+
+int qsb_print_version(void)
+{
+    printf("qsortbench %s\n", QSB_VERSION);
+    print_build();
+    return QSB_OK;
 }

@@ -12,6 +12,7 @@
 static const qsb_command_spec list_spec = {
     "list", "", "Print the algorithm registry and the input patterns, one per line.", NULL,
     "0 success, 2 for bad arguments."};
+const qsb_command_spec *const qsb_list_specs[] = {&list_spec, NULL};
 
 static int ignore_option(void *ctx, int index, const char *arg)
 {

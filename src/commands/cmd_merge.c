@@ -50,6 +50,7 @@ static const qsb_command_spec merge_spec = {
     merge_options,
     "0 success, 2 usage error or bad input (an unreadable or malformed file,\n"
     "files that cannot be merged, an output that is an input), 3 system error (I/O)."};
+const qsb_command_spec *const qsb_merge_specs[] = {&merge_spec, NULL};
 
 typedef struct {
     const char *csv, *json;

@@ -31,6 +31,7 @@ static const qsb_command_spec plot_spec = {
     plot_options,
     "0 success, 2 usage error or bad input, 3 system error (gnuplot missing or\n"
     "failing, I/O)."};
+const qsb_command_spec *const qsb_plot_specs[] = {&plot_spec, NULL};
 
 typedef struct {
     const char *out_dir;

@@ -61,6 +61,7 @@ static const qsb_command_spec report_spec = {
     report_options,
     "0 success, 2 usage error or bad input (an unreadable or malformed file, -o\n"
     "naming an operand), 3 system error (gnuplot missing or failing, I/O)."};
+const qsb_command_spec *const qsb_report_specs[] = {&report_spec, NULL};
 
 typedef struct {
     const char *output;

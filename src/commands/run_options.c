@@ -164,6 +164,7 @@ const qsb_command_spec qsb_run_spec = {
     "system error (a measuring process killed from outside twice: the results so far written,\n"
     "marked incomplete), 130/143 interrupted by SIGINT/SIGTERM (the results so far written,\n"
     "marked incomplete)."};
+const qsb_command_spec *const qsb_run_specs[] = {&qsb_run_spec, NULL};
 
 
 static int collect_option(void *ctx, int index, const char *arg)
