@@ -17,6 +17,8 @@
 **                  deadline ends it), two at once do. With PAIR_SORT_HOLD_N, a call on that
 **                  many elements writes PAIR_SORT_DIR/PID.held and waits until
 **                  PAIR_SORT_DIR/release exists (workers held in flight, for a stop)
+**   slow_sort      an insertion sort that first sleeps 0.4 s: a worker that makes progress,
+**                  far slower than any estimate, and never stalls (for the budget's end)
 */
 #include <signal.h>
 #include <stddef.h>
@@ -40,6 +42,7 @@ EXPORT void loop_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *
 EXPORT void stop_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 EXPORT void kill_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 EXPORT void pair_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+EXPORT void slow_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 EXPORT extern int notafunc[4];
 
 int notafunc[4] = {1, 2, 3, 4};
@@ -195,5 +198,12 @@ void pair_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
         while (!file_exists(dir, "release"))
             nap();
     }
+    insertion_sort(base, n, size, cmp, arg);
+}
+
+void slow_sort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
+{
+    struct timespec pause = {0, 400000000L};
+    nanosleep(&pause, NULL);
     insertion_sort(base, n, size, cmp, arg);
 }

@@ -4,7 +4,8 @@
 # finishes only when two workers were in flight at once; its context says how many ran at
 # once. A stop (SIGTERM) while two workers are held in flight stops both: exit 143, the files
 # complete and marked incomplete, no worker left running, nothing left in TMPDIR; so does the
-# budget's end where a worker outlasts it. The option's bad values are usage errors.
+# budget's end where a worker outlasts it (slow_sort). The option's bad values are usage
+# errors.
 #   tests/test_jobs.sh QSORTBENCH PLUGIN.so
 set -u
 BIN=$1
@@ -82,11 +83,15 @@ done
 check "stop: nothing left" nothing_left
 check "stop: no temporary file" [ -z "$(find "$dir" -maxdepth 1 -name '*.tmp*')" ]
 
-# the budget holds where its estimate was short: one worker at a time never gets past its first
-# pair_sort (it waits for a second process), so at the budget's end the run stops it, says so,
-# and writes what it finished (nothing), marked incomplete: exit 3, nothing left running
-rm -f "$dir/pair"/*
-PAIR_SORT_DIR="$dir/pair" run --budget 2s
+# the budget holds where its estimate was short: slow_sort sleeps 0.4 s a call, so the first
+# worker needs over 7 s for 9 cells (a counted and a timed sort each) where its
+# estimate is milliseconds; its end comes no later than 6 s (after a hung sort's 5 s stall
+# deadline), where the run stops it, says so, and writes what it finished, marked incomplete:
+# exit 3, nothing left running
+"$BIN" run --nelem 100:200:300 --sizes 4 --patterns random,sorted,reversed -q --budget 1s \
+    --algos "msort,$PLUGIN:slow_sort" --csv "$dir/r.csv" --json "$dir/r.json" \
+    >"$dir/out" 2>"$dir/err"
+st=$?
 check "out of time: exit 3 (got $st)" [ "$st" -eq 3 ]
 check "out of time: said" grep -q "warning: the budget ran out before the first worker process" \
     "$dir/err"

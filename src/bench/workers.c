@@ -69,6 +69,8 @@ typedef struct {
     volatile sig_atomic_t stop; /* what the workers in flight are told: the run's stop request,
                                ** or at the budget's end SIGTERM (they keep what they finished) */
     bool out_of_time;          /* the budget ran out with workers in flight */
+    double lost_s;             /* the time of attempts lost to a sort that took its worker
+                               ** down or hung (retried): added to the budget's end */
     double first_wall_s;       /* the first finished worker's wall time (0: none yet) */
     double later_wall_s;       /* the longest of the later finished workers' (0: none yet) */
 } workers;
@@ -402,11 +404,13 @@ static int settle(workers *w, slot *at, const qsb_process_end *end)
     pass_on_stdout_notice(w, at->k);
     switch (end->kind) {
     case QSB_END_SORT_FAILED:
+        w->lost_s += wall_s;
         blame(w, at->k, end);
         if ((status = launch(w, at)) == QSB_OK)
             return QSB_OK;
         break;
     case QSB_END_LOST:
+        w->lost_s += wall_s;
         if (retry_lost(w, at->k, end) && (status = launch(w, at)) == QSB_OK)
             return QSB_OK;
         break;
@@ -523,6 +527,8 @@ static void show_start(workers *w, const slot *at, double elapsed_s)
                        before < p->min_processes
                            ? mean * (double)(p->min_processes - before) / (double)w->jobs
                            : 0.0);
+    if (!p->exact) /* the budget holds: the minimum is cut short rather than outlast it */
+        left = fmin(left, fmax(p->budget_s - elapsed_s, 0.0));
     if (w->in_flight > 1)
         snprintf(others, sizeof others, ", %zu at once", w->in_flight);
     if (at->cells)
@@ -663,14 +669,17 @@ static void warn_short_of_minimum(const workers *w)
     if (*p->stop || w->incomplete || w->tally.n == 0 || w->tally.n >= p->min_processes)
         return;
     qsb_warning("the budget held %zu of the %zu worker processes planned: the machine ran "
-                "slower than estimated (the first process took %.0f s, %.0f s estimated); rows "
+                "slower than estimated (the first process took %.3g s, %.3g s estimated); rows "
                 "under 5 processes have no interval (too few)",
                 w->tally.n, p->min_processes, w->first_wall_s, p->first_s);
 }
 
 /* What the workers in flight are told: the run's own stop request, else at the budget's end
 ** (with QSB_OVERRUN_SHARE and QSB_OVERRUN_S of slack) a stop: they end after their current
-** sort; --processes N runs as long as it takes. Out of
+** sort; --processes N runs as long as it takes. Never before a hung sort's stall deadline
+** (visit_record.h), so that a hang is blamed on its sort, and the time an attempt lost to a
+** sort that took its worker down or hung is added: its retry without that sort still gets its
+** time. Out of
 ** time before any worker finished, the first one's finished cells are the run's, marked
 ** incomplete: the budget holds even where the estimate of one process was far short. */
 static void pass_on_stop(workers *w, uint64_t start_ns)
@@ -681,8 +690,9 @@ static void pass_on_stop(workers *w, uint64_t start_ns)
         w->stop = *p->stop;
         return;
     }
-    if (w->out_of_time || p->exact || w->in_flight == 0 ||
-        elapsed < p->budget_s * (1.0 + QSB_OVERRUN_SHARE) + QSB_OVERRUN_S)
+    double end_s = fmax(p->budget_s * (1.0 + QSB_OVERRUN_SHARE) + QSB_OVERRUN_S,
+                        QSB_VISIT_DEADLINE_FLOOR_S + 1.0);
+    if (w->out_of_time || p->exact || w->in_flight == 0 || elapsed < end_s + w->lost_s)
         return;
     w->out_of_time = true;
     w->stop = SIGTERM;
