@@ -8,7 +8,8 @@
 **   detect          the steps of every series; exit 1 when one slower than --threshold ends
 **                   at the newest commit of its series (--json FILE);
 **   bisect          the first revision of a sort's git range that made it slower (bisect.h).
-** Files go through qsb_outputs_do (opened before the database is read). Exit: 0, 1 (detect:
+** Files go through qsb_outputs_do (opened before the database is read); when one of them is
+** standard output, the table goes to stderr so that stdout holds that document alone. Exit: 0, 1 (detect:
 ** a slower step at the newest commit; bisect: --bad not slower), 2 for a bad command line, a
 ** bad file or database, 3 for I/O.
 */
@@ -204,7 +205,7 @@ static int show_into(const qsb_outputs *out, void *arg)
     qsb_history *h;
     int status = qsb_history_open(job->a->db, QSB_HISTORY_EXISTING, &h);
     if (status == QSB_OK)
-        status = qsb_history_show(h, job->f, stdout, out->file[0].fp);
+        status = qsb_history_show(h, job->f, qsb_outputs_text_stream(out), out->file[0].fp);
     qsb_history_close(h);
     return status;
 }
@@ -269,7 +270,7 @@ static int detect_into(const qsb_outputs *out, void *arg)
     if (status == QSB_OK)
         status = qsb_detect_all(h, a->machine, &steps);
     if (status == QSB_OK) {
-        qsb_steps_write_table(stdout, &steps, a->threshold_pct);
+        qsb_steps_write_table(qsb_outputs_text_stream(out), &steps, a->threshold_pct);
         if (out->file[0].fp)
             status = qsb_steps_write_json(out->file[0].fp, &steps, a->threshold_pct);
     }
