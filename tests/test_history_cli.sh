@@ -68,9 +68,11 @@ assert not [s for s in d["steps"] if s["algorithm"] == "msort"], d
 PY
 
 "$bin" history add c.csv $db --commit c11 --date 2026-11-11 --machine box 2>/dev/null || fail "add c11"
-"$bin" history detect $db >detect.out 2>&1
+"$bin" history detect $db >detect.out 2>detect.err
 check_same "$?" 1 "detect with a slower step at the newest commit"
 grep -q 'SLOWER at the newest commit' detect.out && ok || fail "no mark: $(cat detect.out)"
+check_same "$(grep -c '^qsortbench: error: history detect: 2 steps slower than 5%' detect.err)" 1 \
+    "exit 1 says why: $(cat detect.err)"
 "$bin" history detect $db --threshold 25 >/dev/null 2>&1
 check_same "$?" 0 "detect --threshold 25 (the step is +18%)"
 "$bin" history detect $db --machine other >detect.out 2>&1

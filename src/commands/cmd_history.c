@@ -251,12 +251,18 @@ static const qsb_command_spec detect_spec = {
     "0 no slower step at the newest commit, 1 a step slower than --threshold ends at the\n"
     "newest commit of its series, 2 usage error or bad input, 3 system error."};
 
+/* QSB_FINDING, said in one line, when a step slower than threshold_pct ends at the newest
+** commit of its series; else QSB_OK. */
 static int detect_status(const qsb_step_list *steps, double threshold_pct)
 {
+    size_t slower = 0;
     for (size_t i = 0; i < steps->n; i++)
-        if (qsb_step_fails(&steps->steps[i], threshold_pct))
-            return QSB_FINDING;
-    return QSB_OK;
+        slower += qsb_step_fails(&steps->steps[i], threshold_pct);
+    if (slower == 0)
+        return QSB_OK;
+    return qsb_error(QSB_FINDING, "history detect: %zu step%s slower than %g%% at the newest "
+                     "commit of %s series (SLOWER in the table)", slower, slower == 1 ? "" : "s",
+                     threshold_pct, slower == 1 ? "its" : "their");
 }
 
 /* Between --json's open and its commit: the database opened (--json is not it), the steps;
@@ -373,9 +379,9 @@ static void print_help(void)
            "runs of a cell looked at as a whole for steps.\n\nVerbs:\n");
     for (const history_verb *v = verbs; v->spec; v++)
         printf("  %-8s %s\n", verb_word(v), v->summary);
-    printf("\nExit status: 0 success, 1 detect found a slower step at the newest commit,\n"
-           "2 usage error or bad input (a damaged database, one of a newer schema), 3 system "
-           "error.\n");
+    printf("\nExit status: 0 success, 1 detect found a slower step at the newest commit or\n"
+           "bisect's --bad is not slower than --good (one error line says which), 2 usage\n"
+           "error or bad input (a damaged database, one of a newer schema), 3 system error.\n");
 }
 
 /* "add, list, show, detect" from the table. */
