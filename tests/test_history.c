@@ -144,7 +144,7 @@ static int count_series(void *ctx, const qsb_history_series *s)
 static size_t count_runs(const char *path)
 {
     qsb_history *h;
-    if (qsb_history_open(path, QSB_HISTORY_EXISTING, &h) != QSB_OK)
+    if (qsb_history_open(path, QSB_HISTORY_READ, &h) != QSB_OK)
         return (size_t)-1;
     qsb_history_run *runs;
     size_t n = 0;
@@ -159,7 +159,7 @@ static void test_add_and_walk(void)
     char path[256];
     path_in_dir(path, sizeof path, "walk.sqlite");
     qsb_history *h;
-    CHECK(qsb_history_open(path, QSB_HISTORY_EXISTING, &h) == QSB_EUSAGE); /* not there yet */
+    CHECK(qsb_history_open(path, QSB_HISTORY_READ, &h) == QSB_EUSAGE); /* not there yet */
     CHECK(qsb_history_open(path, QSB_HISTORY_CREATE, &h) == QSB_OK);
     qsb_results r[3];
     build(&r[0], 1.0, "box");
@@ -233,7 +233,7 @@ static void test_refused(void)
         garbage[i] = (char)('A' + i % 23);
     garbage[sizeof garbage - 1] = '\0';
     write_file(path, garbage);
-    CHECK(qsb_history_open(path, QSB_HISTORY_EXISTING, &h) == QSB_EUSAGE);
+    CHECK(qsb_history_open(path, QSB_HISTORY_READ, &h) == QSB_EUSAGE);
     CHECK(qsb_history_open(path, QSB_HISTORY_CREATE, &h) == QSB_EUSAGE);
 
     path_in_dir(path, sizeof path, "foreign.sqlite");

@@ -76,7 +76,7 @@ check_same "$(grep -c '^qsortbench: error: history detect: 2 steps slower than 5
 "$bin" history detect $db --threshold 25 >/dev/null 2>&1
 check_same "$?" 0 "detect --threshold 25 (the step is +18%)"
 "$bin" history detect $db --machine other >detect.out 2>&1
-check_same "$?" 0 "detect of another machine"
+check_same "$?" 2 "detect of a machine the history has not"
 
 "$bin" history show $db --cell random/1000/4 --algo introsort --csv s.csv >show.out 2>&1 &&
     ok || fail "show: $(cat show.out)"

@@ -24,6 +24,7 @@
 #include "diag.h"
 #include "fleet_view.h"
 #include "outfile.h"
+#include "pool.h"
 #include "read_results.h"
 #include "significance.h"
 
@@ -133,6 +134,10 @@ static int calibrate_pairs(compare_job *job, FILE *text)
     int status = qsb_read_results(job->run_paths[0], &job->runs[0]);
     for (size_t k = 0; k + 1 < job->nruns && status == QSB_OK; k++) {
         status = qsb_read_results(job->run_paths[k + 1], &job->runs[k + 1]);
+        if (status == QSB_OK) /* the same run twice would agree at 100% and prove nothing */
+            status = qsb_check_separate_runs("compare --calibration", &job->runs[k],
+                                             job->run_paths[k], &job->runs[k + 1],
+                                             job->run_paths[k + 1]);
         if (status == QSB_OK)
             status = qsb_calibrate(&job->runs[k], &job->runs[k + 1],
                                    job->cfg->opt.run_level_pct, &job->cals[k]);

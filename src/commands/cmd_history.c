@@ -119,7 +119,10 @@ static int verb_add(history_args *a, int argc, char **argv, int first)
     if ((status = qsb_history_open(a->db, QSB_HISTORY_CREATE, &h)) != QSB_OK)
         return status;
     status = qsb_history_add_files(h, argv + first, (size_t)(argc - first), &stamp, a->machine);
-    qsb_history_close(h);
+    if (status == QSB_OK)
+        qsb_history_close(h);
+    else
+        qsb_history_discard(h);
     return status;
 }
 
@@ -145,7 +148,9 @@ static int verb_list(history_args *a, int argc, char **argv, int first)
     if (first < argc)
         return qsb_usage_error("history list takes no operands");
     qsb_history *h;
-    int status = qsb_history_open(a->db, QSB_HISTORY_EXISTING, &h);
+    int status = qsb_history_open(a->db, QSB_HISTORY_READ, &h);
+    if (status == QSB_OK)
+        status = qsb_history_check_machine(h, a->machine);
     if (status == QSB_OK)
         status = qsb_history_write_runs(stdout, h, a->machine);
     qsb_history_close(h);
@@ -203,7 +208,9 @@ static int show_into(const qsb_outputs *out, void *arg)
 {
     const show_job *job = arg;
     qsb_history *h;
-    int status = qsb_history_open(job->a->db, QSB_HISTORY_EXISTING, &h);
+    int status = qsb_history_open(job->a->db, QSB_HISTORY_READ, &h);
+    if (status == QSB_OK)
+        status = qsb_history_check_machine(h, job->a->machine);
     if (status == QSB_OK)
         status = qsb_history_show(h, job->f, qsb_outputs_text_stream(out), out->file[0].fp);
     qsb_history_close(h);
@@ -272,7 +279,9 @@ static int detect_into(const qsb_outputs *out, void *arg)
     const history_args *a = arg;
     qsb_history *h;
     qsb_step_list steps = {NULL, 0, 0};
-    int status = qsb_history_open(a->db, QSB_HISTORY_EXISTING, &h);
+    int status = qsb_history_open(a->db, QSB_HISTORY_READ, &h);
+    if (status == QSB_OK)
+        status = qsb_history_check_machine(h, a->machine);
     if (status == QSB_OK)
         status = qsb_detect_all(h, a->machine, &steps);
     if (status == QSB_OK) {
@@ -398,6 +407,7 @@ static const char *verb_names(char *buf, size_t len)
 int qsb_cmd_history(int argc, char **argv)
 {
     char names[128];
+    qsb_usage_help_of("history");
     if (argc < 2)
         return qsb_usage_error("history needs a verb (%s)", verb_names(names, sizeof names));
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {

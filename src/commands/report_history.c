@@ -218,7 +218,7 @@ int qsb_trend_load(const char *path, qsb_trend *out)
     out->source = path;
     out->method = METHOD;
     qsb_history *h;
-    int status = qsb_history_open(path, QSB_HISTORY_EXISTING, &h);
+    int status = qsb_history_open(path, QSB_HISTORY_READ, &h);
     if (status != QSB_OK)
         return status;
     qsb_history_run *runs = NULL;

@@ -28,13 +28,21 @@
 typedef struct qsb_history qsb_history;
 
 typedef enum {
-    QSB_HISTORY_EXISTING, /* the file must exist (list, show, detect) */
-    QSB_HISTORY_CREATE    /* created when missing (add, run --history, bisect) */
+    QSB_HISTORY_READ,     /* read only (list, show, detect, report): the file must exist and
+                          ** be a history of this schema; nothing is written, no journal made,
+                          ** so a downloaded file or a read-only directory serves */
+    QSB_HISTORY_CREATE    /* opened to write, created when missing (add, run --history,
+                          ** bisect) */
 } qsb_history_open_mode;
 
-/* Opens (or creates) the database at path and brings its schema to QSB_HISTORY_SCHEMA. */
+/* Opens (or creates) the database at path; to write, brings its schema to
+** QSB_HISTORY_SCHEMA. A file this call created is removed again when it fails. */
 int qsb_history_open(const char *path, qsb_history_open_mode mode, qsb_history **out);
 void qsb_history_close(qsb_history *h);
+
+/* Closes h after a failure: the database file is removed when its open created it (an add
+** that failed leaves no empty history behind), else left as it was. */
+void qsb_history_discard(qsb_history *h);
 
 /* What a run is filed under, beside its own context. */
 typedef struct {
@@ -106,6 +114,13 @@ int qsb_history_walk(qsb_history *h, const qsb_history_filter *filter,
 /* The cells the database holds (every machine when machine is NULL), for messages: "random/
 ** 1000/4, sorted/1000/4" in buf, cut with "..." when longer. Returns how many there are. */
 size_t qsb_history_cells_text(qsb_history *h, const char *machine, char *buf, size_t len);
+/* The machines the database holds the same way. */
+size_t qsb_history_machines_text(qsb_history *h, char *buf, size_t len);
+
+/* QSB_OK when machine is NULL or has a run in the database; else one line naming the
+** machines there are, QSB_EUSAGE: a typo must not read as a history without steps. */
+int qsb_history_check_machine(qsb_history *h, const char *machine);
+
 /* The algorithms of one cell the same way. */
 size_t qsb_history_algorithms_text(qsb_history *h, const qsb_history_filter *cell, char *buf,
                                    size_t len);

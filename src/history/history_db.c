@@ -7,11 +7,13 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "history_sql.h"
@@ -68,6 +70,10 @@ static int refuse_foreign(qsb_history *h)
         return qsb_error(QSB_EUSAGE, "%s: history schema %lld is newer than this qsortbench "
                          "reads (%d): use a newer qsortbench", qsb_quote_path(h->path),
                          (long long)version, QSB_HISTORY_SCHEMA);
+    /* Schema 0 is a history not yet made: its tables would be made by the first migration. */
+    if (app == APPLICATION_ID && version == 0 && objects > 0)
+        return qsb_error(QSB_EUSAGE, "%s: a damaged history: its schema version is 0 but it "
+                         "holds tables", qsb_quote_path(h->path));
     return QSB_OK;
 }
 
@@ -79,9 +85,7 @@ static int migrate(qsb_history *h)
         return status;
     if ((status = qsb_sql_int(h, "PRAGMA application_id", &app)) == QSB_OK &&
         (status = qsb_sql_int(h, "PRAGMA user_version", &version)) == QSB_OK) {
-        if (app != APPLICATION_ID)
-            status = refuse_foreign(h);
-        else if (version > QSB_HISTORY_SCHEMA)
+        if (app != APPLICATION_ID || version > QSB_HISTORY_SCHEMA || version == 0)
             status = refuse_foreign(h);
     }
     for (int64_t v = version; status == QSB_OK && v < QSB_HISTORY_SCHEMA; v++)
@@ -98,13 +102,27 @@ static int migrate(qsb_history *h)
     return status;
 }
 
+/* A database opened read-only is read as it is: a foreign or damaged one, one of another
+** schema or one not yet made (no tables: nothing to read) is refused, never migrated. */
+static int check_schema(qsb_history *h)
+{
+    int64_t version;
+    int status = refuse_foreign(h);
+    if (status == QSB_OK)
+        status = qsb_sql_int(h, "PRAGMA user_version", &version);
+    if (status == QSB_OK && version < QSB_HISTORY_SCHEMA)
+        return qsb_error(QSB_EUSAGE, "%s: no history in it yet (history add or run --history "
+                         "makes one)", qsb_quote_path(h->path));
+    return status;
+}
+
 static int check_path(const char *path, qsb_history_open_mode mode)
 {
     struct stat st;
     if (stat(path, &st) != 0) {
         if (errno != ENOENT)
             return qsb_error(QSB_EUSAGE, "%s: %s", qsb_quote_path(path), strerror(errno));
-        if (mode == QSB_HISTORY_EXISTING)
+        if (mode == QSB_HISTORY_READ)
             return qsb_error(QSB_EUSAGE, "%s: no history database there (history add or run "
                              "--history makes one)", qsb_quote_path(path));
         return QSB_OK;
@@ -112,6 +130,16 @@ static int check_path(const char *path, qsb_history_open_mode mode)
     if (!S_ISREG(st.st_mode))
         return qsb_error(QSB_EUSAGE, "%s: not a regular file", qsb_quote_path(path));
     return QSB_OK;
+}
+
+/* The read-write connection: WAL (readers never wait for an add), the schema brought up to
+** date. */
+static int prepare_for_writing(qsb_history *h)
+{
+    int status = qsb_sql_exec(h, "PRAGMA journal_mode = WAL", "opening");
+    if (status == QSB_OK)
+        status = qsb_sql_exec(h, "PRAGMA synchronous = NORMAL", "opening");
+    return status == QSB_OK ? migrate(h) : status;
 }
 
 int qsb_history_open(const char *path, qsb_history_open_mode mode, qsb_history **out)
@@ -125,7 +153,10 @@ int qsb_history_open(const char *path, qsb_history_open_mode mode, qsb_history *
         free(h);
         return qsb_out_of_memory("the history database");
     }
-    int flags = SQLITE_OPEN_READWRITE | (mode == QSB_HISTORY_CREATE ? SQLITE_OPEN_CREATE : 0);
+    struct stat st;
+    h->created = mode == QSB_HISTORY_CREATE && stat(path, &st) != 0;
+    int flags = mode == QSB_HISTORY_READ ? SQLITE_OPEN_READONLY
+                                         : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     int rc = sqlite3_open_v2(path, &h->db, flags, NULL);
     if (rc != SQLITE_OK) {
         status = rc == SQLITE_CANTOPEN
@@ -135,14 +166,10 @@ int qsb_history_open(const char *path, qsb_history_open_mode mode, qsb_history *
     } else {
         sqlite3_extended_result_codes(h->db, 1);
         sqlite3_busy_timeout(h->db, BUSY_TIMEOUT_MS);
-        status = qsb_sql_exec(h, "PRAGMA journal_mode = WAL", "opening");
-        if (status == QSB_OK)
-            status = qsb_sql_exec(h, "PRAGMA synchronous = NORMAL", "opening");
-        if (status == QSB_OK)
-            status = migrate(h);
+        status = mode == QSB_HISTORY_READ ? check_schema(h) : prepare_for_writing(h);
     }
     if (status != QSB_OK) {
-        qsb_history_close(h);
+        qsb_history_discard(h);
         return status;
     }
     *out = h;
@@ -156,6 +183,24 @@ void qsb_history_close(qsb_history *h)
     sqlite3_close(h->db);
     free(h->path);
     free(h);
+}
+
+void qsb_history_discard(qsb_history *h)
+{
+    if (!h)
+        return;
+    bool created = h->created;
+    char *path = h->path;
+    h->path = NULL;
+    qsb_history_close(h);
+    /* Only a file this open made: an add that failed leaves no empty database behind. */
+    static const char *const companions[] = {"", "-wal", "-shm", "-journal"};
+    for (size_t i = 0; created && path && i < sizeof companions / sizeof *companions; i++) {
+        char name[4096];
+        if ((size_t)snprintf(name, sizeof name, "%s%s", path, companions[i]) < sizeof name)
+            unlink(name);
+    }
+    free(path);
 }
 
 /* ---- adding ---- */

@@ -398,3 +398,34 @@ size_t qsb_history_algorithms_text(qsb_history *h, const qsb_history_filter *cel
     return join_names(h, st, 0, buf, len);
 }
 
+
+int qsb_history_check_machine(qsb_history *h, const char *machine)
+{
+    if (!machine)
+        return QSB_OK;
+    sqlite3_stmt *st;
+    int status = qsb_sql_prepare(h, "SELECT 1 FROM runs WHERE machine = ?1 LIMIT 1", &st);
+    if (status != QSB_OK)
+        return status;
+    qsb_sql_bind_text(st, 1, machine);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_ROW)
+        return QSB_OK;
+    if (rc != SQLITE_DONE)
+        return qsb_sql_error(h, rc, "reading the runs");
+    char names[256];
+    if (qsb_history_machines_text(h, names, sizeof names) == 0)
+        snprintf(names, sizeof names, "none");
+    return qsb_error(QSB_EUSAGE, "--machine '%s': no run of that machine in %s (there: %s)",
+                     qsb_quote(machine), qsb_quote_path(h->path), names);
+}
+
+size_t qsb_history_machines_text(qsb_history *h, char *buf, size_t len)
+{
+    sqlite3_stmt *st;
+    buf[0] = '\0';
+    if (qsb_sql_prepare(h, "SELECT DISTINCT machine FROM runs ORDER BY 1", &st) != QSB_OK)
+        return 0;
+    return join_names(h, st, 0, buf, len);
+}

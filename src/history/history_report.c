@@ -75,7 +75,10 @@ int qsb_history_add_results(const char *path, const qsb_results *r, const qsb_st
                             stamp->branch[0] ? stamp->branch : NULL, machine, NULL};
     int64_t id = 0;
     status = qsb_history_add(h, r, &st, 1, &id);
-    qsb_history_close(h);
+    if (status == QSB_OK)
+        qsb_history_close(h);
+    else
+        qsb_history_discard(h);
     if (status == QSB_OK)
         qsb_note("history: run %lld added to %s: %s at %s, %zu cells", (long long)id,
                  qsb_quote_path(path), qsb_quote(machine ? machine : qsb_machine_name(&r->context)),
