@@ -6,8 +6,8 @@
 **   - its schema is versioned (PRAGMA user_version) and migrated forward on open; a file of
 **     a newer schema, a file that is not a database, or a database of another application
 **     is refused with one line, QSB_EUSAGE;
-**   - journal in WAL mode with a busy timeout: several processes may add at once, each
-**     waiting its turn;
+**   - a rollback journal with a busy timeout: several processes may add at once, each
+**     waiting its turn; a reader needs nothing but the file (QSB_HISTORY_READ);
 **   - every add is one transaction: a process killed at any moment leaves the file intact
 **     and each run either wholly in or wholly out.
 **

@@ -132,14 +132,30 @@ static int check_path(const char *path, qsb_history_open_mode mode)
     return QSB_OK;
 }
 
-/* The read-write connection: WAL (readers never wait for an add), the schema brought up to
-** date. */
+/* The read-write connection: a rollback journal, the schema brought up to date. A reader
+** of a rollback-journal database needs nothing but the file (a WAL one needs its -wal and -shm
+** files, made beside it, or a directory it may write), so a history downloaded or on a
+** read-only mount is read as it is; readers wait out an add's commit by the busy timeout. A
+** database of the WAL journal (as earlier versions made them) is turned into one when no other
+** process has it open; until then it stays as it was. */
 static int prepare_for_writing(qsb_history *h)
 {
-    int status = qsb_sql_exec(h, "PRAGMA journal_mode = WAL", "opening");
-    if (status == QSB_OK)
-        status = qsb_sql_exec(h, "PRAGMA synchronous = NORMAL", "opening");
+    sqlite3_exec(h->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
+    int status = qsb_sql_exec(h, "PRAGMA synchronous = FULL", "opening");
     return status == QSB_OK ? migrate(h) : status;
+}
+
+/* A read-only connection cannot roll back what an add killed before its commit left in the
+** journal; it says so instead of SQLite's code. */
+static int check_readable(qsb_history *h)
+{
+    int64_t objects;
+    int rc = sqlite3_exec(h->db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+    if (rc == SQLITE_READONLY_ROLLBACK)
+        return qsb_error(QSB_EUSAGE, "%s: an add stopped before its end left its journal: the "
+                         "next history add (or run --history) on it rolls it back",
+                         qsb_quote_path(h->path));
+    return qsb_sql_int(h, "SELECT count(*) FROM sqlite_master", &objects);
 }
 
 int qsb_history_open(const char *path, qsb_history_open_mode mode, qsb_history **out)
@@ -166,7 +182,9 @@ int qsb_history_open(const char *path, qsb_history_open_mode mode, qsb_history *
     } else {
         sqlite3_extended_result_codes(h->db, 1);
         sqlite3_busy_timeout(h->db, BUSY_TIMEOUT_MS);
-        status = mode == QSB_HISTORY_READ ? check_schema(h) : prepare_for_writing(h);
+        status = mode == QSB_HISTORY_READ ? check_readable(h) : prepare_for_writing(h);
+        if (status == QSB_OK && mode == QSB_HISTORY_READ)
+            status = check_schema(h);
     }
     if (status != QSB_OK) {
         qsb_history_discard(h);
