@@ -111,7 +111,8 @@ static void build(qsb_results *r, double delta_pct, const char *machine)
 
 static qsb_history_stamp stamp(const char *commit, int64_t time)
 {
-    return (qsb_history_stamp){commit, "2026-12-01T00:00:00Z", time, "main", NULL, "r.json"};
+    return (qsb_history_stamp){commit, "2026-12-01T00:00:00Z", time, "main", NULL, "r.json", 0,
+                               false};
 }
 
 typedef struct {
@@ -176,7 +177,7 @@ static void test_add_and_walk(void)
     CHECK_EQ_U64(all.series, 8); /* 2 machines x 2 cells x 2 algorithms */
     CHECK_EQ_U64(all.points, 12);
 
-    qsb_history_filter f = {"random", 1000, 4, "introsort", "box"};
+    qsb_history_filter f = {"random", 1000, 4, "introsort", "box", QSB_HISTORY_EVERY_RUN};
     walk_seen one = {0};
     CHECK(qsb_history_walk(h, &f, QSB_HISTORY_SAMPLES, count_series, &one) == QSB_OK);
     CHECK_EQ_U64(one.series, 1);

@@ -37,6 +37,7 @@ typedef struct {
     const char *cell, *algo, *csv, *json;
     const char *repo, *good, *bad, *build, *symbol;
     double threshold_pct;
+    qsb_history_runs_taken runs; /* detect --incomplete: every run */
 } history_args;
 
 /* Where each option's argument goes, by its name in the verbs' tables: one meaning per name
@@ -66,6 +67,10 @@ static int handle_option(void *ctx, int index, const char *arg)
     const char *name = vp->options[index].name;
     if (strcmp(name, "threshold") == 0)
         return qsb_parse_double(arg, "--threshold", 0.0, 1e6, &vp->args->threshold_pct);
+    if (strcmp(name, "incomplete") == 0) {
+        vp->args->runs = QSB_HISTORY_EVERY_RUN;
+        return QSB_OK;
+    }
     for (size_t i = 0; i < sizeof text_options / sizeof *text_options; i++)
         if (strcmp(name, text_options[i].name) == 0) {
             *(const char **)((char *)vp->args + text_options[i].offset) = arg;
@@ -138,7 +143,9 @@ static const qsb_option list_options[] = {
 
 static const qsb_command_spec list_spec = {
     "history list", "[--db FILE] [--machine NAME]",
-    "The runs of the history in commit order: run id, commit, date, machine, cells, command.",
+    "The runs of the history in commit order (the commits' ancestry where git told it when\n"
+    "they were filed, then their time): run id, commit, date, machine, cells, command; an\n"
+    "interrupted run is marked \"incomplete\", one measured with uncommitted changes \"dirty\".",
     list_options,
     "0 success, 2 usage error or bad input, 3 system error."};
 
@@ -225,7 +232,7 @@ static int verb_show(history_args *a, int argc, char **argv, int first)
     if (!a->cell || !a->algo)
         return qsb_usage_error("history show needs --cell PATTERN/NELEM/SIZE and --algo NAME");
     char pattern[128];
-    qsb_history_filter f = {NULL, 0, 0, a->algo, a->machine};
+    qsb_history_filter f = {NULL, 0, 0, a->algo, a->machine, QSB_HISTORY_EVERY_RUN};
     int status = parse_cell(a->cell, pattern, sizeof pattern, &f);
     const qsb_output_spec specs[1] = {{"--csv", a->csv}};
     const qsb_file_group db = {"--db", QSB_FILES_READ, &a->db, 1};
@@ -235,7 +242,7 @@ static int verb_show(history_args *a, int argc, char **argv, int first)
 
 /* ---- detect ---- */
 
-enum { DETECT_DB, DETECT_THRESHOLD, DETECT_JSON, DETECT_MACHINE };
+enum { DETECT_DB, DETECT_THRESHOLD, DETECT_JSON, DETECT_MACHINE, DETECT_INCOMPLETE };
 
 static const qsb_option detect_options[] = {
     [DETECT_DB] = {"db", 0, "FILE", DB_HELP},
@@ -243,11 +250,15 @@ static const qsb_option detect_options[] = {
                                                  "commit of its series fails (default 5)"},
     [DETECT_JSON] = {"json", 0, "FILE", "also the steps as JSON ('-': stdout)"},
     [DETECT_MACHINE] = {"machine", 0, "NAME", "only this machine's series"},
+    [DETECT_INCOMPLETE] = {"incomplete", 0, NULL, "also the runs that were interrupted (left "
+                                                  "out by default: only their finished cells, "
+                                                  "measured under other conditions)"},
     {NULL, 0, NULL, NULL},
 };
 
 static const qsb_command_spec detect_spec = {
-    "history detect", "[--db FILE] [--threshold PCT] [--json FILE] [--machine NAME]",
+    "history detect", "[--db FILE] [--threshold PCT] [--json FILE] [--machine NAME] "
+    "[--incomplete]",
     "Steps (change points) in every (machine, cell, algorithm) series: of the paired deltas,\n"
     "and of the medians as a second view. A penalised step fit weighted by each run's\n"
     "interval and the spread between runs (docs/measurement.md, \"History\"). Each step:\n"
@@ -283,7 +294,7 @@ static int detect_into(const qsb_outputs *out, void *arg)
     if (status == QSB_OK)
         status = qsb_history_check_machine(h, a->machine);
     if (status == QSB_OK)
-        status = qsb_detect_all(h, a->machine, &steps);
+        status = qsb_detect_all(h, a->machine, a->runs, &steps);
     if (status == QSB_OK) {
         qsb_steps_write_table(qsb_outputs_text_stream(out), &steps, a->threshold_pct);
         if (out->file[0].fp)

@@ -18,12 +18,13 @@
 #define QSB_HISTORY_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "result.h"
 
 #define QSB_HISTORY_DEFAULT_PATH "results/history.sqlite"
-#define QSB_HISTORY_SCHEMA 1 /* the newest schema this build reads and writes */
+#define QSB_HISTORY_SCHEMA 2 /* the newest schema this build reads and writes */
 
 typedef struct qsb_history qsb_history;
 
@@ -52,10 +53,14 @@ typedef struct {
     const char *branch;  /* NULL: not known */
     const char *machine; /* NULL: the results' machine name (qsb_machine_name) */
     const char *source;  /* the results file it was read from; NULL for a run just made */
+    int64_t depth;       /* the commit's place in the ancestry (stamp.h); 0: not known */
+    bool dirty;          /* the checkout had uncommitted changes */
 } qsb_history_stamp;
 
 /* Adds runs[0..n-1] with their stamps in one transaction: all of them, or on any failure
-** none. ids (may be NULL) gets each run's id. */
+** none. ids (may be NULL) gets each run's id. A run filed already (the same start, host and
+** command line, as its file gives them), or a commit given a date other than the one it is
+** filed under, is refused: one line, QSB_EUSAGE, nothing added. */
 int qsb_history_add(qsb_history *h, const qsb_results *runs, const qsb_history_stamp *stamps,
                     size_t n, int64_t *ids);
 
@@ -65,10 +70,13 @@ typedef struct {
     int64_t id;
     char *commit, *date, *machine, *command_line, *metric;
     size_t cells;
+    int incomplete; /* interrupted: only the cells it finished */
+    int dirty;      /* measured with uncommitted changes to its commit */
 } qsb_history_run;
 
-/* Every run, in the series' order (commit time, then the order they were added); *runs
-** malloc'd, freed with qsb_history_runs_free. machine NULL: every machine. */
+/* Every run, in the series' order (the commits' ancestry when every run's is known, then
+** commit time, then the order they were added); *runs malloc'd, freed with
+** qsb_history_runs_free. machine NULL: every machine. */
 int qsb_history_runs(qsb_history *h, const char *machine, qsb_history_run **runs, size_t *n);
 void qsb_history_runs_free(qsb_history_run *runs, size_t n);
 
@@ -77,6 +85,8 @@ typedef struct {
     int64_t run_id;
     const char *commit, *date, *machine, *metric; /* owned by the series */
     int64_t time;
+    int64_t depth;                     /* the commit's place in the ancestry; 0: not known */
+    int incomplete;                    /* its run was interrupted */
     int baseline;                      /* the row is its run's baseline (no delta) */
     int verified;
     double median, median_lo, median_hi; /* NAN when unknown */
@@ -86,7 +96,8 @@ typedef struct {
     const double *samples;
 } qsb_history_point;
 
-/* A series: one machine, one metric, one cell, one algorithm, in commit order. */
+/* A series: one machine, one metric, one cell, one algorithm, in commit order: by the
+** commits' ancestry when every point's is known, then by commit time, then by run. */
 typedef struct {
     const char *machine, *metric, *pattern, *algorithm;
     uint64_t nelem, size;
@@ -95,11 +106,16 @@ typedef struct {
     struct qsb_history_store *store; /* texts and samples (private) */
 } qsb_history_series;
 
+/* Which runs a walk takes: the complete ones (what a step fit judges: an interrupted run
+** holds the cells it finished, measured under other conditions), or every run. */
+typedef enum { QSB_HISTORY_COMPLETE_RUNS, QSB_HISTORY_EVERY_RUN } qsb_history_runs_taken;
+
 typedef struct {
     const char *pattern;
     uint64_t nelem, size;
     const char *algorithm; /* NULL: every algorithm */
     const char *machine;   /* NULL: every machine */
+    qsb_history_runs_taken runs;
 } qsb_history_filter;
 
 /* Calls visit once per series matching the filter (its points with samples when detail is

@@ -48,6 +48,13 @@ static const char *const migrations[QSB_HISTORY_SCHEMA] = {
     " delta_pct REAL, delta_lo REAL, delta_hi REAL,"
     " states TEXT, samples BLOB);"
     "CREATE INDEX rows_series ON rows(series_id, run_id);",
+    /* 2: a run's identity (its start, host and command line), filed once; its commit's place
+    ** in the ancestry; the checkout's uncommitted changes */
+    "ALTER TABLE runs ADD COLUMN run_key TEXT;"
+    "ALTER TABLE runs ADD COLUMN commit_depth INTEGER;"
+    "ALTER TABLE runs ADD COLUMN dirty INTEGER NOT NULL DEFAULT 0;"
+    "CREATE INDEX runs_key ON runs(run_key);"
+    "CREATE INDEX runs_commit ON runs(commit_rev);",
 };
 
 static int refuse_foreign(qsb_history *h)
@@ -226,14 +233,18 @@ void qsb_history_discard(qsb_history *h)
 /* The statements of one add, prepared once. */
 typedef struct {
     sqlite3_stmt *run, *series_insert, *series_find, *row;
+    sqlite3_stmt *run_filed, *commit_date; /* the checks before a run is inserted */
 } add_statements;
 
 static const char SQL_RUN[] =
     "INSERT INTO runs(commit_rev, commit_date, commit_time, branch, machine, source, added,"
     " run_date, command_line, tool_version, host, cpu_model, libc, compiler, build_flags,"
     " build_type, timer, metric, baseline, seed, mode, repetitions, placement, incomplete,"
-    " cells) VALUES(?,?,?,?,?,?,strftime('%Y-%m-%dT%H:%M:%SZ','now'),"
-    "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    " cells, run_key, commit_depth, dirty) VALUES(?,?,?,?,?,?,strftime('%Y-%m-%dT%H:%M:%SZ','now'),"
+    "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+static const char SQL_RUN_FILED[] = "SELECT id FROM runs WHERE run_key = ?1 LIMIT 1";
+static const char SQL_COMMIT_DATE[] =
+    "SELECT commit_date FROM runs WHERE commit_rev = ?1 AND commit_time <> ?2 LIMIT 1";
 static const char SQL_SERIES_INSERT[] =
     "INSERT OR IGNORE INTO series(pattern, nelem, size, algorithm) VALUES(?,?,?,?)";
 static const char SQL_SERIES_FIND[] =
@@ -249,6 +260,8 @@ static void finalize_statements(add_statements *s)
     sqlite3_finalize(s->series_insert);
     sqlite3_finalize(s->series_find);
     sqlite3_finalize(s->row);
+    sqlite3_finalize(s->run_filed);
+    sqlite3_finalize(s->commit_date);
 }
 
 static int prepare_statements(qsb_history *h, add_statements *s)
@@ -261,6 +274,10 @@ static int prepare_statements(qsb_history *h, add_statements *s)
         status = qsb_sql_prepare(h, SQL_SERIES_FIND, &s->series_find);
     if (status == QSB_OK)
         status = qsb_sql_prepare(h, SQL_ROW, &s->row);
+    if (status == QSB_OK)
+        status = qsb_sql_prepare(h, SQL_RUN_FILED, &s->run_filed);
+    if (status == QSB_OK)
+        status = qsb_sql_prepare(h, SQL_COMMIT_DATE, &s->commit_date);
     if (status != QSB_OK)
         finalize_statements(s);
     return status;
@@ -338,10 +355,71 @@ static int add_run_row(qsb_history *h, add_statements *s, int64_t run_id,
     return step_insert(h, st);
 }
 
+/* A run's identity: the moment it started on its host, with its command line (as merge
+** --pool tells one run given twice); NULL when its file does not give all three (a CSV
+** file). malloc'd. */
+static char *run_identity(const qsb_context *c)
+{
+    if (!c->date || !*c->date || !c->host || !c->command_line)
+        return NULL;
+    size_t len = strlen(c->date) + strlen(c->host) + strlen(c->command_line) + 3;
+    char *key = malloc(len);
+    if (key)
+        snprintf(key, len, "%s\n%s\n%s", c->date, c->host, c->command_line);
+    return key;
+}
+
+/* What the run's source is called in messages: its file, or "the run" just made. */
+static const char *source_name(const qsb_history_stamp *stamp)
+{
+    return stamp->source ? qsb_quote_path(stamp->source) : "the run";
+}
+
+/* Refuses a run filed already, and a second date for its commit (the series' order would
+** hold one commit at two places). */
+static int check_filing(qsb_history *h, add_statements *s, const char *key,
+                        const qsb_history_stamp *stamp)
+{
+    int rc = SQLITE_DONE;
+    if (key) {
+        qsb_sql_bind_text(s->run_filed, 1, key);
+        rc = sqlite3_step(s->run_filed);
+        int64_t filed = rc == SQLITE_ROW ? sqlite3_column_int64(s->run_filed, 0) : 0;
+        sqlite3_reset(s->run_filed);
+        if (rc == SQLITE_ROW)
+            return qsb_error(QSB_EUSAGE, "%s: a run filed already (run %lld of %s): a run is "
+                             "filed once", source_name(stamp), (long long)filed,
+                             qsb_quote_path(h->path));
+        if (rc != SQLITE_DONE)
+            return qsb_sql_error(h, rc, "adding");
+    }
+    qsb_sql_bind_text(s->commit_date, 1, stamp->commit);
+    sqlite3_bind_int64(s->commit_date, 2, stamp->time);
+    rc = sqlite3_step(s->commit_date);
+    char *other = rc == SQLITE_ROW ? qsb_sql_column_text(s->commit_date, 0) : NULL;
+    sqlite3_reset(s->commit_date);
+    if (rc == SQLITE_ROW) {
+        int status = qsb_error(QSB_EUSAGE, "commit '%s' is filed under the date %s: %s would "
+                               "give it a second one", qsb_quote(stamp->commit),
+                               qsb_quote(other ? other : "?"), qsb_quote(stamp->date));
+        free(other);
+        return status;
+    }
+    return rc == SQLITE_DONE ? QSB_OK : qsb_sql_error(h, rc, "adding");
+}
+
 static int add_one_run(qsb_history *h, add_statements *s, const qsb_results *r,
                        const qsb_history_stamp *stamp, int64_t *id, long stop_at, long *rows)
 {
     const qsb_context *c = &r->context;
+    char *key = run_identity(c);
+    if (!key && c->date && c->host && c->command_line)
+        return qsb_out_of_memory("the history's runs");
+    int status = check_filing(h, s, key, stamp);
+    if (status != QSB_OK) {
+        free(key);
+        return status;
+    }
     sqlite3_stmt *st = s->run;
     int k = 1;
     qsb_sql_bind_text(st, k++, stamp->commit);
@@ -361,7 +439,13 @@ static int add_one_run(qsb_history *h, add_statements *s, const qsb_results *r,
     qsb_sql_bind_text(st, k++, c->placement);
     sqlite3_bind_int(st, k++, c->incomplete);
     sqlite3_bind_int64(st, k++, (sqlite3_int64)r->ncells);
-    int status = step_insert(h, st);
+    sqlite3_bind_text(st, k++, key, -1, free); /* NULL binds NULL */
+    if (stamp->depth > 0)
+        sqlite3_bind_int64(st, k++, stamp->depth);
+    else
+        sqlite3_bind_null(st, k++);
+    sqlite3_bind_int(st, k++, stamp->dirty);
+    status = step_insert(h, st);
     if (status != QSB_OK)
         return status;
     *id = sqlite3_last_insert_rowid(h->db);
