@@ -7,8 +7,8 @@
 #  - an unknown --machine is exit 2 in list, show and detect, naming the machines there are;
 #  - a history of schema version 0 that holds tables is a damaged file: exit 2, not an error
 #    of the migration;
-#  - an add that fails leaves no database behind when it made the file, and an existing
-#    database as it was.
+#  - an add that fails leaves no database behind when it made the file (nor the default
+#    database's folder), and an existing database as it was.
 # Usage: test_history_refusals.sh PATH/TO/qsortbench
 set -u
 bin=$1
@@ -79,6 +79,9 @@ echo "not,a,results,file" >bad.csv
 "$bin" history add bad.csv --db new.sqlite --commit c1 --date 2026-11-01 >out 2>err
 check_same "$?" 2 "add of a malformed file"
 check_same "$(ls | grep -c '^new\.sqlite')" 0 "files of a failed add of a malformed file"
+mkdir fresh
+(cd fresh && "$bin" history add ../nosuch.csv --commit c1 --date 2026-11-01 >/dev/null 2>&1)
+check_same "$(ls fresh)" "" "files of a failed add to the default database"
 cp ro/h.sqlite kept.sqlite
 before=$(cksum <kept.sqlite)
 "$bin" history add nosuch.csv --db kept.sqlite --commit c3 --date 2026-11-03 >out 2>err

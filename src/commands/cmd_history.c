@@ -13,11 +13,13 @@
 ** a slower step at the newest commit; bisect: --bad not slower), 2 for a bad command line, a
 ** bad file or database, 3 for I/O.
 */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "bisect.h"
 #include "commands.h"
@@ -104,11 +106,11 @@ static const qsb_command_spec add_spec = {
     "0 the runs added, 2 usage error or bad input (a damaged database or one of a newer\n"
     "schema, no commit or date), 3 system error."};
 
-/* The default database's folder is made when missing; a --db FILE's must exist. */
-static void make_default_folder(const char *db)
+/* The default database's folder is made when missing; a --db FILE's must exist. Returns
+** whether it was made here. */
+static bool make_default_folder(const char *db)
 {
-    if (strcmp(db, QSB_HISTORY_DEFAULT_PATH) == 0)
-        mkdir("results", 0777);
+    return strcmp(db, QSB_HISTORY_DEFAULT_PATH) == 0 && mkdir("results", 0777) == 0;
 }
 
 static int verb_add(history_args *a, int argc, char **argv, int first)
@@ -119,15 +121,18 @@ static int verb_add(history_args *a, int argc, char **argv, int first)
     int status = qsb_stamp_resolve(a->commit, a->date, a->branch, NULL, &stamp);
     if (status != QSB_OK)
         return status;
-    make_default_folder(a->db);
-    qsb_history *h;
-    if ((status = qsb_history_open(a->db, QSB_HISTORY_CREATE, &h)) != QSB_OK)
-        return status;
-    status = qsb_history_add_files(h, argv + first, (size_t)(argc - first), &stamp, a->machine);
-    if (status == QSB_OK)
+    bool made_folder = make_default_folder(a->db);
+    qsb_history *h = NULL;
+    if ((status = qsb_history_open(a->db, QSB_HISTORY_CREATE, &h)) == QSB_OK)
+        status = qsb_history_add_files(h, argv + first, (size_t)(argc - first), &stamp,
+                                       a->machine);
+    if (status == QSB_OK) {
         qsb_history_close(h);
-    else
-        qsb_history_discard(h);
+        return status;
+    }
+    qsb_history_discard(h); /* a failed add leaves nothing it made behind */
+    if (made_folder)
+        rmdir("results");
     return status;
 }
 
