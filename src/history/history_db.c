@@ -156,13 +156,12 @@ static int prepare_for_writing(qsb_history *h)
 ** journal; it says so instead of SQLite's code. */
 static int check_readable(qsb_history *h)
 {
-    int64_t objects;
     int rc = sqlite3_exec(h->db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
     if (rc == SQLITE_READONLY_ROLLBACK)
         return qsb_error(QSB_EUSAGE, "%s: an add stopped before its end left its journal: the "
                          "next history add (or run --history) on it rolls it back",
                          qsb_quote_path(h->path));
-    return qsb_sql_int(h, "SELECT count(*) FROM sqlite_master", &objects);
+    return rc == SQLITE_OK ? QSB_OK : qsb_sql_error(h, rc, "opening");
 }
 
 int qsb_history_open(const char *path, qsb_history_open_mode mode, qsb_history **out)
