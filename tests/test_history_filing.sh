@@ -27,7 +27,9 @@ refused() {
     if [ "$rc" -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q '^qsortbench: error: ' err &&
         grep -q -- "$want" err; then ok; else fail "$*: rc $rc: $(cat err)"; fi
 }
-runs_in() { "$bin" history list --db "$1" 2>/dev/null | sed 1d | wc -l | tr -d ' '; }
+# run_lines: the lines of history list that are runs (a run id first), nothing else it says.
+run_lines() { awk '$1 ~ /^[0-9]+$/'; }
+runs_in() { "$bin" history list --db "$1" 2>/dev/null | run_lines | wc -l | tr -d ' '; }
 
 M="--nelem 1000 --sizes 4 --patterns random --metric comparisons -q"
 "$bin" run $M --csv a.csv --json a.json >/dev/null 2>run.err || fail "run: $(cat run.err)"
@@ -96,7 +98,7 @@ for c in three one two; do
     "$bin" history add ../b.csv --db h.sqlite --commit $c --machine box 2>/dev/null || fail "add $c"
 done
 "$bin" history list --db h.sqlite >out 2>&1
-check_same "$(sed 1d out | awk '{ print $2 }' | tr '\n' ' ')" "one two three " "runs in ancestry order"
+check_same "$(run_lines <out | awk '{ print $2 }' | tr '\n' ' ')" "one two three " "runs in ancestry order"
 "$bin" history show --db h.sqlite --cell random/1000/4 --algo introsort >out 2>&1
 check_same "$(sed 1,2d out | awk '{ print $1 }' | tr '\n' ' ')" "one two three " "a series in ancestry order"
 cd .. || exit 1
