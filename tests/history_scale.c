@@ -85,7 +85,7 @@ int main(int argc, char **argv)
             int64_t t = 1600000000 + (int64_t)run * 86400;
             time_t tt = (time_t)t;
             strftime(dates[i], sizeof dates[i], "%Y-%m-%dT%H:%M:%SZ", gmtime(&tt));
-            stamps[i] = (qsb_history_stamp){commits[i], dates[i], t, "main", NULL, NULL};
+            stamps[i] = (qsb_history_stamp){commits[i], dates[i], t, "main", NULL, NULL, 0, false};
             if (build_run(&batch[i], run) != 0)
                 status = qsb_out_of_memory("history_scale");
         }

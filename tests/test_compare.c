@@ -757,8 +757,11 @@ static void build_calibration(qsb_results *r, int second)
         if (second && c == 10)
             row->delta_lo = row->delta_hi = NAN;
         for (size_t i = 0; i < 2; i++) { /* run 2 5% slower throughout, every median +-1% */
-            qsb_summary *m = &r->cells[c].rows[i].summary;
+            qsb_row *timed = &r->cells[c].rows[i];
+            qsb_summary *m = &timed->summary;
             m->median *= second ? exp(0.05) : 1.0;
+            for (size_t k = 0; second && k < timed->nsamples; k++) /* another run's samples */
+                timed->samples[k] *= exp(0.05);
             m->median_lo = m->median * exp(-0.01);
             m->median_hi = m->median * exp(0.01);
         }
@@ -1184,9 +1187,12 @@ static void test_command_corrections(void)
     CHECK(file_has("cal.json", "\"run_level_pct\":\t2.92"));
     CHECK(run_compare("", "--calibration cal_a.json cal_b.csv --strict") == 1);
     CHECK(file_has("err.txt", "8 of 10 rows agree, under 90%"));
-    CHECK(run_compare("", "--calibration cal_a.json cal_a.json --strict") == 0);
-    CHECK(file_has("out.txt", "\nrun level: none found (Cochran's Q 0.0 over 11 rows, p 1: the "
-                              "rows' differences are what the intervals predict)\n"));
+    /* one run twice would agree with itself at 100%: refused, in one format or two */
+    CHECK(run_compare("", "--calibration cal_a.json cal_a.json --strict") == 2);
+    CHECK(file_has("err.txt", "are the same run"));
+    write_results("cal_a.csv", &cal_a, 0);
+    CHECK(run_compare("", "--calibration cal_a.json cal_a.csv") == 2);
+    CHECK(file_has("err.txt", "are the same run"));
     /* a run level assumed: the two rows apart by log 0.04 agree too; the medians' level */
     CHECK(run_compare("", "--calibration cal_a.json cal_b.csv --run-level 2.1 --json cal.json")
           == 0);
@@ -1211,7 +1217,17 @@ static void test_command_corrections(void)
     CHECK(occurrences("series.json", "\"kind\":\t\"calibration\"") == 2);
     CHECK(run_compare("", "--calibration cal_a.json cal_b.csv cal_a.json --strict") == 1);
     CHECK(file_has("err.txt", "16 of 20 rows agree, under 90%"));
-    CHECK(run_compare("", "--calibration cal_a.json cal_a.json cal_a.json") == 0);
+    /* runs that agree exactly in their rows: other runs by their samples */
+    for (int k = 2; k <= 3; k++) {
+        char name[32];
+        for (size_t c = 0; c < cal_a.ncells; c++)
+            for (size_t i = 0; i < cal_a.cells[c].nrows; i++)
+                for (size_t j = 0; j < cal_a.cells[c].rows[i].nsamples; j++)
+                    cal_a.cells[c].rows[i].samples[j] += 1.0;
+        snprintf(name, sizeof name, "cal_a%d.json", k);
+        write_results(name, &cal_a, 1);
+    }
+    CHECK(run_compare("", "--calibration cal_a.json cal_a2.json cal_a3.json") == 0);
     CHECK(file_has("out.txt", "\nrun level: none found in any pair"));
     CHECK(run_compare("", "--calibration cal_a.json") == 2);
     CHECK(file_has("err.txt", "needs two results files or more"));

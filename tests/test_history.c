@@ -111,7 +111,8 @@ static void build(qsb_results *r, double delta_pct, const char *machine)
 
 static qsb_history_stamp stamp(const char *commit, int64_t time)
 {
-    return (qsb_history_stamp){commit, "2026-12-01T00:00:00Z", time, "main", NULL, "r.json"};
+    return (qsb_history_stamp){commit, "2026-12-01T00:00:00Z", time, "main", NULL, "r.json", 0,
+                               false};
 }
 
 typedef struct {
@@ -144,7 +145,7 @@ static int count_series(void *ctx, const qsb_history_series *s)
 static size_t count_runs(const char *path)
 {
     qsb_history *h;
-    if (qsb_history_open(path, QSB_HISTORY_EXISTING, &h) != QSB_OK)
+    if (qsb_history_open(path, QSB_HISTORY_READ, &h) != QSB_OK)
         return (size_t)-1;
     qsb_history_run *runs;
     size_t n = 0;
@@ -159,7 +160,7 @@ static void test_add_and_walk(void)
     char path[256];
     path_in_dir(path, sizeof path, "walk.sqlite");
     qsb_history *h;
-    CHECK(qsb_history_open(path, QSB_HISTORY_EXISTING, &h) == QSB_EUSAGE); /* not there yet */
+    CHECK(qsb_history_open(path, QSB_HISTORY_READ, &h) == QSB_EUSAGE); /* not there yet */
     CHECK(qsb_history_open(path, QSB_HISTORY_CREATE, &h) == QSB_OK);
     qsb_results r[3];
     build(&r[0], 1.0, "box");
@@ -176,7 +177,7 @@ static void test_add_and_walk(void)
     CHECK_EQ_U64(all.series, 8); /* 2 machines x 2 cells x 2 algorithms */
     CHECK_EQ_U64(all.points, 12);
 
-    qsb_history_filter f = {"random", 1000, 4, "introsort", "box"};
+    qsb_history_filter f = {"random", 1000, 4, "introsort", "box", QSB_HISTORY_EVERY_RUN};
     walk_seen one = {0};
     CHECK(qsb_history_walk(h, &f, QSB_HISTORY_SAMPLES, count_series, &one) == QSB_OK);
     CHECK_EQ_U64(one.series, 1);
@@ -233,7 +234,7 @@ static void test_refused(void)
         garbage[i] = (char)('A' + i % 23);
     garbage[sizeof garbage - 1] = '\0';
     write_file(path, garbage);
-    CHECK(qsb_history_open(path, QSB_HISTORY_EXISTING, &h) == QSB_EUSAGE);
+    CHECK(qsb_history_open(path, QSB_HISTORY_READ, &h) == QSB_EUSAGE);
     CHECK(qsb_history_open(path, QSB_HISTORY_CREATE, &h) == QSB_EUSAGE);
 
     path_in_dir(path, sizeof path, "foreign.sqlite");

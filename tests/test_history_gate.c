@@ -96,7 +96,7 @@ static void file_runs(qsb_history *h, const char *machine, size_t n, double host
         snprintf(commit, sizeof commit, "c%d", *clock);
         double move = series_normal(&rng) * host_sd;
         build(&r, machine, date, 1e6 * (1 + move / 100.0), 10.0 + move, 1.0);
-        qsb_history_stamp st = {commit, date, 1000 + *clock, "main", NULL, "r.json"};
+        qsb_history_stamp st = {commit, date, 1000 + *clock, "main", NULL, "r.json", 0, false};
         CHECK(qsb_history_add(h, &r, &st, 1, NULL) == QSB_OK);
         qsb_results_free(&r);
         (*clock)++;
@@ -199,7 +199,7 @@ static void test_step(qsb_history *h, int *clock)
         snprintf(date, sizeof date, "2026-12-01T01:%02d:%02dZ", *clock / 60, *clock % 60);
         snprintf(commit, sizeof commit, "c%d", *clock);
         build(&r, "vm-x", date, 1e6, 32.0 + series_normal(&rng), 1.0);
-        qsb_history_stamp st = {commit, date, 1000 + *clock, "main", NULL, "r.json"};
+        qsb_history_stamp st = {commit, date, 1000 + *clock, "main", NULL, "r.json", 0, false};
         CHECK(qsb_history_add(h, &r, &st, 1, NULL) == QSB_OK);
         qsb_results_free(&r);
         (*clock)++;

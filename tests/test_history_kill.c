@@ -11,7 +11,8 @@
 **     the transaction, after the commit) depends on the machine, the assertion does not: the
 **     file is intact and holds every run of the add with all its rows, or none of it;
 **   - afterwards an add through the tool succeeds and lands whole.
-** The tool is the build's (QSB_BINARY), the results file tests/fixtures/report/run.json.
+** The tool is the build's (QSB_BINARY), the results file tests/fixtures/report/run.json; each
+** add files copies of it that are other runs (each its own start), as a run is filed once.
 */
 #include <signal.h>
 #include <sqlite3.h>
@@ -44,10 +45,51 @@ static uint64_t next_random(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/* The tool adding ADD_FILES copies of the results file under commit; stop_after >= 0 sets
-** the stop hook. Its messages go to /dev/null. */
+#define FIXTURE_DATE "2026-12-04T20:23:49Z" /* the fixture run's start, once in its file */
+
+/* Writes copies[0..ADD_FILES-1]: the results file as runs not filed before, each started at
+** a second of its own. 0, or -1 when the fixture cannot be read or the copies written. */
+static int write_copies(char copies[ADD_FILES][300])
+{
+    static long next_second;
+    static char text[16384];
+    static size_t len;
+    if (len == 0) {
+        FILE *in = fopen(results, "r");
+        len = in ? fread(text, 1, sizeof text - 1, in) : 0;
+        if (in)
+            fclose(in);
+        text[len] = '\0';
+    }
+    char *date = strstr(text, FIXTURE_DATE);
+    if (!date)
+        return -1;
+    for (int i = 0; i < ADD_FILES; i++, next_second++) {
+        snprintf(copies[i], sizeof copies[i], "%s/run-%ld.json", dir, next_second);
+        char start[32];
+        snprintf(start, sizeof start, "2026-12-05T%02ld:%02ld:%02ldZ", next_second / 3600 % 24,
+                 next_second / 60 % 60, next_second % 60);
+        FILE *out = fopen(copies[i], "w");
+        if (!out)
+            return -1;
+        fwrite(text, 1, (size_t)(date - text), out);
+        fputs(start, out);
+        fputs(date + strlen(FIXTURE_DATE), out);
+        if (fclose(out) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The tool adding ADD_FILES runs (copies of the results file) under commit; stop_after >= 0
+** sets the stop hook. Its messages go to /dev/null. */
 static pid_t start_add(const char *commit, long stop_after)
 {
+    static char copies[ADD_FILES][300];
+    if (write_copies(copies) != 0) {
+        fprintf(stderr, "cannot write the copies of %s into %s\n", results, dir);
+        exit(1);
+    }
     fflush(NULL);
     pid_t pid = fork();
     if (pid != 0)
@@ -66,7 +108,7 @@ static pid_t start_add(const char *commit, long stop_after)
     argv[k++] = "history";
     argv[k++] = "add";
     for (int i = 0; i < ADD_FILES; i++)
-        argv[k++] = results;
+        argv[k++] = copies[i];
     const char *tail[] = {"--db", db_path, "--commit", commit, "--date", "2026-01-01T00:00:00Z",
                           "--machine", "box", NULL};
     memcpy(&argv[k], tail, sizeof tail);

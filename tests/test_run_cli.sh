@@ -52,7 +52,7 @@ expect_ok() {
 
 expect_usage_error "not a whole number" --nelem 12x
 expect_usage_error "too small" --nelem 0
-expect_usage_error "not a whole number" --nelem -1
+expect_usage_error "out of range (must be ≥ 1)" --nelem -1
 expect_usage_error "too large" --nelem 99999999999999999999
 expect_usage_error "empty element" --nelem 1::2
 expect_usage_error "empty element" --nelem 1000:
@@ -93,7 +93,7 @@ expect_usage_error "bad.csv:2:" --reference bad.csv --nelem 100
 
 expect_usage_error "must be above 0" --precision 0
 expect_usage_error "not a number" --precision x
-expect_usage_error "not a number" --precision -1
+expect_usage_error "out of range (must be ≥ 0)" --precision -1
 expect_usage_error "out of range" --precision 101
 expect_usage_error "must be above 0" --budget 0
 expect_usage_error "is not a duration" --budget 1x
@@ -103,7 +103,7 @@ expect_usage_error "unknown regime 'nowhere'" --placement nowhere
 expect_usage_error "not a whole number" --warmup x
 expect_usage_error "too large" --warmup 1001
 expect_usage_error "not a whole number" --pin x
-expect_usage_error "not a whole number" --pin -1
+expect_usage_error "out of range (must be ≥ 0)" --pin -1
 expect_usage_error "too large" --pin 99999
 # The highest CPU number a cpu_set_t holds, which no test machine has.
 expect_usage_error "CPU 1023 is not available to this process (available: " --pin 1023

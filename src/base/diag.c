@@ -24,11 +24,22 @@ int qsb_error(int status, const char *fmt, ...)
     return status;
 }
 
+/* One process parses one command line: the command named last is the one a user typed. */
+static const char *usage_command;
+
+void qsb_usage_help_of(const char *command)
+{
+    usage_command = command;
+}
+
 int qsb_usage_error(const char *fmt, ...)
 {
+    char hint[96];
+    snprintf(hint, sizeof hint, "; try 'qsortbench %s%s--help'",
+             usage_command ? usage_command : "", usage_command ? " " : "");
     va_list ap;
     va_start(ap, fmt);
-    print_message("error", "; try 'qsortbench --help'", fmt, ap);
+    print_message("error", hint, fmt, ap);
     va_end(ap);
     return QSB_EUSAGE;
 }

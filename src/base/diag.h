@@ -34,8 +34,13 @@ enum {
 ** `return qsb_error(QSB_EUSAGE, "...")`. */
 int qsb_error(int status, const char *fmt, ...) QSB_PRINTF(2, 3);
 
-/* A usage error: the message, then "; try 'qsortbench --help'". Returns QSB_EUSAGE. */
+/* A usage error: the message, then "; try 'qsortbench --help'", or the help of the command
+** being parsed ("; try 'qsortbench history detect --help'"). Returns QSB_EUSAGE. */
 int qsb_usage_error(const char *fmt, ...) QSB_PRINTF(1, 2);
+
+/* The command whose --help usage errors point at from now on ("history detect"), a string
+** that outlives the process's messages (an option table's name); NULL: the tool's own. */
+void qsb_usage_help_of(const char *command);
 
 void qsb_warning(const char *fmt, ...) QSB_PRINTF(1, 2);
 

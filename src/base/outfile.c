@@ -530,6 +530,14 @@ void qsb_outputs_abort(qsb_outputs *o)
         qsb_outfile_abort(&o->file[i]);
 }
 
+FILE *qsb_outputs_text_stream(const qsb_outputs *o)
+{
+    for (size_t i = 0; i < QSB_OUTPUTS_MAX; i++)
+        if (o->file[i].fp == stdout)
+            return stderr;
+    return stdout;
+}
+
 int qsb_outputs_do(const qsb_output_spec *specs, size_t n, const qsb_file_group *others,
                    size_t nothers, qsb_outputs_work work, void *arg)
 {

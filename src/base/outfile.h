@@ -112,6 +112,11 @@ int qsb_outputs_close(qsb_outputs *o, int status);
 /* Aborts every file still open (after an error); nothing after qsb_outputs_close. */
 void qsb_outputs_abort(qsb_outputs *o);
 
+/* Where a command's human text goes beside its outputs: stderr when one of them is written to
+** standard output ("-", /dev/stdout...), so that stdout holds that document alone and a
+** pipeline can parse it; else stdout. */
+FILE *qsb_outputs_text_stream(const qsb_outputs *o);
+
 /* ---- a command that writes files, from the open to the commit ----
 ** What a command does between opening its outputs and ending them: it reads its inputs,
 ** does its work and writes into o->file[i].fp (NULL: output i not asked for). Its status

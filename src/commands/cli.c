@@ -114,6 +114,7 @@ static int short_to_index(const qsb_option *options, int c)
 int qsb_parse_options(const qsb_command_spec *spec, int argc, char **argv,
                       qsb_option_handler handler, void *ctx, int *first_operand)
 {
+    qsb_usage_help_of(spec->name);
     struct option *longopts;
     char *shortopts;
     int status = build_getopt_tables(spec->options, &longopts, &shortopts);
@@ -155,6 +156,9 @@ int qsb_parse_u64(const char *text, const char *what, uint64_t min, uint64_t max
     }
     /* strtoull accepts blanks, signs and a "0x" of its own: allow only digits. */
     size_t len = strlen(digits);
+    if (digits[0] == '-' && len > 1 && strspn(digits + 1, "0123456789") == len - 1)
+        return qsb_usage_error("%s: '%s' is out of range (must be ≥ %llu)", what,
+                               qsb_quote(text), (unsigned long long)min);
     if (len == 0 || strspn(digits, base == 16 ? "0123456789abcdefABCDEF" : "0123456789") != len)
         return qsb_usage_error("%s: '%s' is not a whole number", what, qsb_quote(text));
     errno = 0;
@@ -206,17 +210,22 @@ int qsb_parse_u64_list(const char *text, char sep, const char *what, uint64_t mi
 
 int qsb_parse_double(const char *text, const char *what, double min, double max, double *out)
 {
-    size_t len = strlen(text);
-    if (len == 0 || strspn(text, "0123456789.") != len)
+    /* A minus sign is read so that -5 is told it is out of range, not that it is no number. */
+    const char *digits = text + (text[0] == '-');
+    size_t len = strlen(digits);
+    if (len == 0 || strspn(digits, "0123456789.") != len)
         return qsb_usage_error("%s: '%s' is not a number", what, qsb_quote(text));
     char *end;
     errno = 0;
     double v = strtod(text, &end); /* the tool never calls setlocale: '.' is the point */
     if (*end != '\0' || errno == ERANGE || !isfinite(v))
         return qsb_usage_error("%s: '%s' is not a number", what, qsb_quote(text));
-    if (v < min || v > max)
-        return qsb_usage_error("%s: '%s' is out of range (%g to %g)", what, qsb_quote(text),
-                               min, max);
+    if (v < min)
+        return qsb_usage_error("%s: '%s' is out of range (must be ≥ %g)", what,
+                               qsb_quote(text), min);
+    if (v > max)
+        return qsb_usage_error("%s: '%s' is out of range (must be ≤ %g)", what,
+                               qsb_quote(text), max);
     *out = v;
     return QSB_OK;
 }

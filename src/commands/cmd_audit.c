@@ -75,8 +75,7 @@ typedef struct {
 static int audit_into(const qsb_outputs *files, void *arg)
 {
     audit_job *job = arg;
-    bool file_on_stdout = files->file[OUT_CSV].fp == stdout || files->file[OUT_JSON].fp == stdout;
-    int status = qsb_audit_run(&job->subjects, job->plugins, file_on_stdout ? stderr : stdout,
+    int status = qsb_audit_run(&job->subjects, job->plugins, qsb_outputs_text_stream(files),
                                &job->result);
     if (status != QSB_OK && status != QSB_FINDING)
         return status;

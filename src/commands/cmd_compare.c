@@ -1,6 +1,7 @@
 /*
 ** `qsortbench compare BASE NEW`: reads two results files (CSV or JSON, any combination),
-** compares them (compare.h) and reports: a table on stdout, optionally Markdown (--markdown
+** compares them (compare.h) and reports: a table on stdout (on stderr when --json or
+** --markdown is written there, so that stdout holds that document alone), optionally Markdown (--markdown
 ** FILE, and appended to $GITHUB_STEP_SUMMARY when that is set) and JSON verdicts (--json
 ** FILE). Exit status: 1 on a regression or a FAILED row, and under --strict also when a row
 ** is in one file only (the files are fine; the new run lacks results: a finding, not a usage
@@ -23,6 +24,7 @@
 #include "diag.h"
 #include "fleet_view.h"
 #include "outfile.h"
+#include "pool.h"
 #include "read_results.h"
 #include "significance.h"
 
@@ -127,20 +129,24 @@ typedef struct {
 
 /* ---- --calibration ---- */
 
-/* The runs read, each consecutive pair calibrated and its report written on stdout. */
-static int calibrate_pairs(compare_job *job)
+/* The runs read, each consecutive pair calibrated and its report written on text. */
+static int calibrate_pairs(compare_job *job, FILE *text)
 {
     int status = qsb_read_results(job->run_paths[0], &job->runs[0]);
     for (size_t k = 0; k + 1 < job->nruns && status == QSB_OK; k++) {
         status = qsb_read_results(job->run_paths[k + 1], &job->runs[k + 1]);
+        if (status == QSB_OK) /* the same run twice would agree at 100% and prove nothing */
+            status = qsb_check_separate_runs("compare --calibration", &job->runs[k],
+                                             job->run_paths[k], &job->runs[k + 1],
+                                             job->run_paths[k + 1]);
         if (status == QSB_OK)
             status = qsb_calibrate(&job->runs[k], &job->runs[k + 1],
                                    job->cfg->opt.run_level_pct, &job->cals[k]);
         if (status != QSB_OK)
             break;
         if (k > 0)
-            putchar('\n');
-        qsb_calibration_write_text(stdout, &job->cals[k], job->run_paths[k],
+            fputc('\n', text);
+        qsb_calibration_write_text(text, &job->cals[k], job->run_paths[k],
                                    job->run_paths[k + 1], job->runs[0].context.metric);
     }
     return status;
@@ -151,14 +157,15 @@ static int calibrate_pairs(compare_job *job)
 static int calibration_into(const qsb_outputs *json, void *arg)
 {
     compare_job *job = arg;
-    int status = calibrate_pairs(job);
+    FILE *text = qsb_outputs_text_stream(json);
+    int status = calibrate_pairs(job, text);
     if (status != QSB_OK)
         return status;
     size_t pairs = job->nruns - 1;
     qsb_calibration_add_up(job->cals, pairs, &job->totals);
     int verdict = qsb_calibration_status(&job->totals, job->cfg->strictness);
     if (pairs > 1)
-        qsb_calibration_write_totals(stdout, &job->totals, job->run_paths);
+        qsb_calibration_write_totals(text, &job->totals, job->run_paths);
     const char *metric = job->runs[0].context.metric;
     FILE *fp = json->file[0].fp;
     if (fp && pairs == 1)
@@ -234,7 +241,8 @@ static int append_step_summary(compare_job *job)
 enum { OUT_MARKDOWN, OUT_JSON, OUT_COUNT };
 
 /* Between the outputs' open and their commit: the step summary opened, BASE and NEW read and
-** compared, the table on stdout, every requested output written. */
+** compared, the table on stdout (on stderr when an output is there), every requested output
+** written. */
 static int compare_into(const qsb_outputs *out, void *arg)
 {
     compare_job *job = arg;
@@ -255,7 +263,8 @@ static int compare_into(const qsb_outputs *out, void *arg)
         return status;
     qsb_compare_warn_context(&job->report);
     int verdict = qsb_compare_status(&job->report, job->cfg->strictness);
-    if ((status = qsb_compare_write_table(stdout, &job->report, base_path, new_path)) != QSB_OK)
+    FILE *text = qsb_outputs_text_stream(out);
+    if ((status = qsb_compare_write_table(text, &job->report, base_path, new_path)) != QSB_OK)
         return status;
     qsb_compare_warn_rows(&job->report);
     job->verdict = verdict;

@@ -9,7 +9,9 @@
 **                   at the newest commit of its series (--json FILE);
 **   bisect          the first revision of a sort's git range that made it slower (bisect.h);
 **   gate NEW        a new run against its machine's history (gate.h); exit 1 on a slowdown.
-** Files go through qsb_outputs_do (opened before the database is read). Exit: 0, 1 (detect:
+** Files go through qsb_outputs_do (opened before the database is read); when one of them is
+** standard output, the table goes to stderr so that stdout holds that document alone. Exit: 0,
+** 1 (detect, gate:
 ** a slower step at the newest commit; bisect: --bad not slower), 2 for a bad command line, a
 ** bad file or database, 3 for I/O.
 */
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "bisect.h"
 #include "commands.h"
@@ -44,6 +47,7 @@ typedef struct {
     double alpha;
     qsb_correction correction;
     uint64_t last; /* gate: the runs of a row its level is learned from */
+    qsb_history_runs_taken runs; /* detect --incomplete: every run */
 } history_args;
 
 /* Where each option's argument goes, by its name in the verbs' tables: one meaning per name
@@ -79,6 +83,10 @@ static int handle_option(void *ctx, int index, const char *arg)
         return qsb_parse_correction(arg, &vp->args->correction);
     if (strcmp(name, "last") == 0)
         return qsb_parse_u64(arg, "--last", 2, 100000, 0, &vp->args->last);
+    if (strcmp(name, "incomplete") == 0) {
+        vp->args->runs = QSB_HISTORY_EVERY_RUN;
+        return QSB_OK;
+    }
     for (size_t i = 0; i < sizeof text_options / sizeof *text_options; i++)
         if (strcmp(name, text_options[i].name) == 0) {
             *(const char **)((char *)vp->args + text_options[i].offset) = arg;
@@ -112,11 +120,11 @@ static const qsb_command_spec add_spec = {
     "0 the runs added, 2 usage error or bad input (a damaged database or one of a newer\n"
     "schema, no commit or date), 3 system error."};
 
-/* The default database's folder is made when missing; a --db FILE's must exist. */
-static void make_default_folder(const char *db)
+/* The default database's folder is made when missing; a --db FILE's must exist. Returns
+** whether it was made here. */
+static bool make_default_folder(const char *db)
 {
-    if (strcmp(db, QSB_HISTORY_DEFAULT_PATH) == 0)
-        mkdir("results", 0777);
+    return strcmp(db, QSB_HISTORY_DEFAULT_PATH) == 0 && mkdir("results", 0777) == 0;
 }
 
 static int verb_add(history_args *a, int argc, char **argv, int first)
@@ -127,12 +135,18 @@ static int verb_add(history_args *a, int argc, char **argv, int first)
     int status = qsb_stamp_resolve(a->commit, a->date, a->branch, NULL, &stamp);
     if (status != QSB_OK)
         return status;
-    make_default_folder(a->db);
-    qsb_history *h;
-    if ((status = qsb_history_open(a->db, QSB_HISTORY_CREATE, &h)) != QSB_OK)
+    bool made_folder = make_default_folder(a->db);
+    qsb_history *h = NULL;
+    if ((status = qsb_history_open(a->db, QSB_HISTORY_CREATE, &h)) == QSB_OK)
+        status = qsb_history_add_files(h, argv + first, (size_t)(argc - first), &stamp,
+                                       a->machine);
+    if (status == QSB_OK) {
+        qsb_history_close(h);
         return status;
-    status = qsb_history_add_files(h, argv + first, (size_t)(argc - first), &stamp, a->machine);
-    qsb_history_close(h);
+    }
+    qsb_history_discard(h); /* a failed add leaves nothing it made behind */
+    if (made_folder)
+        rmdir("results");
     return status;
 }
 
@@ -148,7 +162,9 @@ static const qsb_option list_options[] = {
 
 static const qsb_command_spec list_spec = {
     "history list", "[--db FILE] [--machine NAME]",
-    "The runs of the history in commit order: run id, commit, date, machine, cells, command.",
+    "The runs of the history in commit order (the commits' ancestry where git told it when\n"
+    "they were filed, then their time): run id, commit, date, machine, cells, command; an\n"
+    "interrupted run is marked \"incomplete\", one measured with uncommitted changes \"dirty\".",
     list_options,
     "0 success, 2 usage error or bad input, 3 system error."};
 
@@ -158,7 +174,9 @@ static int verb_list(history_args *a, int argc, char **argv, int first)
     if (first < argc)
         return qsb_usage_error("history list takes no operands");
     qsb_history *h;
-    int status = qsb_history_open(a->db, QSB_HISTORY_EXISTING, &h);
+    int status = qsb_history_open(a->db, QSB_HISTORY_READ, &h);
+    if (status == QSB_OK)
+        status = qsb_history_check_machine(h, a->machine);
     if (status == QSB_OK)
         status = qsb_history_write_runs(stdout, h, a->machine);
     if (status == QSB_OK)
@@ -218,9 +236,11 @@ static int show_into(const qsb_outputs *out, void *arg)
 {
     const show_job *job = arg;
     qsb_history *h;
-    int status = qsb_history_open(job->a->db, QSB_HISTORY_EXISTING, &h);
+    int status = qsb_history_open(job->a->db, QSB_HISTORY_READ, &h);
     if (status == QSB_OK)
-        status = qsb_history_show(h, job->f, stdout, out->file[0].fp);
+        status = qsb_history_check_machine(h, job->a->machine);
+    if (status == QSB_OK)
+        status = qsb_history_show(h, job->f, qsb_outputs_text_stream(out), out->file[0].fp);
     qsb_history_close(h);
     return status;
 }
@@ -233,7 +253,7 @@ static int verb_show(history_args *a, int argc, char **argv, int first)
     if (!a->cell || !a->algo)
         return qsb_usage_error("history show needs --cell PATTERN/NELEM/SIZE and --algo NAME");
     char pattern[128];
-    qsb_history_filter f = {NULL, 0, 0, a->algo, a->machine};
+    qsb_history_filter f = {NULL, 0, 0, a->algo, a->machine, QSB_HISTORY_EVERY_RUN};
     int status = parse_cell(a->cell, pattern, sizeof pattern, &f);
     const qsb_output_spec specs[1] = {{"--csv", a->csv}};
     const qsb_file_group db = {"--db", QSB_FILES_READ, &a->db, 1};
@@ -243,7 +263,7 @@ static int verb_show(history_args *a, int argc, char **argv, int first)
 
 /* ---- detect ---- */
 
-enum { DETECT_DB, DETECT_THRESHOLD, DETECT_JSON, DETECT_MACHINE };
+enum { DETECT_DB, DETECT_THRESHOLD, DETECT_JSON, DETECT_MACHINE, DETECT_INCOMPLETE };
 
 static const qsb_option detect_options[] = {
     [DETECT_DB] = {"db", 0, "FILE", DB_HELP},
@@ -251,11 +271,15 @@ static const qsb_option detect_options[] = {
                                                  "commit of its series fails (default 5)"},
     [DETECT_JSON] = {"json", 0, "FILE", "also the steps as JSON ('-': stdout)"},
     [DETECT_MACHINE] = {"machine", 0, "NAME", "only this machine's series"},
+    [DETECT_INCOMPLETE] = {"incomplete", 0, NULL, "also the runs that were interrupted (left "
+                                                  "out by default: only their finished cells, "
+                                                  "measured under other conditions)"},
     {NULL, 0, NULL, NULL},
 };
 
 static const qsb_command_spec detect_spec = {
-    "history detect", "[--db FILE] [--threshold PCT] [--json FILE] [--machine NAME]",
+    "history detect", "[--db FILE] [--threshold PCT] [--json FILE] [--machine NAME] "
+    "[--incomplete]",
     "Steps (change points) in every (machine, cell, algorithm) series: of the paired deltas,\n"
     "and of the medians as a second view. A penalised step fit weighted by each run's\n"
     "interval and the spread between runs (docs/measurement.md, \"History\"). Each step:\n"
@@ -266,12 +290,18 @@ static const qsb_command_spec detect_spec = {
     "0 no slower step at the newest commit, 1 a step slower than --threshold ends at the\n"
     "newest commit of its series, 2 usage error or bad input, 3 system error."};
 
+/* QSB_FINDING, said in one line, when a step slower than threshold_pct ends at the newest
+** commit of its series; else QSB_OK. */
 static int detect_status(const qsb_step_list *steps, double threshold_pct)
 {
+    size_t slower = 0;
     for (size_t i = 0; i < steps->n; i++)
-        if (qsb_step_fails(&steps->steps[i], threshold_pct))
-            return QSB_FINDING;
-    return QSB_OK;
+        slower += qsb_step_fails(&steps->steps[i], threshold_pct);
+    if (slower == 0)
+        return QSB_OK;
+    return qsb_error(QSB_FINDING, "history detect: %zu step%s slower than %g%% at the newest "
+                     "commit of %s series (SLOWER in the table)", slower, slower == 1 ? "" : "s",
+                     threshold_pct, slower == 1 ? "its" : "their");
 }
 
 /* Between --json's open and its commit: the database opened (--json is not it), the steps;
@@ -281,11 +311,13 @@ static int detect_into(const qsb_outputs *out, void *arg)
     const history_args *a = arg;
     qsb_history *h;
     qsb_step_list steps = {NULL, 0, 0};
-    int status = qsb_history_open(a->db, QSB_HISTORY_EXISTING, &h);
+    int status = qsb_history_open(a->db, QSB_HISTORY_READ, &h);
     if (status == QSB_OK)
-        status = qsb_detect_all(h, a->machine, &steps);
+        status = qsb_history_check_machine(h, a->machine);
+    if (status == QSB_OK)
+        status = qsb_detect_all(h, a->machine, a->runs, &steps);
     if (status == QSB_OK) {
-        qsb_steps_write_table(stdout, &steps, a->threshold_pct);
+        qsb_steps_write_table(qsb_outputs_text_stream(out), &steps, a->threshold_pct);
         if (out->file[0].fp)
             status = qsb_steps_write_json(out->file[0].fp, &steps, a->threshold_pct);
     }
@@ -397,25 +429,6 @@ typedef struct {
     const char *new_path;
 } gate_job;
 
-/* The machines the history holds, for the error naming them. */
-static void machines_text(qsb_history *h, char *buf, size_t len)
-{
-    qsb_history_run *runs = NULL;
-    size_t n = 0, used = 0;
-    buf[0] = '\0';
-    if (qsb_history_runs(h, NULL, &runs, &n) != QSB_OK)
-        return;
-    for (size_t i = 0; i < n && used < len; i++) {
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = strcmp(runs[j].machine, runs[i].machine) == 0;
-        if (!seen)
-            used += (size_t)snprintf(buf + used, len - used, "%s'%s'", used ? ", " : "",
-                                     runs[i].machine);
-    }
-    qsb_history_runs_free(runs, n);
-}
-
 /* NEW read, the history's levels of its machine, the verdicts written; QSB_FINDING on a
 ** regression. */
 static int gate_run(qsb_history *h, const qsb_results *run, const qsb_outputs *out,
@@ -423,7 +436,9 @@ static int gate_run(qsb_history *h, const qsb_results *run, const qsb_outputs *o
 {
     const char *machine = a->machine ? a->machine : qsb_machine_name(&run->context);
     bool held;
-    int status = qsb_history_holds_run(h, &run->context, &held);
+    int status = qsb_history_check_machine(h, machine);
+    if (status == QSB_OK)
+        status = qsb_history_holds_run(h, &run->context, &held);
     if (status == QSB_OK && held)
         return qsb_usage_error("%s is filed in the history already: a run is never judged "
                                "against itself", qsb_quote_path(new_path));
@@ -436,15 +451,13 @@ static int gate_run(qsb_history *h, const qsb_results *run, const qsb_outputs *o
     qsb_gate_options opt = {a->threshold_pct, a->alpha, a->correction};
     qsb_gate_report report;
     if (levels.n == 0) {
-        char names[512];
-        machines_text(h, names, sizeof names);
-        status = qsb_usage_error("the history has no run of machine '%s' in %s (it holds "
-                                 "machines: %s)",
-                                 machine, run->context.metric, names[0] ? names : "none");
+        status = qsb_usage_error("the history has no run of machine '%s' in %s (qsortbench "
+                                 "history gate --help)",
+                                 machine, run->context.metric);
     } else if ((status = qsb_gate_judge(run, &levels, &opt, &report)) == QSB_OK) {
-        bool json_alone = a->json && strcmp(a->json, "-") == 0;
-        qsb_run_levels_write(json_alone ? stderr : stdout, &levels, machine);
-        qsb_gate_write_table(json_alone ? stderr : stdout, &report, &opt);
+        FILE *text = qsb_outputs_text_stream(out);
+        qsb_run_levels_write(text, &levels, machine);
+        qsb_gate_write_table(text, &report, &opt);
         qsb_gate_warn(&report);
         if (out->file[0].fp)
             status = qsb_gate_write_json(out->file[0].fp, &report, &opt);
@@ -468,7 +481,7 @@ static int gate_into(const qsb_outputs *out, void *arg)
     int status = qsb_read_results(job->new_path, &run);
     if (status != QSB_OK)
         return status;
-    status = qsb_history_open(job->args->db, QSB_HISTORY_EXISTING, &h);
+    status = qsb_history_open(job->args->db, QSB_HISTORY_READ, &h);
     if (status == QSB_OK)
         status = gate_run(h, &run, out, job->args, job->new_path);
     qsb_history_close(h);
@@ -528,8 +541,9 @@ static void print_help(void)
     for (const history_verb *v = verbs; v->spec; v++)
         printf("  %-8s %s\n", verb_word(v), v->summary);
     printf("\nExit status: 0 success, 1 detect found a slower step at the newest commit,\n"
-           "2 usage error or bad input (a damaged database, one of a newer schema), 3 system "
-           "error.\n");
+           "bisect's --bad is not slower than --good, or gate found a row slower than the\n"
+           "history (one error line says which), 2 usage error or bad input (a damaged\n"
+           "database, one of a newer schema), 3 system error.\n");
 }
 
 /* "add, list, show, detect" from the table. */
@@ -546,6 +560,7 @@ static const char *verb_names(char *buf, size_t len)
 int qsb_cmd_history(int argc, char **argv)
 {
     char names[128];
+    qsb_usage_help_of("history");
     if (argc < 2)
         return qsb_usage_error("history needs a verb (%s)", verb_names(names, sizeof names));
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {

@@ -237,7 +237,7 @@ static int describe_into(const qsb_outputs *out, void *arg)
     if (!json_path || strcmp(json_path, "-") != 0)
         print_text(&m);
     qsb_history *h = NULL;
-    if (history_path && (status = qsb_history_open(history_path, QSB_HISTORY_EXISTING, &h)) ==
+    if (history_path && (status = qsb_history_open(history_path, QSB_HISTORY_READ, &h)) ==
                             QSB_OK)
         status = qsb_history_write_levels(json_path && strcmp(json_path, "-") == 0 ? stderr
                                                                                    : stdout,

@@ -74,13 +74,15 @@ static int verdict(const run_output *o, const qsb_run_outcome *outcome)
     return QSB_OK;
 }
 
-/* The table on stdout (unless a result file is there), the files, the verdict, the charts. */
+/* The table on stdout (unless a results file is written in place, or any output, the export
+** and the report included, is on stdout), the files, the verdict, the charts. */
 static int report(void *arg, const qsb_run_outcome *outcome)
 {
     run_output *o = arg;
     qsb_run_files *files = &o->files;
     bool table_on_stdout = files->out.file[QSB_RUN_CSV].final_path &&
-                           files->out.file[QSB_RUN_JSON].final_path;
+                           files->out.file[QSB_RUN_JSON].final_path &&
+                           qsb_outputs_text_stream(&files->out) == stdout;
     if (table_on_stdout)
         qsb_report_table(stdout, outcome->results, o->ref);
     int write_status = qsb_run_files_write(files, o->cfg, outcome->results);

@@ -218,14 +218,14 @@ int qsb_trend_load(const char *path, qsb_trend *out)
     out->source = path;
     out->method = METHOD;
     qsb_history *h;
-    int status = qsb_history_open(path, QSB_HISTORY_EXISTING, &h);
+    int status = qsb_history_open(path, QSB_HISTORY_READ, &h);
     if (status != QSB_OK)
         return status;
     qsb_history_run *runs = NULL;
     status = qsb_history_runs(h, NULL, &runs, &out->nruns);
     qsb_history_runs_free(runs, out->nruns);
     loader ld = {out, NULL, 0, 0};
-    qsb_history_filter all = {NULL, 0, 0, NULL, NULL};
+    qsb_history_filter all = {NULL, 0, 0, NULL, NULL, QSB_HISTORY_COMPLETE_RUNS};
     if (status == QSB_OK)
         status = qsb_history_walk(h, &all, QSB_HISTORY_NO_SAMPLES, visit, &ld);
     for (size_t i = 0; i < out->ncells && status == QSB_OK; i++)

@@ -53,6 +53,11 @@ static int list_revisions(bisection *b)
 {
     const qsb_bisect_config *c = b->cfg;
     char hash[128];
+    /* Told apart first: in a directory that is no repository every revision is unknown, and
+    ** "not a revision" would send the user after the wrong argument. */
+    if (git(b, hash, sizeof hash, "rev-parse", "--git-dir", NULL, NULL, NULL) != 0)
+        return qsb_error(QSB_EUSAGE, "history bisect: --repo '%s' is not a git repository",
+                         qsb_quote_path(c->repo));
     const char *ends[2] = {c->good, c->bad};
     for (int i = 0; i < 2; i++) {
         char rev[300];
@@ -261,9 +266,9 @@ static int search(bisection *b)
         return qsb_error(QSB_EUSAGE, "history bisect: --bad %.12s cannot be measured (its "
                          "build or its sort failed)", b->revs[bad]);
     if (b->verdict[bad].state == REV_NOT_SLOWER) {
-        printf("bisect: --bad %.12s is not slower than --good by more than %g%%: nothing to "
-               "bisect\n", b->revs[bad], b->cfg->threshold_pct);
-        return QSB_FINDING;
+        return qsb_error(QSB_FINDING, "history bisect: --bad %.12s is not slower than --good "
+                         "by more than %g%%: nothing to bisect", b->revs[bad],
+                         b->cfg->threshold_pct);
     }
     long lo = -1, hi = (long)bad;
     long pick;

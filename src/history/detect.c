@@ -211,9 +211,10 @@ static int visit_series(void *ctx, const qsb_history_series *series)
     return qsb_detect_series(series, ctx);
 }
 
-int qsb_detect_all(qsb_history *h, const char *machine, qsb_step_list *list)
+int qsb_detect_all(qsb_history *h, const char *machine, qsb_history_runs_taken runs,
+                   qsb_step_list *list)
 {
-    qsb_history_filter f = {NULL, 0, 0, NULL, machine};
+    qsb_history_filter f = {NULL, 0, 0, NULL, machine, runs};
     return qsb_history_walk(h, &f, QSB_HISTORY_NO_SAMPLES, visit_series, list);
 }
 

@@ -40,8 +40,10 @@ void qsb_step_list_free(qsb_step_list *list);
 /* The steps of one series (both views), appended to list. QSB_OK or QSB_ESYSTEM. */
 int qsb_detect_series(const qsb_history_series *series, qsb_step_list *list);
 
-/* The steps of every series of the database (of one machine when machine is not NULL). */
-int qsb_detect_all(qsb_history *h, const char *machine, qsb_step_list *list);
+/* The steps of every series of the database (of one machine when machine is not NULL), of
+** its complete runs or of every run. */
+int qsb_detect_all(qsb_history *h, const char *machine, qsb_history_runs_taken runs,
+                   qsb_step_list *list);
 
 /* A step that fails detect: gating, at the series' newest commit, slower than
 ** threshold_pct. */

@@ -7,11 +7,13 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "history_sql.h"
@@ -46,6 +48,13 @@ static const char *const migrations[QSB_HISTORY_SCHEMA] = {
     " delta_pct REAL, delta_lo REAL, delta_hi REAL,"
     " states TEXT, samples BLOB);"
     "CREATE INDEX rows_series ON rows(series_id, run_id);",
+    /* 2: a run's identity (its start, host and command line), filed once; its commit's place
+    ** in the ancestry; the checkout's uncommitted changes */
+    "ALTER TABLE runs ADD COLUMN run_key TEXT;"
+    "ALTER TABLE runs ADD COLUMN commit_depth INTEGER;"
+    "ALTER TABLE runs ADD COLUMN dirty INTEGER NOT NULL DEFAULT 0;"
+    "CREATE INDEX runs_key ON runs(run_key);"
+    "CREATE INDEX runs_commit ON runs(commit_rev);",
 };
 
 static int refuse_foreign(qsb_history *h)
@@ -68,6 +77,10 @@ static int refuse_foreign(qsb_history *h)
         return qsb_error(QSB_EUSAGE, "%s: history schema %lld is newer than this qsortbench "
                          "reads (%d): use a newer qsortbench", qsb_quote_path(h->path),
                          (long long)version, QSB_HISTORY_SCHEMA);
+    /* Schema 0 is a history not yet made: its tables would be made by the first migration. */
+    if (app == APPLICATION_ID && version == 0 && objects > 0)
+        return qsb_error(QSB_EUSAGE, "%s: a damaged history: its schema version is 0 but it "
+                         "holds tables", qsb_quote_path(h->path));
     return QSB_OK;
 }
 
@@ -79,9 +92,7 @@ static int migrate(qsb_history *h)
         return status;
     if ((status = qsb_sql_int(h, "PRAGMA application_id", &app)) == QSB_OK &&
         (status = qsb_sql_int(h, "PRAGMA user_version", &version)) == QSB_OK) {
-        if (app != APPLICATION_ID)
-            status = refuse_foreign(h);
-        else if (version > QSB_HISTORY_SCHEMA)
+        if (app != APPLICATION_ID || version > QSB_HISTORY_SCHEMA || version == 0)
             status = refuse_foreign(h);
     }
     for (int64_t v = version; status == QSB_OK && v < QSB_HISTORY_SCHEMA; v++)
@@ -98,13 +109,27 @@ static int migrate(qsb_history *h)
     return status;
 }
 
+/* A database opened read-only is read as it is: a foreign or damaged one, one of another
+** schema or one not yet made (no tables: nothing to read) is refused, never migrated. */
+static int check_schema(qsb_history *h)
+{
+    int64_t version;
+    int status = refuse_foreign(h);
+    if (status == QSB_OK)
+        status = qsb_sql_int(h, "PRAGMA user_version", &version);
+    if (status == QSB_OK && version < QSB_HISTORY_SCHEMA)
+        return qsb_error(QSB_EUSAGE, "%s: no history in it yet (history add or run --history "
+                         "makes one)", qsb_quote_path(h->path));
+    return status;
+}
+
 static int check_path(const char *path, qsb_history_open_mode mode)
 {
     struct stat st;
     if (stat(path, &st) != 0) {
         if (errno != ENOENT)
             return qsb_error(QSB_EUSAGE, "%s: %s", qsb_quote_path(path), strerror(errno));
-        if (mode == QSB_HISTORY_EXISTING)
+        if (mode == QSB_HISTORY_READ)
             return qsb_error(QSB_EUSAGE, "%s: no history database there (history add or run "
                              "--history makes one)", qsb_quote_path(path));
         return QSB_OK;
@@ -112,6 +137,31 @@ static int check_path(const char *path, qsb_history_open_mode mode)
     if (!S_ISREG(st.st_mode))
         return qsb_error(QSB_EUSAGE, "%s: not a regular file", qsb_quote_path(path));
     return QSB_OK;
+}
+
+/* The read-write connection: a rollback journal, the schema brought up to date. A reader
+** of a rollback-journal database needs nothing but the file (a WAL one needs its -wal and -shm
+** files, made beside it, or a directory it may write), so a history downloaded or on a
+** read-only mount is read as it is; readers wait out an add's commit by the busy timeout. A
+** database of the WAL journal (as earlier versions made them) is turned into one when no other
+** process has it open; until then it stays as it was. */
+static int prepare_for_writing(qsb_history *h)
+{
+    sqlite3_exec(h->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
+    int status = qsb_sql_exec(h, "PRAGMA synchronous = FULL", "opening");
+    return status == QSB_OK ? migrate(h) : status;
+}
+
+/* A read-only connection cannot roll back what an add killed before its commit left in the
+** journal; it says so instead of SQLite's code. */
+static int check_readable(qsb_history *h)
+{
+    int rc = sqlite3_exec(h->db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+    if (rc == SQLITE_READONLY_ROLLBACK)
+        return qsb_error(QSB_EUSAGE, "%s: an add stopped before its end left its journal: the "
+                         "next history add (or run --history) on it rolls it back",
+                         qsb_quote_path(h->path));
+    return rc == SQLITE_OK ? QSB_OK : qsb_sql_error(h, rc, "opening");
 }
 
 int qsb_history_open(const char *path, qsb_history_open_mode mode, qsb_history **out)
@@ -125,7 +175,10 @@ int qsb_history_open(const char *path, qsb_history_open_mode mode, qsb_history *
         free(h);
         return qsb_out_of_memory("the history database");
     }
-    int flags = SQLITE_OPEN_READWRITE | (mode == QSB_HISTORY_CREATE ? SQLITE_OPEN_CREATE : 0);
+    struct stat st;
+    h->created = mode == QSB_HISTORY_CREATE && stat(path, &st) != 0;
+    int flags = mode == QSB_HISTORY_READ ? SQLITE_OPEN_READONLY
+                                         : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     int rc = sqlite3_open_v2(path, &h->db, flags, NULL);
     if (rc != SQLITE_OK) {
         status = rc == SQLITE_CANTOPEN
@@ -135,14 +188,12 @@ int qsb_history_open(const char *path, qsb_history_open_mode mode, qsb_history *
     } else {
         sqlite3_extended_result_codes(h->db, 1);
         sqlite3_busy_timeout(h->db, BUSY_TIMEOUT_MS);
-        status = qsb_sql_exec(h, "PRAGMA journal_mode = WAL", "opening");
-        if (status == QSB_OK)
-            status = qsb_sql_exec(h, "PRAGMA synchronous = NORMAL", "opening");
-        if (status == QSB_OK)
-            status = migrate(h);
+        status = mode == QSB_HISTORY_READ ? check_readable(h) : prepare_for_writing(h);
+        if (status == QSB_OK && mode == QSB_HISTORY_READ)
+            status = check_schema(h);
     }
     if (status != QSB_OK) {
-        qsb_history_close(h);
+        qsb_history_discard(h);
         return status;
     }
     *out = h;
@@ -158,19 +209,41 @@ void qsb_history_close(qsb_history *h)
     free(h);
 }
 
+void qsb_history_discard(qsb_history *h)
+{
+    if (!h)
+        return;
+    bool created = h->created;
+    char *path = h->path;
+    h->path = NULL;
+    qsb_history_close(h);
+    /* Only a file this open made: an add that failed leaves no empty database behind. */
+    static const char *const companions[] = {"", "-wal", "-shm", "-journal"};
+    for (size_t i = 0; created && path && i < sizeof companions / sizeof *companions; i++) {
+        char name[4096];
+        if ((size_t)snprintf(name, sizeof name, "%s%s", path, companions[i]) < sizeof name)
+            unlink(name);
+    }
+    free(path);
+}
+
 /* ---- adding ---- */
 
 /* The statements of one add, prepared once. */
 typedef struct {
     sqlite3_stmt *run, *series_insert, *series_find, *row;
+    sqlite3_stmt *run_filed, *commit_date; /* the checks before a run is inserted */
 } add_statements;
 
 static const char SQL_RUN[] =
     "INSERT INTO runs(commit_rev, commit_date, commit_time, branch, machine, source, added,"
     " run_date, command_line, tool_version, host, cpu_model, libc, compiler, build_flags,"
     " build_type, timer, metric, baseline, seed, mode, repetitions, placement, incomplete,"
-    " cells) VALUES(?,?,?,?,?,?,strftime('%Y-%m-%dT%H:%M:%SZ','now'),"
-    "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    " cells, run_key, commit_depth, dirty) VALUES(?,?,?,?,?,?,strftime('%Y-%m-%dT%H:%M:%SZ','now'),"
+    "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+static const char SQL_RUN_FILED[] = "SELECT id FROM runs WHERE run_key = ?1 LIMIT 1";
+static const char SQL_COMMIT_DATE[] =
+    "SELECT commit_date FROM runs WHERE commit_rev = ?1 AND commit_time <> ?2 LIMIT 1";
 static const char SQL_SERIES_INSERT[] =
     "INSERT OR IGNORE INTO series(pattern, nelem, size, algorithm) VALUES(?,?,?,?)";
 static const char SQL_SERIES_FIND[] =
@@ -186,6 +259,8 @@ static void finalize_statements(add_statements *s)
     sqlite3_finalize(s->series_insert);
     sqlite3_finalize(s->series_find);
     sqlite3_finalize(s->row);
+    sqlite3_finalize(s->run_filed);
+    sqlite3_finalize(s->commit_date);
 }
 
 static int prepare_statements(qsb_history *h, add_statements *s)
@@ -198,6 +273,10 @@ static int prepare_statements(qsb_history *h, add_statements *s)
         status = qsb_sql_prepare(h, SQL_SERIES_FIND, &s->series_find);
     if (status == QSB_OK)
         status = qsb_sql_prepare(h, SQL_ROW, &s->row);
+    if (status == QSB_OK)
+        status = qsb_sql_prepare(h, SQL_RUN_FILED, &s->run_filed);
+    if (status == QSB_OK)
+        status = qsb_sql_prepare(h, SQL_COMMIT_DATE, &s->commit_date);
     if (status != QSB_OK)
         finalize_statements(s);
     return status;
@@ -275,10 +354,91 @@ static int add_run_row(qsb_history *h, add_statements *s, int64_t run_id,
     return step_insert(h, st);
 }
 
+/* A run's identity: the moment it started on its host, with its command line (as merge
+** --pool tells one run given twice); NULL when its file does not give all three (a CSV
+** file). malloc'd. */
+static char *run_identity(const qsb_context *c)
+{
+    if (!c->date || !*c->date || !c->host || !c->command_line)
+        return NULL;
+    size_t len = strlen(c->date) + strlen(c->host) + strlen(c->command_line) + 3;
+    char *key = malloc(len);
+    if (key)
+        snprintf(key, len, "%s\n%s\n%s", c->date, c->host, c->command_line);
+    return key;
+}
+
+int qsb_history_holds_run(qsb_history *h, const qsb_context *c, bool *held)
+{
+    *held = false;
+    char *key = run_identity(c);
+    if (!key) /* a file without its run's date (an old CSV): not known to be */
+        return QSB_OK;
+    sqlite3_stmt *st;
+    int status = qsb_sql_prepare(h, SQL_RUN_FILED, &st);
+    if (status == QSB_OK) {
+        qsb_sql_bind_text(st, 1, key);
+        int rc = sqlite3_step(st);
+        *held = rc == SQLITE_ROW;
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+            status = qsb_sql_error(h, rc, "looking for the run");
+        sqlite3_finalize(st);
+    }
+    free(key);
+    return status;
+}
+
+/* What the run's source is called in messages: its file, or "the run" just made. */
+static const char *source_name(const qsb_history_stamp *stamp)
+{
+    return stamp->source ? qsb_quote_path(stamp->source) : "the run";
+}
+
+/* Refuses a run filed already, and a second date for its commit (the series' order would
+** hold one commit at two places). */
+static int check_filing(qsb_history *h, add_statements *s, const char *key,
+                        const qsb_history_stamp *stamp)
+{
+    int rc = SQLITE_DONE;
+    if (key) {
+        qsb_sql_bind_text(s->run_filed, 1, key);
+        rc = sqlite3_step(s->run_filed);
+        int64_t filed = rc == SQLITE_ROW ? sqlite3_column_int64(s->run_filed, 0) : 0;
+        sqlite3_reset(s->run_filed);
+        if (rc == SQLITE_ROW)
+            return qsb_error(QSB_EUSAGE, "%s: a run filed already (run %lld of %s): a run is "
+                             "filed once", source_name(stamp), (long long)filed,
+                             qsb_quote_path(h->path));
+        if (rc != SQLITE_DONE)
+            return qsb_sql_error(h, rc, "adding");
+    }
+    qsb_sql_bind_text(s->commit_date, 1, stamp->commit);
+    sqlite3_bind_int64(s->commit_date, 2, stamp->time);
+    rc = sqlite3_step(s->commit_date);
+    char *other = rc == SQLITE_ROW ? qsb_sql_column_text(s->commit_date, 0) : NULL;
+    sqlite3_reset(s->commit_date);
+    if (rc == SQLITE_ROW) {
+        int status = qsb_error(QSB_EUSAGE, "commit '%s' is filed under the date %s: %s would "
+                               "give it a second one", qsb_quote(stamp->commit),
+                               qsb_quote(other ? other : "?"), qsb_quote(stamp->date));
+        free(other);
+        return status;
+    }
+    return rc == SQLITE_DONE ? QSB_OK : qsb_sql_error(h, rc, "adding");
+}
+
 static int add_one_run(qsb_history *h, add_statements *s, const qsb_results *r,
                        const qsb_history_stamp *stamp, int64_t *id, long stop_at, long *rows)
 {
     const qsb_context *c = &r->context;
+    char *key = run_identity(c);
+    if (!key && c->date && c->host && c->command_line)
+        return qsb_out_of_memory("the history's runs");
+    int status = check_filing(h, s, key, stamp);
+    if (status != QSB_OK) {
+        free(key);
+        return status;
+    }
     sqlite3_stmt *st = s->run;
     int k = 1;
     qsb_sql_bind_text(st, k++, stamp->commit);
@@ -298,7 +458,13 @@ static int add_one_run(qsb_history *h, add_statements *s, const qsb_results *r,
     qsb_sql_bind_text(st, k++, c->placement);
     sqlite3_bind_int(st, k++, c->incomplete);
     sqlite3_bind_int64(st, k++, (sqlite3_int64)r->ncells);
-    int status = step_insert(h, st);
+    sqlite3_bind_text(st, k++, key, -1, free); /* NULL binds NULL */
+    if (stamp->depth > 0)
+        sqlite3_bind_int64(st, k++, stamp->depth);
+    else
+        sqlite3_bind_null(st, k++);
+    sqlite3_bind_int(st, k++, stamp->dirty);
+    status = step_insert(h, st);
     if (status != QSB_OK)
         return status;
     *id = sqlite3_last_insert_rowid(h->db);

@@ -35,19 +35,30 @@ static int read_run(sqlite3_stmt *st, void *item)
     r->command_line = qsb_sql_column_text(st, 4);
     r->metric = qsb_sql_column_text(st, 5);
     r->cells = (size_t)sqlite3_column_int64(st, 6);
+    r->incomplete = sqlite3_column_int(st, 7);
+    r->dirty = sqlite3_column_int(st, 8);
     return r->commit && r->date && r->machine && r->command_line && r->metric
                ? QSB_OK : qsb_out_of_memory("the history's runs");
 }
 
+/* The first key of the runs' order: their commits' depth when no run of the database lacks
+** one, else nothing (a constant). */
+#define BY_ANCESTRY "CASE WHEN EXISTS(SELECT 1 FROM runs WHERE commit_depth IS NULL) THEN 0" \
+                    " ELSE commit_depth END"
+
 int qsb_history_runs(qsb_history *h, const char *machine, qsb_history_run **runs, size_t *n)
 {
     void *items;
+    /* by the ancestry when every run's is known (an ancestor's depth is smaller), else by
+    ** commit time alone: the order of qsb_history_walk's series */
     int status = qsb_sql_select(h, machine ? "SELECT id, commit_rev, commit_date, machine,"
-                                             " command_line, metric, cells FROM runs"
-                                             " WHERE machine = ?1 ORDER BY commit_time, id"
+                                             " command_line, metric, cells, incomplete, dirty"
+                                             " FROM runs WHERE machine = ?1 ORDER BY"
+                                             " " BY_ANCESTRY ", commit_time, id"
                                            : "SELECT id, commit_rev, commit_date, machine,"
-                                             " command_line, metric, cells FROM runs"
-                                             " ORDER BY commit_time, id",
+                                             " command_line, metric, cells, incomplete, dirty"
+                                             " FROM runs ORDER BY " BY_ANCESTRY ","
+                                             " commit_time, id",
                                 machine, sizeof **runs, read_run, &items, n,
                                 "reading the runs");
     *runs = items;
@@ -110,7 +121,8 @@ static void bind_filter(sqlite3_stmt *st, const qsb_history_filter *f)
 ** the rows_series index, and orders a series' points itself: no join, and no sort of every
 ** row of the database by SQLite. */
 typedef struct {
-    int64_t id, time;
+    int64_t id, time, depth;
+    int incomplete;
     char *commit, *date, *machine, *metric;
 } run_key;
 
@@ -139,6 +151,8 @@ static int read_run_key(sqlite3_stmt *st, void *item)
     r->date = qsb_sql_column_text(st, 3);
     r->machine = qsb_sql_column_text(st, 4);
     r->metric = qsb_sql_column_text(st, 5);
+    r->depth = sqlite3_column_int64(st, 6); /* NULL reads as 0: not known */
+    r->incomplete = sqlite3_column_int(st, 7);
     return r->commit && r->date && r->machine && r->metric
                ? QSB_OK : qsb_out_of_memory("the history's runs");
 }
@@ -147,10 +161,11 @@ static int run_keys_load(qsb_history *h, const char *machine, run_keys *k)
 {
     void *items;
     int status = qsb_sql_select(h, machine ? "SELECT id, commit_time, commit_rev, commit_date,"
-                                             " machine, metric FROM runs WHERE machine = ?1"
-                                             " ORDER BY id"
+                                             " machine, metric, commit_depth, incomplete"
+                                             " FROM runs WHERE machine = ?1 ORDER BY id"
                                            : "SELECT id, commit_time, commit_rev, commit_date,"
-                                             " machine, metric FROM runs ORDER BY id",
+                                             " machine, metric, commit_depth, incomplete"
+                                             " FROM runs ORDER BY id",
                                 machine, sizeof *k->runs, read_run_key, &items, &k->n,
                                 "reading the runs");
     k->runs = items;
@@ -172,7 +187,20 @@ static const run_key *run_key_find(const run_keys *k, int64_t id)
     return lo < k->n && k->runs[lo].id == id ? &k->runs[lo] : NULL;
 }
 
-/* A series' points in the walk's order: machine, metric, then commit time and run. */
+/* Within one machine and metric, when every point's ancestry is known: by it, then by
+** commit time and run. */
+static int ancestry_order(const void *pa, const void *pb)
+{
+    const qsb_history_point *a = pa, *b = pb;
+    if (a->depth != b->depth)
+        return (a->depth > b->depth) - (a->depth < b->depth);
+    if (a->time != b->time)
+        return (a->time > b->time) - (a->time < b->time);
+    return (a->run_id > b->run_id) - (a->run_id < b->run_id);
+}
+
+/* A series' points in the walk's order: machine, metric, then commit time and run (each
+** part reordered by ancestry in visit_parts when it is known). */
 static int point_order(const void *pa, const void *pb)
 {
     const qsb_history_point *a = pa, *b = pb;
@@ -220,9 +248,11 @@ static int point_samples(qsb_history *h, qsb_history_series *s, qsb_history_poin
     return QSB_OK;
 }
 
-/* The rows of series `id` whose runs are in keys, into s (emptied first). */
+/* The rows of series `id` whose runs are in keys (the complete ones, or every one), into s
+** (emptied first). */
 static int series_read(qsb_history *h, sqlite3_stmt *st, int64_t id, const run_keys *keys,
-                       qsb_history_detail detail, qsb_history_series *s, size_t *cap)
+                       qsb_history_runs_taken taken, qsb_history_detail detail,
+                       qsb_history_series *s, size_t *cap)
 {
     store_free(s->store);
     s->store = NULL;
@@ -231,7 +261,8 @@ static int series_read(qsb_history *h, sqlite3_stmt *st, int64_t id, const run_k
     int status = QSB_OK, rc;
     while (status == QSB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         const run_key *run = run_key_find(keys, sqlite3_column_int64(st, 0));
-        if (!run || (status = series_grow(s, cap)) != QSB_OK)
+        if (!run || (run->incomplete && taken == QSB_HISTORY_COMPLETE_RUNS) ||
+            (status = series_grow(s, cap)) != QSB_OK)
             continue;
         qsb_history_point *p = &s->points[s->n];
         memset(p, 0, sizeof *p);
@@ -241,6 +272,8 @@ static int series_read(qsb_history *h, sqlite3_stmt *st, int64_t id, const run_k
         p->machine = run->machine;
         p->metric = run->metric;
         p->time = run->time;
+        p->depth = run->depth;
+        p->incomplete = run->incomplete;
         p->baseline = sqlite3_column_int(st, 1);
         p->verified = sqlite3_column_int(st, 2);
         p->median = qsb_sql_column_double(st, 3);
@@ -275,6 +308,11 @@ static int visit_parts(qsb_history_series *all, qsb_history_visit visit, void *c
                             strcmp(all->points[to].metric, all->points[from].metric) == 0;
              to++)
             ;
+        size_t known = 0;
+        for (size_t i = from; i < to; i++)
+            known += all->points[i].depth > 0;
+        if (known == to - from)
+            qsort(all->points + from, to - from, sizeof *all->points, ancestry_order);
         qsb_history_series part = *all;
         part.machine = all->points[from].machine;
         part.metric = all->points[from].metric;
@@ -288,7 +326,7 @@ static int visit_parts(qsb_history_series *all, qsb_history_visit visit, void *c
 int qsb_history_walk(qsb_history *h, const qsb_history_filter *filter,
                      qsb_history_detail detail, qsb_history_visit visit, void *ctx)
 {
-    qsb_history_filter none = {NULL, 0, 0, NULL, NULL};
+    qsb_history_filter none = {NULL, 0, 0, NULL, NULL, QSB_HISTORY_COMPLETE_RUNS};
     const qsb_history_filter *f = filter ? filter : &none;
     run_keys keys;
     int status = run_keys_load(h, f->machine, &keys);
@@ -319,8 +357,8 @@ int qsb_history_walk(qsb_history *h, const qsb_history_filter *filter,
         s.nelem = (uint64_t)sqlite3_column_int64(series_st, 2);
         s.size = (uint64_t)sqlite3_column_int64(series_st, 3);
         s.algorithm = (const char *)sqlite3_column_text(series_st, 4);
-        status = series_read(h, rows_st, sqlite3_column_int64(series_st, 0), &keys, detail, &s,
-                             &cap);
+        status = series_read(h, rows_st, sqlite3_column_int64(series_st, 0), &keys, f->runs,
+                             detail, &s, &cap);
         if (status == QSB_OK)
             status = visit_parts(&s, visit, ctx);
     }
@@ -398,3 +436,34 @@ size_t qsb_history_algorithms_text(qsb_history *h, const qsb_history_filter *cel
     return join_names(h, st, 0, buf, len);
 }
 
+
+int qsb_history_check_machine(qsb_history *h, const char *machine)
+{
+    if (!machine)
+        return QSB_OK;
+    sqlite3_stmt *st;
+    int status = qsb_sql_prepare(h, "SELECT 1 FROM runs WHERE machine = ?1 LIMIT 1", &st);
+    if (status != QSB_OK)
+        return status;
+    qsb_sql_bind_text(st, 1, machine);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_ROW)
+        return QSB_OK;
+    if (rc != SQLITE_DONE)
+        return qsb_sql_error(h, rc, "reading the runs");
+    char names[256];
+    if (qsb_history_machines_text(h, names, sizeof names) == 0)
+        snprintf(names, sizeof names, "none");
+    return qsb_error(QSB_EUSAGE, "--machine '%s': no run of that machine in %s (there: %s)",
+                     qsb_quote(machine), qsb_quote_path(h->path), names);
+}
+
+size_t qsb_history_machines_text(qsb_history *h, char *buf, size_t len)
+{
+    sqlite3_stmt *st;
+    buf[0] = '\0';
+    if (qsb_sql_prepare(h, "SELECT DISTINCT machine FROM runs ORDER BY 1", &st) != QSB_OK)
+        return 0;
+    return join_names(h, st, 0, buf, len);
+}

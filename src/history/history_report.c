@@ -46,7 +46,7 @@ int qsb_history_add_files(qsb_history *h, char *const *paths, size_t n,
             all[k] = files[i][j]; /* shallow: files[] still owns them */
             stamps[k] = (qsb_history_stamp){stamp->commit, stamp->date, stamp->time,
                                             stamp->branch[0] ? stamp->branch : NULL,
-                                            machine, paths[i]};
+                                            machine, paths[i], stamp->depth, stamp->dirty};
         }
     if (status == QSB_OK)
         status = qsb_history_add(h, all, stamps, total, ids);
@@ -72,10 +72,14 @@ int qsb_history_add_results(const char *path, const qsb_results *r, const qsb_st
     if (status != QSB_OK)
         return status;
     qsb_history_stamp st = {stamp->commit, stamp->date, stamp->time,
-                            stamp->branch[0] ? stamp->branch : NULL, machine, NULL};
+                            stamp->branch[0] ? stamp->branch : NULL,
+                            machine, NULL, stamp->depth, stamp->dirty};
     int64_t id = 0;
     status = qsb_history_add(h, r, &st, 1, &id);
-    qsb_history_close(h);
+    if (status == QSB_OK)
+        qsb_history_close(h);
+    else
+        qsb_history_discard(h);
     if (status == QSB_OK)
         qsb_note("history: run %lld added to %s: %s at %s, %zu cells", (long long)id,
                  qsb_quote_path(path), qsb_quote(machine ? machine : qsb_machine_name(&r->context)),
@@ -98,13 +102,15 @@ int qsb_history_write_runs(FILE *out, qsb_history *h, const char *machine)
     int status = qsb_history_runs(h, machine, &runs, &n);
     if (status != QSB_OK)
         return status;
-    fprintf(out, "%6s  %-12s  %-25s  %-16s  %5s  %s\n", "run", "commit", "date", "machine",
-            "cells", "command");
+    fprintf(out, "%6s  %-12s  %-25s  %-16s  %5s  %-16s  %s\n", "run", "commit", "date",
+            "machine", "cells", "marks", "command");
     for (size_t i = 0; i < n; i++) {
-        char c[13];
-        fprintf(out, "%6lld  %-12s  %-25s  %-16s  %5zu  %s\n", (long long)runs[i].id,
+        char c[13], marks[32];
+        snprintf(marks, sizeof marks, "%s%s%s", runs[i].incomplete ? "incomplete" : "",
+                 runs[i].incomplete && runs[i].dirty ? "," : "", runs[i].dirty ? "dirty" : "");
+        fprintf(out, "%6lld  %-12s  %-25s  %-16s  %5zu  %-16s  %s\n", (long long)runs[i].id,
                 short_commit(runs[i].commit, c), runs[i].date, runs[i].machine, runs[i].cells,
-                runs[i].command_line);
+                marks[0] ? marks : "-", runs[i].command_line);
     }
     if (n == 0)
         fprintf(out, "(no runs)\n");
@@ -203,7 +209,8 @@ static void write_series_table(FILE *out, const qsb_history_series *s)
         fprintf(out, "%-12s  %-25s", short_commit(p->commit, c), p->date);
         write_interval(out, AS_MEDIAN, p->median, p->median_lo, p->median_hi, 34);
         write_interval(out, AS_DELTA, p->delta_pct, p->delta_lo, p->delta_hi, 30);
-        fprintf(out, "  %s%s\n", p->states ? p->states : "", p->verified ? "" : " FAILED");
+        fprintf(out, "  %s%s%s\n", p->states ? p->states : "", p->verified ? "" : " FAILED",
+                p->incomplete ? " (incomplete run)" : "");
     }
 }
 

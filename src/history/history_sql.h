@@ -8,6 +8,7 @@
 #define QSB_HISTORY_SQL_H
 
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,7 @@
 struct qsb_history {
     sqlite3 *db;
     char *path;
+    bool created; /* the file did not exist before this open: qsb_history_discard removes it */
 };
 
 /* Reports SQLite's code as a failure of doing ("reading the runs"); returns the status. */

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "diag.h"
-#include "history_sql.h"
 #include "summary.h"
 
 #define Z975 1.959964
@@ -129,7 +128,7 @@ int qsb_history_run_levels(qsb_history *h, const char *machine, const char *metr
 {
     memset(out, 0, sizeof *out);
     level_walk w = {metric, last_n ? last_n : QSB_HISTORY_LAST_RUNS, out, 0, NULL, NULL, 0};
-    qsb_history_filter all = {NULL, 0, 0, NULL, machine};
+    qsb_history_filter all = {NULL, 0, 0, NULL, machine, QSB_HISTORY_COMPLETE_RUNS};
     int status = qsb_history_walk(h, &all, QSB_HISTORY_NO_SAMPLES, visit_series, &w);
     free(w.y);
     free(w.v);
@@ -185,26 +184,4 @@ double qsb_run_levels_median_pct(const qsb_run_levels *levels)
     double median = v ? qsb_median_of_finite(v, levels->n) : NAN;
     free(v);
     return median;
-}
-
-int qsb_history_holds_run(qsb_history *h, const qsb_context *c, bool *held)
-{
-    sqlite3_stmt *st;
-    *held = false;
-    if (!c->date || !*c->date) /* a file without its run's date (an old CSV): not known */
-        return QSB_OK;
-    int status = qsb_sql_prepare(h, "SELECT count(*) FROM runs WHERE run_date IS ?1 AND host IS ?2"
-                                    " AND command_line IS ?3", &st);
-    if (status != QSB_OK)
-        return status;
-    qsb_sql_bind_text(st, 1, c->date);
-    qsb_sql_bind_text(st, 2, c->host);
-    qsb_sql_bind_text(st, 3, c->command_line);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        *held = sqlite3_column_int64(st, 0) > 0;
-    else
-        status = qsb_sql_error(h, rc, "looking for the run");
-    sqlite3_finalize(st);
-    return status;
 }

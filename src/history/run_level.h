@@ -41,11 +41,6 @@ int qsb_history_run_levels(qsb_history *h, const char *machine, const char *metr
                            size_t last_n, qsb_run_levels *out);
 void qsb_run_levels_free(qsb_run_levels *levels);
 
-/* Is a run of this context (its date, host and command line) filed in the history already?
-** A run is never judged against itself. A context without a date is not known to be.
-** QSB_OK or an error (reported). */
-int qsb_history_holds_run(qsb_history *h, const qsb_context *c, bool *held);
-
 /* The row of that cell and algorithm; NULL when the history has none. */
 const qsb_row_level *qsb_run_levels_find(const qsb_run_levels *levels, const char *pattern,
                                          uint64_t nelem, uint64_t size, const char *algorithm);

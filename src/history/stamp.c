@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -78,6 +79,31 @@ static int git(const char *dir, char *out, size_t len, const char *a1, const cha
     return qsb_child_run(argv, dir, NULL, out, len, QSB_CHILD_QUIET) == 0 && out[0] ? 0 : -1;
 }
 
+/* The commit's place in the ancestry (stamp.h), 0 when git does not know it, or knows only
+** part of it (a shallow clone counts from its cut: its commits would come first). */
+static int64_t ancestry_depth(const char *dir, const char *commit)
+{
+    char rev[160], count[32], shallow[8];
+    if (git(dir, shallow, sizeof shallow, "rev-parse", "--is-shallow-repository", NULL,
+            NULL) != 0 || strcmp(shallow, "false") != 0)
+        return 0;
+    snprintf(rev, sizeof rev, "%s^{commit}", commit);
+    if (git(dir, count, sizeof count, "rev-list", "--count", rev, NULL) != 0)
+        return 0;
+    char *end;
+    long long depth = strtoll(count, &end, 10);
+    return *end == '\0' && depth > 0 ? (int64_t)depth : 0;
+}
+
+/* Uncommitted changes to the checkout's tracked files (untracked ones, such as the results
+** being written, do not change what was built). */
+static bool checkout_dirty(const char *dir)
+{
+    char changes[2];
+    return git(dir, changes, sizeof changes, "status", "--porcelain", "--untracked-files=no",
+               NULL) == 0;
+}
+
 int qsb_stamp_resolve(const char *commit, const char *date, const char *branch,
                       const char *dir, qsb_stamp_text *out)
 {
@@ -107,5 +133,10 @@ int qsb_stamp_resolve(const char *commit, const char *date, const char *branch,
                              "--abbrev-ref", "HEAD", NULL) != 0 ||
                          strcmp(out->branch, "HEAD") == 0))
         out->branch[0] = '\0'; /* no branch, or a detached HEAD */
+    out->depth = ancestry_depth(dir, out->commit);
+    if (!commit && (out->dirty = checkout_dirty(dir)))
+        qsb_warning("the checkout has uncommitted changes: the run is filed under HEAD %.12s "
+                    "marked dirty (commit them to file it cleanly)",
+                    out->commit);
     return QSB_OK;
 }

@@ -13,6 +13,7 @@
 #include "states.h"
 #include "states_text.h"
 #include "stats.h"
+#include "units.h"
 
 /* Why run b's cells cannot be pooled with run a's, or NULL: the same cells (some of them
 ** when subsets) with the same algorithms. */
@@ -31,24 +32,117 @@ static const char *other_cells(const qsb_results *a, const qsb_results *b, bool 
     return NULL;
 }
 
-/* Why run b cannot be pooled with run a, or NULL. */
-static const char *mismatch(const qsb_results *a, const qsb_results *b, bool subsets)
+/* Why the whole matrices two runs were given differ ("another matrix: --nelem"), or NULL
+** (the same, or one of them unknown: a CSV file). */
+static const char *other_matrix(const qsb_matrix *x, const qsb_matrix *y)
 {
-    if (strcmp(qsb_machine_name(&a->context), qsb_machine_name(&b->context)) != 0)
-        return "another machine";
+    if (x->n_nelem == 0 || y->n_nelem == 0)
+        return NULL;
+    if (x->n_nelem != y->n_nelem || memcmp(x->nelem, y->nelem, x->n_nelem * sizeof *x->nelem))
+        return "another matrix: --nelem";
+    if (x->n_sizes != y->n_sizes || memcmp(x->sizes, y->sizes, x->n_sizes * sizeof *x->sizes))
+        return "another matrix: --sizes";
+    if (x->n_patterns != y->n_patterns)
+        return "another matrix: --patterns";
+    for (size_t i = 0; i < x->n_patterns; i++)
+        if (strcmp(x->patterns[i], y->patterns[i]) != 0)
+            return "another matrix: --patterns";
+    if (x->n_algos != y->n_algos)
+        return "another matrix: --algos";
+    for (size_t i = 0; i < x->n_algos; i++)
+        if (strcmp(x->algos[i], y->algos[i]) != 0)
+            return "another matrix: --algos";
+    return NULL;
+}
+
+/* The --algos value of a run's command line, up to its end or a blank, its quotes left out;
+** "" when the line has none (the default list, or a file without its command line). */
+static void algos_given(const char *command_line, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    const char *at = command_line ? strstr(command_line, " --algos") : NULL;
+    if (!at || (at[8] != ' ' && at[8] != '='))
+        return;
+    size_t used = 0;
+    for (const char *p = at + 9; *p && *p != ' ' && used + 1 < len; p++)
+        if (*p != '\'')
+            buf[used++] = *p;
+    buf[used] = '\0';
+}
+
+/* One item of an --algos list ("cand=/lib/x.so:sym") with its library's directory left
+** out ("cand=x.so:sym"): the same library reached by another path is the same algorithm. */
+static void identity_of(const char *item, size_t n, char *buf, size_t len)
+{
+    const char *slash = NULL;
+    for (const char *p = item; p < item + n; p++)
+        if (*p == '/')
+            slash = p;
+    const char *eq = memchr(item, '=', n);
+    size_t name = eq && (!slash || eq < slash) ? (size_t)(eq - item) + 1 : 0;
+    const char *rest = slash ? slash + 1 : item + name;
+    snprintf(buf, len, "%.*s%.*s", (int)name, item, (int)(item + n - rest), rest);
+}
+
+/* Why the algorithms two runs measured are not the same ones, by their identities (a
+** plug-in's library and symbol, as their command lines give them), or NULL when they are or
+** either is unknown. Rows of one name may be sorts of two libraries or symbols. */
+static const char *other_identities(const qsb_context *x, const qsb_context *y, char *why,
+                                    size_t len)
+{
+    char ax[1024], ay[1024];
+    algos_given(x->command_line, ax, sizeof ax);
+    algos_given(y->command_line, ay, sizeof ay);
+    if (!ax[0] || !ay[0])
+        return NULL;
+    const char *p = ax, *q = ay;
+    while (*p || *q) {
+        size_t np = strcspn(p, ","), nq = strcspn(q, ",");
+        char ip[512], iq[512];
+        identity_of(p, np, ip, sizeof ip);
+        identity_of(q, nq, iq, sizeof iq);
+        if (strcmp(ip, iq) != 0) {
+            snprintf(why, len, "another algorithm: '%s' against '%s'", qsb_quote(iq),
+                     qsb_quote(ip));
+            return why;
+        }
+        p += np + (p[np] == ',');
+        q += nq + (q[nq] == ',');
+    }
+    return NULL;
+}
+
+/* Are the runs' machines known (a CSV file names none) and different? */
+static bool other_machine(const qsb_context *x, const qsb_context *y)
+{
+    const char *mx = qsb_machine_name(x), *my = qsb_machine_name(y);
+    return strcmp(mx, "unknown") != 0 && strcmp(my, "unknown") != 0 && strcmp(mx, my) != 0;
+}
+
+/* Why run b is not a run of the same command as run a (the first difference), or NULL. why
+** holds the text when it is made here. */
+static const char *mismatch(const qsb_results *a, const qsb_results *b, bool subsets,
+                            char *why, size_t len)
+{
     if (!qsb_same_text(a->context.metric, b->context.metric))
         return "another metric";
+    if (other_machine(&a->context, &b->context))
+        return "another machine";
     if (a->context.seed != b->context.seed || !qsb_same_text(a->context.mode, b->context.mode))
         return "other inputs (seed or mode)";
     if (!qsb_same_text(a->baseline, b->baseline))
         return "another baseline";
     if (a->context.shard_k != b->context.shard_k || a->context.shard_n != b->context.shard_n)
         return "another shard";
-    return other_cells(a, b, subsets);
+    const char *matrix = other_matrix(&a->context.matrix, &b->context.matrix);
+    if (matrix)
+        return matrix;
+    const char *cells = other_cells(a, b, subsets);
+    return cells ? cells : other_identities(&a->context, &b->context, why, len);
 }
 
-/* Every row of b's cells has exactly a's samples (b's cells are a's: mismatch() held), and
-** there is at least one: the same timings twice. Counted comparisons repeat exactly from run
+/* Every row of b's cells has exactly a's samples (in cells a has too), and there is at least
+** one: the same timings twice. Counted comparisons repeat exactly from run
 ** to run, so the comparisons metric proves nothing by its samples. */
 static bool same_samples(const qsb_results *a, const qsb_results *b)
 {
@@ -57,6 +151,8 @@ static bool same_samples(const qsb_results *a, const qsb_results *b)
     size_t compared = 0;
     for (size_t c = 0; c < b->ncells; c++) {
         const qsb_cell *y = &b->cells[c], *x = qsb_results_find_cell(a, y);
+        if (!x || x->nrows != y->nrows)
+            return false;
         for (size_t i = 0; i < y->nrows; i++) {
             const qsb_row *p = &x->rows[i], *q = &y->rows[i];
             if (p->nsamples != q->nsamples ||
@@ -91,6 +187,20 @@ static int refuse_repeated_runs(const qsb_merge_input *in, size_t n)
                 return qsb_error(QSB_EUSAGE, "merge --pool: %s and %s are %s: pool separate "
                                  "runs of the command", in[q].file, in[r].file, why);
         }
+    return QSB_OK;
+}
+
+int qsb_check_separate_runs(const char *who, const qsb_results *a, const char *file_a,
+                            const qsb_results *b, const char *file_b)
+{
+    const char *why = same_run(a, b);
+    if (why)
+        return qsb_error(QSB_EUSAGE, "%s: %s and %s are %s: give separate runs of the command",
+                         who, qsb_quote_path(file_a), qsb_quote_path(file_b), why);
+    char text[160];
+    if ((why = mismatch(a, b, false, text, sizeof text)))
+        return qsb_error(QSB_EUSAGE, "%s: %s is not a run of the same command as %s: %s", who,
+                         qsb_quote_path(file_b), qsb_quote_path(file_a), why);
     return QSB_OK;
 }
 
@@ -325,14 +435,19 @@ static int pool(qsb_merge_input *in, size_t n, bool series, qsb_results *out)
     int status = QSB_OK;
     if (n < 2)
         status = qsb_usage_error("merge --pool needs two runs or more (five for intervals)");
+    /* A run given twice first: in two formats it would read as another machine or command. */
+    if (status == QSB_OK && !series)
+        status = refuse_repeated_runs(in, n);
     for (size_t r = 1; r < n && status == QSB_OK; r++) {
-        const char *why = mismatch(&in[0].run, &in[r].run, series);
+        char text[160];
+        const char *why = mismatch(&in[0].run, &in[r].run, series, text, sizeof text);
         if (why)
             status = qsb_error(QSB_EUSAGE, "merge --pool: %s is not a run of the same command "
                                "as %s: %s", in[r].file, in[0].file, why);
     }
-    if (status == QSB_OK && !series)
-        status = refuse_repeated_runs(in, n);
+    if (status == QSB_OK && !series && n < QSB_MIN_UNITS)
+        qsb_warning("merge --pool: %zu runs give medians and deltas without intervals (%d runs "
+                    "or more give them)", n, QSB_MIN_UNITS);
     if (status == QSB_OK && (pool_context(in, n, out) != 0 || pool_cells(in, n, series, out) != 0))
         status = qsb_out_of_memory("merge --pool");
     if (status != QSB_OK)

@@ -26,9 +26,11 @@
 ** - the context is the first run's, incomplete when any was, its drift factors 1 (the runs
 **   are the level above), its repetitions say it was pooled.
 **
-** The runs must agree on machine, metric, seed, mode, baseline, shard and their cells and rows
-** (the same command; runs of one shard pool into that shard, which merge then joins with the
-** others); otherwise one line through diag and QSB_EUSAGE. No run may be given twice (merge's
+** The runs must agree on metric, machine, seed, mode, baseline, shard, their whole matrix
+** (when their files give it), their cells and rows and their algorithms' identities (the same
+** command; runs of one shard pool into that shard, which merge then joins with the others);
+** otherwise one line through diag naming the first difference and QSB_EUSAGE. Fewer than
+** QSB_MIN_UNITS runs pool without intervals, and a warning says so. No run may be given twice (merge's
 ** runs: identical samples, or the same start, host and command line): one line naming both
 ** files, QSB_EUSAGE.
 */
@@ -38,6 +40,15 @@
 #include <stddef.h>
 
 #include "merge.h"
+
+/* Whether run b may stand beside run a as another run of the same command, as pooling and
+** compare --calibration need: not the same run (identical samples, or the same start, host
+** and command line), and the same metric, machine, inputs, baseline, shard, matrix, cells
+** and algorithms (a plug-in's library and symbol, as the command lines give them). QSB_OK,
+** or one line naming who ("compare --calibration"), both files and the first difference,
+** QSB_EUSAGE. */
+int qsb_check_separate_runs(const char *who, const qsb_results *a, const char *file_a,
+                            const qsb_results *b, const char *file_b);
 
 /* Pools the separate runs in[0..n-1] (merge --pool; their results are freed, also on
 ** failure) into *out; the drift factors stay 1. Returns QSB_OK, QSB_EUSAGE or QSB_ESYSTEM
