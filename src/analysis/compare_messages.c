@@ -107,6 +107,10 @@ void qsb_compare_warn_rows(const qsb_compare_report *r)
     if (opt->run_level_pct > 0.0 && without_units)
         qsb_warning("--run-level %g applies to tests over units: %zu row%s judged without it",
                     opt->run_level_pct, without_units, without_units == 1 ? " is" : "s are");
+    if (opt->run_level_pct <= 0.0 && !r->exact) /* runs move as a whole: no run sees it */
+        qsb_note("without a run level, these verdicts hold within each run's own spread only: "
+                 "where whole runs move (compare --calibration measures it), give "
+                 "--run-level, or gate against the machine's history (history gate)");
     if (r->baseline_moved) /* an A/A whose host moved fails on the baseline itself */
         qsb_warning("%s, the baseline, is itself slower or faster beyond %g%% in %zu row%s: where "
                     "its code is the same in both runs, the host moved between them and every "
