@@ -133,6 +133,11 @@ for r in d["rows"]:
     assert r["judged"] in ("delta", "median") and r["verdict"] == "no interval", r
 PY
 grep -q "run level" gate.err && ok || fail "gate's table on stderr with --json -: $(cat gate.err)"
+# compare --history takes NEW's machine's level from the history: unknown here, and said
+"$bin" compare a.json r.json --history h.sqlite >cmp.out 2>cmp.err
+check_same "$?" 0 "compare --history"
+grep -q "has fewer than 5 runs of a row: its run level is unknown" cmp.err && ok ||
+    fail "compare --history's level: $(cat cmp.err)"
 # exact counts have no interval: every machine's level is unknown, never 0, in list and info
 "$bin" history list $db >list.out 2>&1
 grep -q "^box (comparisons): run level unknown (11 runs; 5 needed)$" list.out && ok ||

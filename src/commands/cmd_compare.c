@@ -13,6 +13,7 @@
 ** 0, or under --strict 1 when fewer than 90% of the rows with intervals agree over every pair
 ** (95% is what honest intervals give).
 */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@
 #include "outfile.h"
 #include "pool.h"
 #include "read_results.h"
+#include "run_level.h"
 #include "significance.h"
 
 enum {
@@ -37,7 +39,8 @@ enum {
     OPT_MARKDOWN,
     OPT_JSON,
     OPT_CALIBRATION,
-    OPT_RUN_LEVEL
+    OPT_RUN_LEVEL,
+    OPT_HISTORY
 };
 
 static const qsb_option compare_options[] = {
@@ -66,6 +69,10 @@ static const qsb_option compare_options[] = {
                        "each run moves as a whole by up to +-PCT % (95%), as compare "
                        "--calibration measured on this machine: added to each run's spread in "
                        "the test (with --calibration: to each run's intervals; default 0)"},
+    [OPT_HISTORY] = {"history", 0, "FILE",
+                     "the run level learned from that history database (history gate): NEW's "
+                     "machine's, of the medians (of the ratios with --normalize), over its "
+                     "last 30 runs; --run-level overrides it"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -91,6 +98,7 @@ typedef struct {
     bool calibration;
     const char *markdown_path;
     const char *json_path;
+    const char *history_path; /* --history: the run level from there */
 } compare_config;
 
 static int on_option(void *ctx, int index, const char *arg)
@@ -108,6 +116,7 @@ static int on_option(void *ctx, int index, const char *arg)
     case OPT_JSON: cfg->json_path = arg; return QSB_OK;
     case OPT_RUN_LEVEL:
         return qsb_parse_run_level(arg, &cfg->opt.run_level_pct);
+    case OPT_HISTORY: cfg->history_path = arg; return QSB_OK;
     }
     return QSB_OK;
 }
@@ -240,6 +249,37 @@ static int append_step_summary(compare_job *job)
 
 enum { OUT_MARKDOWN, OUT_JSON, OUT_COUNT };
 
+/* --history: the run level of NEW's machine learned from the history, into opt (unless
+** --run-level gave one), said in a line; unknown under 5 runs a row, said too. */
+static int level_from_history(const char *path, const qsb_results *cand,
+                              qsb_compare_options *opt)
+{
+    const char *machine = qsb_machine_name(&cand->context);
+    qsb_history *h = NULL;
+    qsb_run_levels levels;
+    int status = qsb_history_open(path, QSB_HISTORY_READ, &h);
+    if (status == QSB_OK)
+        status = qsb_history_check_machine(h, machine);
+    if (status == QSB_OK)
+        status = qsb_history_run_levels(h, machine, cand->context.metric,
+                                        QSB_HISTORY_LAST_RUNS, &levels);
+    qsb_history_close(h);
+    if (status != QSB_OK)
+        return status;
+    double pct = qsb_run_levels_view_pct(&levels, opt->normalize);
+    if (isfinite(pct) && opt->run_level_pct <= 0.0) {
+        opt->run_level_pct = pct;
+        qsb_note("run level +-%.2f%% from the history of '%s' (the median row's, of the %s, "
+                 "over its last %d runs)",
+                 pct, machine, opt->normalize ? "ratios" : "medians", QSB_HISTORY_LAST_RUNS);
+    } else if (!isfinite(pct))
+        qsb_note("the history of '%s' has fewer than %d runs of a row: "
+                 "its run level is unknown",
+                 machine, QSB_LEVEL_MIN_RUNS);
+    qsb_run_levels_free(&levels);
+    return QSB_OK;
+}
+
 /* Between the outputs' open and their commit: the step summary opened, BASE and NEW read and
 ** compared, the table on stdout (on stderr when an output is there), every requested output
 ** written. */
@@ -257,8 +297,11 @@ static int compare_into(const qsb_outputs *out, void *arg)
         status = qsb_read_compare_results(base_path, &job->base);
     if (status == QSB_OK)
         status = qsb_read_compare_results(new_path, &job->cand);
+    qsb_compare_options opt = job->cfg->opt;
+    if (status == QSB_OK && job->cfg->history_path)
+        status = level_from_history(job->cfg->history_path, &job->cand, &opt);
     if (status == QSB_OK)
-        status = qsb_compare_results(&job->base, &job->cand, &job->cfg->opt, &job->report);
+        status = qsb_compare_results(&job->base, &job->cand, &opt, &job->report);
     if (status != QSB_OK)
         return status;
     qsb_compare_warn_context(&job->report);
@@ -283,10 +326,11 @@ static int compare_command(compare_job *job)
     const qsb_output_spec paths[OUT_COUNT] = {{"--markdown", job->cfg->markdown_path},
                                               {"--json", job->cfg->json_path}};
     const char *summary = step_summary_path();
-    const qsb_file_group others[3] = {{"BASE", QSB_FILES_READ, &job->base_path, 1},
+    const qsb_file_group others[4] = {{"BASE", QSB_FILES_READ, &job->base_path, 1},
                                       {"NEW", QSB_FILES_READ, &job->new_path, 1},
-                                      {"$GITHUB_STEP_SUMMARY", QSB_FILES_WRITTEN, &summary, 1}};
-    int status = qsb_outputs_do(paths, OUT_COUNT, others, 3, compare_into, job);
+                                      {"$GITHUB_STEP_SUMMARY", QSB_FILES_WRITTEN, &summary, 1},
+                                      {"--history", QSB_FILES_READ, &job->cfg->history_path, 1}};
+    int status = qsb_outputs_do(paths, OUT_COUNT, others, 4, compare_into, job);
     int appended = append_step_summary(job);
     status = status != QSB_OK ? status : appended;
     if (status == QSB_OK && job->verdict == QSB_FINDING)

@@ -109,6 +109,8 @@ static int migrate(qsb_history *h)
     return status;
 }
 
+#define OLDER_SCHEMA 100 /* check_schema: a history of an earlier version, to migrate first */
+
 /* A database opened read-only is read as it is: a foreign or damaged one, one of another
 ** schema or one not yet made (no tables: nothing to read) is refused, never migrated. */
 static int check_schema(qsb_history *h)
@@ -117,9 +119,11 @@ static int check_schema(qsb_history *h)
     int status = refuse_foreign(h);
     if (status == QSB_OK)
         status = qsb_sql_int(h, "PRAGMA user_version", &version);
-    if (status == QSB_OK && version < QSB_HISTORY_SCHEMA)
+    if (status == QSB_OK && version == 0)
         return qsb_error(QSB_EUSAGE, "%s: no history in it yet (history add or run --history "
                          "makes one)", qsb_quote_path(h->path));
+    if (status == QSB_OK && version < QSB_HISTORY_SCHEMA)
+        return OLDER_SCHEMA;
     return status;
 }
 
@@ -164,7 +168,27 @@ static int check_readable(qsb_history *h)
     return rc == SQLITE_OK ? QSB_OK : qsb_sql_error(h, rc, "opening");
 }
 
+static int open_as(const char *path, qsb_history_open_mode mode, qsb_history **out);
+
+/* A history of an earlier version is brought up to date once by whoever may write it, a
+** reader too (the rows it holds are the same); one that cannot be written is refused with
+** what to do. */
 int qsb_history_open(const char *path, qsb_history_open_mode mode, qsb_history **out)
+{
+    int status = open_as(path, mode, out);
+    if (status != OLDER_SCHEMA)
+        return status;
+    if (access(path, W_OK) != 0)
+        return qsb_error(QSB_EUSAGE, "%s: a history of an earlier version, which a read-only "
+                         "file cannot be brought up to date in: copy it where it can be written",
+                         qsb_quote_path(path));
+    qsb_history *writer;
+    status = open_as(path, QSB_HISTORY_CREATE, &writer); /* it exists: nothing is created */
+    qsb_history_close(writer);
+    return status == QSB_OK ? open_as(path, mode, out) : status;
+}
+
+static int open_as(const char *path, qsb_history_open_mode mode, qsb_history **out)
 {
     *out = NULL;
     int status = check_path(path, mode);

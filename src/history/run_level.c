@@ -185,3 +185,18 @@ double qsb_run_levels_median_pct(const qsb_run_levels *levels)
     free(v);
     return median;
 }
+
+double qsb_run_levels_view_pct(const qsb_run_levels *levels, bool deltas)
+{
+    double *v = malloc((levels->n ? levels->n : 1) * sizeof *v);
+    for (size_t i = 0; v && i < levels->n; i++) {
+        const qsb_row_level *r = &levels->rows[i];
+        const qsb_random_effects *re = deltas ? &r->delta : &r->median;
+        v[i] = re->k >= QSB_LEVEL_MIN_RUNS ? qsb_level_pct(deltas ? r->delta_tau2
+                                                                  : r->median_tau2)
+                                           : NAN;
+    }
+    double median = v ? qsb_median_of_finite(v, levels->n) : NAN;
+    free(v);
+    return median;
+}

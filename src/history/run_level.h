@@ -49,6 +49,10 @@ const qsb_row_level *qsb_run_levels_find(const qsb_run_levels *levels, const cha
 ** (the baseline); NAN when unknown (under QSB_LEVEL_MIN_RUNS runs). */
 double qsb_row_level_pct(const qsb_row_level *row);
 
+/* The machine's level of one view, the deltas (the candidates' rows) or the medians (every
+** row): the median over its rows with a known level; NAN when none. compare --history's. */
+double qsb_run_levels_view_pct(const qsb_run_levels *levels, bool deltas);
+
 /* The machine's level: the median over its rows with a known level; NAN when none. */
 double qsb_run_levels_median_pct(const qsb_run_levels *levels);
 
