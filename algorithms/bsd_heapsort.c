@@ -15,9 +15,10 @@
 ** (test_bsd_heapsort_oracle, against Debian's libbsd through -lbsd); its qsort signature is
 ** run through the qsort adapter (qsort_adapter.h).
 */
+#include "bsd_heapsort.h"
+
 #include <stdlib.h>
 
-#include "qsort_adapter.h"
 #include "sorts.h"
 
 typedef struct {
@@ -87,13 +88,15 @@ static void select_root(const heap *h, size_t n, const char *saved)
     }
 }
 
-static void bsd_heapsort(void *base, size_t n, size_t size, qsb_plain_compare cmp)
+int qsb_bsd_heapsort_plain(void *base, size_t n, size_t size, qsb_plain_compare cmp)
 {
-    if (n <= 1 || size == 0)
-        return; /* libbsd: 0 and 1 element succeed at once; size 0 is EINVAL */
+    if (n <= 1)
+        return 0;
+    if (size == 0)
+        return -1; /* EINVAL */
     char *saved = malloc(size);
     if (!saved)
-        return;
+        return -1;
     const heap h = {base, size, cmp};
     for (size_t parent = n / 2; parent >= 1; parent--)
         sift_down(&h, parent, n);
@@ -104,6 +107,12 @@ static void bsd_heapsort(void *base, size_t n, size_t size, qsb_plain_compare cm
         select_root(&h, n, saved);
     }
     free(saved);
+    return 0;
+}
+
+static void bsd_heapsort(void *base, size_t n, size_t size, qsb_plain_compare cmp)
+{
+    (void)qsb_bsd_heapsort_plain(base, n, size, cmp);
 }
 
 void qsb_bsd_heapsort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)

@@ -57,6 +57,10 @@ const qsb_algorithm qsb_algorithms[] = {
      qsb_musl, QSB_PROP_NLOGN_WORST, "musl 1.2.3 src/stdlib/qsort.c", 0},
     {"newlib", "Bentley-McIlroy quicksort with swap_cnt, 8-level explicit stack (newlib)",
      qsb_newlib, 0, "newlib 3.3.0 newlib/libc/search/qsort.c, as Debian 12 ships it", 0},
+    /* malloc only in its heapsort, which only inputs that exhaust the depth reach. */
+    {"openbsd", "Bentley-McIlroy introsort: heapsort(3) at depth 2 (log2 n + 1), OpenBSD's",
+     qsb_openbsd, QSB_PROP_ALLOCATES | QSB_PROP_NLOGN_WORST,
+     "OpenBSD lib/libc/stdlib/qsort.c rev. 1.18 of 2017-05-30", 0},
     {"quicksort", "median-of-three quicksort + sentinel insertion sort (msort's fallback)",
      qsb_quicksort, 0, "glibc 2.36 stdlib/qsort.c _quicksort", 0},
     {"stackmerge", "stable merge sort, no malloc: branchless 2-chain merges, 2 KiB stack buffer",

@@ -23,6 +23,7 @@ void qsb_bsd_mergesort(void *base, size_t n, size_t size, qsb_compare cmp, void 
 void qsb_dietlibc(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_klibc(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_newlib(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+void qsb_openbsd(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_llvm(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_stackmerge(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_system_qsort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);

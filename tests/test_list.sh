@@ -18,7 +18,7 @@ check "bsd: in place, quadratic" sh -c "grep -q '^  bsd  *\[unstable in-place  q
 check "msort: stable" sh -c "grep -q '^  msort  *\[stable   allocates nlogn     fallback\]' '$out'"
 check "bsd-mergesort: stable" sh -c "grep -q '^  bsd-mergesort  *\[stable   allocates nlogn  ' '$out'"
 check "dietlibc: says its rand() restarts" sh -c "grep '^  dietlibc ' '$out' | grep -q 'rand().*fresh process'"
-for name in bsd bsd-heapsort bsd-mergesort dietlibc heapsort introsort introsort-2021 introsort-final klibc llvm msort msort-2.39 musl newlib quicksort system; do
+for name in bsd bsd-heapsort bsd-mergesort dietlibc heapsort introsort introsort-2021 introsort-final klibc llvm msort msort-2.39 musl newlib openbsd quicksort system; do
     check "$name listed" sh -c "grep -q '^  $name ' '$out'"
 done
 check "patterns" grep -q "^Patterns:" "$out"

@@ -46,7 +46,7 @@ static void check_complete(void)
     static const char *const names[] = {"bsd",   "bsd-heapsort", "bsd-mergesort", "dietlibc",
                                          "heapsort",   "introsort", "introsort-2021",
                                          "introsort-final", "klibc", "llvm", "msort",
-                                         "msort-2.39", "musl", "newlib", "quicksort",
+                                         "msort-2.39", "musl", "newlib", "openbsd", "quicksort",
                                          "stackmerge", "system"};
     for (size_t e = 0; e < sizeof names / sizeof names[0]; e++)
         CHECK_MSG(qsb_algorithm_find(names[e]) != NULL, "'%s' is missing", names[e]);
@@ -68,6 +68,7 @@ static void check_functions(void)
         {"llvm", qsb_llvm},             {"bsd-heapsort", qsb_bsd_heapsort},
         {"bsd-mergesort", qsb_bsd_mergesort}, {"dietlibc", qsb_dietlibc},
         {"klibc", qsb_klibc},           {"newlib", qsb_newlib},
+        {"openbsd", qsb_openbsd},
     };
     for (size_t e = 0; e < sizeof rows / sizeof rows[0]; e++) {
         const qsb_algorithm *a = qsb_algorithm_find(rows[e].name);
@@ -121,6 +122,8 @@ static void check_declared_properties(void)
     CHECK(properties_of("dietlibc") == 0); /* random pivots, yet quadratic under the adversary */
     CHECK(properties_of("klibc") == 0);    /* combsort: no n log n bound */
     CHECK(properties_of("newlib") == 0);
+    /* Its heapsort fallback mallocs one element, and bounds the worst case. */
+    CHECK(properties_of("openbsd") == (QSB_PROP_ALLOCATES | QSB_PROP_NLOGN_WORST));
     CHECK(properties_of("system") == QSB_PROP_UNKNOWN); /* the host's libc: audit measures it */
     for (size_t i = 0; i < qsb_algorithm_count; i++)
         if (qsb_algorithms[i].properties & QSB_PROP_UNKNOWN)
