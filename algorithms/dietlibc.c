@@ -46,7 +46,8 @@ static char *element(const dietlibc_sort *s, ssize_t i)
     return s->base + (size_t)i * s->size;
 }
 
-static void exchange(const dietlibc_sort *s, ssize_t a, ssize_t b)
+/* Kept out of line, as gcc left dietlibc's exch (the objdump of Debian's qsort.o). */
+static __attribute__((noinline)) void exchange(const dietlibc_sort *s, ssize_t a, ssize_t b)
 {
     char *x = element(s, a), *y = element(s, b);
     for (size_t k = s->size; k > 0; k--) {
