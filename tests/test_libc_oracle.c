@@ -2,8 +2,11 @@
 ** test_libc_oracle ENTRY: one registry entry that follows a libc other than glibc and musl,
 ** against that libc's real qsort, on the oracle grid (oracle_grid.h): every pattern x both
 ** input modes x 11 lengths from 0 to 4,097 x 10 element sizes from 1 to 64 bytes, then the
-** seed matrix at its L1 size (49,152 elements of 4, 8 and 32 bytes). Each cell: the same
-** comparator calls and the same result bytes.
+** seed matrix at its L1 size (49,152 elements of 4, 8 and 32 bytes); then McIlroy's adversary
+** played live against the entry and frozen into fixed inputs (the heapsorts' and the quicksorts'
+** worst paths), and a comparator that answers at random from one seed (both sorts given the
+** same answers; not for klibc, whose passes then never end). Each: the same comparator calls
+** and the same result bytes.
 **
 ** The real code comes from Debian's packages, built here by tests/libc_oracle_object.sh and
 ** linked into this test (never kept in the source tree): klibc's and dietlibc's objects taken
@@ -16,12 +19,15 @@
 ** tools/install-deps --tests to have installed every oracle's package.
 */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "adversary.h"
 #include "check.h"
 #include "counting.h"
 #include "oracle_grid.h"
 #include "qsort_adapter.h"
+#include "rng.h"
 
 #if QSB_HAVE_KLIBC
 void klibc_qsort(void *base, size_t n, size_t size, qsb_plain_compare cmp);
@@ -115,6 +121,104 @@ static size_t accepted_sizes(const libc_oracle *o, const size_t *all, size_t cou
     return kept;
 }
 
+/* Sorts base with the real code through the adapter; returns its comparator calls. */
+static uint64_t real_calls(const libc_oracle *o, void *base, size_t n, size_t size,
+                           qsb_compare cmp, void *arg)
+{
+    qsb_counter counter = {cmp, arg, 0};
+    qsb_call_plain_sort(o->real, base, n, size, qsb_counting_compare, &counter);
+    return counter.calls;
+}
+
+/* The adversary's values for n elements, decided against our entry, laid out in elements of
+** `size` bytes (the first four bytes hold the value); NULL when out of memory. */
+static char *adversary_input(const qsb_algorithm *ours, size_t n, size_t size)
+{
+    uint32_t *values = malloc(n * sizeof *values), *indices = malloc(n * sizeof *indices);
+    char *input = calloc(n, size);
+    if (values && indices && input) {
+        for (size_t i = 0; i < n; i++) {
+            indices[i] = (uint32_t)i;
+            values[i] = (uint32_t)n;
+        }
+        adversary adv = {values, (uint32_t)n, 0, 0};
+        ours->sort(indices, n, sizeof *indices, adversary_compare, &adv);
+        for (size_t i = 0; i < n; i++) {
+            if (values[i] == n)
+                values[i] = adv.next_solid++;
+            memcpy(input + i * size, &values[i], sizeof values[i]);
+        }
+    } else {
+        free(input);
+        input = NULL;
+    }
+    free(values);
+    free(indices);
+    return input;
+}
+
+static void check_adversary(const libc_oracle *o, const qsb_algorithm *ours, size_t n,
+                            size_t size)
+{
+    char *ours_input = adversary_input(ours, n, size), *real_input = malloc(n * size);
+    if (!CHECK(ours_input && real_input)) {
+        free(ours_input);
+        free(real_input);
+        return;
+    }
+    memcpy(real_input, ours_input, n * size);
+    qsb_compare cmp = qsb_comparator(4); /* the first four bytes, native order */
+    uint64_t mine = qsb_count_comparisons(ours->sort, ours_input, n, size, cmp, NULL);
+    uint64_t theirs = real_calls(o, real_input, n, size, cmp, NULL);
+    int same_bytes = memcmp(ours_input, real_input, n * size) == 0;
+    CHECK_MSG(mine == theirs && same_bytes, "%s adversary n=%zu size=%zu: ours %llu calls, "
+              "the real code %llu%s", o->entry, n, size, (unsigned long long)mine,
+              (unsigned long long)theirs, same_bytes ? "" : ", different bytes");
+    printf("%s: adversary n=%zu size=%zu: %llu calls on both\n", o->entry, n, size,
+           (unsigned long long)mine);
+    free(ours_input);
+    free(real_input);
+}
+
+static int answer_random(const void *a, const void *b, void *rng)
+{
+    (void)a, (void)b;
+    return (int)(qsb_rng_next31(rng) % 3) - 1;
+}
+
+static void check_random_answers(const libc_oracle *o, const qsb_algorithm *ours)
+{
+    static const size_t counts[] = {2, 7, 8, 63, 64, 1000, 4097};
+    static const size_t sizes[] = {4, 8, 12, 16};
+    unsigned long cells = 0;
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            size_t n = counts[c], size = sizes[s];
+            char *mine = malloc(n * size), *real = malloc(n * size);
+            if (!CHECK(mine && real)) {
+                free(mine), free(real);
+                return;
+            }
+            qsb_rng fill, answers_mine, answers_real;
+            qsb_rng_seed(&fill, QSB_DEFAULT_SEED + c);
+            qsb_fill_random(&fill, mine, n * size);
+            memcpy(real, mine, n * size);
+            qsb_rng_seed(&answers_mine, QSB_DEFAULT_SEED);
+            qsb_rng_seed(&answers_real, QSB_DEFAULT_SEED);
+            uint64_t ours_calls = qsb_count_comparisons(ours->sort, mine, n, size,
+                                                        answer_random, &answers_mine);
+            uint64_t real_count = real_calls(o, real, n, size, answer_random, &answers_real);
+            CHECK_MSG(ours_calls == real_count && memcmp(mine, real, n * size) == 0,
+                      "%s random answers n=%zu size=%zu: ours %llu calls, the real code %llu",
+                      o->entry, n, size, (unsigned long long)ours_calls,
+                      (unsigned long long)real_count);
+            free(mine);
+            free(real);
+            cells++;
+        }
+    printf("%s: random answers: %lu cells compared\n", o->entry, cells);
+}
+
 static void check_entry(const libc_oracle *o)
 {
     static const size_t counts[] = {0, 1, 2, 3, 7, 8, 9, 31, 100, 1000, 4097};
@@ -128,6 +232,14 @@ static void check_entry(const libc_oracle *o)
     static const size_t seed_sizes[] = {4, 8, 32};
     const oracle_grid seed = {seed_counts, 1, seed_sizes, 3};
     CHECK(oracle_grid_check(o->entry, &seed, run_real, (void *)o) == 0);
+
+    const qsb_algorithm *ours = qsb_algorithm_find(o->entry);
+    if (!ours)
+        return; /* oracle_grid_check has said so */
+    check_adversary(o, ours, 2048, 4);
+    check_adversary(o, ours, 2048, 12);
+    if (strcmp(o->entry, "klibc") != 0)
+        check_random_answers(o, ours);
 }
 
 int main(int argc, char **argv)
