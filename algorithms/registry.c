@@ -52,7 +52,7 @@ const qsb_algorithm qsb_algorithms[] = {
     {"msort-2.39", "merge sort as since glibc 2.39: heapsort without memory, fewer word copies",
      qsb_msort_239,
      QSB_PROP_STABLE | QSB_PROP_ALLOCATES | QSB_PROP_NLOGN_WORST | QSB_PROP_FALLBACK,
-     "glibc 2.39 stdlib/qsort.c", 0},
+     "glibc 2.39 stdlib/qsort.c; the same calls in 2.40-2.42 and master of 2026-01-20", 0},
     {"musl", "smoothsort over Leonardo heaps, in place, about n comparisons when sorted",
      qsb_musl, QSB_PROP_NLOGN_WORST, "musl 1.2.3 src/stdlib/qsort.c", 0},
     {"newlib", "Bentley-McIlroy quicksort with swap_cnt, 8-level explicit stack (newlib)",
