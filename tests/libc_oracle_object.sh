@@ -17,6 +17,7 @@ if [ $# -ne 3 ]; then
     exit 2
 fi
 libc=$1 source=$2 output=$3
+case $source in /*) ;; *) source=$PWD/$source ;; esac # the extraction runs elsewhere
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Renames each listed global symbol to <libc>_<symbol> in $work/joined.o, written to $output.
