@@ -12,8 +12,9 @@
 ** comparator is also given that buffer, not only elements of the array. On malloc failure the
 ** real function returns -1 and sorts nothing; so does this entry. Copies and swaps move one
 ** byte at a time, as libbsd's do. The comparator calls and the bytes are libbsd's
-** (test_bsd_heapsort_oracle, against Debian's libbsd through -lbsd); its qsort signature is
-** run through the qsort adapter (qsort_adapter.h).
+** (test_bsd_heapsort_oracle, against Debian's libbsd through -lbsd). libbsd's heapsort has
+** qsort's signature; here the comparator's argument is passed along, so that each comparison
+** is one indirect call, as libbsd's makes to a two-argument comparator.
 */
 #include "bsd_heapsort.h"
 
@@ -24,7 +25,8 @@
 typedef struct {
     char *array; /* elements are numbered from 1, as in Knuth and libbsd */
     size_t size;
-    qsb_plain_compare cmp;
+    qsb_compare cmp;
+    void *arg;
 } heap;
 
 static char *element(const heap *h, size_t i)
@@ -54,7 +56,7 @@ static size_t larger_child(const heap *h, size_t parent, size_t n)
     size_t child = parent * 2;
     if (child > n)
         return 0;
-    if (child < n && h->cmp(element(h, child), element(h, child + 1)) < 0)
+    if (child < n && h->cmp(element(h, child), element(h, child + 1), h->arg) < 0)
         child++;
     return child;
 }
@@ -64,7 +66,7 @@ static size_t larger_child(const heap *h, size_t parent, size_t n)
 static void sift_down(const heap *h, size_t parent, size_t n)
 {
     for (size_t child; (child = larger_child(h, parent, n)) != 0; parent = child) {
-        if (h->cmp(element(h, child), element(h, parent)) <= 0)
+        if (h->cmp(element(h, child), element(h, parent), h->arg) <= 0)
             break;
         swap_bytes(element(h, parent), element(h, child), h->size);
     }
@@ -79,7 +81,7 @@ static void select_root(const heap *h, size_t n, const char *saved)
         copy_bytes(element(h, hole), element(h, child), h->size);
     for (;;) {
         size_t parent = hole / 2;
-        if (hole == 1 || h->cmp(saved, element(h, parent)) < 0) {
+        if (hole == 1 || h->cmp(saved, element(h, parent), h->arg) < 0) {
             copy_bytes(element(h, hole), saved, h->size);
             return;
         }
@@ -88,7 +90,7 @@ static void select_root(const heap *h, size_t n, const char *saved)
     }
 }
 
-int qsb_bsd_heapsort_plain(void *base, size_t n, size_t size, qsb_plain_compare cmp)
+int qsb_bsd_heapsort_status(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
 {
     if (n <= 1)
         return 0;
@@ -97,7 +99,7 @@ int qsb_bsd_heapsort_plain(void *base, size_t n, size_t size, qsb_plain_compare 
     char *saved = malloc(size);
     if (!saved)
         return -1;
-    const heap h = {base, size, cmp};
+    const heap h = {base, size, cmp, arg};
     for (size_t parent = n / 2; parent >= 1; parent--)
         sift_down(&h, parent, n);
     while (n > 1) {
@@ -110,12 +112,7 @@ int qsb_bsd_heapsort_plain(void *base, size_t n, size_t size, qsb_plain_compare 
     return 0;
 }
 
-static void bsd_heapsort(void *base, size_t n, size_t size, qsb_plain_compare cmp)
-{
-    (void)qsb_bsd_heapsort_plain(base, n, size, cmp);
-}
-
 void qsb_bsd_heapsort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
 {
-    qsb_call_plain_sort(bsd_heapsort, base, n, size, cmp, arg);
+    (void)qsb_bsd_heapsort_status(base, n, size, cmp, arg);
 }

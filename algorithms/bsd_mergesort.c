@@ -17,13 +17,13 @@
 ** nothing, and so does this entry (the run refuses such sizes: registry.h). Copies move 4-byte
 ** words when the size and the base allow, else bytes; swaps move bytes, as libbsd's do. The
 ** comparator calls and the bytes are libbsd's (test_bsd_mergesort_oracle, against Debian's
-** libbsd through -lbsd); its qsort signature is run through the qsort adapter.
+** libbsd through -lbsd). It has qsort's signature there; here the comparator's argument is
+** passed along (one indirect call per comparison, as libbsd's).
 */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "qsort_adapter.h"
 #include "sorts.h"
 
 typedef unsigned char byte;
@@ -38,7 +38,8 @@ enum {
 
 typedef struct {
     size_t size;
-    qsb_plain_compare cmp;
+    qsb_compare cmp;
+    void *arg;
     int words; /* copies move WORD_SIZE at a time */
 } merge_sort;
 
@@ -118,7 +119,7 @@ static void insertion_sort(const merge_sort *m, byte *a, size_t n)
     for (; --n >= 1; next += size)
         for (byte *t = next; t > a; t -= size) {
             byte *u = t - size;
-            if (m->cmp(u, t) <= 0)
+            if (m->cmp(u, t, m->arg) <= 0)
                 break;
             swap_bytes(u, t, size);
         }
@@ -132,11 +133,11 @@ static void cut_runs(const merge_sort *m, byte *list1, byte *list2, size_t n, by
 {
     const size_t size = m->size, size2 = 2 * size;
     byte *p2 = list2, *f1 = list1, *f2;
-    int sense = m->cmp(f1, f1 + size) > 0;
+    int sense = m->cmp(f1, f1 + size, m->arg) > 0;
     for (; f1 < last; sense = !sense) {
         size_t length = 2;
         for (f2 = f1 + size2; f2 < last; f2 += size2) {
-            if ((m->cmp(f2, f2 + size) > 0) != sense)
+            if ((m->cmp(f2, f2 + size, m->arg) > 0) != sense)
                 break;
             length += 2;
         }
@@ -152,7 +153,7 @@ static void cut_runs(const merge_sort *m, byte *list1, byte *list2, size_t n, by
         }
         byte *stretch_end = f2;
         for (f2 = f1 + size2; f2 < stretch_end; f2 += size2)
-            if ((m->cmp(f2 - size, f2) > 0) != sense) {
+            if ((m->cmp(f2 - size, f2, m->arg) > 0) != sense) {
                 byte *next = f2 - list1 + list2;
                 set_link(p2, next);
                 p2 = next;
@@ -163,7 +164,7 @@ static void cut_runs(const merge_sort *m, byte *list1, byte *list2, size_t n, by
         if (sense > 0)
             reverse(f1, f2 - size, size);
         f1 = f2;
-        byte *next = f2 < last || m->cmp(f2 - size, f2) > 0 ? f2 - list1 + list2
+        byte *next = f2 < last || m->cmp(f2 - size, f2, m->arg) > 0 ? f2 - list1 + list2
                                                              : list2 + n * size;
         set_link(p2, next);
         p2 = next;
@@ -198,21 +199,21 @@ static byte *gallop(const merge_sort *m, const byte *q, byte *b, byte *t, int se
     byte *p;
     for (i = size;; i <<= 1) {
         if (i >= (size_t)(t - b)) {
-            if ((p = t - size) > b && m->cmp(q, p) <= sense)
+            if ((p = t - size) > b && m->cmp(q, p, m->arg) <= sense)
                 t = p;
             else
                 b = p;
             break;
         }
         p = b + i;
-        if (m->cmp(q, p) <= sense) {
+        if (m->cmp(q, p, m->arg) <= sense) {
             t = p;
             if (i == size)
                 *big = 0;
             while (i > size) {
                 i >>= 1;
                 p = b + i;
-                if (m->cmp(q, p) <= sense)
+                if (m->cmp(q, p, m->arg) <= sense)
                     t = p;
                 else
                     b = p;
@@ -224,7 +225,7 @@ static byte *gallop(const merge_sort *m, const byte *q, byte *b, byte *t, int se
     while (t > b + size) {
         i = (((size_t)(t - b) / size) >> 1) * size;
         p = b + i;
-        if (m->cmp(q, p) <= sense)
+        if (m->cmp(q, p, m->arg) <= sense)
             t = p;
         else
             b = p;
@@ -240,7 +241,7 @@ static void merge_runs(const merge_sort *m, byte *f1, byte *l1, byte *f2, byte *
     while (f1 < l1 && f2 < l2) {
         byte *q, *b, *t;
         int sense;
-        if (m->cmp(f1, f2) <= 0) {
+        if (m->cmp(f1, f2, m->arg) <= 0) {
             q = f2, b = f1, t = l1, sense = -1;
         } else {
             q = f1, b = f2, t = l2, sense = 0;
@@ -248,7 +249,7 @@ static void merge_runs(const merge_sort *m, byte *f1, byte *l1, byte *f2, byte *
         int galloping = *big;
         if (!galloping) {
             unsigned steps = 0;
-            while ((b += size) < t && m->cmp(q, b) > sense)
+            while ((b += size) < t && m->cmp(q, b, m->arg) > sense)
                 if (++steps == LINEAR_STEPS) {
                     *big = galloping = 1;
                     break;
@@ -271,13 +272,14 @@ static void merge_runs(const merge_sort *m, byte *f1, byte *l1, byte *f2, byte *
         copy_run(m, &f1, out, l1);
 }
 
-static int bsd_mergesort(void *base, size_t n, size_t size, qsb_plain_compare cmp)
+static int bsd_mergesort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
 {
     if (size < LINK_SIZE / 2)
         return -1; /* libbsd: EINVAL */
     if (n == 0)
         return 0;
-    const merge_sort m = {size, cmp, size % WORD_SIZE == 0 && (uintptr_t)base % WORD_SIZE == 0};
+    const merge_sort m = {size, cmp, arg,
+                          size % WORD_SIZE == 0 && (uintptr_t)base % WORD_SIZE == 0};
     byte *list1 = base, *list2 = malloc(n * size + LINK_SIZE);
     if (!list2)
         return -1;
@@ -309,12 +311,7 @@ static int bsd_mergesort(void *base, size_t n, size_t size, qsb_plain_compare cm
     return 0;
 }
 
-static void bsd_mergesort_void(void *base, size_t n, size_t size, qsb_plain_compare cmp)
-{
-    (void)bsd_mergesort(base, n, size, cmp);
-}
-
 void qsb_bsd_mergesort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
 {
-    qsb_call_plain_sort(bsd_mergesort_void, base, n, size, cmp, arg);
+    (void)bsd_mergesort(base, n, size, cmp, arg);
 }

@@ -17,12 +17,12 @@
 ** after the pivot is drawn; recursion depth O(n) in that worst case. In place, not stable, no
 ** allocation. Exchanges move one byte at a time, as dietlibc's do. The comparator calls and
 ** the bytes are dietlibc's (test_dietlibc_oracle: the objects of Debian's dietlibc-dev, the
-** generator reset before each sort); its qsort signature is run through the qsort adapter.
+** generator reset before each sort). It has qsort's signature there; here the comparator's
+** argument is passed along (one indirect call per comparison, as dietlibc's).
 */
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "qsort_adapter.h"
 #include "sorts.h"
 
 enum { FRESH_SEED = 1 }; /* dietlibc's seed before any rand() or srand() call */
@@ -30,7 +30,8 @@ enum { FRESH_SEED = 1 }; /* dietlibc's seed before any rand() or srand() call */
 typedef struct {
     char *base;
     size_t size;
-    qsb_plain_compare cmp;
+    qsb_compare cmp;
+    void *arg;
     uint32_t seed; /* dietlibc's rand() state */
 } dietlibc_sort;
 
@@ -59,7 +60,7 @@ static __attribute__((noinline)) void exchange(const dietlibc_sort *s, ssize_t a
 
 static int compare(const dietlibc_sort *s, ssize_t a, ssize_t b)
 {
-    return s->cmp(element(s, a), element(s, b));
+    return s->cmp(element(s, a), element(s, b), s->arg);
 }
 
 /* Sorts [l, r] (inclusive). Invariant of the scan, with v the pivot at r: [l, p] == v,
@@ -95,15 +96,10 @@ static void quicksort(dietlibc_sort *s, ssize_t l, ssize_t r)
     }
 }
 
-static void dietlibc_qsort(void *base, size_t n, size_t size, qsb_plain_compare cmp)
+void qsb_dietlibc(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
 {
     if (n >= SIZE_MAX >> 1 || size >= SIZE_MAX >> 1 || n <= 1)
         return; /* dietlibc's overflow guard, then nothing to sort */
-    dietlibc_sort s = {base, size, cmp, FRESH_SEED};
+    dietlibc_sort s = {base, size, cmp, arg, FRESH_SEED};
     quicksort(&s, 0, (ssize_t)n - 1);
-}
-
-void qsb_dietlibc(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
-{
-    qsb_call_plain_sort(dietlibc_qsort, base, n, size, cmp, arg);
 }

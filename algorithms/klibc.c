@@ -8,10 +8,10 @@
 ** About n log n comparisons on typical input (each pass makes n - gap of them, and about
 ** log_{1.3} n + a few passes run), but no proven bound: the final gap-1 passes are bubble sort,
 ** O(n^2) in the worst case. In place, O(1) stack, not stable, no allocation. klibc's sort has
-** qsort's signature and is run through the qsort adapter (qsort_adapter.h). The comparator
-** calls and the bytes are klibc's (test_klibc_oracle: the object of Debian's libklibc-dev).
+** qsort's signature; here the comparator's argument is passed along, one indirect call per
+** comparison as klibc's makes. The comparator calls and the bytes are klibc's
+** (test_klibc_oracle: the object of Debian's libklibc-dev).
 */
-#include "qsort_adapter.h"
 #include "sorts.h"
 
 /* The next gap: 10/13 of the last, 11 in place of 9 or 10, never below 1. */
@@ -34,7 +34,7 @@ static __attribute__((noinline)) void memswap(char *a, char *b, size_t size)
     }
 }
 
-static void combsort(void *base, size_t n, size_t size, qsb_plain_compare cmp)
+void qsb_klibc(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
 {
     if (n == 0)
         return;
@@ -45,14 +45,9 @@ static void combsort(void *base, size_t n, size_t size, qsb_plain_compare cmp)
         swapped = 0;
         char *left = base, *right = left + gap * size;
         for (size_t i = 0; i < n - gap; i++, left += size, right += size)
-            if (cmp(left, right) > 0) {
+            if (cmp(left, right, arg) > 0) {
                 memswap(left, right, size);
                 swapped = 1;
             }
     } while (gap > 1 || swapped);
-}
-
-void qsb_klibc(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
-{
-    qsb_call_plain_sort(combsort, base, n, size, cmp, arg);
 }

@@ -14,12 +14,12 @@
 ** stack, not stable, no allocation. Swaps move one long when the element is one long and the
 ** base is aligned, longs when both are multiples of a long, else bytes, as newlib's do. The
 ** comparator calls and the bytes are newlib's (test_newlib_oracle: its qsort.c built from
-** newlib-source); its qsort signature is run through the qsort adapter.
+** newlib-source). It has qsort's signature there; here the comparator's argument is passed
+** along (one indirect call per comparison, as newlib's).
 */
 #include <stdint.h>
 #include <string.h>
 
-#include "qsort_adapter.h"
 #include "sorts.h"
 
 enum {
@@ -36,7 +36,8 @@ typedef enum {
 
 typedef struct {
     size_t size;
-    qsb_plain_compare cmp;
+    qsb_compare cmp;
+    void *arg;
     swap_kind kind;
 } newlib_sort;
 
@@ -102,20 +103,20 @@ static void insertion_sort(const newlib_sort *s, char *a, size_t n)
 {
     const size_t es = s->size;
     for (char *m = a + es; m < a + n * es; m += es)
-        for (char *l = m; l > a && s->cmp(l - es, l) > 0; l -= es)
+        for (char *l = m; l > a && s->cmp(l - es, l, s->arg) > 0; l -= es)
             swap(s, l, l - es);
 }
 
 static char *median_of_three(const newlib_sort *s, char *a, char *b, char *c)
 {
-    if (s->cmp(a, b) < 0) {
-        if (s->cmp(b, c) < 0)
+    if (s->cmp(a, b, s->arg) < 0) {
+        if (s->cmp(b, c, s->arg) < 0)
             return b;
-        return s->cmp(a, c) < 0 ? c : a;
+        return s->cmp(a, c, s->arg) < 0 ? c : a;
     }
-    if (s->cmp(b, c) > 0)
+    if (s->cmp(b, c, s->arg) > 0)
         return b;
-    return s->cmp(a, c) < 0 ? a : c;
+    return s->cmp(a, c, s->arg) < 0 ? a : c;
 }
 
 static char *choose_pivot(const newlib_sort *s, char *a, size_t n)
@@ -149,7 +150,7 @@ static int partition(const newlib_sort *s, char *a, size_t n, size_t *less, size
     swap(s, a, choose_pivot(s, a, n));
     char *pa = a + es, *pb = pa, *pc = a + (n - 1) * es, *pd = pc;
     for (;;) {
-        while (pb <= pc && (c = s->cmp(pb, a)) <= 0) {
+        while (pb <= pc && (c = s->cmp(pb, a, s->arg)) <= 0) {
             if (c == 0) {
                 swapped = 1;
                 swap(s, pa, pb);
@@ -157,7 +158,7 @@ static int partition(const newlib_sort *s, char *a, size_t n, size_t *less, size
             }
             pb += es;
         }
-        while (pb <= pc && (c = s->cmp(pc, a)) >= 0) {
+        while (pb <= pc && (c = s->cmp(pc, a, s->arg)) >= 0) {
             if (c == 0) {
                 swapped = 1;
                 swap(s, pc, pd);
@@ -231,13 +232,8 @@ static void sort(const newlib_sort *s, char *a, size_t n)
     }
 }
 
-static void newlib_qsort(void *base, size_t n, size_t size, qsb_plain_compare cmp)
-{
-    const newlib_sort s = {size, cmp, choose_swap(base, size)};
-    sort(&s, base, n);
-}
-
 void qsb_newlib(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
 {
-    qsb_call_plain_sort(newlib_qsort, base, n, size, cmp, arg);
+    const newlib_sort s = {size, cmp, arg, choose_swap(base, size)};
+    sort(&s, base, n);
 }

@@ -13,7 +13,8 @@
 ** heapsort. O(log n) stack, not stable; malloc is called only by the heapsort, so only on
 ** inputs that exhaust the depth (such as McIlroy's adversary). Swaps move one int or one long
 ** when the element is one, ints or longs when the size and the base are multiples of them,
-** else bytes, as OpenBSD's do. Its qsort signature is run through the qsort adapter. The
+** else bytes, as OpenBSD's do. OpenBSD's has qsort's signature; here the comparator's argument
+** is passed along (one indirect call per comparison, as OpenBSD's). The
 ** comparator calls and the bytes equal those of OpenBSD's own qsort.c built with libbsd's
 ** heapsort (the same 4.4BSD code as OpenBSD's), checked outside the test suite since no Debian
 ** package ships it (docs/results.md).
@@ -39,7 +40,8 @@ typedef enum {
 
 typedef struct {
     size_t size;
-    qsb_plain_compare cmp;
+    qsb_compare cmp;
+    void *arg;
     swap_kind kind;
 } openbsd_sort;
 
@@ -134,20 +136,20 @@ static void insertion_sort(const openbsd_sort *s, char *a, size_t n)
 {
     const size_t es = s->size;
     for (char *m = a + es; m < a + n * es; m += es)
-        for (char *l = m; l > a && s->cmp(l - es, l) > 0; l -= es)
+        for (char *l = m; l > a && s->cmp(l - es, l, s->arg) > 0; l -= es)
             swap(s, l, l - es);
 }
 
 static char *median_of_three(const openbsd_sort *s, char *a, char *b, char *c)
 {
-    if (s->cmp(a, b) < 0) {
-        if (s->cmp(b, c) < 0)
+    if (s->cmp(a, b, s->arg) < 0) {
+        if (s->cmp(b, c, s->arg) < 0)
             return b;
-        return s->cmp(a, c) < 0 ? c : a;
+        return s->cmp(a, c, s->arg) < 0 ? c : a;
     }
-    if (s->cmp(b, c) > 0)
+    if (s->cmp(b, c, s->arg) > 0)
         return b;
-    return s->cmp(a, c) < 0 ? a : c;
+    return s->cmp(a, c, s->arg) < 0 ? a : c;
 }
 
 static char *choose_pivot(const openbsd_sort *s, char *a, size_t n)
@@ -180,14 +182,14 @@ static void partition(const openbsd_sort *s, char *a, size_t n, size_t *less, si
     swap(s, a, choose_pivot(s, a, n));
     char *pa = a + es, *pb = pa, *pc = a + (n - 1) * es, *pd = pc;
     for (;;) {
-        while (pb <= pc && (c = s->cmp(pb, a)) <= 0) {
+        while (pb <= pc && (c = s->cmp(pb, a, s->arg)) <= 0) {
             if (c == 0) {
                 swap(s, pa, pb);
                 pa += es;
             }
             pb += es;
         }
-        while (pb <= pc && (c = s->cmp(pc, a)) >= 0) {
+        while (pb <= pc && (c = s->cmp(pc, a, s->arg)) >= 0) {
             if (c == 0) {
                 swap(s, pc, pd);
                 pd -= es;
@@ -217,7 +219,7 @@ static void introsort(const openbsd_sort *s, char *a, size_t n, size_t depth)
             insertion_sort(s, a, n);
             return;
         }
-        if (depth == 0 && qsb_bsd_heapsort_plain(a, n, es, s->cmp) == 0)
+        if (depth == 0 && qsb_bsd_heapsort_status(a, n, es, s->cmp, s->arg) == 0)
             return;
         depth--; /* past zero when the heapsort failed: it is not tried again */
         size_t less, greater;
@@ -240,16 +242,11 @@ static void introsort(const openbsd_sort *s, char *a, size_t n, size_t depth)
     }
 }
 
-static void openbsd_qsort(void *base, size_t n, size_t size, qsb_plain_compare cmp)
+void qsb_openbsd(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
 {
     size_t depth = 0;
     for (size_t i = n; i > 0; i >>= 1)
         depth++;
-    const openbsd_sort s = {size, cmp, choose_swap(base, size)};
+    const openbsd_sort s = {size, cmp, arg, choose_swap(base, size)};
     introsort(&s, base, n, 2 * depth);
-}
-
-void qsb_openbsd(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
-{
-    qsb_call_plain_sort(openbsd_qsort, base, n, size, cmp, arg);
 }

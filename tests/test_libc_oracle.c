@@ -11,9 +11,10 @@
 ** The real code comes from Debian's packages, built here by tests/libc_oracle_object.sh and
 ** linked into this test (never kept in the source tree): klibc's and dietlibc's objects taken
 ** out of their static libraries as compiled, newlib's qsort.c compiled from newlib-source, and
-** libbsd's heapsort and mergesort through -lbsd. Their qsort signature is run through the
-** registry's qsort adapter (qsort_adapter.h). dietlibc's pivots come from its rand(): before
-** each sort its generator is put back to a fresh process's state (srand(1)), as the entry's is.
+** libbsd's heapsort and mergesort through -lbsd. They have qsort's signature: a thread-local
+** record of the comparator and its argument and a two-argument trampoline run them here, as the
+** plug-ins' adapter does. dietlibc's pivots come from its rand(): before each sort its
+** generator is put back to a fresh process's state (srand(1)), as the entry's is.
 **
 ** A package that is missing is a failure that names it, never a skip: the suite expects
 ** tools/install-deps --tests to have installed every oracle's package.
@@ -26,38 +27,59 @@
 #include "check.h"
 #include "counting.h"
 #include "oracle_grid.h"
-#include "qsort_adapter.h"
 #include "rng.h"
 
+typedef int (*plain_compare)(const void *a, const void *b);
+typedef void (*plain_sort_fn)(void *base, size_t n, size_t size, plain_compare cmp);
+
+/* The comparator of the real sort running on this thread, and the trampoline it is given. */
+static _Thread_local struct {
+    qsb_compare cmp;
+    void *arg;
+} current;
+
+static int trampoline(const void *a, const void *b)
+{
+    return current.cmp(a, b, current.arg);
+}
+
+static void call_plain_sort(plain_sort_fn sort, void *base, size_t n, size_t size,
+                                qsb_compare cmp, void *arg)
+{
+    current.cmp = cmp;
+    current.arg = arg;
+    sort(base, n, size, trampoline);
+}
+
 #if QSB_HAVE_KLIBC
-void klibc_qsort(void *base, size_t n, size_t size, qsb_plain_compare cmp);
+void klibc_qsort(void *base, size_t n, size_t size, plain_compare cmp);
 #endif
 #if QSB_HAVE_DIETLIBC
-void dietlibc_qsort(void *base, size_t n, size_t size, qsb_plain_compare cmp);
+void dietlibc_qsort(void *base, size_t n, size_t size, plain_compare cmp);
 void dietlibc_srand(unsigned seed);
 
-static void dietlibc_fresh_qsort(void *base, size_t n, size_t size, qsb_plain_compare cmp)
+static void dietlibc_fresh_qsort(void *base, size_t n, size_t size, plain_compare cmp)
 {
     dietlibc_srand(1); /* the state of a process that has not called rand() yet */
     dietlibc_qsort(base, n, size, cmp);
 }
 #endif
 #if QSB_HAVE_NEWLIB
-void newlib_qsort(void *base, size_t n, size_t size, qsb_plain_compare cmp);
+void newlib_qsort(void *base, size_t n, size_t size, plain_compare cmp);
 #endif
 #if QSB_HAVE_LIBBSD
 /* libbsd's <bsd/stdlib.h> declarations, spelled here so that only the library is needed. */
-int heapsort(void *base, size_t n, size_t size, qsb_plain_compare cmp);
-int mergesort(void *base, size_t n, size_t size, qsb_plain_compare cmp);
+int heapsort(void *base, size_t n, size_t size, plain_compare cmp);
+int mergesort(void *base, size_t n, size_t size, plain_compare cmp);
 
 static int libbsd_status; /* the last call's return value: 0, or -1 with errno */
 
-static void libbsd_heapsort(void *base, size_t n, size_t size, qsb_plain_compare cmp)
+static void libbsd_heapsort(void *base, size_t n, size_t size, plain_compare cmp)
 {
     libbsd_status = heapsort(base, n, size, cmp);
 }
 
-static void libbsd_mergesort(void *base, size_t n, size_t size, qsb_plain_compare cmp)
+static void libbsd_mergesort(void *base, size_t n, size_t size, plain_compare cmp)
 {
     libbsd_status = mergesort(base, n, size, cmp);
 }
@@ -66,7 +88,7 @@ static void libbsd_mergesort(void *base, size_t n, size_t size, qsb_plain_compar
 typedef struct {
     const char *entry;       /* the registry's name */
     const char *package;     /* the Debian package the real code comes from */
-    qsb_plain_sort_fn real;  /* NULL: not built, the package was missing at configure time */
+    plain_sort_fn real;  /* NULL: not built, the package was missing at configure time */
     size_t min_size;         /* smaller elements are refused by the real code (and the entry) */
 } libc_oracle;
 
@@ -102,7 +124,7 @@ static int run_real(void *ctx, void *base, size_t n, size_t size, uint64_t *call
 #if QSB_HAVE_LIBBSD
     libbsd_status = 0;
 #endif
-    qsb_call_plain_sort(o->real, base, n, size, qsb_counting_compare, &counter);
+    call_plain_sort(o->real, base, n, size, qsb_counting_compare, &counter);
     *calls = counter.calls;
 #if QSB_HAVE_LIBBSD
     if (libbsd_status != 0)
@@ -126,7 +148,7 @@ static uint64_t real_calls(const libc_oracle *o, void *base, size_t n, size_t si
                            qsb_compare cmp, void *arg)
 {
     qsb_counter counter = {cmp, arg, 0};
-    qsb_call_plain_sort(o->real, base, n, size, qsb_counting_compare, &counter);
+    call_plain_sort(o->real, base, n, size, qsb_counting_compare, &counter);
     return counter.calls;
 }
 
