@@ -10,7 +10,9 @@
 ** O(n^2) in the worst case. In place, O(1) stack, not stable, no allocation. klibc's sort has
 ** qsort's signature; here the comparator's argument is passed along, one indirect call per
 ** comparison as klibc's makes. The comparator calls and the bytes are klibc's
-** (test_klibc_oracle: the object of Debian's libklibc-dev).
+** (test_klibc_oracle: the object of Debian's libklibc-dev). A comparator that is no consistent
+** order (one that always answers "greater", or at random) keeps the gap-1 passes swapping:
+** this sort, like klibc's, then never ends (the audit's HANG).
 */
 #include "sorts.h"
 
