@@ -29,6 +29,8 @@ typedef struct {
     qsb_sort_fn sort;
     unsigned properties; /* QSB_PROP_* bits */
     const char *origin;  /* the glibc release or commit it follows */
+    size_t min_size;     /* the smallest element size it sorts (0: any); a run refuses smaller
+                            ones, as the real code does (libbsd's mergesort: EINVAL) */
 } qsb_algorithm;
 
 extern const qsb_algorithm qsb_algorithms[];

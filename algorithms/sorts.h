@@ -18,6 +18,12 @@ void qsb_introsort_2021(void *base, size_t n, size_t size, qsb_compare cmp, void
 void qsb_introsort_final(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_bsd(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_musl(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+void qsb_bsd_heapsort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+void qsb_bsd_mergesort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+void qsb_dietlibc(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+void qsb_klibc(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+void qsb_newlib(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
+void qsb_openbsd(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_llvm(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_stackmerge(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_system_qsort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);

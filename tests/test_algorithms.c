@@ -100,7 +100,7 @@ static void check_matrix(buffers *b)
                 canonical(b->reference, b->input, n, size);
                 for (size_t a = 0; a < qsb_algorithm_count; a++)
                     for (size_t o = 0; o < COUNT(offsets); o++) {
-                        if (!offset_applies(offsets[o], n))
+                        if (!offset_applies(offsets[o], n) || size < qsb_algorithms[a].min_size)
                             continue;
                         check_one(&qsb_algorithms[a], &qsb_patterns[p], n, size, offsets[o], b);
                         cases++;
@@ -172,6 +172,8 @@ static void check_stability(buffers *b, unsigned char *seen)
                     size_t n = lengths[li], size = sizes[si];
                     if (size == 1 || (size == 2 && n > 256))
                         continue; /* no room for the index */
+                    if (size < algo->min_size)
+                        continue; /* refused, as by the real code */
                     qsb_generate(&qsb_patterns[p], b->input, n, size, TEST_SEED,
                                  QSB_MODE_DEFAULT);
                     for (size_t o = 0; o < COUNT(offsets); o++) {

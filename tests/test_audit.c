@@ -3,6 +3,7 @@
 ** allocating, introsort unstable, in place and with a bounded stack, quicksort out of bounds
 ** under the Qualys comparator and introsort-final safe under it, the killer adversary
 ** driving quicksort (and the committed introsort) past 10 n log2 n but not introsort-final;
+** the other libcs' entries as their `list` lines declare them;
 ** plus the probes' own machinery (allocation counting, adversary replay, child runner,
 ** reporters). Passes in ASan builds too: allocation counts come from ASan's hooks there.
 */
@@ -35,19 +36,19 @@ static void test_stability(void)
                                            "heapsort"};
     qsb_stability_result r;
     for (size_t i = 0; i < 2; i++) {
-        CHECK(qsb_audit_stability(sort_of(stable[i]), &r) == QSB_OK);
+        CHECK(qsb_audit_stability(sort_of(stable[i]), 0, &r) == QSB_OK);
         CHECK_MSG(r.verdict == QSB_STABLE_YES, "%s: %s", stable[i], r.detail);
         CHECK(r.cases > 500 && r.unstable == 0);
     }
     for (size_t i = 0; i < 4; i++) {
-        CHECK(qsb_audit_stability(sort_of(unstable[i]), &r) == QSB_OK);
+        CHECK(qsb_audit_stability(sort_of(unstable[i]), 0, &r) == QSB_OK);
         CHECK_MSG(r.verdict == QSB_STABLE_NO, "%s: verdict %d", unstable[i], (int)r.verdict);
         CHECK(r.unstable > 0 && r.detail[0] != '\0');
     }
     /* Forced off its scratch, msort runs the quicksort (above its 1024-byte stack buffer). */
     qsb_audit_subject forced;
     CHECK(qsb_audit_forced_fallback("msort", &forced));
-    CHECK(qsb_audit_stability(forced.sort, &r) == QSB_OK);
+    CHECK(qsb_audit_stability(forced.sort, 0, &r) == QSB_OK);
     CHECK(r.verdict == QSB_STABLE_NO);
     CHECK(!qsb_audit_forced_fallback("introsort", &forced));
 }
@@ -257,6 +258,50 @@ static void test_child_runner(void)
     CHECK(o.kind == QSB_CHILD_TIMEOUT);
 }
 
+/* The other libcs' entries: what the audit measures is what their `list` lines declare. klibc
+** declares no n log n bound (its last passes are bubble sort), though the adversary, which
+** decides values against a quicksort's pivot, does not drive it past 10 n log2 n. openbsd
+** declares its heapsort's malloc, which the allocation probe's random input never reaches
+** (the adversary's does). */
+static void test_other_libcs(void)
+{
+    static const char *const names[] = {"bsd-heapsort", "bsd-mergesort", "dietlibc", "klibc",
+                                        "newlib", "openbsd"};
+    qsb_audit_config config;
+    qsb_audit_config_init(&config, QSB_AUDIT_QUICK);
+    config.adversary_nelem[0] = 1000;
+    config.adversary_count = 1;
+    const char *method;
+    bool counting = qsb_alloc_counting_available(&method);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const qsb_algorithm *a = qsb_algorithm_find(names[i]);
+        if (!a) {
+            CHECK_MSG(0, "registry has no '%s'", names[i]);
+            continue;
+        }
+        qsb_stability_result stability;
+        CHECK(qsb_audit_stability(a->sort, a->min_size, &stability) == QSB_OK);
+        CHECK_MSG(stability.verdict ==
+                      ((a->properties & QSB_PROP_STABLE) ? QSB_STABLE_YES : QSB_STABLE_NO),
+                  "%s: stability verdict %d (%s)", a->name, (int)stability.verdict,
+                  stability.detail);
+        if (counting) {
+            qsb_alloc_result alloc;
+            CHECK(qsb_audit_alloc(a->sort, &alloc) == QSB_OK);
+            bool allocation_expected = (a->properties & QSB_PROP_ALLOCATES) &&
+                                       strcmp(a->name, "openbsd") != 0;
+            CHECK_MSG(alloc.allocates == allocation_expected,
+                      "%s: allocates %d", a->name, (int)alloc.allocates);
+        }
+        qsb_adversary_result adversary;
+        CHECK(qsb_audit_adversary(a->sort, &config, &adversary) == QSB_OK);
+        bool quadratic_expected = !(a->properties & QSB_PROP_NLOGN_WORST) &&
+                                  strcmp(a->name, "klibc") != 0;
+        CHECK_MSG(adversary.quadratic == quadratic_expected, "%s: adversary %s", a->name,
+                  adversary.quadratic ? "quadratic" : "not quadratic");
+    }
+}
+
 /* One whole row, and the reporters on it: the CSV's columns line up with its header and the
 ** JSON reads back with the same verdicts. */
 static void test_row_and_reports(void)
@@ -326,5 +371,6 @@ int main(void)
     test_adversary();
     test_broken();
     test_row_and_reports();
+    test_other_libcs();
     return check_done();
 }

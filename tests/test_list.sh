@@ -16,7 +16,9 @@ check "musl: in place, n log n" sh -c "grep -q '^  musl  *\[unstable in-place  n
 check "llvm: in place, n log n" sh -c "grep -q '^  llvm  *\[unstable in-place  nlogn ' '$out'"
 check "bsd: in place, quadratic" sh -c "grep -q '^  bsd  *\[unstable in-place  quadratic' '$out'"
 check "msort: stable" sh -c "grep -q '^  msort  *\[stable   allocates nlogn     fallback\]' '$out'"
-for name in bsd heapsort introsort introsort-2021 introsort-final llvm msort msort-2.39 musl quicksort system; do
+check "bsd-mergesort: stable" sh -c "grep -q '^  bsd-mergesort  *\[stable   allocates nlogn  ' '$out'"
+check "dietlibc: says its rand() restarts" sh -c "grep '^  dietlibc ' '$out' | grep -q 'rand().*fresh process'"
+for name in bsd bsd-heapsort bsd-mergesort dietlibc heapsort introsort introsort-2021 introsort-final klibc llvm msort msort-2.39 musl newlib openbsd quicksort system; do
     check "$name listed" sh -c "grep -q '^  $name ' '$out'"
 done
 check "patterns" grep -q "^Patterns:" "$out"

@@ -43,9 +43,11 @@ static void check_table_shape(void)
 ** The introsort functions are named, not linked here, so this test builds without them. */
 static void check_complete(void)
 {
-    static const char *const names[] = {"bsd",   "heapsort",   "introsort", "introsort-2021",
-                                         "introsort-final", "llvm", "msort", "msort-2.39",
-                                         "musl", "quicksort", "stackmerge", "system"};
+    static const char *const names[] = {"bsd",   "bsd-heapsort", "bsd-mergesort", "dietlibc",
+                                         "heapsort",   "introsort", "introsort-2021",
+                                         "introsort-final", "klibc", "llvm", "msort",
+                                         "msort-2.39", "musl", "newlib", "openbsd", "quicksort",
+                                         "stackmerge", "system"};
     for (size_t e = 0; e < sizeof names / sizeof names[0]; e++)
         CHECK_MSG(qsb_algorithm_find(names[e]) != NULL, "'%s' is missing", names[e]);
     for (size_t i = 0; i < qsb_algorithm_count; i++)
@@ -63,11 +65,24 @@ static void check_functions(void)
         {"heapsort", qsb_heapsort},     {"msort", qsb_msort},         {"msort-2.39", qsb_msort_239},
         {"quicksort", qsb_quicksort},   {"system", qsb_system_qsort}, {"bsd", qsb_bsd},
         {"musl", qsb_musl},             {"stackmerge", qsb_stackmerge},
-        {"llvm", qsb_llvm},
+        {"llvm", qsb_llvm},             {"bsd-heapsort", qsb_bsd_heapsort},
+        {"bsd-mergesort", qsb_bsd_mergesort}, {"dietlibc", qsb_dietlibc},
+        {"klibc", qsb_klibc},           {"newlib", qsb_newlib},
+        {"openbsd", qsb_openbsd},
     };
     for (size_t e = 0; e < sizeof rows / sizeof rows[0]; e++) {
         const qsb_algorithm *a = qsb_algorithm_find(rows[e].name);
         CHECK_MSG(a && a->sort == rows[e].sort, "'%s' does not run its function", rows[e].name);
+    }
+}
+
+/* Only libbsd's mergesort refuses small elements (it threads pointers through pairs of them). */
+static void check_min_sizes(void)
+{
+    for (size_t i = 0; i < qsb_algorithm_count; i++) {
+        const qsb_algorithm *a = &qsb_algorithms[i];
+        size_t expected = strcmp(a->name, "bsd-mergesort") == 0 ? sizeof(void *) / 2 : 0;
+        CHECK_MSG(a->min_size == expected, "%s: min_size %zu", a->name, a->min_size);
     }
 }
 
@@ -101,6 +116,14 @@ static void check_declared_properties(void)
     CHECK(properties_of("llvm") == QSB_PROP_NLOGN_WORST); /* the step budget's heapsort */
     CHECK(properties_of("bsd") == 0);
     CHECK(properties_of("stackmerge") == (QSB_PROP_STABLE | QSB_PROP_NLOGN_WORST));
+    CHECK(properties_of("bsd-heapsort") == (QSB_PROP_ALLOCATES | QSB_PROP_NLOGN_WORST));
+    CHECK(properties_of("bsd-mergesort") == (QSB_PROP_STABLE | QSB_PROP_ALLOCATES |
+                                             QSB_PROP_NLOGN_WORST));
+    CHECK(properties_of("dietlibc") == 0); /* random pivots, yet quadratic under the adversary */
+    CHECK(properties_of("klibc") == 0);    /* combsort: no n log n bound */
+    CHECK(properties_of("newlib") == 0);
+    /* Its heapsort fallback mallocs one element, and bounds the worst case. */
+    CHECK(properties_of("openbsd") == (QSB_PROP_ALLOCATES | QSB_PROP_NLOGN_WORST));
     CHECK(properties_of("system") == QSB_PROP_UNKNOWN); /* the host's libc: audit measures it */
     for (size_t i = 0; i < qsb_algorithm_count; i++)
         if (qsb_algorithms[i].properties & QSB_PROP_UNKNOWN)
@@ -115,5 +138,6 @@ int main(void)
     check_functions();
     check_find();
     check_declared_properties();
+    check_min_sizes();
     return check_done();
 }

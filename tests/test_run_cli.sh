@@ -62,6 +62,9 @@ expect_usage_error "not a whole number" --sizes 4,x
 expect_usage_error "unknown pattern 'nosuch'" --patterns nosuch
 expect_usage_error "unknown algorithm 'nosuch' (valid: .*msort" --algos nosuch
 expect_usage_error "listed twice" --algos msort,msort
+# libbsd's mergesort fails (EINVAL) below half a pointer: a usage error, never a FAILED row.
+expect_usage_error "bsd-mergesort sorts elements of [0-9]* bytes or more.*--sizes has 1" \
+    --algos msort,bsd-mergesort --sizes 8,1
 expect_usage_error "unknown metric 'foo'" --metric foo
 expect_usage_error "unknown mode" --compat glibc-bench-1999
 expect_usage_error "too small" --reps 0

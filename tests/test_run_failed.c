@@ -60,9 +60,9 @@ static void flaky_sort(void *base, size_t n, size_t size,
 }
 
 static const qsb_algorithm broken[] = {
-    {"noop", "test only", noop_sort, 0, "test"},
-    {"lossy", "test only", lossy_sort, 0, "test"},
-    {"flaky", "test only", flaky_sort, 0, "test"},
+    {"noop", "test only", noop_sort, 0, "test", 0},
+    {"lossy", "test only", lossy_sort, 0, "test", 0},
+    {"flaky", "test only", flaky_sort, 0, "test", 0},
 };
 
 static char dir[256], csv[300], json[300], out[300], err[300];

@@ -123,8 +123,8 @@ static outcome run_with(const char *dir, qsb_sort_fn candidate, const char *cons
     int status = qsb_run_config_parse(&cfg, NULL, argc, args);
     CHECK_EQ_U64(status, QSB_OK);
     if (status == QSB_OK && cfg.n_algos == 2) {
-        cfg.algos[0] = (qsb_algorithm){"steady", "test only", steady_sort, 0, "test"};
-        cfg.algos[1] = (qsb_algorithm){"cand", "test only", candidate, 0, "test"};
+        cfg.algos[0] = (qsb_algorithm){"steady", "test only", steady_sort, 0, "test", 0};
+        cfg.algos[1] = (qsb_algorithm){"cand", "test only", candidate, 0, "test", 0};
         calls = 0;
         bench_run_files files = {csv, json, NULL, err};
         CHECK_EQ_U64(bench_run_captured(&cfg, &files), QSB_OK);

@@ -41,7 +41,7 @@ bool qsb_audit_subject_from_registry(const char *name, qsb_audit_subject *out)
     if (!a)
         return false;
     *out = (qsb_audit_subject){a->name, NULL, a->sort, a->properties,
-                                   !(a->properties & QSB_PROP_UNKNOWN)};
+                                   !(a->properties & QSB_PROP_UNKNOWN), a->min_size};
     return true;
 }
 
@@ -84,7 +84,8 @@ bool qsb_audit_forced_fallback(const char *name, qsb_audit_subject *out)
             continue;
         *variants[i].normal = a->sort;
         /* The declared bits describe the normal path, so this row has nothing to contradict. */
-        *out = (qsb_audit_subject){a->name, "malloc fails", variants[i].forced, 0, false};
+        *out = (qsb_audit_subject){a->name, "malloc fails", variants[i].forced, 0, false,
+                                   a->min_size};
         return true;
     }
     return false;
@@ -199,9 +200,11 @@ static int first_sort(qsb_sort_fn sort, void *result)
     return QSB_OK;
 }
 
+/* The subject's min_size reaches the child in the result (set before the probe, which forks). */
 static int stability_probe(qsb_sort_fn sort, void *result)
 {
-    return qsb_audit_stability(sort, result);
+    qsb_stability_result *r = result;
+    return qsb_audit_stability(sort, r->min_size, r);
 }
 
 static int alloc_probe(qsb_sort_fn sort, void *result)
@@ -228,6 +231,7 @@ static int measure_row(qsb_audit_row *row, const qsb_audit_config *config)
     qsb_sort_fn sort = row->subject.sort;
     int status = probe_row(row, config->plugins, "its first sort", first_sort, row->failure,
                            sizeof row->failure, config->timeout_s);
+    row->stability.min_size = row->subject.min_size;
     if (status == QSB_OK && !row->failure[0])
         status = probe_row(row, config->plugins, "the stability probe", stability_probe,
                            &row->stability, sizeof row->stability, PROBE_TIMEOUT_S);

@@ -56,6 +56,7 @@ typedef struct {
     qsb_sort_fn sort;
     unsigned declared;   /* QSB_PROP_* bits the entry claims */
     bool has_declared;   /* false: nothing claimed (QSB_PROP_UNKNOWN), nothing to contradict */
+    size_t min_size;     /* smaller elements are refused (registry.h), so never probed */
 } qsb_audit_subject;
 
 /* The registry entry; false when the name is unknown. */
@@ -81,9 +82,11 @@ typedef struct {
     char detail[112];     /* the first case that decided the verdict, else "" */
     char outside[96];     /* the first case where the sort wrote outside its array (canary
                           ** zones either side), else "" */
+    size_t min_size;      /* the smallest size probed from: the subject refuses smaller */
 } qsb_stability_result;
 
-int qsb_audit_stability(qsb_sort_fn sort, qsb_stability_result *out);
+/* Sizes below min_size (0: none) are left out, as the sort refuses them. */
+int qsb_audit_stability(qsb_sort_fn sort, size_t min_size, qsb_stability_result *out);
 
 /* ---- allocation ---- */
 

@@ -34,6 +34,7 @@ int qsb_audit_subjects_add(qsb_audit_subjects *s, const qsb_algorithm *algorithm
         .sort = algorithm->sort,
         .declared = algorithm->properties,
         .has_declared = !(algorithm->properties & QSB_PROP_UNKNOWN),
+        .min_size = algorithm->min_size,
     };
     if (has_subject(s, subject.name))
         return qsb_usage_error("--algos: '%s' is listed twice", qsb_quote(subject.name));

@@ -205,13 +205,13 @@ static void run_case(probe *pr, size_t size, size_t n, group_pattern p, size_t o
     }
 }
 
-int qsb_audit_stability(qsb_sort_fn sort, qsb_stability_result *out)
+int qsb_audit_stability(qsb_sort_fn sort, size_t min_size, qsb_stability_result *out)
 {
     static const size_t sizes[] = {1, 2, 3, 4, 8, 12, 16, 24, 32, 40, 64};
     static const size_t counts[] = {2, 7, 31, 100, 1000, 1500};
     const size_t max_n = 1500, max_size = 64;
 
-    *out = (qsb_stability_result){QSB_STABLE_YES, 0, 0, "", ""};
+    *out = (qsb_stability_result){QSB_STABLE_YES, 0, 0, "", "", min_size};
     size_t zone = qsb_canary_zone(max_size);
     probe pr = {sort, out, qsb_canary_alloc(max_n * max_size + 1, zone), zone,
                 calloc(max_n + 2, sizeof(uint64_t)), calloc(max_n + 2, sizeof(uint64_t))};
@@ -221,7 +221,7 @@ int qsb_audit_stability(qsb_sort_fn sort, qsb_stability_result *out)
         goto done;
     }
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
-        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+        for (size_t c = 0; sizes[s] >= min_size && c < sizeof counts / sizeof counts[0]; c++)
             for (int p = 0; p < GROUP_PATTERNS; p++)
                 for (size_t offset = 0; offset <= 1; offset++)
                     run_case(&pr, sizes[s], counts[c], (group_pattern)p, offset);

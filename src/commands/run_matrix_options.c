@@ -150,6 +150,19 @@ static const char *default_algos(const char *reference)
     return cover_letter ? QSB_RUN_COVER_LETTER_ALGOS : QSB_RUN_DEFAULT_ALGOS;
 }
 
+/* An entry that refuses some of the run's sizes (registry.h: min_size) is a usage error, not a
+** failed row: the real code fails on them by design. */
+static int check_sizes_accepted(const qsb_run_config *cfg, const qsb_algorithm *a)
+{
+    for (size_t i = 0; i < cfg->n_sizes; i++)
+        if (cfg->sizes[i] < a->min_size)
+            return qsb_usage_error("--algos: %s sorts elements of %zu bytes or more (as the real "
+                                   "code, which fails with EINVAL below), but --sizes has %llu; "
+                                   "leave it out, or use sizes of %zu bytes or more", a->name,
+                                   a->min_size, (unsigned long long)cfg->sizes[i], a->min_size);
+    return QSB_OK;
+}
+
 int qsb_run_resolve_algos(qsb_run_config *cfg, qsb_plugins *plugins, const char *text,
                           const char *reference)
 {
@@ -167,6 +180,8 @@ int qsb_run_resolve_algos(qsb_run_config *cfg, qsb_plugins *plugins, const char 
         for (size_t j = 0; status == QSB_OK && j < i; j++)
             if (strcmp(cfg->algos[j].name, a.name) == 0)
                 status = qsb_usage_error("--algos: '%s' is listed twice", qsb_quote(a.name));
+        if (status == QSB_OK)
+            status = check_sizes_accepted(cfg, &a);
         if (status == QSB_OK)
             cfg->algos[cfg->n_algos++] = a;
     }

@@ -72,7 +72,8 @@ typedef struct {
 int qsb_run_parse_positive(const char *text, const char *what, double max, double *out);
 
 /* The matrix: --nelem (last of all: "auto" looks at the machine), --sizes, --patterns,
-** --algos (their default follows --reference), --metric. */
+** --algos (their default follows --reference; after --sizes, which an entry's min_size may
+** refuse), --metric. */
 int qsb_run_resolve_nelem(qsb_run_config *cfg, const char *text);
 int qsb_run_resolve_sizes(qsb_run_config *cfg, const char *text);
 int qsb_run_resolve_patterns(qsb_run_config *cfg, const char *text);

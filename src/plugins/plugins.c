@@ -362,6 +362,7 @@ static int add_plugin(qsb_plugins *set, const char *entry, qsb_algorithm *out)
     out->summary = p->summary;
     out->properties = QSB_PROP_UNKNOWN;
     out->origin = "plug-in";
+    out->min_size = 0;
     return QSB_OK;
 }
 
