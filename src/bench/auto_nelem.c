@@ -36,16 +36,12 @@ static bool fits_memory(const qsb_run_config *cfg, unsigned plug_ins)
     return qsb_memory_fits_whole(&m);
 }
 
-/* Whether the run spends a budget that its counts must fit. */
-static bool spends_budget(const qsb_run_config *cfg)
-{
-    return !cfg->reps && cfg->processes <= 1 && cfg->worker.slice_s <= 0;
-}
-
-/* Whether the counts must fit a budget (the costs are then probed). */
+/* Whether the counts must fit a budget (the costs are then probed): a run that spends one,
+** not --reps, --processes N, exact counts or a worker. */
 static bool fits_timed(const qsb_run_config *cfg)
 {
-    return cfg->metric != QSB_METRIC_COMPARISONS && spends_budget(cfg);
+    return cfg->metric != QSB_METRIC_COMPARISONS && !cfg->reps && cfg->processes <= 1 &&
+           cfg->worker.slice_s <= 0;
 }
 
 void qsb_auto_nelem_fit_costs(qsb_run_config *cfg, unsigned plug_ins,
