@@ -68,41 +68,21 @@ void qsb_format_memory(uint64_t bytes, char *buf, size_t len)
         snprintf(buf, len, "%.1f %s", value, units[unit]);
 }
 
-/* nelem * size * buffers, or 0 with *overflow set when it does not fit in a size_t. */
-static uint64_t total_bytes(uint64_t nelem, uint64_t size, unsigned buffers, int *overflow)
+int qsb_check_fits(uint64_t nelem, uint64_t size, const char *what)
 {
-    uint64_t limit = SIZE_MAX;
-    *overflow = 0;
-    if (nelem == 0 || size == 0 || buffers == 0)
-        return 0;
-    if (nelem > limit / size || nelem * size > limit / buffers) {
-        *overflow = 1;
-        return 0;
-    }
-    return nelem * size * buffers;
-}
-
-int qsb_check_fits(uint64_t nelem, uint64_t size, unsigned buffers, const char *what)
-{
-    char copies[32] = "";
-    if (buffers > 1)
-        snprintf(copies, sizeof copies, " (%u buffers)", buffers);
-    int overflow;
-    uint64_t bytes = total_bytes(nelem, size, buffers, &overflow);
-    if (overflow)
-        return qsb_usage_error("%s: %llu elements of %llu bytes%s do not fit in the address "
+    if (size != 0 && nelem > SIZE_MAX / size)
+        return qsb_usage_error("%s: %llu elements of %llu bytes do not fit in the address "
                                "space",
-                               what, (unsigned long long)nelem, (unsigned long long)size,
-                               copies);
-    uint64_t available = qsb_available_memory();
+                               what, (unsigned long long)nelem, (unsigned long long)size);
+    uint64_t bytes = nelem * size, available = qsb_available_memory();
     if (available != 0 && bytes > available) {
         char need[32], have[32];
         qsb_format_memory(bytes, need, sizeof need);
         qsb_format_memory(available, have, sizeof have);
-        return qsb_usage_error("%s: %llu elements of %llu bytes%s need %s, more than the %s "
+        return qsb_usage_error("%s: %llu elements of %llu bytes need %s, more than the %s "
                                "of memory available",
-                               what, (unsigned long long)nelem, (unsigned long long)size,
-                               copies, need, have);
+                               what, (unsigned long long)nelem, (unsigned long long)size, need,
+                               have);
     }
     return QSB_OK;
 }

@@ -32,10 +32,10 @@ uint64_t qsb_default_memory_bound(void);
 /* Bytes in the unit that reads best in a message ("1.5 GiB", "512 bytes"). */
 void qsb_format_memory(uint64_t bytes, char *buf, size_t len);
 
-/* Checks that `buffers` buffers of nelem * size bytes fit: no overflow, and within the
-** available memory. Reports a usage error naming `what` and the bytes needed, and returns
-** QSB_EUSAGE, when they do not; QSB_OK otherwise. */
-int qsb_check_fits(uint64_t nelem, uint64_t size, unsigned buffers, const char *what);
+/* Checks that a buffer of nelem * size bytes fits: no overflow, and within the available
+** memory. Reports a usage error naming `what` and the bytes needed, and returns QSB_EUSAGE,
+** when it does not; QSB_OK otherwise. */
+int qsb_check_fits(uint64_t nelem, uint64_t size, const char *what);
 
 typedef struct {
     uint64_t bound;       /* --memory, or qsb_default_memory_bound() */

@@ -18,16 +18,6 @@ const char *qsb_metric_name(qsb_metric metric)
     return metric_names[metric];
 }
 
-const char *qsb_nelem_source_text(qsb_nelem_source source)
-{
-    static const char *const texts[] = {
-        [QSB_NELEM_GIVEN] = "given (--nelem)",
-        [QSB_NELEM_SYSFS] = "--nelem auto: L1d/L2/L3 capacity in sysfs / 8",
-        [QSB_NELEM_FALLBACK] = "--nelem auto: the seed's " QSB_FALLBACK_NELEM,
-    };
-    return texts[source];
-}
-
 size_t qsb_run_config_cells(const qsb_run_config *cfg)
 {
     size_t cells = cfg->n_patterns * cfg->n_sizes * cfg->n_nelem, count = 0;

@@ -44,8 +44,6 @@ typedef enum {
     QSB_NELEM_FALLBACK  /* --nelem auto without cache sizes in sysfs: the seed's counts */
 } qsb_nelem_source;
 
-const char *qsb_nelem_source_text(qsb_nelem_source source);
-
 /* How --nelem auto chose its counts (auto_nelem.h): for the run's first line, `info` and the
 ** results' context. */
 typedef struct {

@@ -48,8 +48,8 @@ static int fill_noise_context(qsb_context *c, const qsb_run_config *cfg, const q
         snprintf(warmup, sizeof warmup, "auto");
     else
         snprintf(warmup, sizeof warmup, "%llu", (unsigned long long)cfg->warmup);
-    snprintf(counts, sizeof counts, "%s", qsb_nelem_source_text(cfg->nelem_source));
-    if (cfg->nelem_source != QSB_NELEM_GIVEN) {
+    snprintf(counts, sizeof counts, "given (--nelem)");
+    if (cfg->nelem_source != QSB_NELEM_GIVEN) { /* the run's first line's words */
         char why[512];
         qsb_auto_nelem_describe(cfg, why, sizeof why);
         snprintf(counts, sizeof counts, "--nelem auto: %s", why);

@@ -35,7 +35,7 @@ int qsb_run_check_memory(const qsb_run_config *cfg, const qsb_plugins *plugins)
     int status = QSB_OK;
     for (size_t i = 0; i < cfg->n_nelem && status == QSB_OK; i++)
         for (size_t j = 0; j < cfg->n_sizes && status == QSB_OK; j++)
-            status = qsb_check_fits(cfg->nelem[i], cfg->sizes[j], 1, "--nelem");
+            status = qsb_check_fits(cfg->nelem[i], cfg->sizes[j], "--nelem");
     qsb_memory_plan memory;
     qsb_memory_plan_run(cfg, qsb_plugins_among(plugins, cfg->algos, cfg->n_algos), &memory);
     return status == QSB_OK ? qsb_memory_check(cfg, &memory) : status;

@@ -105,7 +105,7 @@ static int check_config(const gen_config *cfg)
         return qsb_usage_error("gen needs --nelem N");
     if (!cfg->have_size)
         return qsb_usage_error("gen needs --size S");
-    return qsb_check_fits(cfg->nelem, cfg->size, 1, "gen");
+    return qsb_check_fits(cfg->nelem, cfg->size, "gen");
 }
 
 /* Large writes: stdio passes them straight to write(2), so output runs at memory speed. */
