@@ -7,10 +7,13 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
 #include "json_write.h"
+#include "random_effects.h"
+#include "summary.h"
 
 #define NAME_MAX_SHOWN 32 /* longer names (a hostile file) are cut in the table */
 
@@ -105,6 +108,49 @@ static void summary_sentence(char *buf, size_t len, const qsb_compare_report *r)
                  "; %zu row%s a regression against the baseline only (the baseline moved "
                  "between the runs: compare --normalize judges by the ratio)",
                  moved, moved == 1 ? " is" : "s are");
+}
+
+/* The smallest change a row's test tells from none with 80% power at the report's level over
+** its tests (alpha over the tests: Holm's first step), its spread read off its 95% interval
+** as a normal's, with side_runs runs a side (the spread shrinks by their root); NAN for a row
+** not tested over units. */
+static double detectable_pct(const qsb_compare_report *r, const qsb_comparison *it,
+                             double side_runs)
+{
+    if (it->test != QSB_TEST_UNITS || !isfinite(it->change_lo) || !isfinite(it->change_hi))
+        return NAN;
+    double sd = (log1p(it->change_hi / 100.0) - log1p(it->change_lo / 100.0)) / (2 * QSB_Z975);
+    double alpha = r->opt.alpha / (double)(r->tests ? r->tests : 1);
+    return expm1(qsb_detectable_log(sd / sqrt(side_runs), alpha)) * 100.0;
+}
+
+/* The median row's detectable change with side_runs runs a side; NAN when no row has one. */
+static double detectable_median_pct(const qsb_compare_report *r, double side_runs)
+{
+    double *v = malloc((r->n ? r->n : 1) * sizeof *v);
+    for (size_t i = 0; v && i < r->n; i++) {
+        qsb_comparison it;
+        v[i] = qsb_compare_item(r, i, &it) == QSB_OK ? detectable_pct(r, &it, side_runs) : NAN;
+    }
+    double median = v ? qsb_median_of_finite(v, r->n) : NAN;
+    free(v);
+    return median;
+}
+
+/* "this comparison sees changes above 7.4% (median row); ...", and where that is above the
+** threshold, what the comparison cannot claim. Nothing where no row was tested over units. */
+static void write_detectable(FILE *fp, const qsb_compare_report *r)
+{
+    double one = detectable_median_pct(r, 1.0);
+    if (!isfinite(one))
+        return;
+    fprintf(fp, "this comparison sees changes above %.1f%% (median row); 3 runs a side would "
+                "see %.1f%%\n",
+            one, detectable_median_pct(r, 3.0));
+    if (one > r->opt.threshold_pct)
+        fprintf(fp, "its detectable change is larger than the threshold of %g%%: it cannot "
+                    "support \"no regression above %g%%\"\n",
+                r->opt.threshold_pct, r->opt.threshold_pct);
 }
 
 static const char *test_name(const qsb_compare_report *r)
@@ -257,6 +303,7 @@ int qsb_compare_write_table(FILE *fp, const qsb_compare_report *r, const char *b
         return QSB_ESYSTEM;
     summary_sentence(text, sizeof text, r);
     fprintf(fp, "%s\n", text);
+    write_detectable(fp, r);
     return QSB_OK;
 }
 
@@ -359,7 +406,7 @@ static cJSON *baseline_json(const qsb_baseline_view *v)
     return o;
 }
 
-static cJSON *item_json(const qsb_comparison *it)
+static cJSON *item_json(const qsb_compare_report *r, const qsb_comparison *it)
 {
     cJSON *o = cJSON_CreateObject();
     int bad = !o || !cJSON_AddStringToObject(o, "pattern", it->pattern) ||
@@ -383,6 +430,7 @@ static cJSON *item_json(const qsb_comparison *it)
               add_number(o, "states_only_in_base", (double)it->states_only_base) ||
               add_number(o, "states_only_in_new", (double)it->states_only_new) ||
               add_number(o, "state_speed", it->state_speed) ||
+              add_number(o, "detectable_pct", detectable_pct(r, it, 1.0)) ||
               !cJSON_AddStringToObject(o, "verdict", verdict_keys[it->verdict]);
     cJSON *against = bad ? NULL : baseline_json(&it->against_baseline);
     if (!against || !cJSON_AddItemToObject(o, "against_baseline", against)) {
@@ -427,7 +475,9 @@ static cJSON *report_json(const qsb_compare_report *r, const char *base_path,
                                      r->judged_against_baseline) ||
               add_number(root, "against_baseline_regressions",
                          (double)r->against_baseline_regressions) ||
-              add_number(root, "baseline_moved_rows", (double)r->baseline_moved);
+              add_number(root, "baseline_moved_rows", (double)r->baseline_moved) ||
+              add_number(root, "detectable_pct", detectable_median_pct(r, 1.0)) ||
+              add_number(root, "detectable_3_runs_pct", detectable_median_pct(r, 3.0));
     cJSON *differs = bad ? NULL : cJSON_AddArrayToObject(root, "context_differences");
     bad = !differs;
     for (size_t i = 0; i < r->ndiffers && !bad; i++) {
@@ -453,7 +503,7 @@ int qsb_compare_write_json(FILE *fp, const qsb_compare_report *r, const char *ba
     for (size_t i = 0; i < r->n && status == QSB_OK; i++) {
         qsb_comparison it;
         if ((status = qsb_compare_item(r, i, &it)) == QSB_OK)
-            status = qsb_json_stream_add(&cells, item_json(&it));
+            status = qsb_json_stream_add(&cells, item_json(r, &it));
     }
     qsb_json_stream_close(&cells);
     return status;
