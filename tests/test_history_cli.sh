@@ -19,16 +19,6 @@ cd "$tmp" || exit 1
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t \
     GIT_COMMITTER_EMAIL=t@example.org GIT_CEILING_DIRECTORIES=$tmp
 
-# One error line, exit 2, mentioning $1; the rest is the command.
-bad() {
-    want=$1
-    shift
-    "$@" >out 2>err
-    rc=$?
-    lines=$(wc -l <err)
-    if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q -- "$want" err &&
-        grep -q '^qsortbench: error: ' err; then ok; else fail "$*: rc $rc, $lines lines: $(cat err)"; fi
-}
 
 M="--nelem 1000 --sizes 4 --patterns random,sorted --metric comparisons -q"
 "$bin" run $M --csv a.csv --json a.json >/dev/null 2>run.err || fail "run: $(cat run.err)"
@@ -83,20 +73,20 @@ check_same "$?" 2 "detect of a machine the history has not"
 check_same "$(($(wc -l <s.csv) - 1))" 11 "show --csv lines"
 check_same "$(sed -n 2p s.csv | cut -d, -f1)" c01 "show --csv's first commit"
 grep -q '^c11 ' show.out && ok || fail "show's table: $(cat show.out)"
-bad "there: random/1000/4, sorted/1000/4" "$bin" history show $db --cell random/999/4 --algo introsort
-bad "there: introsort, msort" "$bin" history show $db --cell random/1000/4 --algo heapsort
-bad "PATTERN/NELEM/SIZE" "$bin" history show $db --cell random --algo introsort
-bad "needs --cell" "$bin" history show $db
+check_refused "there: random/1000/4, sorted/1000/4" "$bin" history show $db --cell random/999/4 --algo introsort
+check_refused "there: introsort, msort" "$bin" history show $db --cell random/1000/4 --algo heapsort
+check_refused "PATTERN/NELEM/SIZE" "$bin" history show $db --cell random --algo introsort
+check_refused "needs --cell" "$bin" history show $db
 
 # bad input
-bad "not in a git checkout" "$bin" history add a.csv $db
-bad "--date" "$bin" history add a.csv $db --commit x --date 2026-13-01
-bad "no history database" "$bin" history list --db missing.sqlite
+check_refused "not in a git checkout" "$bin" history add a.csv $db
+check_refused "--date" "$bin" history add a.csv $db --commit x --date 2026-13-01
+check_refused "no history database" "$bin" history list --db missing.sqlite
 head -c 5000 /dev/urandom >noise.sqlite
-bad "not a readable history database" "$bin" history list --db noise.sqlite
-bad "unknown verb 'frob'" "$bin" history frob
-bad "needs a verb" "$bin" history
-bad "no commit" "$bin" run $M --csv r.csv --json r.json --history h.sqlite
+check_refused "not a readable history database" "$bin" history list --db noise.sqlite
+check_refused "unknown verb 'frob'" "$bin" history frob
+check_refused "needs a verb" "$bin" history
+check_refused "no commit" "$bin" run $M --csv r.csv --json r.json --history h.sqlite
 [ ! -e r.csv ] && ok || fail "a refused run --history wrote its results"
 
 # run --history in a checkout: filed under HEAD

@@ -18,15 +18,6 @@ cd "$tmp" || exit 1
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t \
     GIT_COMMITTER_EMAIL=t@example.org GIT_CEILING_DIRECTORIES=$tmp
 
-# refused WORDS COMMAND...: exit 2 and one error line holding WORDS.
-refused() {
-    want=$1
-    shift
-    "$@" >out 2>err
-    rc=$?
-    if [ "$rc" -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q '^qsortbench: error: ' err &&
-        grep -q -- "$want" err; then ok; else fail "$*: rc $rc: $(cat err)"; fi
-}
 # run_lines: the lines of history list that are runs (a run id first), nothing else it says.
 run_lines() { awk '$1 ~ /^[0-9]+$/'; }
 runs_in() { "$bin" history list --db "$1" 2>/dev/null | run_lines | wc -l | tr -d ' '; }
@@ -38,11 +29,11 @@ M="--nelem 1000 --sizes 4 --patterns random --metric comparisons -q"
 # filed once
 db="--db h.sqlite"
 "$bin" history add a.json $db --commit c1 --date 2026-11-01 --machine box 2>/dev/null || fail "add c1"
-refused "a.json: a run filed already (run 1 of h.sqlite)" \
+check_refused "a.json: a run filed already (run 1 of h.sqlite)" \
     "$bin" history add a.json $db --commit c2 --date 2026-11-02 --machine box
-refused "b.json: a run filed already" "$bin" history add b.json b.json $db --commit c2 --date 2026-11-02
+check_refused "b.json: a run filed already" "$bin" history add b.json b.json $db --commit c2 --date 2026-11-02
 check_same "$(runs_in h.sqlite)" 1 "runs after the refused adds"
-refused "commit 'c1' is filed under the date 2026-11-01: 2026-11-05 would give it a second one" \
+check_refused "commit 'c1' is filed under the date 2026-11-01: 2026-11-05 would give it a second one" \
     "$bin" history add b.json $db --commit c1 --date 2026-11-05
 "$bin" history add b.json $db --commit c1 --date 2026-11-01 --machine box 2>/dev/null &&
     ok || fail "a second run of one commit, at its date"

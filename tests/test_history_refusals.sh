@@ -17,15 +17,6 @@ trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT INT TERM
 cd "$tmp" || exit 1
 . "$(dirname "$0")/check.sh"
 
-# refused WORDS COMMAND...: exit 2 and one error line holding WORDS.
-refused() {
-    want=$1
-    shift
-    "$@" >out 2>err
-    rc=$?
-    if [ "$rc" -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q '^qsortbench: error: ' err &&
-        grep -q -- "$want" err; then ok; else fail "$*: rc $rc: $(cat err)"; fi
-}
 
 M="--nelem 1000 --sizes 4 --patterns random --metric comparisons -q"
 "$bin" run $M --csv a.csv --json a.json >/dev/null 2>run.err || fail "run: $(cat run.err)"
@@ -53,11 +44,11 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 # an unknown machine
-refused "--machine 'TYPO': no run of that machine in .* (there: box)" "$bin" history list $db --machine TYPO
-refused "--machine 'TYPO': no run of that machine" "$bin" history show $db --machine TYPO \
+check_refused "--machine 'TYPO': no run of that machine in .* (there: box)" "$bin" history list $db --machine TYPO
+check_refused "--machine 'TYPO': no run of that machine" "$bin" history show $db --machine TYPO \
     --cell random/1000/4 --algo introsort
-refused "--machine 'TYPO': no run of that machine" "$bin" history detect $db --machine TYPO
-refused "--machine 'TYPO': no run of that machine" "$bin" history detect $db --machine TYPO --json -
+check_refused "--machine 'TYPO': no run of that machine" "$bin" history detect $db --machine TYPO
+check_refused "--machine 'TYPO': no run of that machine" "$bin" history detect $db --machine TYPO --json -
 "$bin" history detect $db --machine box >out 2>err && ok || fail "detect of a known machine: $(cat err)"
 
 # schema version 0 with tables: damaged
@@ -68,12 +59,12 @@ db.execute("PRAGMA application_id = 1364410952")  # 0x51534248, "QSBH"
 db.execute("CREATE TABLE runs(id INTEGER PRIMARY KEY)")
 db.commit()
 PY
-refused "damaged.sqlite: a damaged history: its schema version is 0 but it holds tables" \
+check_refused "damaged.sqlite: a damaged history: its schema version is 0 but it holds tables" \
     "$bin" history list --db damaged.sqlite
-refused "a damaged history" "$bin" history add a.csv --db damaged.sqlite --commit c1 --date 2026-11-01
+check_refused "a damaged history" "$bin" history add a.csv --db damaged.sqlite --commit c1 --date 2026-11-01
 
 # a failed add
-refused "cannot read 'nosuch.csv'" "$bin" history add nosuch.csv --db new.sqlite --commit c1 --date 2026-11-01
+check_refused "cannot read 'nosuch.csv'" "$bin" history add nosuch.csv --db new.sqlite --commit c1 --date 2026-11-01
 check_same "$(ls | grep -c '^new\.sqlite')" 0 "files of a failed add"
 echo "not,a,results,file" >bad.csv
 "$bin" history add bad.csv --db new.sqlite --commit c1 --date 2026-11-01 >out 2>err

@@ -13,15 +13,6 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 cd "$tmp" || exit 1
 . "$(dirname "$0")/check.sh"
 
-# refused WORDS COMMAND...: exit 2 and one error line holding WORDS.
-refused() {
-    want=$1
-    shift
-    "$@" >out 2>err
-    rc=$?
-    if [ "$rc" -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q '^qsortbench: error: ' err &&
-        grep -q -- "$want" err; then ok; else fail "$*: rc $rc: $(cat err)"; fi
-}
 
 T="--nelem 200 --sizes 4 --patterns random --reps 3 -q"
 C="--nelem 200 --sizes 4 --patterns random --metric comparisons -q"
@@ -35,19 +26,19 @@ C="--nelem 200 --sizes 4 --patterns random --metric comparisons -q"
     --csv /dev/null >/dev/null 2>>run.err || fail "slow plug-in run"
 
 # the same run twice
-refused "t1.json and t1.csv are the same run" "$bin" merge --pool t1.json t1.csv -o x.json
-refused "are the same run" "$bin" merge --pool t1.json t2.json t1.json -o x.json
-refused "are the same run" "$bin" compare --calibration t1.json t1.json
-refused "are the same run" "$bin" compare --calibration t1.json t1.csv
+check_refused "t1.json and t1.csv are the same run" "$bin" merge --pool t1.json t1.csv -o x.json
+check_refused "are the same run" "$bin" merge --pool t1.json t2.json t1.json -o x.json
+check_refused "are the same run" "$bin" compare --calibration t1.json t1.json
+check_refused "are the same run" "$bin" compare --calibration t1.json t1.csv
 check "no file from a refused pool" test ! -e x.json
 
 # another command
-refused "another metric" "$bin" merge --pool t1.json counted.json -o x.json
-refused "another metric" "$bin" compare --calibration t1.json counted.json
-refused "another matrix: --nelem" "$bin" merge --pool t1.json wide.json -o x.json
-refused "another matrix: --nelem" "$bin" compare --calibration t1.json wide.json
-refused "another algorithm: .*slow_introsort_10pct" "$bin" merge --pool plain.json slow.json -o x.json
-refused "another algorithm: .*slow_introsort_10pct" "$bin" compare --calibration plain.json slow.json
+check_refused "another metric" "$bin" merge --pool t1.json counted.json -o x.json
+check_refused "another metric" "$bin" compare --calibration t1.json counted.json
+check_refused "another matrix: --nelem" "$bin" merge --pool t1.json wide.json -o x.json
+check_refused "another matrix: --nelem" "$bin" compare --calibration t1.json wide.json
+check_refused "another algorithm: .*slow_introsort_10pct" "$bin" merge --pool plain.json slow.json -o x.json
+check_refused "another algorithm: .*slow_introsort_10pct" "$bin" compare --calibration plain.json slow.json
 
 # two separate runs pool, and say that they give no intervals
 "$bin" merge --pool t1.json t2.json -o pooled.json >out 2>err
