@@ -678,8 +678,22 @@ static void test_gate(void)
     qsb_results r;
     fflush(stderr);
     build_units(&r, 20, 6, 3, 1.10, 0.005, 5); /* 10% slower, 6 units per row */
-    CHECK(qsb_gate_fail_above(&r, 3, 0.01, QSB_CORRECTION_HOLM) == QSB_FINDING);
-    CHECK(qsb_gate_fail_above(&r, 12, 0.01, QSB_CORRECTION_HOLM) == QSB_OK);
+    double seen = NAN;
+    CHECK(qsb_gate_fail_above(&r, 3, 0.01, QSB_CORRECTION_HOLM, &seen) == QSB_FINDING);
+    /* The change it sees: each row's (t(1 - 0.01 / 20, 5) + t(0.8, 5)) standard errors, that is
+    ** (6.8688 + 0.9195) se, the median over the 20 rows. */
+    double t_sum = qsb_t_quantile(1.0 - 0.01 / 20.0, 5.0) + qsb_t_quantile(0.8, 5.0), seen_v[20];
+    CHECK(fabs(t_sum - 7.7883) < 1e-3);
+    for (size_t c = 0; c < 20; c++) {
+        const qsb_row *b = &r.cells[c].rows[0], *cand = &r.cells[c].rows[1];
+        double ratios[18];
+        qsb_unit_spread s;
+        CHECK(qsb_paired_ratios(b->samples, cand->samples, 18, ratios) == 0);
+        CHECK(qsb_unit_spread_of(ratios, cand->units, 18, &s) == 0);
+        seen_v[c] = expm1(t_sum * s.log_sd / sqrt(6.0)) * 100.0;
+    }
+    CHECK_MSG(fabs(seen - qsb_median_of_finite(seen_v, 20)) < 1e-9, "sees %.4f%%", seen);
+    CHECK(qsb_gate_fail_above(&r, 12, 0.01, QSB_CORRECTION_HOLM, NULL) == QSB_OK);
     CHECK(qsb_row_fail(&r.cells[0].rows[1], "broken") == 0);
     qsb_results_free(&r);
 
@@ -697,45 +711,45 @@ static void test_gate(void)
                cand->delta_pct > 0.0;
     }
     CHECK_MSG(raw >= 1, "%zu raw p < 0.05", raw);
-    CHECK(qsb_gate_fail_above(&r, 0, 0.05, QSB_CORRECTION_HOLM) == QSB_OK);
+    CHECK(qsb_gate_fail_above(&r, 0, 0.05, QSB_CORRECTION_HOLM, NULL) == QSB_OK);
     qsb_results_free(&r);
 
     /* a row with one unit cannot be tested: it does not fail (a warning says so) */
     build_units(&r, 1, 1, 6, 1.5, 0.005, 7);
     CHECK(r.cells[0].rows[1].delta_pct > 40.0);
-    CHECK(qsb_gate_fail_above(&r, 3, 0.01, QSB_CORRECTION_HOLM) == QSB_OK);
+    CHECK(qsb_gate_fail_above(&r, 3, 0.01, QSB_CORRECTION_HOLM, NULL) == QSB_OK);
     qsb_results_free(&r);
 
     /* faster never fails; a failed row is the run's own finding */
     build_units(&r, 4, 6, 3, 0.8, 0.005, 8);
-    CHECK(qsb_gate_fail_above(&r, 0, 0.01, QSB_CORRECTION_HOLM) == QSB_OK);
+    CHECK(qsb_gate_fail_above(&r, 0, 0.01, QSB_CORRECTION_HOLM, NULL) == QSB_OK);
     qsb_results_free(&r);
     build_units(&r, 4, 6, 3, 1.2, 0.005, 9);
     for (size_t c = 0; c < 4; c++)
         CHECK(qsb_row_fail(&r.cells[c].rows[1], "broken") == 0);
-    CHECK(qsb_gate_fail_above(&r, 3, 0.01, QSB_CORRECTION_HOLM) == QSB_OK);
+    CHECK(qsb_gate_fail_above(&r, 3, 0.01, QSB_CORRECTION_HOLM, NULL) == QSB_OK);
     qsb_results_free(&r);
 
     /* the run's drift factor widens the test: 10% slower at unit sd 0.005 is no longer
     ** distinguishable from 3% when the run measured its halves 40 times further apart */
     build_units(&r, 20, 6, 3, 1.10, 0.005, 5);
     r.context.drift_ratios = 40.0;
-    CHECK(qsb_gate_fail_above(&r, 3, 0.01, QSB_CORRECTION_HOLM) == QSB_OK);
+    CHECK(qsb_gate_fail_above(&r, 3, 0.01, QSB_CORRECTION_HOLM, NULL) == QSB_OK);
     qsb_results_free(&r);
 
     /* many rows slower by a little: Holm (any false failure at most alpha) passes them, BH
     ** (a share of false failures at most alpha) catches them; the seed was chosen so */
     build_units(&r, 20, 6, 3, GATE_SMALL_SLOWDOWN, 0.02, GATE_SMALL_SEED);
-    CHECK(qsb_gate_fail_above(&r, 0, 0.01, QSB_CORRECTION_HOLM) == QSB_OK);
-    CHECK(qsb_gate_fail_above(&r, 0, 0.01, QSB_CORRECTION_BH) == QSB_FINDING);
+    CHECK(qsb_gate_fail_above(&r, 0, 0.01, QSB_CORRECTION_HOLM, NULL) == QSB_OK);
+    CHECK(qsb_gate_fail_above(&r, 0, 0.01, QSB_CORRECTION_BH, NULL) == QSB_FINDING);
     qsb_results_free(&r);
 
     /* exact counts need no test */
     build(&r, "comparisons", 1.1, 1, 2);
     for (size_t c = 0; c < 2; c++)
         r.cells[c].rows[1].delta_pct = 10.0;
-    CHECK(qsb_gate_fail_above(&r, 3, 0.01, QSB_CORRECTION_HOLM) == QSB_FINDING);
-    CHECK(qsb_gate_fail_above(&r, 12, 0.01, QSB_CORRECTION_HOLM) == QSB_OK);
+    CHECK(qsb_gate_fail_above(&r, 3, 0.01, QSB_CORRECTION_HOLM, NULL) == QSB_FINDING);
+    CHECK(qsb_gate_fail_above(&r, 12, 0.01, QSB_CORRECTION_HOLM, NULL) == QSB_OK);
     qsb_results_free(&r);
 }
 
@@ -985,7 +999,7 @@ static int gate_with_warnings(const qsb_results *r, double pct)
     if (saved < 0 || !fp)
         return -1;
     dup2(fileno(fp), STDERR_FILENO);
-    int status = qsb_gate_fail_above(r, pct, 0.01, QSB_CORRECTION_HOLM);
+    int status = qsb_gate_fail_above(r, pct, 0.01, QSB_CORRECTION_HOLM, NULL);
     fflush(stderr);
     dup2(saved, STDERR_FILENO);
     close(saved);

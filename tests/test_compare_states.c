@@ -217,8 +217,8 @@ static void test_gate_by_state(void)
     qsb_results run;
     pooled_run(&run, speed, ratio);
     CHECK(run.cells[0].rows[1].states != NULL && run.cells[0].rows[1].delta_pct < 5.0);
-    CHECK(qsb_gate_fail_above(&run, 5.0, 0.01, QSB_CORRECTION_HOLM) == QSB_FINDING);
-    CHECK(qsb_gate_fail_above(&run, 15.0, 0.01, QSB_CORRECTION_HOLM) == QSB_OK);
+    CHECK(qsb_gate_fail_above(&run, 5.0, 0.01, QSB_CORRECTION_HOLM, NULL) == QSB_FINDING);
+    CHECK(qsb_gate_fail_above(&run, 15.0, 0.01, QSB_CORRECTION_HOLM, NULL) == QSB_OK);
     qsb_results_free(&run);
 }
 

@@ -180,8 +180,11 @@ int qsb_compare_status(const qsb_compare_report *r, qsb_compare_strictness stric
 ** counts need no test), reports each row slower than pct with p < alpha after the correction
 ** over all candidate rows, warns about timed rows with fewer than 2 units (untestable: they do
 ** not fail) and about rows it passes whose 95% interval reaches beyond pct (unresolved: they do
-** not fail either), and returns QSB_FINDING if a row was reported, else QSB_OK. */
-int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha, qsb_correction c);
+** not fail either), says the smallest slowdown it catches with 80% power (the median row's,
+** within the run; into *detectable_pct when not NULL, NAN when no row was tested), and returns
+** QSB_FINDING if a row was reported, else QSB_OK. */
+int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha, qsb_correction c,
+                        double *detectable_pct);
 
 /* ---- compare --calibration ---- */
 

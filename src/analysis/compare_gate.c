@@ -21,29 +21,37 @@ typedef struct {
     double delta;    /* by state: the delta of the state tested most clearly slower; NAN for a
                      ** row tested as a whole */
     double speed;    /* that state's speed */
+    double se, df;   /* the log delta's standard error and degrees of freedom (of the state
+                     ** measured most closely, for a row with states), from which the change the
+                     ** gate can see is said; NAN when untested */
+    double tests;    /* the tests within the row: 1, or its states tested */
 } gate_test;
 
+#define UNTESTED ((gate_test){NAN, NAN, NAN, NAN, NAN, NAN, 0.0})
+
 /* The test of one spread of units' log paired ratios against log(1 + pct / 100), the spread
-** widened by the run's drift factor: its p, and the top of its interval into *reach. NAN when
-** untestable (fewer than 2 units). */
-static double spread_p(const qsb_unit_spread *s, double pct, double drift, double *reach)
+** widened by the run's drift factor: its p, and in *g the top of its interval, its standard
+** error and its degrees of freedom. NAN when untestable (fewer than 2 units). */
+static double spread_p(const qsb_unit_spread *s, double pct, double drift, gate_test *g)
 {
     if (s->units < 2 || !isfinite(s->log_sd))
         return NAN;
-    double se = drift * s->log_sd / sqrt((double)s->units), df = (double)(s->units - 1);
-    *reach = expm1(s->log_mean + qsb_t_quantile(0.975, df) * se) * 100.0;
-    return qsb_one_sided_p(s->log_mean, se, df, log1p(pct / 100.0));
+    g->se = drift * s->log_sd / sqrt((double)s->units);
+    g->df = (double)(s->units - 1);
+    g->reach = expm1(s->log_mean + qsb_t_quantile(0.975, g->df) * g->se) * 100.0;
+    return qsb_one_sided_p(s->log_mean, g->se, g->df, log1p(pct / 100.0));
 }
 
 /* The row tested over its units as a whole. */
 static gate_test gate_row(const qsb_row *base, const qsb_row *row, double pct, double drift)
 {
-    gate_test g = {NAN, NAN, NAN, NAN};
+    gate_test g = UNTESTED;
     size_t n = row->nsamples < base->nsamples ? row->nsamples : base->nsamples;
     qsb_unit_spread s;
     if (row->units && n > 0 &&
         qsb_paired_ratio_spread(base->samples, row->samples, row->units, n, &s) == 0)
-        g.p = spread_p(&s, pct, drift, &g.reach);
+        g.p = spread_p(&s, pct, drift, &g);
+    g.tests = isnan(g.p) ? 0.0 : 1.0;
     return g;
 }
 
@@ -52,7 +60,7 @@ static gate_test gate_row(const qsb_row *base, const qsb_row *row, double pct, d
 ** testable, or out of memory. */
 static gate_test gate_states(const qsb_cell *cell, size_t i, double pct, double drift)
 {
-    gate_test g = {NAN, NAN, NAN, NAN};
+    gate_test g = UNTESTED;
     const qsb_row *base = &cell->rows[0], *row = &cell->rows[i];
     size_t n = row->nsamples < base->nsamples ? row->nsamples : base->nsamples;
     qsb_row_state_map m = {0};
@@ -67,13 +75,17 @@ static gate_test gate_states(const qsb_cell *cell, size_t i, double pct, double 
             ratios[j] = base->samples[j] > 0 ? row->samples[j] / base->samples[j] : NAN;
         size_t kept = qsb_state_samples(&m, k, ratios, row->units, n, x, units);
         qsb_unit_spread s;
-        double reach = NAN, p = qsb_unit_spread_of(x, units, kept, &s) == 0
-                                    ? spread_p(&s, pct, drift, &reach)
-                                    : NAN;
+        gate_test state = UNTESTED;
+        double p = qsb_unit_spread_of(x, units, kept, &s) == 0 ? spread_p(&s, pct, drift, &state)
+                                                                : NAN;
         if (isnan(p))
             continue;
         tested++;
-        g.reach = isnan(g.reach) || reach > g.reach ? reach : g.reach;
+        g.reach = isnan(g.reach) || state.reach > g.reach ? state.reach : g.reach;
+        if (isnan(g.se) || state.se < g.se) {
+            g.se = state.se;
+            g.df = state.df;
+        }
         if (isnan(g.p) || p < g.p) {
             g.p = p;
             g.delta = expm1(s.log_mean) * 100.0;
@@ -84,8 +96,9 @@ static gate_test gate_states(const qsb_cell *cell, size_t i, double pct, double 
     free(x);
     free(units);
     if (!ok || !tested)
-        return (gate_test){NAN, NAN, NAN, NAN};
+        return UNTESTED;
     g.p = fmin(1.0, g.p * (double)tested);
+    g.tests = (double)tested;
     return g;
 }
 
@@ -111,7 +124,7 @@ static void test_rows(const qsb_results *r, bool exact, double pct, gate_test *t
             const qsb_cell *cell = &r->cells[c];
             const qsb_row *row = &cell->rows[i];
             bool timed = !exact && row->verified && cell->rows[0].verified;
-            t[k] = !timed       ? (gate_test){NAN, NAN, NAN, NAN}
+            t[k] = !timed       ? UNTESTED
                    : row->states ? gate_states(cell, i, pct, drift)
                                  : gate_row(&cell->rows[0], row, pct, drift);
             p[k] = t[k].p;
@@ -171,7 +184,38 @@ static void warn_passed_rows(double pct, size_t untestable, size_t unresolved)
                     unresolved == 1 ? "it" : "them");
 }
 
-int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha, qsb_correction corr)
+/* The median over the tested rows of the smallest slowdown each row's test catches with 80%
+** power, at the first of Holm's steps (alpha over the m tests, and over the row's states);
+** NAN when no row was tested. */
+static double median_detectable(const gate_test *t, size_t n, double alpha, long m)
+{
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    for (size_t k = 0; v && k < n; k++)
+        v[k] = t[k].tests > 0 ? expm1(qsb_detectable_log(t[k].se, alpha / ((double)m * t[k].tests),
+                                                         t[k].df)) * 100.0
+                              : NAN;
+    double median = v ? qsb_median_of_finite(v, n) : NAN;
+    free(v);
+    return median;
+}
+
+/* The change the gate sees, and that it is seen within this run: its processes are the units,
+** and how far a whole run moves from the next is not in their spread. */
+static void say_detectable(double pct, double detectable)
+{
+    if (!isfinite(detectable))
+        return;
+    qsb_note("--fail-above %g: this gate sees slowdowns above %.1f%% (median row), within this "
+             "run only: how far whole runs move is not in it (compare --history DB adds it)",
+             pct, detectable);
+    if (detectable > pct)
+        qsb_warning("--fail-above %g: its detectable change is larger than the threshold: it "
+                    "cannot support \"no regression above %g%%\"; a longer --budget narrows it",
+                    pct, pct);
+}
+
+int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha, qsb_correction corr,
+                        double *detectable_pct)
 {
     bool exact = r->context.metric && strcmp(r->context.metric, "comparisons") == 0;
     size_t n = 0;
@@ -189,6 +233,7 @@ int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha, qsb_corr
     size_t untestable = 0, unresolved = 0, flagged = 0;
     test_rows(r, exact, pct, t, p, &untestable);
     long m = qsb_adjust_p(p, n, corr, adj);
+    double detectable = m > 0 ? median_detectable(t, n, alpha, m) : NAN;
     if (m >= 0)
         flagged = report_rows(r, exact, pct, alpha, corr, t, adj, m, &unresolved);
     free(t);
@@ -196,5 +241,8 @@ int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha, qsb_corr
     if (m < 0)
         return qsb_out_of_memory("--fail-above");
     warn_passed_rows(pct, untestable, unresolved);
+    say_detectable(pct, detectable);
+    if (detectable_pct)
+        *detectable_pct = detectable;
     return flagged ? QSB_FINDING : QSB_OK;
 }

@@ -70,7 +70,7 @@ static int verdict(const run_output *o, const qsb_run_outcome *outcome)
                          outcome->totals->failed_rows, csv, json);
     if (cfg->fail_above)
         return qsb_gate_fail_above(results, cfg->fail_above_pct, cfg->fail_above_alpha,
-                                   cfg->fail_above_correction);
+                                   cfg->fail_above_correction, NULL);
     return QSB_OK;
 }
 

@@ -115,8 +115,8 @@ static int decide(qsb_gate_report *out, const qsb_gate_options *opt)
         g->verdict = p[i] < opt->alpha        ? QSB_GATE_REGRESSION
                      : faster[i] < opt->alpha ? QSB_GATE_IMPROVED
                                               : QSB_GATE_SAME;
-        g->detectable_pct = expm1(qsb_detectable_log(g->detectable_pct, alpha)) * 100.0;
-        g->detectable3_pct = expm1(qsb_detectable_log(g->detectable3_pct, alpha)) * 100.0;
+        g->detectable_pct = expm1(qsb_detectable_log(g->detectable_pct, alpha, INFINITY)) * 100.0;
+        g->detectable3_pct = expm1(qsb_detectable_log(g->detectable3_pct, alpha, INFINITY)) * 100.0;
     }
     free(p);
     return QSB_OK;

@@ -63,9 +63,9 @@ double qsb_prediction_sd(const qsb_random_effects *re, double tau2, double v_new
     return sqrt(tau2 + re->mean_var + (isfinite(v_new) && v_new > 0 ? v_new : 0.0));
 }
 
-double qsb_detectable_log(double sd, double alpha)
+double qsb_detectable_log(double sd, double alpha, double df)
 {
-    return (qsb_t_quantile(1.0 - alpha, INFINITY) + qsb_t_quantile(POWER, INFINITY)) * sd;
+    return (qsb_t_quantile(1.0 - alpha, df) + qsb_t_quantile(POWER, df)) * sd;
 }
 
 double qsb_level_pct(double var)

@@ -39,8 +39,9 @@ double qsb_tau2_shrunk(double tau2, size_t k, double pooled);
 double qsb_prediction_sd(const qsb_random_effects *re, double tau2, double v_new);
 
 /* The smallest true change (log scale) a one-sided test at level alpha catches with 80%
-** power when its estimate has sd: (z(1 - alpha) + z(0.8)) sd. */
-double qsb_detectable_log(double sd, double alpha);
+** power when its estimate has sd and df degrees of freedom (INFINITY: a normal's):
+** (t(1 - alpha, df) + t(0.8, df)) sd. */
+double qsb_detectable_log(double sd, double alpha, double df);
 
 /* A spread's 95% half-width as a percentage: (exp(1.96 sqrt(var)) - 1) * 100. */
 double qsb_level_pct(double var);
