@@ -310,7 +310,7 @@ static int detect_into(const qsb_outputs *out, void *arg)
 {
     const history_args *a = arg;
     qsb_history *h;
-    qsb_step_list steps = {NULL, 0, 0};
+    qsb_step_list steps = {0};
     int status = qsb_history_open(a->db, QSB_HISTORY_READ, &h);
     if (status == QSB_OK)
         status = qsb_history_check_machine(h, a->machine);

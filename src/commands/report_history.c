@@ -143,7 +143,7 @@ static int add_line(qsb_trend_cell *c, const qsb_history_series *s)
 
 static int add_steps(qsb_trend_cell *c, const qsb_history_series *s)
 {
-    qsb_step_list list = {NULL, 0, 0};
+    qsb_step_list list = {0};
     int status = qsb_detect_series(s, &list);
     qsb_trend_step *steps = status == QSB_OK && list.n
                                 ? realloc(c->steps, (c->nsteps + list.n) * sizeof *steps)

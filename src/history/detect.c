@@ -6,15 +6,21 @@
 #include "detect.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "changepoint.h"
+#include "random_effects.h"
+#include "student_t.h"
 #include "diag.h"
 
 #define MIN_SEGMENT 2        /* points on each side of a step inside a series */
 #define MIN_POINTS 3         /* a shorter series has no steps to find */
 #define VARIANCE_FLOOR 1e-10 /* exact counts: a step of 0.01% is still one */
+#define POWER_SERIES 400     /* simulated series behind the detectable step */
+#define POWER_POINTS_MAX 1000 /* a longer series is simulated at this length */
+#define POWER 0.8
 
 /* The penalty per step: 4 ln n, twice the Bayesian information criterion's ln n per
 ** parameter (a step's level and its place), times 1 + 4/n for short series: the between-runs
@@ -31,6 +37,7 @@ typedef struct {
     unsigned char *can_start;
     size_t *index, *starts; /* index[k]: the series' point of value k */
     size_t n;
+    double own, between;    /* the median own variance, and the variance between runs added */
 } view_values;
 
 static int log_interval_var(double lo_pct, double hi_pct, double *var)
@@ -95,6 +102,8 @@ static void complete_variances(view_values *v)
         if (!isfinite(v->var[i]))
             v->var[i] = fill;
     double between = qsb_between_variance(v->y, v->var, v->n);
+    v->own = fill;
+    v->between = between;
     for (size_t i = 0; i < v->n; i++) {
         v->var[i] += between;
         if (v->var[i] < VARIANCE_FLOOR)
@@ -171,6 +180,39 @@ static int append_step(qsb_step_list *list, const qsb_history_series *s, qsb_ser
     return QSB_OK;
 }
 
+/* What the detectable step of a series needs: its newest commit's points against the weighted
+** mean of those before them (their standard error), the series' length and how much of a
+** point's variance its own interval holds. The points of a series with one commit have none. */
+static bool newest_reach(const view_values *v, qsb_series_reach *out)
+{
+    size_t cut = v->n - 1;
+    while (cut > 0 && !v->can_start[cut])
+        cut--;
+    if (cut == 0)
+        return false;
+    double m1, v1, m2, v2;
+    qsb_weighted_mean(v->y, v->var, 0, cut, &m1, &v1);
+    qsb_weighted_mean(v->y, v->var, cut, v->n, &m2, &v2);
+    double total = v->own + v->between;
+    *out = (qsb_series_reach){sqrt(v1 + v2), total > 0 ? v->own / total : 1.0, v->n,
+                              v->n - cut};
+    return true;
+}
+
+static int append_reach(qsb_step_list *list, const qsb_series_reach *reach)
+{
+    if (list->nseen == list->seen_cap) {
+        size_t ncap = list->seen_cap ? 2 * list->seen_cap : 16;
+        qsb_series_reach *grown = realloc(list->seen, ncap * sizeof *grown);
+        if (!grown)
+            return qsb_out_of_memory("detect");
+        list->seen = grown;
+        list->seen_cap = ncap;
+    }
+    list->seen[list->nseen++] = *reach;
+    return QSB_OK;
+}
+
 static int detect_view(const qsb_history_series *s, qsb_series_view view, int gates,
                        qsb_step_list *list, size_t *found)
 {
@@ -181,7 +223,12 @@ static int detect_view(const qsb_history_series *s, qsb_series_view view, int ga
         values_free(&v);
         return status;
     }
-    size_t k = qsb_step_fit(v.y, v.var, v.can_start, v.n, MIN_SEGMENT, penalty(v.n), v.starts);
+    qsb_series_reach reach;
+    if (gates && newest_reach(&v, &reach))
+        status = append_reach(list, &reach);
+    size_t k = status == QSB_OK ? qsb_step_fit(v.y, v.var, v.can_start, v.n, MIN_SEGMENT,
+                                               penalty(v.n), v.starts)
+                                : 0;
     if (k == (size_t)-1) {
         values_free(&v);
         return qsb_out_of_memory("detect");
@@ -218,6 +265,89 @@ int qsb_detect_all(qsb_history *h, const char *machine, qsb_history_runs_taken r
     return qsb_history_walk(h, &f, QSB_HISTORY_NO_SAMPLES, visit_series, list);
 }
 
+/* ---- the detectable step ---- */
+
+/* A normal deviate from a splitmix64 stream: the simulation is the same at every call. */
+static double sim_normal(uint64_t *state)
+{
+    double u[2];
+    for (int k = 0; k < 2; k++) {
+        uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        u[k] = ((double)((z ^ (z >> 31)) >> 11) + 0.5) / 9007199254740992.0;
+    }
+    return sqrt(-2.0 * log(u[0])) * cos(6.283185307179586 * u[1]);
+}
+
+/* The share of simulated series (noise[r * n + i], points of variance 1) in which a step of
+** size `step` on the last `newest` points is found as detect finds it: its points' mean against
+** the rest, each point's variance its own share plus the between-runs variance estimated from
+** the series, beyond the root of the penalty. */
+static double share_found(const double *noise, size_t n, size_t newest, double own_share,
+                          double beta, double step, double *y, double *var)
+{
+    size_t found = 0;
+    for (size_t r = 0; r < POWER_SERIES; r++) {
+        for (size_t i = 0; i < n; i++) {
+            y[i] = noise[r * n + i] + (i >= n - newest ? step : 0.0);
+            var[i] = own_share;
+        }
+        double between = qsb_between_variance(y, var, n), m1, v1, m2, v2;
+        for (size_t i = 0; i < n; i++)
+            var[i] = fmax(own_share + between, VARIANCE_FLOOR);
+        qsb_weighted_mean(y, var, 0, n - newest, &m1, &v1);
+        qsb_weighted_mean(y, var, n - newest, n, &m2, &v2);
+        found += m2 - m1 > sqrt(beta * (v1 + v2));
+    }
+    return (double)found / POWER_SERIES;
+}
+
+/* The step, in standard errors of the newest points' mean against the rest, that detect finds
+** in a share POWER of simulated series like this one; NAN when out of memory. */
+static double power_factor(const qsb_series_reach *s)
+{
+    size_t n = s->n < POWER_POINTS_MAX ? s->n : POWER_POINTS_MAX;
+    size_t newest = s->newest < n ? s->newest : n - 1;
+    double *noise = malloc((POWER_SERIES + 2) * n * sizeof *noise);
+    if (!noise)
+        return NAN;
+    double *y = noise + POWER_SERIES * n, *var = y + n;
+    uint64_t state = 0x5eed;
+    for (size_t i = 0; i < POWER_SERIES * n; i++)
+        noise[i] = sim_normal(&state);
+    double lo = 0.0, hi = 64.0, beta = penalty(s->n);
+    for (int k = 0; k < 16; k++) { /* to 0.001 point standard deviations */
+        double mid = (lo + hi) / 2.0;
+        if (share_found(noise, n, newest, s->own_share, beta, mid, y, var) >= POWER)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    free(noise);
+    return hi / sqrt(1.0 / (double)(n - newest) + 1.0 / (double)newest);
+}
+
+static int by_se(const void *a, const void *b)
+{
+    double x = ((const qsb_series_reach *)a)->se, y = ((const qsb_series_reach *)b)->se;
+    return (x > y) - (x < y);
+}
+
+double qsb_steps_detectable_pct(const qsb_step_list *steps)
+{
+    if (!steps->nseen)
+        return NAN;
+    qsb_series_reach *sorted = malloc(steps->nseen * sizeof *sorted);
+    if (!sorted)
+        return NAN;
+    memcpy(sorted, steps->seen, steps->nseen * sizeof *sorted);
+    qsort(sorted, steps->nseen, sizeof *sorted, by_se);
+    qsb_series_reach median = sorted[(steps->nseen - 1) / 2];
+    free(sorted);
+    return expm1(power_factor(&median) * median.se) * 100.0;
+}
+
 int qsb_step_fails(const qsb_step *step, double threshold_pct)
 {
     return step->gates && step->at_newest && step->change_pct > threshold_pct;
@@ -235,5 +365,6 @@ void qsb_step_list_free(qsb_step_list *list)
         free(s->after);
     }
     free(list->steps);
+    free(list->seen);
     memset(list, 0, sizeof *list);
 }

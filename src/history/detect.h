@@ -5,7 +5,10 @@
 ** variance between runs that the series itself shows (qsb_between_variance): runs on a shared
 ** machine move more between them than their own intervals say. Steps are cut only between
 ** commits, and inside a series a step needs two points on each side, but the newest commit
-** alone may be a step (the CI question: did the last commit make it slower?).
+** alone may be a step (the CI question: did the last commit make it slower?). How large that
+** step must be for the fit to find it with 80% power is said per series: a lone step of d
+** standard errors lowers the fit's cost by d squared, so it is found when d passes the root of
+** the penalty, as a one-sided test at that point would.
 */
 #ifndef QSB_DETECT_H
 #define QSB_DETECT_H
@@ -30,9 +33,19 @@ typedef struct {
                           ** the medians of a series without deltas (a baseline's) */
 } qsb_step;
 
+/* A gating series' newest commit as a step would be tested: the standard error of its points'
+** mean against the mean of all before them (log scale), the share of a point's variance that
+** its own interval holds, the series' points and those of its newest commit. */
+typedef struct {
+    double se, own_share;
+    size_t n, newest;
+} qsb_series_reach;
+
 typedef struct {
     qsb_step *steps;
     size_t n, cap;
+    qsb_series_reach *seen; /* each gating series with two commits or more */
+    size_t nseen, seen_cap;
 } qsb_step_list;
 
 void qsb_step_list_free(qsb_step_list *list);
@@ -44,6 +57,14 @@ int qsb_detect_series(const qsb_history_series *series, qsb_step_list *list);
 ** its complete runs or of every run. */
 int qsb_detect_all(qsb_history *h, const char *machine, qsb_history_runs_taken runs,
                    qsb_step_list *list);
+
+/* The smallest slower step at the newest commit that the fit finds in 4 series of 5, for the
+** series of the median standard error, in %: found by simulating that series' own estimates
+** (its length, its newest points, its share of own variance) on flat series with a step
+** planted, because the between-runs variance is estimated from the series itself and its
+** uncertainty costs power that a normal's quantiles do not show. NAN when no series has two
+** commits. */
+double qsb_steps_detectable_pct(const qsb_step_list *steps);
 
 /* A step that fails detect: gating, at the series' newest commit, slower than
 ** threshold_pct. */

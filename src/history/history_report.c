@@ -267,10 +267,24 @@ static const char *view_name(qsb_series_view v)
     return v == QSB_VIEW_DELTA ? "delta" : "median";
 }
 
+/* "detect sees ... above 7.4% (median series)", and where that is above the threshold what
+** it cannot claim. Nothing where no series has two commits. */
+static void write_seen(FILE *out, double seen, double threshold_pct)
+{
+    if (!isfinite(seen))
+        return;
+    fprintf(out, "this detect sees a slower step at the newest commit above %.1f%% (median "
+                 "series)\n", seen);
+    if (seen > threshold_pct)
+        fprintf(out, "its detectable change is larger than the threshold of %g%%: it cannot "
+                     "support \"no regression above %g%%\"\n", threshold_pct, threshold_pct);
+}
+
 void qsb_steps_write_table(FILE *out, const qsb_step_list *steps, double threshold_pct)
 {
     if (steps->n == 0) {
         fprintf(out, "no steps\n");
+        write_seen(out, qsb_steps_detectable_pct(steps), threshold_pct);
         return;
     }
     fprintf(out, "%-16s  %-24s  %-14s  %-6s  %-12s  %-12s  %-28s\n", "machine", "cell",
@@ -286,6 +300,7 @@ void qsb_steps_write_table(FILE *out, const qsb_step_list *steps, double thresho
                 short_commit(s->after, a), change,
                 qsb_step_fails(s, threshold_pct) ? "  SLOWER at the newest commit" : "");
     }
+    write_seen(out, qsb_steps_detectable_pct(steps), threshold_pct);
 }
 
 static cJSON *step_json(const qsb_step *s, double threshold_pct)
@@ -317,7 +332,9 @@ static cJSON *step_json(const qsb_step *s, double threshold_pct)
 int qsb_steps_write_json(FILE *out, const qsb_step_list *steps, double threshold_pct)
 {
     cJSON *root = cJSON_CreateObject();
-    int built = root && cJSON_AddNumberToObject(root, "threshold_pct", threshold_pct);
+    int built = root && cJSON_AddNumberToObject(root, "threshold_pct", threshold_pct) &&
+                cJSON_AddNumberToObject(root, "detectable_pct",
+                                        qsb_steps_detectable_pct(steps));
     cJSON *arr = built ? cJSON_AddArrayToObject(root, "steps") : NULL;
     built = arr != NULL;
     for (size_t i = 0; built && i < steps->n; i++) {
