@@ -680,8 +680,8 @@ static void test_gate(void)
     build_units(&r, 20, 6, 3, 1.10, 0.005, 5); /* 10% slower, 6 units per row */
     double seen = NAN;
     CHECK(qsb_gate_fail_above(&r, 3, 0.01, QSB_CORRECTION_HOLM, &seen) == QSB_FINDING);
-    /* The change it sees: each row's (t(1 - 0.01 / 20, 5) + t(0.8, 5)) standard errors, that is
-    ** (6.8688 + 0.9195) se, the median over the 20 rows. */
+    /* The slowdown it sees: 3% and each row's (t(1 - 0.01 / 20, 5) + t(0.8, 5)) standard
+    ** errors, that is (6.8688 + 0.9195) se, on the log scale; the median over the 20 rows. */
     double t_sum = qsb_t_quantile(1.0 - 0.01 / 20.0, 5.0) + qsb_t_quantile(0.8, 5.0), seen_v[20];
     CHECK(fabs(t_sum - 7.7883) < 1e-3);
     for (size_t c = 0; c < 20; c++) {
@@ -690,7 +690,7 @@ static void test_gate(void)
         qsb_unit_spread s;
         CHECK(qsb_paired_ratios(b->samples, cand->samples, 18, ratios) == 0);
         CHECK(qsb_unit_spread_of(ratios, cand->units, 18, &s) == 0);
-        seen_v[c] = expm1(t_sum * s.log_sd / sqrt(6.0)) * 100.0;
+        seen_v[c] = expm1(log1p(0.03) + t_sum * s.log_sd / sqrt(6.0)) * 100.0;
     }
     CHECK_MSG(fabs(seen - qsb_median_of_finite(seen_v, 20)) < 1e-9, "sees %.4f%%", seen);
     CHECK(qsb_gate_fail_above(&r, 12, 0.01, QSB_CORRECTION_HOLM, NULL) == QSB_OK);

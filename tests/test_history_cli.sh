@@ -37,8 +37,8 @@ check_same "$(grep -c ' box ' list.out)" 8 "runs listed"
 "$bin" history detect $db >detect.out 2>&1
 check_same "$?" 0 "detect on a flat history"
 grep -q '^no steps$' detect.out && ok || fail "a flat history has steps: $(cat detect.out)"
-grep -q '^this detect sees a slower step at the newest commit above 0\.0% (median series)$' \
-    detect.out && ok || fail "exact counts: detect sees any step: $(cat detect.out)"
+grep -q '^this detect sees a slower step at the newest commit above 5\.0% (median series)$' \
+    detect.out && ok || fail "exact counts: detect sees any step beyond 5%: $(cat detect.out)"
 
 "$bin" history add b.csv $db --commit c09 --date 2026-11-09 --machine box 2>/dev/null || fail "add c09"
 "$bin" history add b.csv $db --commit c10 --date 2026-11-10T12:00:00+01:00 --machine box 2>/dev/null || fail "add c10"
@@ -57,7 +57,7 @@ for s in steps:
     assert 9.9 < s["change_pct"] < 10.1 and s["lo"] <= s["change_pct"] <= s["hi"], s
     assert not s["fails"]
 assert not [s for s in d["steps"] if s["algorithm"] == "msort"], d
-assert 0 < d["detectable_pct"] < 0.05, d  # exact counts: a step of 0.01% is still one
+assert 5 < d["detectable_pct"] < 5.01, d  # exact counts: any step beyond the threshold
 PY
 
 "$bin" history add c.csv $db --commit c11 --date 2026-11-11 --machine box 2>/dev/null || fail "add c11"

@@ -40,10 +40,11 @@ static void test_hand_worked(void)
     /* one new run of variance 0.01: sqrt(0.03 + 0.04 / 3 + 0.01) */
     double sd = qsb_prediction_sd(&re, re.tau2, 0.01);
     CHECK(near(sd, 0.2309401, 1e-7));
-    /* (z(0.95) + z(0.8)) sd = (1.6448536 + 0.8416212) sd */
-    CHECK(near(qsb_detectable_log(sd, 0.05, INFINITY), 2.4864748 * 0.2309401, 1e-6));
-    /* over 4 df: t(0.95, 4) + t(0.8, 4) = 2.1318468 + 0.9409646 */
-    CHECK(near(qsb_detectable_log(1.0, 0.05, 4.0), 3.0728114, 1e-6));
+    /* no threshold: (z(0.95) + z(0.8)) sd = (1.6448536 + 0.8416212) sd on the log scale */
+    CHECK(near(qsb_detectable_pct(0.0, sd, 0.05, INFINITY),
+               expm1(2.4864748 * 0.2309401) * 100.0, 1e-4));
+    /* 5% and 4 df: log 1.05 + (t(0.95, 4) + t(0.8, 4)) 0.01 = 0.0487902 + 0.0307281 */
+    CHECK(near(qsb_detectable_pct(5.0, 0.01, 0.05, 4.0), expm1(0.0795183) * 100.0, 1e-4));
     /* Less spread than the runs' own intervals give: tau^2 0. */
     const double close[] = {0.0, 0.05, 0.1};
     CHECK(qsb_random_effects_dl(close, v, 3, &re) == 0 && re.tau2 == 0.0);

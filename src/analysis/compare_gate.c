@@ -187,12 +187,12 @@ static void warn_passed_rows(double pct, size_t untestable, size_t unresolved)
 /* The median over the tested rows of the smallest slowdown each row's test catches with 80%
 ** power, at the first of Holm's steps (alpha over the m tests, and over the row's states);
 ** NAN when no row was tested. */
-static double median_detectable(const gate_test *t, size_t n, double alpha, long m)
+static double median_detectable(const gate_test *t, size_t n, double pct, double alpha, long m)
 {
     double *v = malloc((n ? n : 1) * sizeof *v);
     for (size_t k = 0; v && k < n; k++)
-        v[k] = t[k].tests > 0 ? expm1(qsb_detectable_log(t[k].se, alpha / ((double)m * t[k].tests),
-                                                         t[k].df)) * 100.0
+        v[k] = t[k].tests > 0 ? qsb_detectable_pct(pct, t[k].se, alpha / ((double)m * t[k].tests),
+                                                   t[k].df)
                               : NAN;
     double median = v ? qsb_median_of_finite(v, n) : NAN;
     free(v);
@@ -208,10 +208,8 @@ static void say_detectable(double pct, double detectable)
     qsb_note("--fail-above %g: this gate sees slowdowns above %.1f%% (median row), within this "
              "run only: how far whole runs move is not in it (compare --history DB adds it)",
              pct, detectable);
-    if (detectable > pct)
-        qsb_warning("--fail-above %g: its detectable change is larger than the threshold: it "
-                    "cannot support \"no regression above %g%%\"; a longer --budget narrows it",
-                    pct, pct);
+    qsb_note("--fail-above %g: a pass rules out slowdowns above %.1f%%, not every one above "
+             "%g%%; a longer --budget narrows the gap", pct, detectable, pct);
 }
 
 int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha, qsb_correction corr,
@@ -233,7 +231,7 @@ int qsb_gate_fail_above(const qsb_results *r, double pct, double alpha, qsb_corr
     size_t untestable = 0, unresolved = 0, flagged = 0;
     test_rows(r, exact, pct, t, p, &untestable);
     long m = qsb_adjust_p(p, n, corr, adj);
-    double detectable = m > 0 ? median_detectable(t, n, alpha, m) : NAN;
+    double detectable = m > 0 ? median_detectable(t, n, pct, alpha, m) : NAN;
     if (m >= 0)
         flagged = report_rows(r, exact, pct, alpha, corr, t, adj, m, &unresolved);
     free(t);

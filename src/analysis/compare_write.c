@@ -121,7 +121,7 @@ static double detectable_pct(const qsb_compare_report *r, const qsb_comparison *
         return NAN;
     double sd = (log1p(it->change_hi / 100.0) - log1p(it->change_lo / 100.0)) / (2 * QSB_Z975);
     double alpha = r->opt.alpha / (double)(r->tests ? r->tests : 1);
-    return expm1(qsb_detectable_log(sd / sqrt(side_runs), alpha, INFINITY)) * 100.0;
+    return qsb_detectable_pct(r->opt.threshold_pct, sd / sqrt(side_runs), alpha, INFINITY);
 }
 
 /* The median row's detectable change with side_runs runs a side; NAN when no row has one. */

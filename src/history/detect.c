@@ -194,8 +194,8 @@ static bool newest_reach(const view_values *v, qsb_series_reach *out)
     qsb_weighted_mean(v->y, v->var, 0, cut, &m1, &v1);
     qsb_weighted_mean(v->y, v->var, cut, v->n, &m2, &v2);
     double total = v->own + v->between;
-    *out = (qsb_series_reach){sqrt(v1 + v2), total > 0 ? v->own / total : 1.0, v->n,
-                              v->n - cut};
+    *out = (qsb_series_reach){sqrt(v1 + v2), sqrt(fmax(total, VARIANCE_FLOOR)),
+                              total > 0 ? v->own / total : 1.0, v->n, v->n - cut};
     return true;
 }
 
@@ -281,11 +281,11 @@ static double sim_normal(uint64_t *state)
 }
 
 /* The share of simulated series (noise[r * n + i], points of variance 1) in which a step of
-** size `step` on the last `newest` points is found as detect finds it: its points' mean against
-** the rest, each point's variance its own share plus the between-runs variance estimated from
-** the series, beyond the root of the penalty. */
+** size `step` on the last `newest` points fails detect: its points' mean against the rest,
+** each point's variance its own share plus the between-runs variance estimated from the
+** series, beyond the root of the penalty, and larger than bound. */
 static double share_found(const double *noise, size_t n, size_t newest, double own_share,
-                          double beta, double step, double *y, double *var)
+                          double beta, double bound, double step, double *y, double *var)
 {
     size_t found = 0;
     for (size_t r = 0; r < POWER_SERIES; r++) {
@@ -298,14 +298,15 @@ static double share_found(const double *noise, size_t n, size_t newest, double o
             var[i] = fmax(own_share + between, VARIANCE_FLOOR);
         qsb_weighted_mean(y, var, 0, n - newest, &m1, &v1);
         qsb_weighted_mean(y, var, n - newest, n, &m2, &v2);
-        found += m2 - m1 > sqrt(beta * (v1 + v2));
+        found += m2 - m1 > sqrt(beta * (v1 + v2)) && m2 - m1 > bound;
     }
     return (double)found / POWER_SERIES;
 }
 
-/* The step, in standard errors of the newest points' mean against the rest, that detect finds
-** in a share POWER of simulated series like this one; NAN when out of memory. */
-static double power_factor(const qsb_series_reach *s)
+/* The step, in a point's standard deviations, that detect fails on in a share POWER of
+** simulated series like this one (bound: the threshold in the same units); NAN when out of
+** memory. */
+static double power_step(const qsb_series_reach *s, double bound)
 {
     size_t n = s->n < POWER_POINTS_MAX ? s->n : POWER_POINTS_MAX;
     size_t newest = s->newest < n ? s->newest : n - 1;
@@ -316,16 +317,16 @@ static double power_factor(const qsb_series_reach *s)
     uint64_t state = 0x5eed;
     for (size_t i = 0; i < POWER_SERIES * n; i++)
         noise[i] = sim_normal(&state);
-    double lo = 0.0, hi = 64.0, beta = penalty(s->n);
-    for (int k = 0; k < 16; k++) { /* to 0.001 point standard deviations */
+    double lo = 0.0, hi = 64.0 + bound, beta = penalty(s->n);
+    for (int k = 0; k < 20; k++) {
         double mid = (lo + hi) / 2.0;
-        if (share_found(noise, n, newest, s->own_share, beta, mid, y, var) >= POWER)
+        if (share_found(noise, n, newest, s->own_share, beta, bound, mid, y, var) >= POWER)
             hi = mid;
         else
             lo = mid;
     }
     free(noise);
-    return hi / sqrt(1.0 / (double)(n - newest) + 1.0 / (double)newest);
+    return hi;
 }
 
 static int by_se(const void *a, const void *b)
@@ -334,7 +335,7 @@ static int by_se(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-double qsb_steps_detectable_pct(const qsb_step_list *steps)
+double qsb_steps_detectable_pct(const qsb_step_list *steps, double threshold_pct)
 {
     if (!steps->nseen)
         return NAN;
@@ -345,7 +346,8 @@ double qsb_steps_detectable_pct(const qsb_step_list *steps)
     qsort(sorted, steps->nseen, sizeof *sorted, by_se);
     qsb_series_reach median = sorted[(steps->nseen - 1) / 2];
     free(sorted);
-    return expm1(power_factor(&median) * median.se) * 100.0;
+    double bound = log1p(threshold_pct / 100.0) / median.point_sd;
+    return expm1(power_step(&median, bound) * median.point_sd) * 100.0;
 }
 
 int qsb_step_fails(const qsb_step *step, double threshold_pct)

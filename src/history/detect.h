@@ -34,10 +34,11 @@ typedef struct {
 } qsb_step;
 
 /* A gating series' newest commit as a step would be tested: the standard error of its points'
-** mean against the mean of all before them (log scale), the share of a point's variance that
-** its own interval holds, the series' points and those of its newest commit. */
+** mean against the mean of all before them and a point's standard deviation (log scale), the
+** share of a point's variance that its own interval holds, the series' points and those of its
+** newest commit. */
 typedef struct {
-    double se, own_share;
+    double se, point_sd, own_share;
     size_t n, newest;
 } qsb_series_reach;
 
@@ -58,13 +59,13 @@ int qsb_detect_series(const qsb_history_series *series, qsb_step_list *list);
 int qsb_detect_all(qsb_history *h, const char *machine, qsb_history_runs_taken runs,
                    qsb_step_list *list);
 
-/* The smallest slower step at the newest commit that the fit finds in 4 series of 5, for the
-** series of the median standard error, in %: found by simulating that series' own estimates
-** (its length, its newest points, its share of own variance) on flat series with a step
-** planted, because the between-runs variance is estimated from the series itself and its
-** uncertainty costs power that a normal's quantiles do not show. NAN when no series has two
-** commits. */
-double qsb_steps_detectable_pct(const qsb_step_list *steps);
+/* The smallest slower step at the newest commit that detect fails on in 4 series of 5 (found,
+** and slower than threshold_pct), for the series of the median standard error, in %: found by
+** simulating that series' own estimates (its length, its newest points, its share of own
+** variance) on flat series with a step planted, because the between-runs variance is
+** estimated from the series itself and its uncertainty costs power that a normal's quantiles
+** do not show. NAN when no series has two commits. */
+double qsb_steps_detectable_pct(const qsb_step_list *steps, double threshold_pct);
 
 /* A step that fails detect: gating, at the series' newest commit, slower than
 ** threshold_pct. */

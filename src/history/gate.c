@@ -115,8 +115,9 @@ static int decide(qsb_gate_report *out, const qsb_gate_options *opt)
         g->verdict = p[i] < opt->alpha        ? QSB_GATE_REGRESSION
                      : faster[i] < opt->alpha ? QSB_GATE_IMPROVED
                                               : QSB_GATE_SAME;
-        g->detectable_pct = expm1(qsb_detectable_log(g->detectable_pct, alpha, INFINITY)) * 100.0;
-        g->detectable3_pct = expm1(qsb_detectable_log(g->detectable3_pct, alpha, INFINITY)) * 100.0;
+        double df = g->history_n > 1 ? (double)(g->history_n - 1) : INFINITY;
+        g->detectable_pct = qsb_detectable_pct(opt->threshold_pct, g->detectable_pct, alpha, df);
+        g->detectable3_pct = qsb_detectable_pct(opt->threshold_pct, g->detectable3_pct, alpha, df);
     }
     free(p);
     return QSB_OK;

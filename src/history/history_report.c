@@ -284,7 +284,7 @@ void qsb_steps_write_table(FILE *out, const qsb_step_list *steps, double thresho
 {
     if (steps->n == 0) {
         fprintf(out, "no steps\n");
-        write_seen(out, qsb_steps_detectable_pct(steps), threshold_pct);
+        write_seen(out, qsb_steps_detectable_pct(steps, threshold_pct), threshold_pct);
         return;
     }
     fprintf(out, "%-16s  %-24s  %-14s  %-6s  %-12s  %-12s  %-28s\n", "machine", "cell",
@@ -300,7 +300,7 @@ void qsb_steps_write_table(FILE *out, const qsb_step_list *steps, double thresho
                 short_commit(s->after, a), change,
                 qsb_step_fails(s, threshold_pct) ? "  SLOWER at the newest commit" : "");
     }
-    write_seen(out, qsb_steps_detectable_pct(steps), threshold_pct);
+    write_seen(out, qsb_steps_detectable_pct(steps, threshold_pct), threshold_pct);
 }
 
 static cJSON *step_json(const qsb_step *s, double threshold_pct)
@@ -334,7 +334,7 @@ int qsb_steps_write_json(FILE *out, const qsb_step_list *steps, double threshold
     cJSON *root = cJSON_CreateObject();
     int built = root && cJSON_AddNumberToObject(root, "threshold_pct", threshold_pct) &&
                 cJSON_AddNumberToObject(root, "detectable_pct",
-                                        qsb_steps_detectable_pct(steps));
+                                        qsb_steps_detectable_pct(steps, threshold_pct));
     cJSON *arr = built ? cJSON_AddArrayToObject(root, "steps") : NULL;
     built = arr != NULL;
     for (size_t i = 0; built && i < steps->n; i++) {

@@ -63,9 +63,10 @@ double qsb_prediction_sd(const qsb_random_effects *re, double tau2, double v_new
     return sqrt(tau2 + re->mean_var + (isfinite(v_new) && v_new > 0 ? v_new : 0.0));
 }
 
-double qsb_detectable_log(double sd, double alpha, double df)
+double qsb_detectable_pct(double threshold_pct, double sd, double alpha, double df)
 {
-    return (qsb_t_quantile(1.0 - alpha, df) + qsb_t_quantile(POWER, df)) * sd;
+    double margin = (qsb_t_quantile(1.0 - alpha, df) + qsb_t_quantile(POWER, df)) * sd;
+    return expm1(log1p(threshold_pct / 100.0) + margin) * 100.0;
 }
 
 double qsb_level_pct(double var)

@@ -38,10 +38,11 @@ double qsb_tau2_shrunk(double tau2, size_t k, double pooled);
 ** + the new run's own variance); the prediction interval is mean +- t(0.975, k - 1) times it. */
 double qsb_prediction_sd(const qsb_random_effects *re, double tau2, double v_new);
 
-/* The smallest true change (log scale) a one-sided test at level alpha catches with 80%
-** power when its estimate has sd and df degrees of freedom (INFINITY: a normal's):
-** (t(1 - alpha, df) + t(0.8, df)) sd. */
-double qsb_detectable_log(double sd, double alpha, double df);
+/* The smallest true slowdown, in %, that a one-sided test of "slower than threshold_pct" at
+** level alpha catches with 80% power when its log estimate has sd and df degrees of freedom
+** (INFINITY: a normal's): the threshold's log plus (t(1 - alpha, df) + t(0.8, df)) sd. It is
+** always above the threshold: a pass rules out slowdowns above it, not above the threshold. */
+double qsb_detectable_pct(double threshold_pct, double sd, double alpha, double df);
 
 /* A spread's 95% half-width as a percentage: (exp(1.96 sqrt(var)) - 1) * 100. */
 double qsb_level_pct(double var);
