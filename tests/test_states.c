@@ -144,6 +144,23 @@ static void test_four_states(void)
     CHECK_EQ_U64(qsb_state_index(&s, 99.0e6), 3);
 }
 
+/* A busy host slows a few processes: 3 of 60 at 1.3 times the speed of the rest are outliers,
+** not a state (under QSB_STATE_MIN_SHARE of the row); 3 of 20 (15%), or 20 of 60, are. */
+static void test_a_few_slowed_processes_are_not_a_state(void)
+{
+    double speed[60];
+    const size_t slowed[][2] = {{60, 3}, {60, 5}, {20, 3}, {60, 20}};
+    const size_t states[] = {0, 0, 2, 2};
+    for (size_t c = 0; c < N_OF(states); c++) {
+        size_t n = slowed[c][0];
+        for (size_t i = 0; i < n; i++)
+            speed[i] = 2.0e6 * (i < slowed[c][1] ? 1.3 : 1.0) * exp(0.01 * normal());
+        qsb_states s;
+        CHECK(qsb_states_of_medians(speed, n, &s) == 0);
+        CHECK_MSG(s.count == states[c], "%zu of %zu slowed: %zu states", slowed[c][1], n, s.count);
+    }
+}
+
 static void test_no_states(void)
 {
     qsb_states s;
@@ -343,6 +360,7 @@ int main(void)
     test_heavy_tails_are_not_split();
     test_two_speeds_are_found();
     test_four_states();
+    test_a_few_slowed_processes_are_not_a_state();
     test_no_states();
     test_states_of_samples();
     test_estimates_by_hand();

@@ -55,15 +55,15 @@ static double ratio_of(double x, double y)
     return y > 0 ? x / y : (x > 0 ? INFINITY : 0);
 }
 
-/* The widest gap of sorted x[0..n) with QSB_STATE_MIN_UNITS on each side (the first of equal
+/* The widest gap of sorted x[0..n) with min_side values on each side (the first of equal
 ** ones) and its two scores: the difference of the sides' means over its standard error,
 ** (m1 - m0) / (s * sqrt(1/k + 1/(n - k))), which sees two groups; and the gap over the median
 ** of the n - 1 spacings x[i+1] - x[i], which sees several tight groups whose sides, taken
 ** whole, scatter as widely as one population would. scratch holds n doubles. */
-static widest_split widest_gap_of(const double *x, size_t n, double *scratch)
+static widest_split widest_gap_of(const double *x, size_t n, size_t min_side, double *scratch)
 {
     widest_split w = {0, 0, 0, 0};
-    for (size_t k = QSB_STATE_MIN_UNITS; k + QSB_STATE_MIN_UNITS <= n; k++)
+    for (size_t k = min_side; k + min_side <= n; k++)
         if (w.split == 0 || x[k] - x[k - 1] > w.gap) {
             w.split = k;
             w.gap = x[k] - x[k - 1];
@@ -82,35 +82,37 @@ static widest_split widest_gap_of(const double *x, size_t n, double *scratch)
     return w;
 }
 
-/* The null scores of n units: QSB_STATES_NULL_DRAWS sets of n normal draws from
-** QSB_STATES_SEED, split at their widest gap, each score sorted. They depend on n alone, and
-** a compare of millions of rows asks the test of every row thrice: each n's are drawn once in
-** a process, in one of NULL_SLOTS slots (n modulo the slots; a row of another n in the slot
-** draws its own anew). Static, not allocated: the test cannot fail. */
+/* The null scores of n units split with min_side on each side: QSB_STATES_NULL_DRAWS sets of
+** n normal draws from QSB_STATES_SEED, split at their widest gap, each score sorted. They
+** depend on n and min_side alone, and a compare of millions of rows asks the test of every
+** row thrice: each pair's are drawn once in a process, in one of NULL_SLOTS slots (n modulo
+** the slots; a row of another pair in the slot draws its own anew). Static, not allocated:
+** the test cannot fail. */
 #define NULL_SLOTS 64
 typedef struct {
-    size_t n; /* 0: not drawn */
+    size_t n, min_side; /* n 0: not drawn */
     double apart[QSB_STATES_NULL_DRAWS], spacing[QSB_STATES_NULL_DRAWS];
 } null_scores;
 static null_scores null_cache[NULL_SLOTS];
 
-static const null_scores *null_scores_of(size_t n, double *scratch)
+static const null_scores *null_scores_of(size_t n, size_t min_side, double *scratch)
 {
     null_scores *z = &null_cache[n % NULL_SLOTS];
-    if (z->n == n)
+    if (z->n == n && z->min_side == min_side)
         return z;
     uint64_t state = QSB_STATES_SEED;
     for (size_t d = 0; d < QSB_STATES_NULL_DRAWS; d++) {
         for (size_t i = 0; i < n; i++)
             scratch[i] = next_normal(&state);
         qsb_sort_doubles(scratch, n);
-        widest_split null = widest_gap_of(scratch, n, scratch + n);
+        widest_split null = widest_gap_of(scratch, n, min_side, scratch + n);
         z->apart[d] = null.apart;
         z->spacing[d] = null.spacing;
     }
     qsb_sort_doubles(z->apart, QSB_STATES_NULL_DRAWS);
     qsb_sort_doubles(z->spacing, QSB_STATES_NULL_DRAWS);
     z->n = n;
+    z->min_side = min_side;
     return z;
 }
 
@@ -131,28 +133,37 @@ static size_t at_or_above(const double *sorted, double v)
 /* Whether the split w of n units is rare among n normal draws split the same way: either
 ** score's Monte Carlo p-value, (1 + draws at or above it) / (1 + all draws), under half of
 ** QSB_STATES_ALPHA (Bonferroni over the two). scratch holds 2n doubles. */
-static bool split_is_rare(const widest_split *w, size_t n, double *scratch)
+static bool split_is_rare(const widest_split *w, size_t n, size_t min_side, double *scratch)
 {
-    const null_scores *z = null_scores_of(n, scratch);
+    const null_scores *z = null_scores_of(n, min_side, scratch);
     double limit = QSB_STATES_ALPHA / 2 * (QSB_STATES_NULL_DRAWS + 1) - 1; /* at or above: not rare */
     return !((double)at_or_above(z->apart, w->apart) >= limit &&
              (double)at_or_above(z->spacing, w->spacing) >= limit);
 }
 
-/* Splits sorted logs x[0..n) recursively, adding each accepted split's log bound to
-** bounds[*count - 1] (*count counts states, at most QSB_STATES_MAX). scratch holds 2n
-** doubles. */
-static void split_states(const double *x, size_t n, double *scratch, double *bounds,
-                         size_t *count)
+/* Splits sorted logs x[0..n) recursively, each state at least min_side values, adding each
+** accepted split's log bound to bounds[*count - 1] (*count counts states, at most
+** QSB_STATES_MAX). scratch holds 2n doubles. */
+static void split_states(const double *x, size_t n, size_t min_side, double *scratch,
+                         double *bounds, size_t *count)
 {
-    if (*count >= QSB_STATES_MAX || n < 2 * QSB_STATE_MIN_UNITS)
+    if (*count >= QSB_STATES_MAX || n < 2 * min_side)
         return;
-    widest_split w = widest_gap_of(x, n, scratch);
-    if (w.split == 0 || w.gap < QSB_STATE_MIN_GAP || !split_is_rare(&w, n, scratch))
+    widest_split w = widest_gap_of(x, n, min_side, scratch);
+    if (w.split == 0 || w.gap < QSB_STATE_MIN_GAP || !split_is_rare(&w, n, min_side, scratch))
         return;
     bounds[(*count)++ - 1] = (x[w.split - 1] + x[w.split]) / 2.0;
-    split_states(x, w.split, scratch, bounds, count);
-    split_states(x + w.split, n - w.split, scratch, bounds, count);
+    split_states(x, w.split, min_side, scratch, bounds, count);
+    split_states(x + w.split, n - w.split, min_side, scratch, bounds, count);
+}
+
+/* The fewest units a state of a row of u units holds: QSB_STATE_MIN_UNITS, and at least
+** QSB_STATE_MIN_SHARE of them. A busy host slows a few processes by chance; they are
+** outliers, not a speed the host keeps, and a group of them would read as a state. */
+static size_t min_state_units(size_t u)
+{
+    size_t share = (size_t)ceil(QSB_STATE_MIN_SHARE * (double)u - 1e-9);
+    return share > QSB_STATE_MIN_UNITS ? share : QSB_STATE_MIN_UNITS;
 }
 
 static int compare_doubles(const void *pa, const void *pb)
@@ -164,7 +175,8 @@ static int compare_doubles(const void *pa, const void *pb)
 int qsb_states_of_medians(const double *medians, size_t u, qsb_states *out)
 {
     memset(out, 0, sizeof *out);
-    if (u < 2 * QSB_STATE_MIN_UNITS)
+    size_t min_side = min_state_units(u);
+    if (u < 2 * min_side)
         return 0;
     double *x = malloc(3 * u * sizeof *x);
     if (!x)
@@ -179,7 +191,7 @@ int qsb_states_of_medians(const double *medians, size_t u, qsb_states *out)
     qsb_sort_doubles(x, u);
     double bounds[QSB_STATES_MAX];
     size_t count = 1;
-    split_states(x, u, x + u, bounds, &count);
+    split_states(x, u, min_side, x + u, bounds, &count);
     if (count > 1) {
         qsort(bounds, count - 1, sizeof *bounds, compare_doubles);
         out->count = count;

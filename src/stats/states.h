@@ -5,7 +5,7 @@
 ** delta and interval, beside the mixture's.
 **
 ** Finding them: the units' log medians, sorted, are split at their widest gap that leaves
-** QSB_STATE_MIN_UNITS units on each side; the split stands when the gap is at least
+** QSB_STATE_MIN_UNITS units, and QSB_STATE_MIN_SHARE of the row's, on each side; the split stands when the gap is at least
 ** QSB_STATE_MIN_GAP and a Monte Carlo test rejects one normal population of the logs at level
 ** QSB_STATES_ALPHA. The statistic, the two sides' means apart in standard errors (pooled sd),
 ** is location- and scale-free, so its null distribution depends on the number of units only
@@ -26,6 +26,7 @@
 
 #define QSB_STATES_MAX 8          /* states a row can report */
 #define QSB_STATE_MIN_UNITS 3     /* units a state holds at least */
+#define QSB_STATE_MIN_SHARE 0.10  /* share of the row's units a state holds at least */
 #define QSB_STATE_MIN_GAP 0.05    /* log-speed gap between neighbouring states, at least */
 #define QSB_STATES_ALPHA 0.01     /* level of each separation test */
 #define QSB_STATES_DELTA_ALPHA 0.01 /* level of the test of a candidate's states' deltas */
