@@ -4,6 +4,7 @@
 ** written from a small run whose hostile names come out as text (gnuplot draws its charts; the
 ** test skips with 77 without gnuplot). The page as a browser shows it: test_report_browser.sh.
 */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "plot.h"
 #include "read_results.h"
 #include "report_html.h"
+#include "report_html_parts.h"
 
 #define FIXTURES QSB_SOURCE_DIR "/tests/fixtures/report/"
 
@@ -30,6 +32,25 @@ static void test_escaping(void)
     CHECK(text && strcmp(text, "&lt;script&gt;&quot;a&quot; &amp; &#39;b&#39;&lt;/script&gt;"
                                "&#xFFFD;[31m&#xFFFD;\xc2\xb1\n") == 0);
     free(text);
+}
+
+/* Medians of eleven digits stay readable side by side: digits in threes, a narrow no-break
+** space between; small values keep four significant digits. */
+static void test_big_values(void)
+{
+    const double v[] = {10381520541.0, 1234.0, 999.5, -12345.0, NAN};
+    const char *want[] = {"10&#8239;381&#8239;520&#8239;541", "1&#8239;234", "999.5",
+                          "-12&#8239;345", "&ndash;"};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        FILE *fp = tmpfile();
+        CHECK(fp != NULL);
+        if (!fp)
+            return;
+        qsb_html_value(fp, v[i]);
+        char *text = captured(fp);
+        CHECK_MSG(text && strcmp(text, want[i]) == 0, "%g: %s", v[i], text ? text : "");
+        free(text);
+    }
 }
 
 static char *file_text(const char *path)
@@ -150,6 +171,7 @@ static void test_compare_section(void)
 int main(void)
 {
     test_escaping();
+    test_big_values();
     test_audit_file();
     if (qsb_plot_check() != QSB_OK) {
         printf("skipped the page: gnuplot is not installed (Debian gnuplot-nox)\n");

@@ -46,15 +46,28 @@ static void html_upper(FILE *out, const char *text)
     }
 }
 
-/* A median as the text table shows it: whole numbers from 1000 on. */
+/* A median as the text table shows it, whole numbers from 1000 on, their digits in groups of
+** three (a narrow no-break space between): eleven-digit cycle counts side by side are
+** unreadable without. */
 void qsb_html_value(FILE *out, double v)
 {
-    if (!isfinite(v))
+    char digits[400];
+    if (!isfinite(v)) {
         fputs("&ndash;", out);
-    else if (fabs(v) >= 1000)
-        fprintf(out, "%.0f", v);
-    else
+        return;
+    }
+    if (fabs(v) < 1000) {
         fprintf(out, "%.4g", v);
+        return;
+    }
+    int len = snprintf(digits, sizeof digits, "%.0f", fabs(v));
+    if (v < 0)
+        fputc('-', out);
+    for (int i = 0; i < len; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            fputs("&#8239;", out);
+        fputc(digits[i], out);
+    }
 }
 
 void qsb_html_interval(FILE *out, double lo, double hi)
@@ -82,7 +95,7 @@ static const char style[] =
     "table.facts th{width:11rem;background:none;font-weight:600}"
     "table.cells{table-layout:fixed}table.cells col.n{width:6.5rem}table.cells col.s{width:3rem}"
     "table.cells col.a{width:auto}table.cells col.d{width:10rem}table.cells col.i{width:11rem}"
-    "table.cells col.m{width:6.5rem}table.cells col.t{width:10rem}"
+    "table.cells col.m{width:8.5rem}table.cells col.t{width:10rem}"
     ".noisy{color:#8a5a00}.states{color:#444}.faster{color:#0a6b2b}.slower{color:#a11}"
     ".failed{color:#a11;font-weight:600}.muted{color:#666}"
     "figure{margin:1.2rem 0}figure svg{display:block;width:100%;height:auto}"
