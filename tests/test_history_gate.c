@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "captured.h"
 #include "check.h"
 #include "diag.h"
 #include "gate.h"
@@ -228,6 +229,26 @@ static void test_step(qsb_history *h, int *clock)
     qsb_results_free(&r);
 }
 
+/* A machine whose runs move no more than their own intervals (width 1% about the delta, no
+** host level): its level is estimated as 0, which is said as "none seen", never as +-0.00%. */
+static void test_level_none_seen(qsb_history *h, int *clock)
+{
+    file_runs(h, "still", 8, 0.0, clock);
+    qsb_run_levels l;
+    CHECK(qsb_history_run_levels(h, "still", "cycles", 30, &l) == QSB_OK);
+    CHECK(qsb_run_levels_median_pct(&l) == 0.0);
+    FILE *fp = tmpfile();
+    CHECK(fp != NULL);
+    if (fp) {
+        qsb_run_levels_write(fp, &l, "still");
+        char *text = captured(fp);
+        CHECK_MSG(text && strstr(text, "still: run level none seen") && !strstr(text, "0.00"),
+                  "%s", text ? text : "");
+        free(text);
+    }
+    qsb_run_levels_free(&l);
+}
+
 int main(void)
 {
     test_hand_worked();
@@ -241,6 +262,7 @@ int main(void)
     test_levels(h, &clock);
     test_verdicts(h);
     test_step(h, &clock);
+    test_level_none_seen(h, &clock);
     qsb_history_close(h);
     char wal[300], shm[300];
     snprintf(wal, sizeof wal, "%s-wal", path);

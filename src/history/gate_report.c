@@ -14,13 +14,14 @@
 #include "diag.h"
 #include "json_write.h"
 
-/* "+-1.2%", or "unknown" */
+/* "+-1.2%", "none seen" where the runs move no more than their own intervals say (a level of
+** 0 is an estimate, not a measured zero), or "unknown" */
 static void level_text(double pct, char *buf, size_t len)
 {
-    if (isfinite(pct))
+    if (isfinite(pct) && pct >= 0.005)
         snprintf(buf, len, "+-%.2f%%", pct);
     else
-        snprintf(buf, len, "unknown");
+        snprintf(buf, len, isfinite(pct) ? "none seen" : "unknown");
 }
 
 static void write_row(FILE *out, const qsb_gate_row *g)
@@ -156,10 +157,13 @@ int qsb_history_write_levels(FILE *out, qsb_history *h, const char *machine)
 void qsb_run_levels_write(FILE *out, const qsb_run_levels *levels, const char *machine)
 {
     double pct = qsb_run_levels_median_pct(levels);
-    if (isfinite(pct))
+    if (isfinite(pct) && pct >= 0.005)
         fprintf(out, "%s: run level +-%.2f%% (the median of its rows' 95%% spread between "
                      "runs, of the deltas and the baseline's medians)\n",
                 machine, pct);
+    else if (isfinite(pct))
+        fprintf(out, "%s: run level none seen: its runs move no more than their own intervals "
+                     "say (the median row's)\n", machine);
     else
         fprintf(out, "%s: run level unknown (%zu run%s; %d needed)\n", machine, levels->runs,
                 levels->runs == 1 ? "" : "s", QSB_LEVEL_MIN_RUNS);
