@@ -143,10 +143,3 @@ int qsb_compare_report_finding(const qsb_compare_report *r, qsb_compare_strictne
                          n[QSB_VERDICT_ONLY_BASE], n[QSB_VERDICT_ONLY_NEW]);
     return QSB_OK;
 }
-
-int qsb_calibration_report_finding(const qsb_calibration_totals *t)
-{
-    return qsb_error(QSB_FINDING, "--calibration --strict: %zu of %zu rows agree, under %.0f%%: "
-                     "the intervals are too narrow on this machine (or the runs differ)",
-                     t->agree, t->with_interval, QSB_CALIBRATION_STRICT_SHARE * 100.0);
-}

@@ -1,6 +1,8 @@
 /*
-** Inside compare only: one entry of a report worked out (compare.c), and the candidates judged
-** by their ratios to the baseline in a report without --normalize (compare_baseline.c).
+** Inside compare only, so that `qsb_` marks compare's API: one entry of a report worked out
+** (compare.c), the candidates judged by their ratios to the baseline in a report without
+** --normalize (compare_baseline.c), and the pieces of text and JSON that the report's writers
+** (compare_write.c) share with the calibration's (compare_calibration.c).
 */
 #ifndef QSB_COMPARE_WORK_H
 #define QSB_COMPARE_WORK_H
@@ -27,5 +29,20 @@ int qsb_judge_against_baseline(qsb_compare_report *r);
 /* The entry's row as --normalize judges it, for a row marked by qsb_judge_against_baseline. */
 int qsb_view_against_baseline(const qsb_compare_report *r, const qsb_compare_entry *e,
                               qsb_baseline_view *v);
+
+/* Longer names (a hostile file) are cut to this many characters in a table. */
+#define COMPARE_NAME_MAX 32
+
+/* A name from a file or a path from the command line as a table shows it: escaped (diag.h)
+** and cut to size - 1 characters, so that no file can move the cursor or recolour the
+** terminal. */
+const char *compare_shown(char *buf, size_t size, const char *text);
+
+/* A change in percent as the tables show it: "+1.23%", "+inf", "-" when unknown. */
+void compare_format_pct(char *buf, size_t len, double v);
+
+/* obj[key] = v, JSON null when v is not finite; nonzero when out of memory. */
+struct cJSON;
+int compare_json_number(struct cJSON *obj, const char *key, double v);
 
 #endif

@@ -1,7 +1,6 @@
 /*
 ** compare's outputs (compare_write.h): the table on stdout and the Markdown table, both drawn
-** row by row by one loop (each_row), the JSON verdicts, and the calibration report as text and
-** JSON.
+** row by row by one loop (each_row), and the JSON verdicts.
 */
 #include "compare_write.h"
 
@@ -10,17 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare_work.h"
 #include "diag.h"
 #include "json_write.h"
 #include "random_effects.h"
 #include "summary.h"
 
-#define NAME_MAX_SHOWN 32 /* longer names (a hostile file) are cut in the table */
-
-/* A name from a file or a path from the command line as the table shows it: escaped (diag.h)
-** and cut to size - 1 characters, so that no file can move the cursor or recolour the
-** terminal. */
-static const char *shown(char *buf, size_t size, const char *text)
+const char *compare_shown(char *buf, size_t size, const char *text)
 {
     return qsb_escape(buf, size, text, "\\");
 }
@@ -34,7 +29,7 @@ static void format_value(char *buf, size_t len, double v, const qsb_compare_repo
         snprintf(buf, len, r->exact ? "%.0f" : r->normalized ? "%.4f" : "%.1f", v);
 }
 
-static void format_pct(char *buf, size_t len, double v)
+void compare_format_pct(char *buf, size_t len, double v)
 {
     if (isnan(v))
         snprintf(buf, len, "-");
@@ -51,8 +46,8 @@ static void format_interval(char *buf, size_t len, const qsb_comparison *it, boo
         snprintf(buf, len, exact && !isnan(it->change_pct) ? "exact" : "-");
         return;
     }
-    format_pct(lo, sizeof lo, it->change_lo);
-    format_pct(hi, sizeof hi, it->change_hi);
+    compare_format_pct(lo, sizeof lo, it->change_lo);
+    compare_format_pct(hi, sizeof hi, it->change_hi);
     snprintf(buf, len, "[%s, %s]", lo, hi);
 }
 
@@ -72,7 +67,7 @@ static void format_item(const qsb_comparison *it, const qsb_compare_report *r, f
 {
     format_value(f->base, sizeof f->base, it->base_value, r);
     format_value(f->cand, sizeof f->cand, it->new_value, r);
-    format_pct(f->change, sizeof f->change, it->change_pct);
+    compare_format_pct(f->change, sizeof f->change, it->change_pct);
     format_interval(f->interval, sizeof f->interval, it, r->exact);
     format_p(f->p, sizeof f->p, it->p);
     format_p(f->p_adj, sizeof f->p_adj, it->p_adjusted);
@@ -82,10 +77,10 @@ static int name_width(const qsb_compare_report *r, int algorithm, int minimum)
 {
     size_t w = (size_t)minimum;
     for (size_t i = 0; i < r->n; i++) {
-        char buf[NAME_MAX_SHOWN + 1];
+        char buf[COMPARE_NAME_MAX + 1];
         const char *pattern, *name;
         qsb_compare_names(r, i, &pattern, &name);
-        size_t len = strlen(shown(buf, sizeof buf, algorithm ? name : pattern));
+        size_t len = strlen(compare_shown(buf, sizeof buf, algorithm ? name : pattern));
         w = len > w ? len : w;
     }
     return (int)w;
@@ -224,10 +219,10 @@ static void baseline_note(char *buf, size_t len, const qsb_comparison *it)
     if (!v->regression)
         return;
     char change[32], lo[32], hi[32], p[16], interval[80] = "";
-    format_pct(change, sizeof change, v->change_pct);
+    compare_format_pct(change, sizeof change, v->change_pct);
     if (!isnan(v->change_lo)) {
-        format_pct(lo, sizeof lo, v->change_lo);
-        format_pct(hi, sizeof hi, v->change_hi);
+        compare_format_pct(lo, sizeof lo, v->change_lo);
+        compare_format_pct(hi, sizeof hi, v->change_hi);
         snprintf(interval, sizeof interval, " [%s, %s]", lo, hi);
     }
     format_p(p, sizeof p, v->p_adjusted);
@@ -278,11 +273,11 @@ static void print_text_row(FILE *fp, const table_row *row, const void *layout)
     const text_layout *lay = layout;
     const qsb_comparison *it = &row->item;
     const formatted *f = &row->shown;
-    char pattern[NAME_MAX_SHOWN + 1], algorithm[NAME_MAX_SHOWN + 1];
+    char pattern[COMPARE_NAME_MAX + 1], algorithm[COMPARE_NAME_MAX + 1];
     fprintf(fp, "%-*s %9llu %5llu  %-*s %16s %16s %9s %20s %8s %8s  %s%s%s%s%s\n",
-            lay->pattern_width, shown(pattern, sizeof pattern, it->pattern),
+            lay->pattern_width, compare_shown(pattern, sizeof pattern, it->pattern),
             (unsigned long long)it->nelem, (unsigned long long)it->size, lay->algorithm_width,
-            shown(algorithm, sizeof algorithm, it->algorithm), f->base, f->cand, f->change,
+            compare_shown(algorithm, sizeof algorithm, it->algorithm), f->base, f->cand, f->change,
             f->interval, f->p, f->p_adj, qsb_verdict_name(it->verdict),
             it->threshold_only ? " (no samples)" : "", row->note, row->baseline[0] ? "; " : "",
             row->baseline);
@@ -293,8 +288,8 @@ int qsb_compare_write_table(FILE *fp, const qsb_compare_report *r, const char *b
 {
     char text[480], base[QSB_QUOTE_PATH_MAX + 1], cand[QSB_QUOTE_PATH_MAX + 1];
     criterion(text, sizeof text, r);
-    fprintf(fp, "compare %s -> %s (metric %s; %s)\n", shown(base, sizeof base, base_path),
-            shown(cand, sizeof cand, new_path), r->metric, text);
+    fprintf(fp, "compare %s -> %s (metric %s; %s)\n", compare_shown(base, sizeof base, base_path),
+            compare_shown(cand, sizeof cand, new_path), r->metric, text);
     text_layout lay = {name_width(r, 0, 7), name_width(r, 1, 9)};
     fprintf(fp, "%-*s %9s %5s  %-*s %16s %16s %9s %20s %8s %8s  %s\n", lay.pattern_width,
             "pattern", "nelem", "size", lay.algorithm_width, "algorithm", "base median",
@@ -381,7 +376,7 @@ static const char *const verdict_keys[QSB_VERDICT_COUNT] = {
 
 static const char *const test_keys[] = {"none", "welch-units", "mann-whitney"};
 
-static int add_number(cJSON *obj, const char *key, double v)
+int compare_json_number(cJSON *obj, const char *key, double v)
 {
     cJSON *item = isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
     return item && cJSON_AddItemToObject(obj, key, item) ? 0 : (cJSON_Delete(item), -1);
@@ -395,10 +390,11 @@ static cJSON *baseline_json(const qsb_baseline_view *v)
         return cJSON_CreateNull();
     cJSON *o = cJSON_CreateObject();
     int bad = !o || !cJSON_AddStringToObject(o, "verdict", "regression") ||
-              add_number(o, "change_pct", v->change_pct) ||
-              add_number(o, "change_lo", v->change_lo) ||
-              add_number(o, "change_hi", v->change_hi) || add_number(o, "p", v->p) ||
-              add_number(o, "p_adjusted", v->p_adjusted);
+              compare_json_number(o, "change_pct", v->change_pct) ||
+              compare_json_number(o, "change_lo", v->change_lo) ||
+              compare_json_number(o, "change_hi", v->change_hi) ||
+              compare_json_number(o, "p", v->p) ||
+              compare_json_number(o, "p_adjusted", v->p_adjusted);
     if (bad) {
         cJSON_Delete(o);
         return NULL;
@@ -410,27 +406,29 @@ static cJSON *item_json(const qsb_compare_report *r, const qsb_comparison *it)
 {
     cJSON *o = cJSON_CreateObject();
     int bad = !o || !cJSON_AddStringToObject(o, "pattern", it->pattern) ||
-              add_number(o, "nelem", (double)it->nelem) || add_number(o, "size", (double)it->size) ||
+              compare_json_number(o, "nelem", (double)it->nelem) ||
+              compare_json_number(o, "size", (double)it->size) ||
               !cJSON_AddStringToObject(o, "algorithm", it->algorithm) ||
-              add_number(o, "base_median", it->base_value) ||
-              add_number(o, "new_median", it->new_value) ||
-              add_number(o, "change_pct", it->change_pct) ||
-              add_number(o, "change_lo", it->change_lo) ||
-              add_number(o, "change_hi", it->change_hi) || add_number(o, "p", it->p) ||
-              add_number(o, "p_adjusted", it->p_adjusted) ||
-              add_number(o, "p_faster", it->p_faster) ||
-              add_number(o, "p_faster_adjusted", it->p_faster_adjusted) ||
+              compare_json_number(o, "base_median", it->base_value) ||
+              compare_json_number(o, "new_median", it->new_value) ||
+              compare_json_number(o, "change_pct", it->change_pct) ||
+              compare_json_number(o, "change_lo", it->change_lo) ||
+              compare_json_number(o, "change_hi", it->change_hi) ||
+              compare_json_number(o, "p", it->p) ||
+              compare_json_number(o, "p_adjusted", it->p_adjusted) ||
+              compare_json_number(o, "p_faster", it->p_faster) ||
+              compare_json_number(o, "p_faster_adjusted", it->p_faster_adjusted) ||
               !cJSON_AddStringToObject(o, "test", test_keys[it->test]) ||
-              add_number(o, "base_units", (double)it->base_units) ||
-              add_number(o, "new_units", (double)it->new_units) ||
-              add_number(o, "base_samples", (double)it->base_n) ||
-              add_number(o, "new_samples", (double)it->new_n) ||
+              compare_json_number(o, "base_units", (double)it->base_units) ||
+              compare_json_number(o, "new_units", (double)it->new_units) ||
+              compare_json_number(o, "base_samples", (double)it->base_n) ||
+              compare_json_number(o, "new_samples", (double)it->new_n) ||
               !cJSON_AddBoolToObject(o, "threshold_only", it->threshold_only) ||
-              add_number(o, "states_matched", (double)it->states_matched) ||
-              add_number(o, "states_only_in_base", (double)it->states_only_base) ||
-              add_number(o, "states_only_in_new", (double)it->states_only_new) ||
-              add_number(o, "state_speed", it->state_speed) ||
-              add_number(o, "detectable_pct", detectable_pct(r, it, 1.0)) ||
+              compare_json_number(o, "states_matched", (double)it->states_matched) ||
+              compare_json_number(o, "states_only_in_base", (double)it->states_only_base) ||
+              compare_json_number(o, "states_only_in_new", (double)it->states_only_new) ||
+              compare_json_number(o, "state_speed", it->state_speed) ||
+              compare_json_number(o, "detectable_pct", detectable_pct(r, it, 1.0)) ||
               !cJSON_AddStringToObject(o, "verdict", verdict_keys[it->verdict]);
     cJSON *against = bad ? NULL : baseline_json(&it->against_baseline);
     if (!against || !cJSON_AddItemToObject(o, "against_baseline", against)) {
@@ -453,31 +451,33 @@ static cJSON *report_json(const qsb_compare_report *r, const char *base_path,
 {
     const qsb_compare_options *opt = &r->opt;
     cJSON *root = cJSON_CreateObject();
-    int bad = !root || add_number(root, "schema_version", 1) ||
+    int bad = !root || compare_json_number(root, "schema_version", 1) ||
               !cJSON_AddStringToObject(root, "base", base_path) ||
               !cJSON_AddStringToObject(root, "new", new_path) ||
               !cJSON_AddStringToObject(root, "metric", r->metric) ||
-              add_number(root, "threshold_pct", opt->threshold_pct) ||
-              add_number(root, "alpha", opt->alpha) ||
-              add_number(root, "run_level_pct", opt->run_level_pct) ||
+              compare_json_number(root, "threshold_pct", opt->threshold_pct) ||
+              compare_json_number(root, "alpha", opt->alpha) ||
+              compare_json_number(root, "run_level_pct", opt->run_level_pct) ||
               !cJSON_AddBoolToObject(root, "strict", strictness == QSB_COMPARE_STRICT) ||
               !cJSON_AddBoolToObject(root, "normalized", r->normalized) ||
               !cJSON_AddStringToObject(root, "interval",
                                        r->exact ? "exact" : interval_key(r)) ||
               !cJSON_AddStringToObject(root, "correction", qsb_correction_name(opt->correction)) ||
-              add_number(root, "tests", (double)r->tests) ||
-              add_number(root, "tests_units", (double)r->tests_units) ||
-              add_number(root, "tests_mann_whitney", (double)r->tests_mann_whitney) ||
-              add_number(root, "fdr", opt->correction == QSB_CORRECTION_BH ? opt->alpha : NAN) ||
-              add_number(root, "fwer", opt->correction == QSB_CORRECTION_HOLM ? opt->alpha : NAN) ||
+              compare_json_number(root, "tests", (double)r->tests) ||
+              compare_json_number(root, "tests_units", (double)r->tests_units) ||
+              compare_json_number(root, "tests_mann_whitney", (double)r->tests_mann_whitney) ||
+              compare_json_number(root, "fdr",
+                                  opt->correction == QSB_CORRECTION_BH ? opt->alpha : NAN) ||
+              compare_json_number(root, "fwer",
+                                  opt->correction == QSB_CORRECTION_HOLM ? opt->alpha : NAN) ||
               !cJSON_AddStringToObject(root, "verdict", status == QSB_OK ? "pass" : "fail") ||
               !cJSON_AddBoolToObject(root, "against_baseline_judged",
                                      r->judged_against_baseline) ||
-              add_number(root, "against_baseline_regressions",
+              compare_json_number(root, "against_baseline_regressions",
                          (double)r->against_baseline_regressions) ||
-              add_number(root, "baseline_moved_rows", (double)r->baseline_moved) ||
-              add_number(root, "detectable_pct", detectable_median_pct(r, 1.0)) ||
-              add_number(root, "detectable_3_runs_pct", detectable_median_pct(r, 3.0));
+              compare_json_number(root, "baseline_moved_rows", (double)r->baseline_moved) ||
+              compare_json_number(root, "detectable_pct", detectable_median_pct(r, 1.0)) ||
+              compare_json_number(root, "detectable_3_runs_pct", detectable_median_pct(r, 3.0));
     cJSON *differs = bad ? NULL : cJSON_AddArrayToObject(root, "context_differences");
     bad = !differs;
     for (size_t i = 0; i < r->ndiffers && !bad; i++) {
@@ -487,7 +487,7 @@ static cJSON *report_json(const qsb_compare_report *r, const char *base_path,
     cJSON *counts = bad ? NULL : cJSON_AddObjectToObject(root, "counts");
     bad = !counts;
     for (size_t v = 0; v < QSB_VERDICT_COUNT && !bad; v++)
-        bad = add_number(counts, verdict_keys[v], (double)r->count[v]);
+        bad = compare_json_number(counts, verdict_keys[v], (double)r->count[v]);
     if (!bad)
         return root;
     cJSON_Delete(root);
@@ -507,236 +507,4 @@ int qsb_compare_write_json(FILE *fp, const qsb_compare_report *r, const char *ba
     }
     qsb_json_stream_close(&cells);
     return status;
-}
-
-/* ---- --calibration ---- */
-
-/* One run level's line: found, none found, or nothing when no row could be weighed. */
-static void write_run_level(FILE *fp, const char *name, const char *what,
-                            const qsb_run_level *l)
-{
-    if (l->pct > 0.0)
-        fprintf(fp, "%s: +-%.2f%% a run (Cochran's Q %.1f over %zu rows, p %.2g): the 95%% "
-                "half-width each run's intervals would need added (in quadrature) for %s to "
-                "be what their intervals predict; how far the runs moved together beyond "
-                "their processes' spread, which no count of processes in one run samples "
-                "(compare --run-level adds it)\n", name, l->pct, l->q, l->rows, l->p, what);
-    else if (l->pct == 0.0)
-        fprintf(fp, "%s: none found (Cochran's Q %.1f over %zu rows, p %.2g: %s are what the "
-                "intervals predict)\n", name, l->q, l->rows, l->p, what);
-}
-
-void qsb_calibration_write_text(FILE *fp, const qsb_calibration *c, const char *path1,
-                                const char *path2, const char *metric)
-{
-    char p1[QSB_QUOTE_PATH_MAX + 1], p2[QSB_QUOTE_PATH_MAX + 1];
-    char level[96] = "";
-    if (c->assumed_level_pct > 0.0)
-        snprintf(level, sizeof level, " and l that of the run level +-%g%% a run (--run-level)",
-                 c->assumed_level_pct);
-    fprintf(fp, "calibration %s vs %s (metric %s; paired deltas of the candidate rows; agree: "
-            "|d1 - d2| <= sqrt(h1^2 + h2^2%s), h the half-widths of the 95%% intervals%s, on "
-            "the log scale)\n", shown(p1, sizeof p1, path1), shown(p2, sizeof p2, path2), metric,
-            c->assumed_level_pct > 0.0 ? " + 2 l^2" : "", level);
-    fprintf(fp, "%-12s %9s %5s  %-16s %9s %20s %9s %20s %9s  %s\n", "pattern", "nelem", "size",
-            "algorithm", "delta 1", "95% interval 1", "delta 2", "95% interval 2", "diff",
-            "agree");
-    for (size_t i = 0; i < c->n; i++) {
-        const qsb_calibration_row *cr = &c->rows[i];
-        char pattern[NAME_MAX_SHOWN + 1], algorithm[NAME_MAX_SHOWN + 1];
-        char d1[32], d2[32], i1[80], i2[80], lo[32], hi[32];
-        format_pct(d1, sizeof d1, cr->d1);
-        format_pct(d2, sizeof d2, cr->d2);
-        format_pct(lo, sizeof lo, cr->lo1);
-        format_pct(hi, sizeof hi, cr->hi1);
-        snprintf(i1, sizeof i1, isnan(cr->lo1) ? "-" : "[%s, %s]", lo, hi);
-        format_pct(lo, sizeof lo, cr->lo2);
-        format_pct(hi, sizeof hi, cr->hi2);
-        snprintf(i2, sizeof i2, isnan(cr->lo2) ? "-" : "[%s, %s]", lo, hi);
-        fprintf(fp, "%-12s %9llu %5llu  %-16s %9s %20s %9s %20s %9.2f  %s\n",
-                shown(pattern, sizeof pattern, cr->pattern), (unsigned long long)cr->nelem,
-                (unsigned long long)cr->size, shown(algorithm, sizeof algorithm, cr->algorithm),
-                d1, i1, d2, i2, cr->diff_pts,
-                isnan(cr->excess) ? "-" : cr->excess <= 1.0 ? "yes" : "NO");
-    }
-    if (c->n == 0) {
-        fprintf(fp, "no candidate row has a delta in both runs\n");
-        return;
-    }
-    const qsb_calibration_row *w = &c->rows[c->worst];
-    char pattern[NAME_MAX_SHOWN + 1], algorithm[NAME_MAX_SHOWN + 1];
-    fprintf(fp, "%zu of %zu rows with intervals agree (%.1f%%; honest 95%% intervals agree in "
-            "about 95%%); difference of the deltas: median %.2f points, worst %.2f points "
-            "(%s/%llu/%llu %s); %zu row%s without an interval in a run\n",
-            c->agree, c->with_interval, qsb_calibration_agree_share(c) * 100.0, c->median_diff_pts,
-            c->worst_diff_pts, shown(pattern, sizeof pattern, w->pattern),
-            (unsigned long long)w->nelem, (unsigned long long)w->size,
-            shown(algorithm, sizeof algorithm, w->algorithm), c->n - c->with_interval,
-            c->n - c->with_interval == 1 ? "" : "s");
-    write_run_level(fp, "run level", "the rows' differences", &c->run_level);
-    write_run_level(fp, "run level of the medians", "the medians' differences (every row)",
-                    &c->run_level_medians);
-    if (c->state_pairs || c->state_only)
-        fprintf(fp, "by state: %zu of %zu matched (row, state) pairs with intervals agree "
-                "(%.1f%%); %zu state%s in one run only\n",
-                c->state_agree, c->state_with_interval,
-                c->state_with_interval ? 100.0 * (double)c->state_agree /
-                                             (double)c->state_with_interval
-                                       : 0.0,
-                c->state_only, c->state_only == 1 ? "" : "s");
-}
-
-/* A run level's four numbers as PREFIX_pct, PREFIX_rows, PREFIX_q and PREFIX_p; nonzero
-** when out of memory. */
-static int add_run_level(cJSON *root, const char *prefix, const qsb_run_level *l)
-{
-    const char *suffix[4] = {"pct", "rows", "q", "p"};
-    double value[4] = {l->pct, (double)l->rows, l->q, l->p};
-    for (size_t i = 0; i < 4; i++) {
-        char name[64];
-        snprintf(name, sizeof name, "%s_%s", prefix, suffix[i]);
-        if (add_number(root, name, value[i]))
-            return 1;
-    }
-    return 0;
-}
-
-static cJSON *calibration_json(const qsb_calibration *c, const char *path1, const char *path2,
-                               const char *metric, qsb_compare_strictness strictness,
-                               int status)
-{
-    cJSON *root = cJSON_CreateObject();
-    int bad = !root || add_number(root, "schema_version", 1) ||
-              !cJSON_AddStringToObject(root, "kind", "calibration") ||
-              !cJSON_AddStringToObject(root, "run1", path1) ||
-              !cJSON_AddStringToObject(root, "run2", path2) ||
-              !cJSON_AddStringToObject(root, "metric", metric) ||
-              !cJSON_AddStringToObject(root, "criterion",
-                                       c->assumed_level_pct > 0.0
-                                           ? "|log(1+d1) - log(1+d2)| <= sqrt(h1^2 + h2^2 + 2 l^2)"
-                                           : "|log(1+d1) - log(1+d2)| <= sqrt(h1^2 + h2^2)") ||
-              add_number(root, "rows", (double)c->n) ||
-              add_number(root, "with_interval", (double)c->with_interval) ||
-              add_number(root, "agree", (double)c->agree) ||
-              add_number(root, "share", qsb_calibration_agree_share(c)) ||
-              add_number(root, "median_diff_pts", c->median_diff_pts) ||
-              add_number(root, "worst_diff_pts", c->worst_diff_pts) ||
-              add_number(root, "assumed_run_level_pct", c->assumed_level_pct) ||
-              add_run_level(root, "run_level", &c->run_level) ||
-              add_run_level(root, "run_level_medians", &c->run_level_medians) ||
-              add_number(root, "state_pairs", (double)c->state_pairs) ||
-              add_number(root, "state_with_interval", (double)c->state_with_interval) ||
-              add_number(root, "state_agree", (double)c->state_agree) ||
-              add_number(root, "state_only", (double)c->state_only) ||
-              !cJSON_AddBoolToObject(root, "strict", strictness == QSB_COMPARE_STRICT) ||
-              add_number(root, "strict_share", QSB_CALIBRATION_STRICT_SHARE) ||
-              !cJSON_AddStringToObject(root, "verdict", status == QSB_OK ? "pass" : "fail");
-    cJSON *cells = bad ? NULL : cJSON_AddArrayToObject(root, "cells");
-    bad = !cells;
-    for (size_t i = 0; i < c->n && !bad; i++) {
-        const qsb_calibration_row *cr = &c->rows[i];
-        cJSON *o = cJSON_CreateObject();
-        bad = !o || !cJSON_AddItemToArray(cells, o);
-        if (bad) {
-            cJSON_Delete(o);
-            break;
-        }
-        bad = !cJSON_AddStringToObject(o, "pattern", cr->pattern) ||
-              add_number(o, "nelem", (double)cr->nelem) || add_number(o, "size", (double)cr->size) ||
-              !cJSON_AddStringToObject(o, "algorithm", cr->algorithm) ||
-              add_number(o, "delta1", cr->d1) || add_number(o, "lo1", cr->lo1) ||
-              add_number(o, "hi1", cr->hi1) || add_number(o, "delta2", cr->d2) ||
-              add_number(o, "lo2", cr->lo2) || add_number(o, "hi2", cr->hi2) ||
-              add_number(o, "diff_pts", cr->diff_pts) || add_number(o, "excess", cr->excess) ||
-              !(isnan(cr->excess) ? cJSON_AddNullToObject(o, "agree")
-                                  : cJSON_AddBoolToObject(o, "agree", cr->excess <= 1.0));
-    }
-    if (!bad)
-        return root;
-    cJSON_Delete(root);
-    return NULL;
-}
-
-int qsb_calibration_write_json(FILE *fp, const qsb_calibration *c, const char *path1,
-                               const char *path2, const char *metric,
-                               qsb_compare_strictness strictness, int verdict)
-{
-    cJSON *root = calibration_json(c, path1, path2, metric, strictness, verdict);
-    return qsb_json_print(fp, root, "calibration JSON");
-}
-
-/* How often a level was found over the pairs, and the largest with its pair ("in 2 of 5
-** pairs, largest +-6.23% (b.json vs c.json)"), shown as the table's header shows paths. */
-static const char *levels_found_text(char *buf, size_t len, size_t found, size_t pairs,
-                                     double largest, const char *const *paths, size_t at)
-{
-    char p1[QSB_QUOTE_PATH_MAX + 1], p2[QSB_QUOTE_PATH_MAX + 1];
-    if (found == 0)
-        snprintf(buf, len, "in none of %zu pairs", pairs);
-    else
-        snprintf(buf, len, "in %zu of %zu pairs, largest +-%.2f%% (%s vs %s)", found, pairs,
-                 largest, shown(p1, sizeof p1, paths[at]), shown(p2, sizeof p2, paths[at + 1]));
-    return buf;
-}
-
-void qsb_calibration_write_totals(FILE *fp, const qsb_calibration_totals *t,
-                                  const char *const *paths)
-{
-    char d[2 * QSB_QUOTE_PATH_MAX + 96], m[2 * QSB_QUOTE_PATH_MAX + 96];
-    fprintf(fp, "\nover %zu runs (%zu pairs of consecutive runs): %zu of %zu rows with intervals "
-            "agree (%.1f%%)\n", t->pairs + 1, t->pairs, t->agree, t->with_interval,
-            t->with_interval ? 100.0 * qsb_calibration_totals_share(t) : 0.0);
-    if (t->levels_found == 0 && t->medians_levels_found == 0) {
-        fprintf(fp, "run level: none found in any pair (the runs moved no more than their "
-                "intervals say)\n");
-        return;
-    }
-    fprintf(fp, "run level found %s; of the medians %s: the largest is what compare --run-level "
-            "wants between runs of this machine (of the medians for times, of the deltas with "
-            "--normalize)\n",
-            levels_found_text(d, sizeof d, t->levels_found, t->pairs, t->largest_level_pct, paths,
-                              t->largest_level_pair),
-            levels_found_text(m, sizeof m, t->medians_levels_found, t->pairs,
-                              t->largest_medians_level_pct, paths,
-                              t->largest_medians_level_pair));
-}
-
-int qsb_calibration_write_series_json(FILE *fp, const qsb_calibration *pairs,
-                                      const char *const *paths, const char *metric,
-                                      const qsb_calibration_totals *t,
-                                      qsb_compare_strictness strictness, int verdict)
-{
-    cJSON *root = cJSON_CreateObject();
-    int bad = !root || add_number(root, "schema_version", 1) ||
-              !cJSON_AddStringToObject(root, "kind", "calibration-series");
-    cJSON *runs = bad ? NULL : cJSON_AddArrayToObject(root, "runs");
-    bad = !runs;
-    for (size_t i = 0; i <= t->pairs && !bad; i++)
-        bad = !cJSON_AddItemToArray(runs, cJSON_CreateString(paths[i]));
-    bad = bad || !cJSON_AddStringToObject(root, "metric", metric) ||
-          add_number(root, "with_interval", (double)t->with_interval) ||
-          add_number(root, "agree", (double)t->agree) ||
-          add_number(root, "share", qsb_calibration_totals_share(t)) ||
-          add_number(root, "levels_found", (double)t->levels_found) ||
-          add_number(root, "largest_run_level_pct", t->largest_level_pct) ||
-          add_number(root, "medians_levels_found", (double)t->medians_levels_found) ||
-          add_number(root, "largest_run_level_medians_pct", t->largest_medians_level_pct) ||
-          !cJSON_AddBoolToObject(root, "strict", strictness == QSB_COMPARE_STRICT) ||
-          !cJSON_AddStringToObject(root, "verdict", verdict == QSB_OK ? "pass" : "fail");
-    cJSON *list = bad ? NULL : cJSON_AddArrayToObject(root, "pairs");
-    bad = !list;
-    for (size_t k = 0; k < t->pairs && !bad; k++) {
-        qsb_calibration_totals one;
-        qsb_calibration_add_up(&pairs[k], 1, &one);
-        cJSON *pair = calibration_json(&pairs[k], paths[k], paths[k + 1], metric, strictness,
-                                       qsb_calibration_status(&one, strictness));
-        bad = !pair || !cJSON_AddItemToArray(list, pair);
-        if (bad)
-            cJSON_Delete(pair);
-    }
-    if (bad) {
-        cJSON_Delete(root);
-        root = NULL;
-    }
-    return qsb_json_print(fp, root, "calibration JSON");
 }

@@ -1,9 +1,9 @@
 /*
 ** compare's outputs: the table on stdout, the Markdown table (--markdown FILE and
-** $GITHUB_STEP_SUMMARY) and the JSON verdicts (--json FILE) of a report (compare.h), and the
-** calibration report as text and JSON; the lines on stderr that a report calls for. Names
-** from files and paths from the command line are escaped (diag.h) and cut to size, so that
-** no file can move the cursor, break a Markdown cell or become markup. The writers return
+** $GITHUB_STEP_SUMMARY) and the JSON verdicts (--json FILE) of a report (compare.h); the
+** lines on stderr that a report calls for. Names from files and paths from the command line
+** are escaped (diag.h) and cut to size, so that no file can move the cursor, break a Markdown
+** cell or become markup. The writers return
 ** QSB_OK, or QSB_ESYSTEM when out of memory or when the JSON cannot be written (reported);
 ** `verdict` is the report's exit status (qsb_compare_status), shown as passed or failed.
 */
@@ -21,20 +21,6 @@ int qsb_compare_write_markdown(FILE *fp, const qsb_compare_report *r, const char
 int qsb_compare_write_json(FILE *fp, const qsb_compare_report *r, const char *base_path,
                            const char *new_path, qsb_compare_strictness strictness, int verdict);
 
-void qsb_calibration_write_text(FILE *fp, const qsb_calibration *c, const char *path1,
-                                const char *path2, const char *metric);
-int qsb_calibration_write_json(FILE *fp, const qsb_calibration *c, const char *path1,
-                               const char *path2, const char *metric,
-                               qsb_compare_strictness strictness, int verdict);
-/* More than two runs: after each consecutive pair's report, what they add up to (text), and
-** the JSON of them all: each pair's object as two runs give it, and the totals. */
-void qsb_calibration_write_totals(FILE *fp, const qsb_calibration_totals *t,
-                                  const char *const *paths);
-int qsb_calibration_write_series_json(FILE *fp, const qsb_calibration *pairs,
-                                      const char *const *paths, const char *metric,
-                                      const qsb_calibration_totals *t,
-                                      qsb_compare_strictness strictness, int verdict);
-
 /* Warnings before the table: the runs' context fields that differ (one line naming each and
 ** both values), a run measured by a sanitized or non-release build, an interrupted run. */
 void qsb_compare_warn_context(const qsb_compare_report *r);
@@ -44,7 +30,5 @@ void qsb_compare_warn_rows(const qsb_compare_report *r);
 /* The error line of a finding (regressions and failed sorts; when strict, rows in one file
 ** only), with QSB_FINDING; QSB_OK when the report has none. */
 int qsb_compare_report_finding(const qsb_compare_report *r, qsb_compare_strictness strictness);
-/* The error line of --calibration --strict's finding, with QSB_FINDING. */
-int qsb_calibration_report_finding(const qsb_calibration_totals *t);
 
 #endif

@@ -25,7 +25,6 @@
 #include "diag.h"
 #include "fleet_view.h"
 #include "outfile.h"
-#include "pool.h"
 #include "read_results.h"
 #include "run_level.h"
 #include "significance.h"
@@ -129,62 +128,18 @@ typedef struct {
     qsb_compare_report report;
     const char *const *run_paths; /* --calibration: RUN1 RUN2 ... */
     size_t nruns;
-    qsb_results *runs;            /* nruns of them, once read */
-    qsb_calibration *cals;        /* nruns - 1: each run against the next */
-    qsb_calibration_totals totals;
+    qsb_calibration_totals totals; /* what the pairs add up to */
     FILE *summary_fp; /* $GITHUB_STEP_SUMMARY, from its open to the append */
     int verdict;      /* the report's status once the table is out; -1 before */
 } compare_job;
 
-/* ---- --calibration ---- */
-
-/* The runs read, each consecutive pair calibrated and its report written on text. */
-static int calibrate_pairs(compare_job *job, FILE *text)
-{
-    int status = qsb_read_results(job->run_paths[0], &job->runs[0]);
-    for (size_t k = 0; k + 1 < job->nruns && status == QSB_OK; k++) {
-        status = qsb_read_results(job->run_paths[k + 1], &job->runs[k + 1]);
-        if (status == QSB_OK) /* the same run twice would agree at 100% and prove nothing */
-            status = qsb_check_separate_runs("compare --calibration", &job->runs[k],
-                                             job->run_paths[k], &job->runs[k + 1],
-                                             job->run_paths[k + 1]);
-        if (status == QSB_OK)
-            status = qsb_calibrate(&job->runs[k], &job->runs[k + 1],
-                                   job->cfg->opt.run_level_pct, &job->cals[k]);
-        if (status != QSB_OK)
-            break;
-        if (k > 0)
-            fputc('\n', text);
-        qsb_calibration_write_text(text, &job->cals[k], job->run_paths[k],
-                                   job->run_paths[k + 1], job->runs[0].context.metric);
-    }
-    return status;
-}
-
-/* Between --json's open and its commit: the pairs calibrated, the report written (with more
-** than two runs, what the pairs add up to); QSB_FINDING when --strict and too few agree. */
+/* Between --json's open and its commit: the calibration's report (compare.h). */
 static int calibration_into(const qsb_outputs *json, void *arg)
 {
     compare_job *job = arg;
-    FILE *text = qsb_outputs_text_stream(json);
-    int status = calibrate_pairs(job, text);
-    if (status != QSB_OK)
-        return status;
-    size_t pairs = job->nruns - 1;
-    qsb_calibration_add_up(job->cals, pairs, &job->totals);
-    int verdict = qsb_calibration_status(&job->totals, job->cfg->strictness);
-    if (pairs > 1)
-        qsb_calibration_write_totals(text, &job->totals, job->run_paths);
-    const char *metric = job->runs[0].context.metric;
-    FILE *fp = json->file[0].fp;
-    if (fp && pairs == 1)
-        status = qsb_calibration_write_json(fp, &job->cals[0], job->run_paths[0],
-                                            job->run_paths[1], metric, job->cfg->strictness,
-                                            verdict);
-    else if (fp)
-        status = qsb_calibration_write_series_json(fp, job->cals, job->run_paths, metric,
-                                                   &job->totals, job->cfg->strictness, verdict);
-    return status != QSB_OK ? status : verdict;
+    return qsb_calibration_report(job->run_paths, job->nruns, job->cfg->opt.run_level_pct,
+                                  job->cfg->strictness, qsb_outputs_text_stream(json),
+                                  json->file[0].fp, &job->totals);
 }
 
 static int calibration_command(compare_job *job)
@@ -193,13 +148,9 @@ static int calibration_command(compare_job *job)
         return qsb_usage_error("--calibration reports on the runs' own paired deltas: "
                                "--markdown and --normalize do not apply");
     size_t n = job->nruns;
-    job->runs = calloc(n, sizeof *job->runs);
-    job->cals = calloc(n - 1, sizeof *job->cals);
     qsb_file_group *read = calloc(n, sizeof *read);
     char (*names)[24] = calloc(n, sizeof *names);
-    int status = job->runs && job->cals && read && names
-                     ? QSB_OK
-                     : qsb_out_of_memory("compare --calibration");
+    int status = read && names ? QSB_OK : qsb_out_of_memory("compare --calibration");
     for (size_t i = 0; i < n && status == QSB_OK; i++) { /* named RUN1, RUN2, ... in messages */
         snprintf(names[i], sizeof names[i], "RUN%zu", i + 1);
         read[i] = (qsb_file_group){names[i], QSB_FILES_READ, &job->run_paths[i], 1};
@@ -210,17 +161,6 @@ static int calibration_command(compare_job *job)
     free(read);
     free(names);
     return status == QSB_FINDING ? qsb_calibration_report_finding(&job->totals) : status;
-}
-
-/* The runs and calibrations job holds. */
-static void free_calibrations(compare_job *job)
-{
-    for (size_t i = 0; job->runs && i < job->nruns; i++)
-        qsb_results_free(&job->runs[i]);
-    for (size_t k = 0; job->cals && k + 1 < job->nruns; k++)
-        qsb_calibration_free(&job->cals[k]);
-    free(job->runs);
-    free(job->cals);
 }
 
 /* $GITHUB_STEP_SUMMARY: the file the Markdown table is appended to, or NULL. */
@@ -362,7 +302,6 @@ int qsb_cmd_compare(int argc, char **argv)
     status = cfg.calibration ? calibration_command(&job) : compare_command(&job);
     if (job.summary_fp)
         fclose(job.summary_fp); /* nothing appended after an error */
-    free_calibrations(&job);
     qsb_compare_report_free(&job.report);
     qsb_results_free(&job.base);
     qsb_results_free(&job.cand);
