@@ -14,19 +14,22 @@
 
 #include "compare.h"
 
-int qsb_compare_write_table(FILE *fp, const qsb_compare_report *r, const char *base_path,
-                            const char *new_path);
+/* Where a report goes (qsb_compare_write). */
+typedef struct {
+    const char *base_path, *new_path; /* BASE and NEW as the command line names them */
+    qsb_compare_strictness strictness;
+    FILE *text;                       /* the table */
+    FILE *markdown, *json;            /* NULL: not asked for */
+    int verdict;                      /* the report's status once the table is out; -1 before */
+} qsb_compare_outputs;
+
+/* The warnings before the table (the runs' context fields that differ, a run of a sanitized
+** or non-release build, an interrupted run), the table on o->text, the warnings after it, then
+** the Markdown table and the JSON verdicts where asked. */
+int qsb_compare_write(const qsb_compare_report *r, qsb_compare_outputs *o);
+/* The Markdown table alone ($GITHUB_STEP_SUMMARY). */
 int qsb_compare_write_markdown(FILE *fp, const qsb_compare_report *r, const char *base_path,
                                const char *new_path, int verdict);
-int qsb_compare_write_json(FILE *fp, const qsb_compare_report *r, const char *base_path,
-                           const char *new_path, qsb_compare_strictness strictness, int verdict);
-
-/* Warnings before the table: the runs' context fields that differ (one line naming each and
-** both values), a run measured by a sanitized or non-release build, an interrupted run. */
-void qsb_compare_warn_context(const qsb_compare_report *r);
-/* Warnings after the table: rows with too few samples, rows tested by Mann-Whitney, rows
-** without samples, rows that are a regression against the baseline only. */
-void qsb_compare_warn_rows(const qsb_compare_report *r);
 /* The error line of a finding (regressions and failed sorts; when strict, rows in one file
 ** only), with QSB_FINDING; QSB_OK when the report has none. */
 int qsb_compare_report_finding(const qsb_compare_report *r, qsb_compare_strictness strictness);

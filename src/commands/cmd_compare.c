@@ -123,14 +123,13 @@ static int on_option(void *ctx, int index, const char *arg)
 /* What compare reads and works out, from its outputs' open to its finding. */
 typedef struct {
     const compare_config *cfg;
-    const char *base_path, *new_path; /* BASE and NEW */
     qsb_results base, cand;
     qsb_compare_report report;
     const char *const *run_paths; /* --calibration: RUN1 RUN2 ... */
     size_t nruns;
     qsb_calibration_totals totals; /* what the pairs add up to */
     FILE *summary_fp; /* $GITHUB_STEP_SUMMARY, from its open to the append */
-    int verdict;      /* the report's status once the table is out; -1 before */
+    qsb_compare_outputs shown; /* BASE and NEW's paths, where the report goes, its verdict */
 } compare_job;
 
 /* Between --json's open and its commit: the calibration's report (compare.h). */
@@ -175,10 +174,10 @@ static const char *step_summary_path(void)
 ** file (left NULL); nothing when there is none. */
 static int append_step_summary(compare_job *job)
 {
-    if (!job->summary_fp || job->verdict < 0)
+    if (!job->summary_fp || job->shown.verdict < 0)
         return QSB_OK;
-    int written = qsb_compare_write_markdown(job->summary_fp, &job->report, job->base_path,
-                                             job->new_path, job->verdict);
+    int written = qsb_compare_write_markdown(job->summary_fp, &job->report, job->shown.base_path,
+                                             job->shown.new_path, job->shown.verdict);
     int closed = fclose(job->summary_fp);
     job->summary_fp = NULL;
     if (closed != 0 && written == QSB_OK)
@@ -226,17 +225,15 @@ static int level_from_history(const char *path, const qsb_results *cand,
 static int compare_into(const qsb_outputs *out, void *arg)
 {
     compare_job *job = arg;
-    const char *base_path = job->base_path, *new_path = job->new_path;
-    FILE *markdown = out->file[OUT_MARKDOWN].fp, *json = out->file[OUT_JSON].fp;
     /* The step summary before the reading: a path that cannot be written, or a FIFO that no
     ** process reads, fails at once (exit 2), not after the work or never. */
     const char *summary = step_summary_path();
     int status = summary ? qsb_append_open("$GITHUB_STEP_SUMMARY", summary, &job->summary_fp)
                          : QSB_OK;
     if (status == QSB_OK) /* slim rows: two files of millions of rows held at once */
-        status = qsb_read_compare_results(base_path, &job->base);
+        status = qsb_read_compare_results(job->shown.base_path, &job->base);
     if (status == QSB_OK)
-        status = qsb_read_compare_results(new_path, &job->cand);
+        status = qsb_read_compare_results(job->shown.new_path, &job->cand);
     qsb_compare_options opt = job->cfg->opt;
     if (status == QSB_OK && job->cfg->history_path)
         status = level_from_history(job->cfg->history_path, &job->cand, &opt);
@@ -244,19 +241,10 @@ static int compare_into(const qsb_outputs *out, void *arg)
         status = qsb_compare_results(&job->base, &job->cand, &opt, &job->report);
     if (status != QSB_OK)
         return status;
-    qsb_compare_warn_context(&job->report);
-    int verdict = qsb_compare_status(&job->report, job->cfg->strictness);
-    FILE *text = qsb_outputs_text_stream(out);
-    if ((status = qsb_compare_write_table(text, &job->report, base_path, new_path)) != QSB_OK)
-        return status;
-    qsb_compare_warn_rows(&job->report);
-    job->verdict = verdict;
-    if (markdown)
-        status = qsb_compare_write_markdown(markdown, &job->report, base_path, new_path, verdict);
-    if (json && status == QSB_OK)
-        status = qsb_compare_write_json(json, &job->report, base_path, new_path,
-                                        job->cfg->strictness, verdict);
-    return status;
+    job->shown.text = qsb_outputs_text_stream(out);
+    job->shown.markdown = out->file[OUT_MARKDOWN].fp;
+    job->shown.json = out->file[OUT_JSON].fp;
+    return qsb_compare_write(&job->report, &job->shown);
 }
 
 /* BASE against NEW: the outputs opened before the reading (a bad path fails now, and no
@@ -266,14 +254,14 @@ static int compare_command(compare_job *job)
     const qsb_output_spec paths[OUT_COUNT] = {{"--markdown", job->cfg->markdown_path},
                                               {"--json", job->cfg->json_path}};
     const char *summary = step_summary_path();
-    const qsb_file_group others[4] = {{"BASE", QSB_FILES_READ, &job->base_path, 1},
-                                      {"NEW", QSB_FILES_READ, &job->new_path, 1},
+    const qsb_file_group others[4] = {{"BASE", QSB_FILES_READ, &job->shown.base_path, 1},
+                                      {"NEW", QSB_FILES_READ, &job->shown.new_path, 1},
                                       {"$GITHUB_STEP_SUMMARY", QSB_FILES_WRITTEN, &summary, 1},
                                       {"--history", QSB_FILES_READ, &job->cfg->history_path, 1}};
     int status = qsb_outputs_do(paths, OUT_COUNT, others, 4, compare_into, job);
     int appended = append_step_summary(job);
     status = status != QSB_OK ? status : appended;
-    if (status == QSB_OK && job->verdict == QSB_FINDING)
+    if (status == QSB_OK && job->shown.verdict == QSB_FINDING)
         status = qsb_compare_report_finding(&job->report, job->cfg->strictness);
     return status;
 }
@@ -296,9 +284,9 @@ int qsb_cmd_compare(int argc, char **argv)
                                "the same command (%d given)", given);
     if (!cfg.calibration && given != 2)
         return qsb_usage_error("compare needs two results files, BASE and NEW (%d given)", given);
-    compare_job job = {.cfg = &cfg, .base_path = argv[first], .new_path = argv[first + 1],
-                       .run_paths = (const char *const *)&argv[first], .nruns = (size_t)given,
-                       .verdict = -1};
+    compare_job job = {.cfg = &cfg, .run_paths = (const char *const *)&argv[first],
+                       .nruns = (size_t)given,
+                       .shown = {argv[first], argv[first + 1], cfg.strictness, .verdict = -1}};
     status = cfg.calibration ? calibration_command(&job) : compare_command(&job);
     if (job.summary_fp)
         fclose(job.summary_fp); /* nothing appended after an error */
