@@ -13,6 +13,7 @@
 #include "compare_work.h"
 #include "diag.h"
 #include "json_write.h"
+#include "outfile.h"
 #include "random_effects.h"
 #include "summary.h"
 
@@ -333,8 +334,8 @@ static void print_markdown_row(FILE *fp, const table_row *row, const void *layou
             it->threshold_only ? " (no samples)" : "", row->note, moved, row->baseline, end);
 }
 
-int qsb_compare_write_markdown(FILE *fp, const qsb_compare_report *r, const char *base_path,
-                               const char *new_path, int verdict)
+static int write_markdown(FILE *fp, const qsb_compare_report *r, const char *base_path,
+                          const char *new_path, int verdict)
 {
     char text[480];
     fprintf(fp, "### qsortbench compare: ");
@@ -661,8 +662,28 @@ int qsb_compare_write(const qsb_compare_report *r, qsb_compare_outputs *o)
     o->verdict = verdict;
     int status = QSB_OK;
     if (o->markdown)
-        status = qsb_compare_write_markdown(o->markdown, r, o->base_path, o->new_path, verdict);
+        status = write_markdown(o->markdown, r, o->base_path, o->new_path, verdict);
     if (o->json && status == QSB_OK)
         status = write_json(o->json, r, o->base_path, o->new_path, o->strictness, verdict);
     return status;
+}
+
+int qsb_compare_summary_open(qsb_compare_outputs *o)
+{
+    return o->summary_path ? qsb_append_open("$GITHUB_STEP_SUMMARY", o->summary_path,
+                                             &o->summary)
+                           : QSB_OK;
+}
+
+int qsb_compare_summary_append(const qsb_compare_report *r, qsb_compare_outputs *o)
+{
+    if (!o->summary || o->verdict < 0)
+        return QSB_OK;
+    int written = write_markdown(o->summary, r, o->base_path, o->new_path, o->verdict);
+    int closed = fclose(o->summary);
+    o->summary = NULL;
+    if (closed != 0 && written == QSB_OK)
+        return qsb_error(QSB_ESYSTEM, "cannot write $GITHUB_STEP_SUMMARY '%s'",
+                         qsb_quote_path(o->summary_path));
+    return written;
 }

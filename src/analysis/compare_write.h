@@ -21,15 +21,23 @@ typedef struct {
     FILE *text;                       /* the table */
     FILE *markdown, *json;            /* NULL: not asked for */
     int verdict;                      /* the report's status once the table is out; -1 before */
+    const char *summary_path;         /* $GITHUB_STEP_SUMMARY; NULL: not set */
+    FILE *summary;                    /* it, from its open to the append */
 } qsb_compare_outputs;
 
 /* The warnings before the table (the runs' context fields that differ, a run of a sanitized
 ** or non-release build, an interrupted run), the table on o->text, the warnings after it, then
 ** the Markdown table and the JSON verdicts where asked. */
 int qsb_compare_write(const qsb_compare_report *r, qsb_compare_outputs *o);
-/* The Markdown table alone ($GITHUB_STEP_SUMMARY). */
-int qsb_compare_write_markdown(FILE *fp, const qsb_compare_report *r, const char *base_path,
-                               const char *new_path, int verdict);
+
+/* $GITHUB_STEP_SUMMARY opened for appending, before anything is read: a path that cannot be
+** written, or a FIFO that no process reads, fails at once (exit 2), not after the work or
+** never. QSB_OK when it is not set. */
+int qsb_compare_summary_open(qsb_compare_outputs *o);
+/* Once the table is out, whatever the outputs did: the Markdown table appended and the file
+** closed (left NULL); QSB_OK when there is none. */
+int qsb_compare_summary_append(const qsb_compare_report *r, qsb_compare_outputs *o);
+
 /* The error line of a finding (regressions and failed sorts; when strict, rows in one file
 ** only), with QSB_FINDING; QSB_OK when the report has none. */
 int qsb_compare_report_finding(const qsb_compare_report *r, qsb_compare_strictness strictness);

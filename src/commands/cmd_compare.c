@@ -1,17 +1,9 @@
 /*
 ** `qsortbench compare BASE NEW`: reads two results files (CSV or JSON, any combination),
-** compares them (compare.h) and reports: a table on stdout (on stderr when --json or
-** --markdown is written there, so that stdout holds that document alone), optionally Markdown (--markdown
-** FILE, and appended to $GITHUB_STEP_SUMMARY when that is set) and JSON verdicts (--json
-** FILE). Exit status: 1 on a regression or a FAILED row, and under --strict also when a row
-** is in one file only (the files are fine; the new run lacks results: a finding, not a usage
-** error); 2 for bad options, unreadable or malformed files and different metrics; else 0.
-** When the runs' contexts differ (compare.h), one warning line names the fields first.
-**
-** --calibration RUN1 RUN2 [RUN3 ...] is a report instead: how often consecutive runs' paired
-** deltas agree within their combined intervals, and the run level they show (compare.h). Exit
-** 0, or under --strict 1 when fewer than 90% of the rows with intervals agree over every pair
-** (95% is what honest intervals give).
+** compares them and writes the report (compare.h, compare_write.h): the table, and where asked
+** Markdown (--markdown FILE, $GITHUB_STEP_SUMMARY) and JSON (--json FILE). --calibration RUN1
+** RUN2 [RUN3 ...] is a report instead, on runs of the same thing (qsb_calibration_report). The
+** exit statuses are the spec's below.
 */
 #include <math.h>
 #include <stdio.h>
@@ -29,18 +21,8 @@
 #include "run_level.h"
 #include "significance.h"
 
-enum {
-    OPT_THRESHOLD,
-    OPT_ALPHA,
-    OPT_CORRECTION,
-    OPT_NORMALIZE,
-    OPT_STRICT,
-    OPT_MARKDOWN,
-    OPT_JSON,
-    OPT_CALIBRATION,
-    OPT_RUN_LEVEL,
-    OPT_HISTORY
-};
+enum { OPT_THRESHOLD, OPT_ALPHA, OPT_CORRECTION, OPT_NORMALIZE, OPT_STRICT, OPT_MARKDOWN,
+       OPT_JSON, OPT_CALIBRATION, OPT_RUN_LEVEL, OPT_HISTORY };
 
 static const qsb_option compare_options[] = {
     [OPT_THRESHOLD] = {"threshold", 0, "PCT",
@@ -128,7 +110,6 @@ typedef struct {
     const char *const *run_paths; /* --calibration: RUN1 RUN2 ... */
     size_t nruns;
     qsb_calibration_totals totals; /* what the pairs add up to */
-    FILE *summary_fp; /* $GITHUB_STEP_SUMMARY, from its open to the append */
     qsb_compare_outputs shown; /* BASE and NEW's paths, where the report goes, its verdict */
 } compare_job;
 
@@ -162,30 +143,6 @@ static int calibration_command(compare_job *job)
     return status == QSB_FINDING ? qsb_calibration_report_finding(&job->totals) : status;
 }
 
-/* $GITHUB_STEP_SUMMARY: the file the Markdown table is appended to, or NULL. */
-static const char *step_summary_path(void)
-{
-    const char *path = getenv("GITHUB_STEP_SUMMARY");
-    return path && *path ? path : NULL;
-}
-
-
-/* Once the table is out, whatever the outputs did: appends the Markdown table and closes the
-** file (left NULL); nothing when there is none. */
-static int append_step_summary(compare_job *job)
-{
-    if (!job->summary_fp || job->shown.verdict < 0)
-        return QSB_OK;
-    int written = qsb_compare_write_markdown(job->summary_fp, &job->report, job->shown.base_path,
-                                             job->shown.new_path, job->shown.verdict);
-    int closed = fclose(job->summary_fp);
-    job->summary_fp = NULL;
-    if (closed != 0 && written == QSB_OK)
-        return qsb_error(QSB_ESYSTEM, "cannot write $GITHUB_STEP_SUMMARY '%s'",
-                         qsb_quote_path(step_summary_path()));
-    return written;
-}
-
 enum { OUT_MARKDOWN, OUT_JSON, OUT_COUNT };
 
 /* --history: the run level of NEW's machine learned from the history, into opt (unless
@@ -194,29 +151,19 @@ static int level_from_history(const char *path, const qsb_results *cand,
                               qsb_compare_options *opt)
 {
     const char *machine = qsb_machine_name(&cand->context);
-    qsb_history *h = NULL;
-    qsb_run_levels levels;
-    int status = qsb_history_open(path, QSB_HISTORY_READ, &h);
-    if (status == QSB_OK)
-        status = qsb_history_check_machine(h, machine);
-    if (status == QSB_OK)
-        status = qsb_history_run_levels(h, machine, cand->context.metric,
-                                        QSB_HISTORY_LAST_RUNS, &levels);
-    qsb_history_close(h);
-    if (status != QSB_OK)
-        return status;
-    double pct = qsb_run_levels_view_pct(&levels, opt->normalize);
-    if (isfinite(pct) && opt->run_level_pct <= 0.0) {
+    double pct;
+    int status = qsb_history_view_level(path, machine, cand->context.metric, opt->normalize,
+                                        &pct);
+    if (status == QSB_OK && isfinite(pct) && opt->run_level_pct <= 0.0) {
         opt->run_level_pct = pct;
         qsb_note("run level +-%.2f%% from the history of '%s' (the median row's, of the %s, "
                  "over its last %d runs)",
                  pct, machine, opt->normalize ? "ratios" : "medians", QSB_HISTORY_LAST_RUNS);
-    } else if (!isfinite(pct))
+    } else if (status == QSB_OK && !isfinite(pct))
         qsb_note("the history of '%s' has fewer than %d runs of a row: "
                  "its run level is unknown",
                  machine, QSB_LEVEL_MIN_RUNS);
-    qsb_run_levels_free(&levels);
-    return QSB_OK;
+    return status;
 }
 
 /* Between the outputs' open and their commit: the step summary opened, BASE and NEW read and
@@ -225,11 +172,7 @@ static int level_from_history(const char *path, const qsb_results *cand,
 static int compare_into(const qsb_outputs *out, void *arg)
 {
     compare_job *job = arg;
-    /* The step summary before the reading: a path that cannot be written, or a FIFO that no
-    ** process reads, fails at once (exit 2), not after the work or never. */
-    const char *summary = step_summary_path();
-    int status = summary ? qsb_append_open("$GITHUB_STEP_SUMMARY", summary, &job->summary_fp)
-                         : QSB_OK;
+    int status = qsb_compare_summary_open(&job->shown);
     if (status == QSB_OK) /* slim rows: two files of millions of rows held at once */
         status = qsb_read_compare_results(job->shown.base_path, &job->base);
     if (status == QSB_OK)
@@ -253,13 +196,14 @@ static int compare_command(compare_job *job)
 {
     const qsb_output_spec paths[OUT_COUNT] = {{"--markdown", job->cfg->markdown_path},
                                               {"--json", job->cfg->json_path}};
-    const char *summary = step_summary_path();
-    const qsb_file_group others[4] = {{"BASE", QSB_FILES_READ, &job->shown.base_path, 1},
-                                      {"NEW", QSB_FILES_READ, &job->shown.new_path, 1},
-                                      {"$GITHUB_STEP_SUMMARY", QSB_FILES_WRITTEN, &summary, 1},
-                                      {"--history", QSB_FILES_READ, &job->cfg->history_path, 1}};
+    const qsb_compare_outputs *o = &job->shown;
+    const qsb_file_group others[4] = {
+        {"BASE", QSB_FILES_READ, &o->base_path, 1},
+        {"NEW", QSB_FILES_READ, &o->new_path, 1},
+        {"$GITHUB_STEP_SUMMARY", QSB_FILES_WRITTEN, &o->summary_path, 1},
+        {"--history", QSB_FILES_READ, &job->cfg->history_path, 1}};
     int status = qsb_outputs_do(paths, OUT_COUNT, others, 4, compare_into, job);
-    int appended = append_step_summary(job);
+    int appended = qsb_compare_summary_append(&job->report, &job->shown);
     status = status != QSB_OK ? status : appended;
     if (status == QSB_OK && job->shown.verdict == QSB_FINDING)
         status = qsb_compare_report_finding(&job->report, job->cfg->strictness);
@@ -287,9 +231,11 @@ int qsb_cmd_compare(int argc, char **argv)
     compare_job job = {.cfg = &cfg, .run_paths = (const char *const *)&argv[first],
                        .nruns = (size_t)given,
                        .shown = {argv[first], argv[first + 1], cfg.strictness, .verdict = -1}};
+    const char *summary = getenv("GITHUB_STEP_SUMMARY");
+    job.shown.summary_path = summary && *summary ? summary : NULL;
     status = cfg.calibration ? calibration_command(&job) : compare_command(&job);
-    if (job.summary_fp)
-        fclose(job.summary_fp); /* nothing appended after an error */
+    if (job.shown.summary)
+        fclose(job.shown.summary); /* nothing appended after an error */
     qsb_compare_report_free(&job.report);
     qsb_results_free(&job.base);
     qsb_results_free(&job.cand);
