@@ -13,7 +13,6 @@
 
 #include "compare_match.h"
 #include "compare_states.h"
-#include "compare_work.h"
 #include "diag.h"
 #include "states_text.h"
 #include "stats.h"
@@ -33,6 +32,13 @@ const char *qsb_verdict_name(qsb_verdict v)
 _Static_assert(sizeof(qsb_compare_entry) == 48, "a report entry is 48 bytes");
 
 /* ---- one comparison ---- */
+
+/* How a row is worked out: as the report judges it, or by its per-round ratios to the
+** baseline (as --normalize judges a candidate) whatever the report's options. */
+typedef enum {
+    JUDGE_AS_REPORTED,
+    JUDGE_BY_RATIO,
+} judging;
 
 /* Nothing known yet: no names, every value unknown. */
 static void blank_item(qsb_comparison *it)
@@ -451,11 +457,11 @@ static int states_of(const qsb_cell *cell, size_t i, const qsb_cell *other, size
 
 /* work_out of an entry in both files, its cells' rows in full. */
 static int work_out_pair(const qsb_compare_report *r, const qsb_compare_entry *e,
-                         qsb_judging how, const qsb_cell *cell, const qsb_cell *other,
+                         judging how, const qsb_cell *cell, const qsb_cell *other,
                          qsb_comparison *it)
 {
     const qsb_row *row = &cell->rows[e->row];
-    bool ref = (r->normalized || how == QSB_JUDGE_BY_RATIO) && e->row > 0;
+    bool ref = (r->normalized || how == JUDGE_BY_RATIO) && e->row > 0;
     state_judging sj, *by_state = NULL;
     int status = r->exact ? QSB_OK : states_of(cell, e->row, other, e->other_row, &sj, &by_state);
     if (status == QSB_OK)
@@ -475,8 +481,10 @@ static int work_out_pair(const qsb_compare_report *r, const qsb_compare_entry *e
     return status;
 }
 
-int qsb_compare_work_out(const qsb_compare_report *r, const qsb_compare_entry *e,
-                         qsb_judging how, qsb_comparison *it)
+/* Works the entry's row out into *it: its values, change and own p-values, and its verdict
+** before the correction. QSB_OK, or QSB_ESYSTEM when out of memory (reported). */
+static int work_out(const qsb_compare_report *r, const qsb_compare_entry *e, judging how,
+                    qsb_comparison *it)
 {
     full_cell fc, fo;
     fo.heap = NULL; /* fo is filled only for an entry in both files */
@@ -501,7 +509,7 @@ int qsb_compare_work_out(const qsb_compare_report *r, const qsb_compare_entry *e
 static int first_judgement(qsb_compare_report *r, qsb_compare_entry *e)
 {
     qsb_comparison it;
-    int status = qsb_compare_work_out(r, e, QSB_JUDGE_AS_REPORTED, &it);
+    int status = work_out(r, e, JUDGE_AS_REPORTED, &it);
     bool tested = it.test != QSB_TEST_NONE && it.verdict == QSB_VERDICT_SAME && !isnan(it.p);
     double thr = r->opt.threshold_pct;
     e->verdict = (uint8_t)it.verdict;
@@ -534,6 +542,108 @@ static qsb_compare_entry *add_entry(qsb_compare_report *r, const qsb_cell *cell,
                              .verdict = (uint8_t)v,
                              .test = QSB_TEST_NONE};
     return e;
+}
+
+/* ---- the candidates against the baseline, in a report without --normalize ---- */
+
+/* A baseline that moved between the runs is said in the rows it hides a regression in, and
+** counted where its own rows moved beyond the threshold (docs/measurement.md, "Compare and the
+** gates"). */
+
+/* Can the candidate rows of r be judged by their ratios to the baseline as well? A timed
+** report without --normalize of two files of one baseline (what --normalize requires). */
+static bool judgeable_against_baseline(const qsb_compare_report *r)
+{
+    const char *bb = r->base->baseline, *bn = r->cand->baseline;
+    return !r->exact && !r->normalized && bb && bn && strcmp(bb, bn) == 0;
+}
+
+/* What the correction of the ratios' tests needs of one entry. */
+typedef struct {
+    bool slower;    /* the ratio slower beyond the threshold */
+    bool untested;  /* a verdict without a test: regression already when slower */
+} ratio_judgement;
+
+/* The entry's candidate row judged by its ratio to the baseline, before the correction: its
+** one-sided p into *p (NAN when untested), and what the verdict decides by into *rj. */
+static int first_ratio_judgement(const qsb_compare_report *r, const qsb_compare_entry *e,
+                                 double *p, ratio_judgement *rj)
+{
+    *p = NAN;
+    *rj = (ratio_judgement){false, false};
+    if (!e->other || e->row == 0)
+        return QSB_OK; /* in one file only, or the baseline itself */
+    qsb_comparison it;
+    int status = work_out(r, e, JUDGE_BY_RATIO, &it);
+    bool tested = it.test != QSB_TEST_NONE && it.verdict == QSB_VERDICT_SAME && !isnan(it.p);
+    *p = tested ? it.p : NAN;
+    rj->slower = tested ? it.change_pct > r->opt.threshold_pct
+                        : it.verdict == QSB_VERDICT_REGRESSION;
+    rj->untested = !tested;
+    return status;
+}
+
+/* The adjusted p of each row marked, in r->against_baseline_p at the entry's place. */
+static int keep_marked_p(qsb_compare_report *r, const double *p)
+{
+    size_t n = r->against_baseline_regressions;
+    if (n == 0)
+        return QSB_OK;
+    if (!(r->against_baseline_p = malloc(n * sizeof *r->against_baseline_p)))
+        return qsb_out_of_memory("compare");
+    size_t k = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->entries[i].regression_against_baseline) {
+            r->entries[i].against_baseline_at = (uint32_t)k;
+            r->against_baseline_p[k++] = p[i];
+        }
+    return QSB_OK;
+}
+
+/* When the report can judge them so (timed, not normalized, one baseline in both files): the
+** candidate rows judged by their ratios, with the same tests as --normalize's at the report's
+** threshold and alpha, corrected over the rows so tested; a row that is a regression so and
+** not by its own times is marked and counted. */
+static int judge_against_baseline(qsb_compare_report *r)
+{
+    if (!judgeable_against_baseline(r))
+        return QSB_OK;
+    size_t room = r->n ? r->n : 1;
+    double *p = malloc(room * sizeof *p);
+    ratio_judgement *rj = malloc(room * sizeof *rj);
+    int status = p && rj ? QSB_OK : qsb_out_of_memory("compare");
+    for (size_t i = 0; i < r->n && status == QSB_OK; i++)
+        status = first_ratio_judgement(r, &r->entries[i], &p[i], &rj[i]);
+    if (status == QSB_OK && qsb_adjust_p(p, r->n, r->opt.correction, p) < 0)
+        status = qsb_out_of_memory("compare");
+    for (size_t i = 0; i < r->n && status == QSB_OK; i++) {
+        qsb_compare_entry *e = &r->entries[i];
+        bool regression = rj[i].slower && (rj[i].untested || p[i] < r->opt.alpha);
+        bool own = e->verdict == QSB_VERDICT_REGRESSION || e->verdict == QSB_VERDICT_FAILED ||
+                   e->verdict == QSB_VERDICT_BASE_FAILED;
+        e->regression_against_baseline = regression && !own;
+        r->against_baseline_regressions += e->regression_against_baseline;
+        r->baseline_moved += e->other && e->row == 0 &&
+                             (e->verdict == QSB_VERDICT_REGRESSION ||
+                              e->verdict == QSB_VERDICT_IMPROVED);
+    }
+    if (status == QSB_OK)
+        status = keep_marked_p(r, p);
+    r->judged_against_baseline = status == QSB_OK;
+    free(p);
+    free(rj);
+    return status;
+}
+
+/* The entry's row as --normalize judges it, for a row marked by judge_against_baseline. */
+static int view_against_baseline(const qsb_compare_report *r, const qsb_compare_entry *e,
+                                 qsb_baseline_view *v)
+{
+    qsb_comparison by_ratio;
+    int status = work_out(r, e, JUDGE_BY_RATIO, &by_ratio);
+    *v = (qsb_baseline_view){true, by_ratio.change_pct, by_ratio.change_lo, by_ratio.change_hi,
+                             by_ratio.p, r->against_baseline_p[e->against_baseline_at]};
+    return status;
 }
 
 /* ---- the rows of two results, matched ---- */
@@ -644,7 +754,7 @@ int qsb_compare_results(const qsb_results *base, const qsb_results *cand,
     if (status == QSB_OK && !out->exact)
         status = decide_tested(out);
     if (status == QSB_OK)
-        status = qsb_judge_against_baseline(out);
+        status = judge_against_baseline(out);
     if (status != QSB_OK) {
         qsb_compare_report_free(out);
         return status;
@@ -664,12 +774,12 @@ void qsb_compare_report_free(qsb_compare_report *r)
 int qsb_compare_item(const qsb_compare_report *r, size_t i, qsb_comparison *it)
 {
     const qsb_compare_entry *e = &r->entries[i];
-    int status = qsb_compare_work_out(r, e, QSB_JUDGE_AS_REPORTED, it);
+    int status = work_out(r, e, JUDGE_AS_REPORTED, it);
     it->p_adjusted = e->p_adjusted;
     it->p_faster_adjusted = e->p_faster_adjusted;
     it->verdict = (qsb_verdict)e->verdict;
     if (status == QSB_OK && e->regression_against_baseline)
-        status = qsb_view_against_baseline(r, e, &it->against_baseline);
+        status = view_against_baseline(r, e, &it->against_baseline);
     return status;
 }
 

@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "compare.h"
+#include "compare_format.h"
 #include "compare_match.h"
 #include "compare_states.h"
-#include "compare_work.h"
 #include "diag.h"
 #include "json_write.h"
 #include "pool.h"

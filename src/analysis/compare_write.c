@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare_work.h"
+#include "compare_format.h"
 #include "diag.h"
 #include "json_write.h"
 #include "outfile.h"
