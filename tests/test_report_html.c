@@ -15,6 +15,7 @@
 #include "diag.h"
 #include "plot.h"
 #include "read_results.h"
+#include "report_charts.h"
 #include "report_html.h"
 
 #define FIXTURES QSB_SOURCE_DIR "/tests/fixtures/report/"
