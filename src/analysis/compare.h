@@ -18,6 +18,8 @@
 #include "result.h"
 #include "stats.h"
 
+/* A row's verdict. Each is spelled its own way in the table and the JSON, and each is
+** documented with every field of qsb_comparison in docs/formats.md ("compare --json"). */
 typedef enum {
     QSB_VERDICT_SAME,        /* not significant, the interval's top within the threshold (or
                              ** no interval) */
