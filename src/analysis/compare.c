@@ -76,7 +76,7 @@ typedef struct {
 static int row_values(const qsb_row *row, const qsb_row *ref, const qsb_context *ctx,
                       values *v)
 {
-    v->drift = ref ? qsb_drift_of_ratios(ctx) : qsb_drift_of_medians(ctx);
+    v->drift = compare_drift(ctx, ref != NULL);
     v->ratios = NULL;
     v->unit_buf = NULL;
     v->x = row->samples;
@@ -648,6 +648,20 @@ static int view_against_baseline(const qsb_compare_report *r, const qsb_compare_
 
 /* ---- the rows of two results, matched ---- */
 
+/* QSB_OK, or QSB_EUSAGE (reported, as --normalize's defect) when the two have different
+** baselines. */
+static int check_baselines(const qsb_results *base, const qsb_results *cand)
+{
+    const char *bb = base->baseline, *bn = cand->baseline;
+    if (!bb || !bn || strcmp(bb, bn) != 0)
+        return qsb_error(QSB_EUSAGE,
+                         "--normalize: the files have different baselines (BASE: %s, NEW: %s); "
+                         "run both with the same first --algos entry",
+                         qsb_quote(bb ? bb : "none"), qsb_quote(bn ? bn : "none"));
+    return QSB_OK;
+}
+
+
 static int compare_base_rows(qsb_compare_report *out, qsb_row_ref *refs, size_t nrefs)
 {
     int status = QSB_OK;
@@ -655,9 +669,7 @@ static int compare_base_rows(qsb_compare_report *out, qsb_row_ref *refs, size_t 
     for (size_t c = 0; c < base->ncells && status == QSB_OK; c++) {
         const qsb_cell *cell = &base->cells[c];
         for (size_t i = 0; i < cell->nrows && status == QSB_OK; i++) {
-            qsb_row_ref key = {cell, qsb_cell_algorithm(cell, i), i, false};
-            qsb_row_ref *hit =
-                nrefs ? bsearch(&key, refs, nrefs, sizeof *refs, qsb_row_ref_order) : NULL;
+            qsb_row_ref *hit = compare_find_row(refs, nrefs, cell, i);
             if (!hit) {
                 add_entry(out, cell, i, NULL, 0, QSB_VERDICT_ONLY_BASE);
                 continue;
@@ -671,14 +683,13 @@ static int compare_base_rows(qsb_compare_report *out, qsb_row_ref *refs, size_t 
 }
 
 /* Rows of NEW alone, in NEW's order (refs are sorted by key: walk the cells instead). */
-static void add_new_rows(qsb_compare_report *out, const qsb_row_ref *refs, size_t nrefs)
+static void add_new_rows(qsb_compare_report *out, qsb_row_ref *refs, size_t nrefs)
 {
     const qsb_results *cand = out->cand;
     for (size_t c = 0; c < cand->ncells; c++) {
         const qsb_cell *cell = &cand->cells[c];
         for (size_t i = 0; i < cell->nrows; i++) {
-            qsb_row_ref key = {cell, qsb_cell_algorithm(cell, i), i, false};
-            const qsb_row_ref *hit = bsearch(&key, refs, nrefs, sizeof *refs, qsb_row_ref_order);
+            const qsb_row_ref *hit = compare_find_row(refs, nrefs, cell, i);
             if (!hit || !hit->matched)
                 add_entry(out, cell, i, NULL, 0, QSB_VERDICT_ONLY_NEW);
         }
@@ -719,7 +730,7 @@ static int compare_in_place(qsb_compare_report *out)
 static int compare_by_key(qsb_compare_report *out)
 {
     size_t nrefs;
-    qsb_row_ref *refs = qsb_row_index(out->cand, &nrefs);
+    qsb_row_ref *refs = compare_row_index(out->cand, &nrefs);
     if (!refs)
         return qsb_out_of_memory("compare");
     int status = compare_base_rows(out, refs, nrefs);
@@ -733,13 +744,13 @@ int qsb_compare_results(const qsb_results *base, const qsb_results *cand,
                         const qsb_compare_options *opt, qsb_compare_report *out)
 {
     memset(out, 0, sizeof *out);
-    int status = qsb_check_metrics(base, cand);
+    int status = compare_check_metrics(base, cand);
     if (status == QSB_OK && opt->normalize && strcmp(base->context.metric, "comparisons") != 0)
-        status = qsb_check_baselines(base, cand);
+        status = check_baselines(base, cand);
     if (status != QSB_OK)
         return status;
     bool in_place = same_layout(base, cand);
-    size_t room = qsb_row_count(base) + (in_place ? 0 : qsb_row_count(cand)) + 1;
+    size_t room = compare_row_count(base) + (in_place ? 0 : compare_row_count(cand)) + 1;
     out->entries = malloc(room * sizeof *out->entries);
     if (!out->entries)
         return qsb_out_of_memory("compare");
@@ -781,14 +792,6 @@ int qsb_compare_item(const qsb_compare_report *r, size_t i, qsb_comparison *it)
     if (status == QSB_OK && e->regression_against_baseline)
         status = view_against_baseline(r, e, &it->against_baseline);
     return status;
-}
-
-void qsb_compare_names(const qsb_compare_report *r, size_t i, const char **pattern,
-                       const char **algorithm)
-{
-    const qsb_compare_entry *e = &r->entries[i];
-    *pattern = e->cell->pattern;
-    *algorithm = qsb_cell_algorithm(e->cell, e->row);
 }
 
 int qsb_compare_status(const qsb_compare_report *r, qsb_compare_strictness strictness)

@@ -163,10 +163,6 @@ void qsb_compare_report_free(qsb_compare_report *r);
 /* Row i of the report in full. QSB_OK, or QSB_ESYSTEM when out of memory (reported). */
 int qsb_compare_item(const qsb_compare_report *r, size_t i, qsb_comparison *it);
 
-/* Row i's pattern and algorithm, without working the row out (column widths). */
-void qsb_compare_names(const qsb_compare_report *r, size_t i, const char **pattern,
-                       const char **algorithm);
-
 /* What rows present in one file only count for: nothing, or a finding (compare --strict). */
 typedef enum {
     QSB_COMPARE_LENIENT, /* a row in one file only is listed, not a finding */

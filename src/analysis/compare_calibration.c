@@ -178,13 +178,13 @@ int qsb_calibrate(const qsb_results *a, const qsb_results *b, double assumed_lev
     memset(out, 0, sizeof *out);
     out->median_diff_pts = out->worst_diff_pts = NAN;
     out->assumed_level_pct = assumed_level_pct;
-    int status = qsb_check_metrics(a, b);
+    int status = compare_check_metrics(a, b);
     if (status != QSB_OK)
         return status;
     size_t nrefs;
-    qsb_row_ref *refs = qsb_row_index(b, &nrefs);
-    out->rows = malloc((qsb_row_count(a) + 1) * sizeof *out->rows);
-    double *diffs = malloc((qsb_row_count(a) + 1) * sizeof *diffs);
+    qsb_row_ref *refs = compare_row_index(b, &nrefs);
+    out->rows = malloc((compare_row_count(a) + 1) * sizeof *out->rows);
+    double *diffs = malloc((compare_row_count(a) + 1) * sizeof *diffs);
     if (!refs || !out->rows || !diffs) {
         free(refs);
         free(diffs);
@@ -195,9 +195,7 @@ int qsb_calibrate(const qsb_results *a, const qsb_results *b, double assumed_lev
     for (size_t c = 0; c < a->ncells; c++) {
         const qsb_cell *cell = &a->cells[c];
         for (size_t i = 0; i < cell->nrows; i++) {
-            qsb_row_ref key = {cell, cell->rows[i].algorithm, i, false};
-            const qsb_row_ref *hit =
-                nrefs ? bsearch(&key, refs, nrefs, sizeof *refs, qsb_row_ref_order) : NULL;
+            const qsb_row_ref *hit = compare_find_row(refs, nrefs, cell, i);
             if (!hit)
                 continue;
             add_median(&medians, &cell->rows[i], &hit->cell->rows[hit->row]);

@@ -80,9 +80,9 @@ static int name_width(const qsb_compare_report *r, int algorithm, int minimum)
     size_t w = (size_t)minimum;
     for (size_t i = 0; i < r->n; i++) {
         char buf[COMPARE_NAME_MAX + 1];
-        const char *pattern, *name;
-        qsb_compare_names(r, i, &pattern, &name);
-        size_t len = strlen(compare_shown(buf, sizeof buf, algorithm ? name : pattern));
+        const qsb_compare_entry *e = &r->entries[i]; /* the names, without working the row out */
+        const char *name = algorithm ? qsb_cell_algorithm(e->cell, e->row) : e->cell->pattern;
+        size_t len = strlen(compare_shown(buf, sizeof buf, name));
         w = len > w ? len : w;
     }
     return (int)w;
