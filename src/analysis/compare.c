@@ -119,6 +119,27 @@ static int values_median(const values *v, double *median)
     return QSB_OK;
 }
 
+/* The verdict of a row that is not tested (exact counts, or no samples): its change against
+** the threshold alone. */
+static void by_threshold(qsb_comparison *it, double threshold_pct)
+{
+    if (it->change_pct > threshold_pct)
+        it->verdict = QSB_VERDICT_REGRESSION;
+    else if (it->change_pct < -threshold_pct)
+        it->verdict = QSB_VERDICT_IMPROVED;
+}
+
+/* Both medians of the values (values_median) and the change between them. */
+static int medians_and_change(qsb_comparison *it, const values *b, const values *n)
+{
+    int status = values_median(b, &it->base_value);
+    if (status == QSB_OK)
+        status = values_median(n, &it->new_value);
+    if (it->base_value > 0.0 && isfinite(it->new_value))
+        it->change_pct = (it->new_value / it->base_value - 1.0) * 100.0;
+    return status;
+}
+
 static void judge_exact(qsb_comparison *it, const qsb_row *b, const qsb_row *n,
                         const qsb_compare_options *opt)
 {
@@ -129,10 +150,7 @@ static void judge_exact(qsb_comparison *it, const qsb_row *b, const qsb_row *n,
     else
         it->change_pct = n->comparisons > 0 ? INFINITY : 0.0;
     it->change_lo = it->change_hi = it->change_pct;
-    if (it->change_pct > opt->threshold_pct)
-        it->verdict = QSB_VERDICT_REGRESSION;
-    else if (it->change_pct < -opt->threshold_pct)
-        it->verdict = QSB_VERDICT_IMPROVED;
+    by_threshold(it, opt->threshold_pct);
 }
 
 /* Welch's t over the units of both (compare.h). Rows with fewer than 2 units on a side are
@@ -182,21 +200,14 @@ static void hold_change(qsb_comparison *it)
 static int judge_values(qsb_comparison *it, const values *b, const values *n,
                         const qsb_compare_options *opt)
 {
-    int status = values_median(b, &it->base_value);
-    if (status == QSB_OK)
-        status = values_median(n, &it->new_value);
+    int status = medians_and_change(it, b, n);
     if (status != QSB_OK)
         return status;
     it->base_n = b->n;
     it->new_n = n->n;
-    if (it->base_value > 0.0 && isfinite(it->new_value))
-        it->change_pct = (it->new_value / it->base_value - 1.0) * 100.0;
     it->threshold_only = b->n == 0 || n->n == 0;
     if (it->threshold_only) {
-        if (it->change_pct > opt->threshold_pct)
-            it->verdict = QSB_VERDICT_REGRESSION;
-        else if (it->change_pct < -opt->threshold_pct)
-            it->verdict = QSB_VERDICT_IMPROVED;
+        by_threshold(it, opt->threshold_pct);
         return QSB_OK;
     }
     if (b->units && n->units) {
@@ -302,13 +313,8 @@ static int judge_states(qsb_comparison *it, const values *b, const values *n,
     it->states_only_new = (uint8_t)sj->pairs.only_new;
     it->states_matched = (uint8_t)sj->pairs.n;
     if (sj->pairs.n == 0 || !b->units || !n->units) {
-        int status = values_median(b, &it->base_value);
-        if (status == QSB_OK)
-            status = values_median(n, &it->new_value);
-        if (it->base_value > 0.0 && isfinite(it->new_value))
-            it->change_pct = (it->new_value / it->base_value - 1.0) * 100.0;
         it->states_matched = 0;
-        return status;
+        return medians_and_change(it, b, n);
     }
     double *buf = malloc(2 * (b->n + n->n + 1) * sizeof *buf);
     uint32_t *ubuf = malloc((b->n + n->n + 1) * sizeof *ubuf);
