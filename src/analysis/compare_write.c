@@ -638,7 +638,9 @@ static void warn_rows(const qsb_compare_report *r)
                     moved == 1 ? "it" : "them");
 }
 
-int qsb_compare_report_finding(const qsb_compare_report *r, qsb_compare_strictness strictness)
+/* The error line of a finding (regressions and failed sorts; when strict, rows in one file
+** only), with QSB_FINDING; QSB_OK when the report has none. */
+static int report_finding(const qsb_compare_report *r, qsb_compare_strictness strictness)
 {
     const size_t *n = r->count;
     if (n[QSB_VERDICT_REGRESSION] || n[QSB_VERDICT_FAILED])
@@ -675,7 +677,9 @@ int qsb_compare_summary_open(qsb_compare_outputs *o)
                            : QSB_OK;
 }
 
-int qsb_compare_summary_append(const qsb_compare_report *r, qsb_compare_outputs *o)
+/* Once the table is out, whatever the outputs did: the Markdown table appended and the file
+** closed (left NULL); QSB_OK when there is none. */
+static int append_summary(const qsb_compare_report *r, qsb_compare_outputs *o)
 {
     if (!o->summary || o->verdict < 0)
         return QSB_OK;
@@ -686,4 +690,13 @@ int qsb_compare_summary_append(const qsb_compare_report *r, qsb_compare_outputs 
         return qsb_error(QSB_ESYSTEM, "cannot write $GITHUB_STEP_SUMMARY '%s'",
                          qsb_quote_path(o->summary_path));
     return written;
+}
+
+int qsb_compare_finish(const qsb_compare_report *r, qsb_compare_outputs *o, int status)
+{
+    int appended = append_summary(r, o);
+    status = status != QSB_OK ? status : appended;
+    if (status == QSB_OK && o->verdict == QSB_FINDING)
+        status = report_finding(r, o->strictness);
+    return status;
 }

@@ -34,12 +34,11 @@ int qsb_compare_write(const qsb_compare_report *r, qsb_compare_outputs *o);
 ** written, or a FIFO that no process reads, fails at once (exit 2), not after the work or
 ** never. QSB_OK when it is not set. */
 int qsb_compare_summary_open(qsb_compare_outputs *o);
-/* Once the table is out, whatever the outputs did: the Markdown table appended and the file
-** closed (left NULL); QSB_OK when there is none. */
-int qsb_compare_summary_append(const qsb_compare_report *r, qsb_compare_outputs *o);
-
-/* The error line of a finding (regressions and failed sorts; when strict, rows in one file
-** only), with QSB_FINDING; QSB_OK when the report has none. */
-int qsb_compare_report_finding(const qsb_compare_report *r, qsb_compare_strictness strictness);
+/* After the outputs' end, which went `status`: the Markdown table appended to
+** $GITHUB_STEP_SUMMARY once the table is out, whatever the outputs did, and the file closed
+** (left NULL); then, when all went well, the error line of a finding (regressions and failed
+** sorts; when strict, rows in one file only). Returns the first failure, else QSB_FINDING
+** with that line, else QSB_OK. */
+int qsb_compare_finish(const qsb_compare_report *r, qsb_compare_outputs *o, int status);
 
 #endif

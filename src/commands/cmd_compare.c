@@ -203,11 +203,7 @@ static int compare_command(compare_job *job)
         {"$GITHUB_STEP_SUMMARY", QSB_FILES_WRITTEN, &o->summary_path, 1},
         {"--history", QSB_FILES_READ, &job->cfg->history_path, 1}};
     int status = qsb_outputs_do(paths, OUT_COUNT, others, 4, compare_into, job);
-    int appended = qsb_compare_summary_append(&job->report, &job->shown);
-    status = status != QSB_OK ? status : appended;
-    if (status == QSB_OK && job->shown.verdict == QSB_FINDING)
-        status = qsb_compare_report_finding(&job->report, job->cfg->strictness);
-    return status;
+    return qsb_compare_finish(&job->report, &job->shown, status);
 }
 
 int qsb_cmd_compare(int argc, char **argv)
