@@ -1,8 +1,8 @@
 /*
 ** Regression checks between results (compare.h): the change of the median of each matched
 ** row, the test over units (or Mann-Whitney for files without units), the correction over
-** every tested row and the verdicts, the context fields that differ. Rows are matched as
-** compare_match.h says; the gate of `run --fail-above` is compare_gate.c, the calibration
+** every tested row and the verdicts, and without --normalize each candidate's test against its
+** baseline as well. Rows are matched as compare_match.h says; the gate of `run --fail-above` is compare_gate.c, the calibration
 ** report compare_calibration.c. Pure: prints nothing but diagnostics.
 */
 #include "compare.h"
@@ -550,9 +550,8 @@ static qsb_compare_entry *add_entry(qsb_compare_report *r, const qsb_cell *cell,
     return e;
 }
 
-/* ---- the candidates against the baseline, in a report without --normalize ---- */
-
-/* A baseline that moved between the runs is said in the rows it hides a regression in, and
+/* ---- the candidates against the baseline, in a report without --normalize ----
+** A baseline that moved between the runs is said in the rows it hides a regression in, and
 ** counted where its own rows moved beyond the threshold (docs/measurement.md, "Compare and the
 ** gates"). */
 
