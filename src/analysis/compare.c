@@ -1,8 +1,8 @@
 /*
 ** Regression checks between results (compare.h): the change of the median of each matched
 ** row, the test over units (or Mann-Whitney for files without units), the correction over
-** every tested row and the verdicts, the context fields that differ. Rows are matched as
-** compare_match.h says; the gate of `run --fail-above` is compare_gate.c, the calibration
+** every tested row and the verdicts, and without --normalize each candidate's test against its
+** baseline as well. Rows are matched as compare_match.h says; the gate of `run --fail-above` is compare_gate.c, the calibration
 ** report compare_calibration.c. Pure: prints nothing but diagnostics.
 */
 #include "compare.h"
@@ -13,7 +13,6 @@
 
 #include "compare_match.h"
 #include "compare_states.h"
-#include "compare_work.h"
 #include "diag.h"
 #include "states_text.h"
 #include "stats.h"
@@ -33,6 +32,13 @@ const char *qsb_verdict_name(qsb_verdict v)
 _Static_assert(sizeof(qsb_compare_entry) == 48, "a report entry is 48 bytes");
 
 /* ---- one comparison ---- */
+
+/* How a row is worked out: as the report judges it, or by its per-round ratios to the
+** baseline (as --normalize judges a candidate) whatever the report's options. */
+typedef enum {
+    JUDGE_AS_REPORTED,
+    JUDGE_BY_RATIO,
+} judging;
 
 /* Nothing known yet: no names, every value unknown. */
 static void blank_item(qsb_comparison *it)
@@ -70,7 +76,7 @@ typedef struct {
 static int row_values(const qsb_row *row, const qsb_row *ref, const qsb_context *ctx,
                       values *v)
 {
-    v->drift = ref ? qsb_drift_of_ratios(ctx) : qsb_drift_of_medians(ctx);
+    v->drift = compare_drift(ctx, ref != NULL);
     v->ratios = NULL;
     v->unit_buf = NULL;
     v->x = row->samples;
@@ -113,6 +119,27 @@ static int values_median(const values *v, double *median)
     return QSB_OK;
 }
 
+/* The verdict of a row that is not tested (exact counts, or no samples): its change against
+** the threshold alone. */
+static void by_threshold(qsb_comparison *it, double threshold_pct)
+{
+    if (it->change_pct > threshold_pct)
+        it->verdict = QSB_VERDICT_REGRESSION;
+    else if (it->change_pct < -threshold_pct)
+        it->verdict = QSB_VERDICT_IMPROVED;
+}
+
+/* Both medians of the values (values_median) and the change between them. */
+static int medians_and_change(qsb_comparison *it, const values *b, const values *n)
+{
+    int status = values_median(b, &it->base_value);
+    if (status == QSB_OK)
+        status = values_median(n, &it->new_value);
+    if (it->base_value > 0.0 && isfinite(it->new_value))
+        it->change_pct = (it->new_value / it->base_value - 1.0) * 100.0;
+    return status;
+}
+
 static void judge_exact(qsb_comparison *it, const qsb_row *b, const qsb_row *n,
                         const qsb_compare_options *opt)
 {
@@ -123,10 +150,7 @@ static void judge_exact(qsb_comparison *it, const qsb_row *b, const qsb_row *n,
     else
         it->change_pct = n->comparisons > 0 ? INFINITY : 0.0;
     it->change_lo = it->change_hi = it->change_pct;
-    if (it->change_pct > opt->threshold_pct)
-        it->verdict = QSB_VERDICT_REGRESSION;
-    else if (it->change_pct < -opt->threshold_pct)
-        it->verdict = QSB_VERDICT_IMPROVED;
+    by_threshold(it, opt->threshold_pct);
 }
 
 /* Welch's t over the units of both (compare.h). Rows with fewer than 2 units on a side are
@@ -176,21 +200,14 @@ static void hold_change(qsb_comparison *it)
 static int judge_values(qsb_comparison *it, const values *b, const values *n,
                         const qsb_compare_options *opt)
 {
-    int status = values_median(b, &it->base_value);
-    if (status == QSB_OK)
-        status = values_median(n, &it->new_value);
+    int status = medians_and_change(it, b, n);
     if (status != QSB_OK)
         return status;
     it->base_n = b->n;
     it->new_n = n->n;
-    if (it->base_value > 0.0 && isfinite(it->new_value))
-        it->change_pct = (it->new_value / it->base_value - 1.0) * 100.0;
     it->threshold_only = b->n == 0 || n->n == 0;
     if (it->threshold_only) {
-        if (it->change_pct > opt->threshold_pct)
-            it->verdict = QSB_VERDICT_REGRESSION;
-        else if (it->change_pct < -opt->threshold_pct)
-            it->verdict = QSB_VERDICT_IMPROVED;
+        by_threshold(it, opt->threshold_pct);
         return QSB_OK;
     }
     if (b->units && n->units) {
@@ -296,13 +313,8 @@ static int judge_states(qsb_comparison *it, const values *b, const values *n,
     it->states_only_new = (uint8_t)sj->pairs.only_new;
     it->states_matched = (uint8_t)sj->pairs.n;
     if (sj->pairs.n == 0 || !b->units || !n->units) {
-        int status = values_median(b, &it->base_value);
-        if (status == QSB_OK)
-            status = values_median(n, &it->new_value);
-        if (it->base_value > 0.0 && isfinite(it->new_value))
-            it->change_pct = (it->new_value / it->base_value - 1.0) * 100.0;
         it->states_matched = 0;
-        return status;
+        return medians_and_change(it, b, n);
     }
     double *buf = malloc(2 * (b->n + n->n + 1) * sizeof *buf);
     uint32_t *ubuf = malloc((b->n + n->n + 1) * sizeof *ubuf);
@@ -451,11 +463,11 @@ static int states_of(const qsb_cell *cell, size_t i, const qsb_cell *other, size
 
 /* work_out of an entry in both files, its cells' rows in full. */
 static int work_out_pair(const qsb_compare_report *r, const qsb_compare_entry *e,
-                         qsb_judging how, const qsb_cell *cell, const qsb_cell *other,
+                         judging how, const qsb_cell *cell, const qsb_cell *other,
                          qsb_comparison *it)
 {
     const qsb_row *row = &cell->rows[e->row];
-    bool ref = (r->normalized || how == QSB_JUDGE_BY_RATIO) && e->row > 0;
+    bool ref = (r->normalized || how == JUDGE_BY_RATIO) && e->row > 0;
     state_judging sj, *by_state = NULL;
     int status = r->exact ? QSB_OK : states_of(cell, e->row, other, e->other_row, &sj, &by_state);
     if (status == QSB_OK)
@@ -475,8 +487,10 @@ static int work_out_pair(const qsb_compare_report *r, const qsb_compare_entry *e
     return status;
 }
 
-int qsb_compare_work_out(const qsb_compare_report *r, const qsb_compare_entry *e,
-                         qsb_judging how, qsb_comparison *it)
+/* Works the entry's row out into *it: its values, change and own p-values, and its verdict
+** before the correction. QSB_OK, or QSB_ESYSTEM when out of memory (reported). */
+static int work_out(const qsb_compare_report *r, const qsb_compare_entry *e, judging how,
+                    qsb_comparison *it)
 {
     full_cell fc, fo;
     fo.heap = NULL; /* fo is filled only for an entry in both files */
@@ -501,7 +515,7 @@ int qsb_compare_work_out(const qsb_compare_report *r, const qsb_compare_entry *e
 static int first_judgement(qsb_compare_report *r, qsb_compare_entry *e)
 {
     qsb_comparison it;
-    int status = qsb_compare_work_out(r, e, QSB_JUDGE_AS_REPORTED, &it);
+    int status = work_out(r, e, JUDGE_AS_REPORTED, &it);
     bool tested = it.test != QSB_TEST_NONE && it.verdict == QSB_VERDICT_SAME && !isnan(it.p);
     double thr = r->opt.threshold_pct;
     e->verdict = (uint8_t)it.verdict;
@@ -536,7 +550,122 @@ static qsb_compare_entry *add_entry(qsb_compare_report *r, const qsb_cell *cell,
     return e;
 }
 
+/* ---- the candidates against the baseline, in a report without --normalize ----
+** A baseline that moved between the runs is said in the rows it hides a regression in, and
+** counted where its own rows moved beyond the threshold (docs/measurement.md, "Compare and the
+** gates"). */
+
+/* Can the candidate rows of r be judged by their ratios to the baseline as well? A timed
+** report without --normalize of two files of one baseline (what --normalize requires). */
+static bool judgeable_against_baseline(const qsb_compare_report *r)
+{
+    const char *bb = r->base->baseline, *bn = r->cand->baseline;
+    return !r->exact && !r->normalized && bb && bn && strcmp(bb, bn) == 0;
+}
+
+/* What the correction of the ratios' tests needs of one entry. */
+typedef struct {
+    bool slower;    /* the ratio slower beyond the threshold */
+    bool untested;  /* a verdict without a test: regression already when slower */
+} ratio_judgement;
+
+/* The entry's candidate row judged by its ratio to the baseline, before the correction: its
+** one-sided p into *p (NAN when untested), and what the verdict decides by into *rj. */
+static int first_ratio_judgement(const qsb_compare_report *r, const qsb_compare_entry *e,
+                                 double *p, ratio_judgement *rj)
+{
+    *p = NAN;
+    *rj = (ratio_judgement){false, false};
+    if (!e->other || e->row == 0)
+        return QSB_OK; /* in one file only, or the baseline itself */
+    qsb_comparison it;
+    int status = work_out(r, e, JUDGE_BY_RATIO, &it);
+    bool tested = it.test != QSB_TEST_NONE && it.verdict == QSB_VERDICT_SAME && !isnan(it.p);
+    *p = tested ? it.p : NAN;
+    rj->slower = tested ? it.change_pct > r->opt.threshold_pct
+                        : it.verdict == QSB_VERDICT_REGRESSION;
+    rj->untested = !tested;
+    return status;
+}
+
+/* The adjusted p of each row marked, in r->against_baseline_p at the entry's place. */
+static int keep_marked_p(qsb_compare_report *r, const double *p)
+{
+    size_t n = r->against_baseline_regressions;
+    if (n == 0)
+        return QSB_OK;
+    if (!(r->against_baseline_p = malloc(n * sizeof *r->against_baseline_p)))
+        return qsb_out_of_memory("compare");
+    size_t k = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->entries[i].regression_against_baseline) {
+            r->entries[i].against_baseline_at = (uint32_t)k;
+            r->against_baseline_p[k++] = p[i];
+        }
+    return QSB_OK;
+}
+
+/* When the report can judge them so (timed, not normalized, one baseline in both files): the
+** candidate rows judged by their ratios, with the same tests as --normalize's at the report's
+** threshold and alpha, corrected over the rows so tested; a row that is a regression so and
+** not by its own times is marked and counted. */
+static int judge_against_baseline(qsb_compare_report *r)
+{
+    if (!judgeable_against_baseline(r))
+        return QSB_OK;
+    size_t room = r->n ? r->n : 1;
+    double *p = malloc(room * sizeof *p);
+    ratio_judgement *rj = malloc(room * sizeof *rj);
+    int status = p && rj ? QSB_OK : qsb_out_of_memory("compare");
+    for (size_t i = 0; i < r->n && status == QSB_OK; i++)
+        status = first_ratio_judgement(r, &r->entries[i], &p[i], &rj[i]);
+    if (status == QSB_OK && qsb_adjust_p(p, r->n, r->opt.correction, p) < 0)
+        status = qsb_out_of_memory("compare");
+    for (size_t i = 0; i < r->n && status == QSB_OK; i++) {
+        qsb_compare_entry *e = &r->entries[i];
+        bool regression = rj[i].slower && (rj[i].untested || p[i] < r->opt.alpha);
+        bool own = e->verdict == QSB_VERDICT_REGRESSION || e->verdict == QSB_VERDICT_FAILED ||
+                   e->verdict == QSB_VERDICT_BASE_FAILED;
+        e->regression_against_baseline = regression && !own;
+        r->against_baseline_regressions += e->regression_against_baseline;
+        r->baseline_moved += e->other && e->row == 0 &&
+                             (e->verdict == QSB_VERDICT_REGRESSION ||
+                              e->verdict == QSB_VERDICT_IMPROVED);
+    }
+    if (status == QSB_OK)
+        status = keep_marked_p(r, p);
+    r->judged_against_baseline = status == QSB_OK;
+    free(p);
+    free(rj);
+    return status;
+}
+
+/* The entry's row as --normalize judges it, for a row marked by judge_against_baseline. */
+static int view_against_baseline(const qsb_compare_report *r, const qsb_compare_entry *e,
+                                 qsb_baseline_view *v)
+{
+    qsb_comparison by_ratio;
+    int status = work_out(r, e, JUDGE_BY_RATIO, &by_ratio);
+    *v = (qsb_baseline_view){true, by_ratio.change_pct, by_ratio.change_lo, by_ratio.change_hi,
+                             by_ratio.p, r->against_baseline_p[e->against_baseline_at]};
+    return status;
+}
+
 /* ---- the rows of two results, matched ---- */
+
+/* QSB_OK, or QSB_EUSAGE (reported, as --normalize's defect) when the two have different
+** baselines. */
+static int check_baselines(const qsb_results *base, const qsb_results *cand)
+{
+    const char *bb = base->baseline, *bn = cand->baseline;
+    if (!bb || !bn || strcmp(bb, bn) != 0)
+        return qsb_error(QSB_EUSAGE,
+                         "--normalize: the files have different baselines (BASE: %s, NEW: %s); "
+                         "run both with the same first --algos entry",
+                         qsb_quote(bb ? bb : "none"), qsb_quote(bn ? bn : "none"));
+    return QSB_OK;
+}
+
 
 static int compare_base_rows(qsb_compare_report *out, qsb_row_ref *refs, size_t nrefs)
 {
@@ -545,9 +674,7 @@ static int compare_base_rows(qsb_compare_report *out, qsb_row_ref *refs, size_t 
     for (size_t c = 0; c < base->ncells && status == QSB_OK; c++) {
         const qsb_cell *cell = &base->cells[c];
         for (size_t i = 0; i < cell->nrows && status == QSB_OK; i++) {
-            qsb_row_ref key = {cell, qsb_cell_algorithm(cell, i), i, false};
-            qsb_row_ref *hit =
-                nrefs ? bsearch(&key, refs, nrefs, sizeof *refs, qsb_row_ref_order) : NULL;
+            qsb_row_ref *hit = compare_find_row(refs, nrefs, cell, i);
             if (!hit) {
                 add_entry(out, cell, i, NULL, 0, QSB_VERDICT_ONLY_BASE);
                 continue;
@@ -561,14 +688,13 @@ static int compare_base_rows(qsb_compare_report *out, qsb_row_ref *refs, size_t 
 }
 
 /* Rows of NEW alone, in NEW's order (refs are sorted by key: walk the cells instead). */
-static void add_new_rows(qsb_compare_report *out, const qsb_row_ref *refs, size_t nrefs)
+static void add_new_rows(qsb_compare_report *out, qsb_row_ref *refs, size_t nrefs)
 {
     const qsb_results *cand = out->cand;
     for (size_t c = 0; c < cand->ncells; c++) {
         const qsb_cell *cell = &cand->cells[c];
         for (size_t i = 0; i < cell->nrows; i++) {
-            qsb_row_ref key = {cell, qsb_cell_algorithm(cell, i), i, false};
-            const qsb_row_ref *hit = bsearch(&key, refs, nrefs, sizeof *refs, qsb_row_ref_order);
+            const qsb_row_ref *hit = compare_find_row(refs, nrefs, cell, i);
             if (!hit || !hit->matched)
                 add_entry(out, cell, i, NULL, 0, QSB_VERDICT_ONLY_NEW);
         }
@@ -609,7 +735,7 @@ static int compare_in_place(qsb_compare_report *out)
 static int compare_by_key(qsb_compare_report *out)
 {
     size_t nrefs;
-    qsb_row_ref *refs = qsb_row_index(out->cand, &nrefs);
+    qsb_row_ref *refs = compare_row_index(out->cand, &nrefs);
     if (!refs)
         return qsb_out_of_memory("compare");
     int status = compare_base_rows(out, refs, nrefs);
@@ -623,13 +749,13 @@ int qsb_compare_results(const qsb_results *base, const qsb_results *cand,
                         const qsb_compare_options *opt, qsb_compare_report *out)
 {
     memset(out, 0, sizeof *out);
-    int status = qsb_check_metrics(base, cand);
+    int status = compare_check_metrics(base, cand);
     if (status == QSB_OK && opt->normalize && strcmp(base->context.metric, "comparisons") != 0)
-        status = qsb_check_baselines(base, cand);
+        status = check_baselines(base, cand);
     if (status != QSB_OK)
         return status;
     bool in_place = same_layout(base, cand);
-    size_t room = qsb_row_count(base) + (in_place ? 0 : qsb_row_count(cand)) + 1;
+    size_t room = compare_row_count(base) + (in_place ? 0 : compare_row_count(cand)) + 1;
     out->entries = malloc(room * sizeof *out->entries);
     if (!out->entries)
         return qsb_out_of_memory("compare");
@@ -644,7 +770,7 @@ int qsb_compare_results(const qsb_results *base, const qsb_results *cand,
     if (status == QSB_OK && !out->exact)
         status = decide_tested(out);
     if (status == QSB_OK)
-        status = qsb_judge_against_baseline(out);
+        status = judge_against_baseline(out);
     if (status != QSB_OK) {
         qsb_compare_report_free(out);
         return status;
@@ -664,21 +790,13 @@ void qsb_compare_report_free(qsb_compare_report *r)
 int qsb_compare_item(const qsb_compare_report *r, size_t i, qsb_comparison *it)
 {
     const qsb_compare_entry *e = &r->entries[i];
-    int status = qsb_compare_work_out(r, e, QSB_JUDGE_AS_REPORTED, it);
+    int status = work_out(r, e, JUDGE_AS_REPORTED, it);
     it->p_adjusted = e->p_adjusted;
     it->p_faster_adjusted = e->p_faster_adjusted;
     it->verdict = (qsb_verdict)e->verdict;
     if (status == QSB_OK && e->regression_against_baseline)
-        status = qsb_view_against_baseline(r, e, &it->against_baseline);
+        status = view_against_baseline(r, e, &it->against_baseline);
     return status;
-}
-
-void qsb_compare_names(const qsb_compare_report *r, size_t i, const char **pattern,
-                       const char **algorithm)
-{
-    const qsb_compare_entry *e = &r->entries[i];
-    *pattern = e->cell->pattern;
-    *algorithm = qsb_cell_algorithm(e->cell, e->row);
 }
 
 int qsb_compare_status(const qsb_compare_report *r, qsb_compare_strictness strictness)

@@ -18,6 +18,8 @@
 #include "result.h"
 #include "stats.h"
 
+/* A row's verdict. Each is spelled its own way in the table and the JSON, and each is
+** documented with every field of qsb_comparison in docs/formats.md ("compare --json"). */
 typedef enum {
     QSB_VERDICT_SAME,        /* not significant, the interval's top within the threshold (or
                              ** no interval) */
@@ -161,10 +163,6 @@ void qsb_compare_report_free(qsb_compare_report *r);
 /* Row i of the report in full. QSB_OK, or QSB_ESYSTEM when out of memory (reported). */
 int qsb_compare_item(const qsb_compare_report *r, size_t i, qsb_comparison *it);
 
-/* Row i's pattern and algorithm, without working the row out (column widths). */
-void qsb_compare_names(const qsb_compare_report *r, size_t i, const char **pattern,
-                       const char **algorithm);
-
 /* What rows present in one file only count for: nothing, or a finding (compare --strict). */
 typedef enum {
     QSB_COMPARE_LENIENT, /* a row in one file only is listed, not a finding */
@@ -247,12 +245,20 @@ void qsb_calibration_add_up(const qsb_calibration *pairs, size_t n, qsb_calibrat
 int qsb_calibrate(const qsb_results *a, const qsb_results *b, double assumed_level_pct,
                   qsb_calibration *out);
 void qsb_calibration_free(qsb_calibration *c);
-/* The share of the rows with an interval in both runs that agree; NAN when there are none. */
-double qsb_calibration_agree_share(const qsb_calibration *c);
-/* The same over every pair of a series. */
-double qsb_calibration_totals_share(const qsb_calibration_totals *t);
 /* Over every pair: QSB_FINDING when strict and under QSB_CALIBRATION_STRICT_SHARE agree (or
 ** none has an interval); QSB_OK otherwise. */
 int qsb_calibration_status(const qsb_calibration_totals *t, qsb_compare_strictness strictness);
+
+/* compare --calibration RUN1 RUN2 [RUN3 ...] (n >= 2 paths): reads the runs, calibrates each
+** against the next and writes each pair's report on text, with more than two runs what the
+** pairs add up to, and when json is not NULL the JSON of them all; *totals is what they add
+** up to. QSB_FINDING when qsb_calibration_status says so (its line is the caller's, once the
+** JSON is committed: qsb_calibration_report_finding); else QSB_OK or the failure of reading
+** or calibrating (reported). */
+int qsb_calibration_report(const char *const *paths, size_t n, double assumed_level_pct,
+                           qsb_compare_strictness strictness, FILE *text, FILE *json,
+                           qsb_calibration_totals *totals);
+/* The error line of --calibration --strict's finding, with QSB_FINDING. */
+int qsb_calibration_report_finding(const qsb_calibration_totals *t);
 
 #endif

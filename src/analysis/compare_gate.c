@@ -117,7 +117,7 @@ static void gate_report(const qsb_results *r, const qsb_cell *cell, const qsb_ro
 static void test_rows(const qsb_results *r, bool exact, double pct, gate_test *t, double *p,
                       size_t *untestable)
 {
-    double drift = qsb_drift_of_ratios(&r->context);
+    double drift = compare_drift(&r->context, true);
     size_t k = 0;
     for (size_t c = 0; c < r->ncells; c++)
         for (size_t i = 1; i < r->cells[c].nrows; i++, k++) {

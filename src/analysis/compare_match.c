@@ -21,13 +21,14 @@ static int compare_keys(const qsb_cell *ca, const char *ra, const qsb_cell *cb, 
     return c ? c : strcmp(ra, rb);
 }
 
-int qsb_row_ref_order(const void *pa, const void *pb)
+/* qsort/bsearch order of row references: pattern, nelem, size, algorithm. */
+static int row_ref_order(const void *pa, const void *pb)
 {
     const qsb_row_ref *a = pa, *b = pb;
     return compare_keys(a->cell, a->algorithm, b->cell, b->algorithm);
 }
 
-size_t qsb_row_count(const qsb_results *r)
+size_t compare_row_count(const qsb_results *r)
 {
     size_t n = 0;
     for (size_t c = 0; c < r->ncells; c++)
@@ -35,10 +36,9 @@ size_t qsb_row_count(const qsb_results *r)
     return n;
 }
 
-/* Every row of r, sorted by key for bsearch. */
-qsb_row_ref *qsb_row_index(const qsb_results *r, size_t *n)
+qsb_row_ref *compare_row_index(const qsb_results *r, size_t *n)
 {
-    *n = qsb_row_count(r);
+    *n = compare_row_count(r);
     qsb_row_ref *refs = malloc((*n ? *n : 1) * sizeof *refs);
     if (!refs)
         return NULL;
@@ -47,11 +47,17 @@ qsb_row_ref *qsb_row_index(const qsb_results *r, size_t *n)
         for (size_t i = 0; i < r->cells[c].nrows; i++)
             refs[k++] = (qsb_row_ref){&r->cells[c], qsb_cell_algorithm(&r->cells[c], i), i,
                                       false};
-    qsort(refs, *n, sizeof *refs, qsb_row_ref_order);
+    qsort(refs, *n, sizeof *refs, row_ref_order);
     return refs;
 }
 
-int qsb_check_metrics(const qsb_results *base, const qsb_results *cand)
+qsb_row_ref *compare_find_row(qsb_row_ref *refs, size_t n, const qsb_cell *cell, size_t i)
+{
+    qsb_row_ref key = {cell, qsb_cell_algorithm(cell, i), i, false};
+    return n ? bsearch(&key, refs, n, sizeof *refs, row_ref_order) : NULL;
+}
+
+int compare_check_metrics(const qsb_results *base, const qsb_results *cand)
 {
     const char *mb = base->context.metric, *mn = cand->context.metric;
     if (!mb || !mn || strcmp(mb, mn) != 0)
@@ -62,30 +68,10 @@ int qsb_check_metrics(const qsb_results *base, const qsb_results *cand)
     return QSB_OK;
 }
 
-int qsb_check_baselines(const qsb_results *base, const qsb_results *cand)
+double compare_drift(const qsb_context *c, bool ratios)
 {
-    const char *bb = base->baseline, *bn = cand->baseline;
-    if (!bb || !bn || strcmp(bb, bn) != 0)
-        return qsb_error(QSB_EUSAGE,
-                         "--normalize: the files have different baselines (BASE: %s, NEW: %s); "
-                         "run both with the same first --algos entry",
-                         qsb_quote(bb ? bb : "none"), qsb_quote(bn ? bn : "none"));
-    return QSB_OK;
-}
-
-static double at_least_one(double f)
-{
+    double f = ratios ? c->drift_ratios : c->drift_medians;
     return f >= 1.0 ? f : 1.0;
-}
-
-double qsb_drift_of_medians(const qsb_context *c)
-{
-    return at_least_one(c->drift_medians);
-}
-
-double qsb_drift_of_ratios(const qsb_context *c)
-{
-    return at_least_one(c->drift_ratios);
 }
 
 /* ---- the runs' contexts ---- */

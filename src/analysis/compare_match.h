@@ -1,7 +1,8 @@
 /*
-** What compare, its calibration and the --fail-above gate share (inside analysis only): rows
-** of two results matched by key (pattern, nelem, size, algorithm), the two results checked
-** for one metric and one baseline, and the drift factor a run widened its intervals by.
+** What compare, its calibration and the --fail-above gate share (inside compare only, so that
+** `qsb_` marks compare's API): rows of two results matched by key (pattern, nelem, size,
+** algorithm), the two results checked for one metric, and the drift factor a run widened its
+** intervals by.
 */
 #ifndef QSB_COMPARE_MATCH_H
 #define QSB_COMPARE_MATCH_H
@@ -18,26 +19,21 @@ typedef struct {
     bool matched;
 } qsb_row_ref;
 
-/* qsort/bsearch order of row references: pattern, nelem, size, algorithm. */
-int qsb_row_ref_order(const void *a, const void *b);
-
 /* The rows of r, all cells together. */
-size_t qsb_row_count(const qsb_results *r);
+size_t compare_row_count(const qsb_results *r);
 
-/* Every row of r, sorted by key for bsearch (*n of them, malloc'd); NULL when out of memory
-** (not reported). */
-qsb_row_ref *qsb_row_index(const qsb_results *r, size_t *n);
+/* Every row of r, sorted by key (*n of them, malloc'd); NULL when out of memory (not
+** reported). */
+qsb_row_ref *compare_row_index(const qsb_results *r, size_t *n);
+
+/* Row i of cell's match among refs[0..n) of compare_row_index; NULL when none. */
+qsb_row_ref *compare_find_row(qsb_row_ref *refs, size_t n, const qsb_cell *cell, size_t i);
 
 /* QSB_OK, or QSB_EUSAGE (reported) when the two measure different metrics. */
-int qsb_check_metrics(const qsb_results *base, const qsb_results *cand);
+int compare_check_metrics(const qsb_results *base, const qsb_results *cand);
 
-/* QSB_OK, or QSB_EUSAGE (reported, as --normalize's defect) when the two have different
-** baselines. */
-int qsb_check_baselines(const qsb_results *base, const qsb_results *cand);
-
-/* The factor by which the run widened its intervals of medians, or of per-round ratios to the
-** baseline; 1 for files without one. */
-double qsb_drift_of_medians(const qsb_context *c);
-double qsb_drift_of_ratios(const qsb_context *c);
+/* The factor by which the run widened its intervals of medians, or (ratios) of per-round
+** ratios to the baseline; 1 for files without one. */
+double compare_drift(const qsb_context *c, bool ratios);
 
 #endif

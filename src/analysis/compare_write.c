@@ -1,7 +1,7 @@
 /*
 ** compare's outputs (compare_write.h): the table on stdout and the Markdown table, both drawn
-** row by row by one loop (each_row), the JSON verdicts, and the calibration report as text and
-** JSON.
+** row by row by one loop (each_row), the JSON verdicts, and the lines on stderr that a report
+** calls for: the warnings before and after the table, and the error line of a finding.
 */
 #include "compare_write.h"
 
@@ -10,17 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare_format.h"
 #include "diag.h"
 #include "json_write.h"
+#include "outfile.h"
 #include "random_effects.h"
 #include "summary.h"
 
-#define NAME_MAX_SHOWN 32 /* longer names (a hostile file) are cut in the table */
-
-/* A name from a file or a path from the command line as the table shows it: escaped (diag.h)
-** and cut to size - 1 characters, so that no file can move the cursor or recolour the
-** terminal. */
-static const char *shown(char *buf, size_t size, const char *text)
+const char *compare_shown(char *buf, size_t size, const char *text)
 {
     return qsb_escape(buf, size, text, "\\");
 }
@@ -34,7 +31,7 @@ static void format_value(char *buf, size_t len, double v, const qsb_compare_repo
         snprintf(buf, len, r->exact ? "%.0f" : r->normalized ? "%.4f" : "%.1f", v);
 }
 
-static void format_pct(char *buf, size_t len, double v)
+void compare_format_pct(char *buf, size_t len, double v)
 {
     if (isnan(v))
         snprintf(buf, len, "-");
@@ -51,8 +48,8 @@ static void format_interval(char *buf, size_t len, const qsb_comparison *it, boo
         snprintf(buf, len, exact && !isnan(it->change_pct) ? "exact" : "-");
         return;
     }
-    format_pct(lo, sizeof lo, it->change_lo);
-    format_pct(hi, sizeof hi, it->change_hi);
+    compare_format_pct(lo, sizeof lo, it->change_lo);
+    compare_format_pct(hi, sizeof hi, it->change_hi);
     snprintf(buf, len, "[%s, %s]", lo, hi);
 }
 
@@ -72,7 +69,7 @@ static void format_item(const qsb_comparison *it, const qsb_compare_report *r, f
 {
     format_value(f->base, sizeof f->base, it->base_value, r);
     format_value(f->cand, sizeof f->cand, it->new_value, r);
-    format_pct(f->change, sizeof f->change, it->change_pct);
+    compare_format_pct(f->change, sizeof f->change, it->change_pct);
     format_interval(f->interval, sizeof f->interval, it, r->exact);
     format_p(f->p, sizeof f->p, it->p);
     format_p(f->p_adj, sizeof f->p_adj, it->p_adjusted);
@@ -82,10 +79,10 @@ static int name_width(const qsb_compare_report *r, int algorithm, int minimum)
 {
     size_t w = (size_t)minimum;
     for (size_t i = 0; i < r->n; i++) {
-        char buf[NAME_MAX_SHOWN + 1];
-        const char *pattern, *name;
-        qsb_compare_names(r, i, &pattern, &name);
-        size_t len = strlen(shown(buf, sizeof buf, algorithm ? name : pattern));
+        char buf[COMPARE_NAME_MAX + 1];
+        const qsb_compare_entry *e = &r->entries[i]; /* the names, without working the row out */
+        const char *name = algorithm ? qsb_cell_algorithm(e->cell, e->row) : e->cell->pattern;
+        size_t len = strlen(compare_shown(buf, sizeof buf, name));
         w = len > w ? len : w;
     }
     return (int)w;
@@ -224,10 +221,10 @@ static void baseline_note(char *buf, size_t len, const qsb_comparison *it)
     if (!v->regression)
         return;
     char change[32], lo[32], hi[32], p[16], interval[80] = "";
-    format_pct(change, sizeof change, v->change_pct);
+    compare_format_pct(change, sizeof change, v->change_pct);
     if (!isnan(v->change_lo)) {
-        format_pct(lo, sizeof lo, v->change_lo);
-        format_pct(hi, sizeof hi, v->change_hi);
+        compare_format_pct(lo, sizeof lo, v->change_lo);
+        compare_format_pct(hi, sizeof hi, v->change_hi);
         snprintf(interval, sizeof interval, " [%s, %s]", lo, hi);
     }
     format_p(p, sizeof p, v->p_adjusted);
@@ -278,23 +275,23 @@ static void print_text_row(FILE *fp, const table_row *row, const void *layout)
     const text_layout *lay = layout;
     const qsb_comparison *it = &row->item;
     const formatted *f = &row->shown;
-    char pattern[NAME_MAX_SHOWN + 1], algorithm[NAME_MAX_SHOWN + 1];
+    char pattern[COMPARE_NAME_MAX + 1], algorithm[COMPARE_NAME_MAX + 1];
     fprintf(fp, "%-*s %9llu %5llu  %-*s %16s %16s %9s %20s %8s %8s  %s%s%s%s%s\n",
-            lay->pattern_width, shown(pattern, sizeof pattern, it->pattern),
+            lay->pattern_width, compare_shown(pattern, sizeof pattern, it->pattern),
             (unsigned long long)it->nelem, (unsigned long long)it->size, lay->algorithm_width,
-            shown(algorithm, sizeof algorithm, it->algorithm), f->base, f->cand, f->change,
+            compare_shown(algorithm, sizeof algorithm, it->algorithm), f->base, f->cand, f->change,
             f->interval, f->p, f->p_adj, qsb_verdict_name(it->verdict),
             it->threshold_only ? " (no samples)" : "", row->note, row->baseline[0] ? "; " : "",
             row->baseline);
 }
 
-int qsb_compare_write_table(FILE *fp, const qsb_compare_report *r, const char *base_path,
-                            const char *new_path)
+static int write_table(FILE *fp, const qsb_compare_report *r, const char *base_path,
+                       const char *new_path)
 {
     char text[480], base[QSB_QUOTE_PATH_MAX + 1], cand[QSB_QUOTE_PATH_MAX + 1];
     criterion(text, sizeof text, r);
-    fprintf(fp, "compare %s -> %s (metric %s; %s)\n", shown(base, sizeof base, base_path),
-            shown(cand, sizeof cand, new_path), r->metric, text);
+    fprintf(fp, "compare %s -> %s (metric %s; %s)\n", compare_shown(base, sizeof base, base_path),
+            compare_shown(cand, sizeof cand, new_path), r->metric, text);
     text_layout lay = {name_width(r, 0, 7), name_width(r, 1, 9)};
     fprintf(fp, "%-*s %9s %5s  %-*s %16s %16s %9s %20s %8s %8s  %s\n", lay.pattern_width,
             "pattern", "nelem", "size", lay.algorithm_width, "algorithm", "base median",
@@ -337,8 +334,8 @@ static void print_markdown_row(FILE *fp, const table_row *row, const void *layou
             it->threshold_only ? " (no samples)" : "", row->note, moved, row->baseline, end);
 }
 
-int qsb_compare_write_markdown(FILE *fp, const qsb_compare_report *r, const char *base_path,
-                               const char *new_path, int verdict)
+static int write_markdown(FILE *fp, const qsb_compare_report *r, const char *base_path,
+                          const char *new_path, int verdict)
 {
     char text[480];
     fprintf(fp, "### qsortbench compare: ");
@@ -381,7 +378,7 @@ static const char *const verdict_keys[QSB_VERDICT_COUNT] = {
 
 static const char *const test_keys[] = {"none", "welch-units", "mann-whitney"};
 
-static int add_number(cJSON *obj, const char *key, double v)
+int compare_json_number(cJSON *obj, const char *key, double v)
 {
     cJSON *item = isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
     return item && cJSON_AddItemToObject(obj, key, item) ? 0 : (cJSON_Delete(item), -1);
@@ -395,10 +392,11 @@ static cJSON *baseline_json(const qsb_baseline_view *v)
         return cJSON_CreateNull();
     cJSON *o = cJSON_CreateObject();
     int bad = !o || !cJSON_AddStringToObject(o, "verdict", "regression") ||
-              add_number(o, "change_pct", v->change_pct) ||
-              add_number(o, "change_lo", v->change_lo) ||
-              add_number(o, "change_hi", v->change_hi) || add_number(o, "p", v->p) ||
-              add_number(o, "p_adjusted", v->p_adjusted);
+              compare_json_number(o, "change_pct", v->change_pct) ||
+              compare_json_number(o, "change_lo", v->change_lo) ||
+              compare_json_number(o, "change_hi", v->change_hi) ||
+              compare_json_number(o, "p", v->p) ||
+              compare_json_number(o, "p_adjusted", v->p_adjusted);
     if (bad) {
         cJSON_Delete(o);
         return NULL;
@@ -410,27 +408,29 @@ static cJSON *item_json(const qsb_compare_report *r, const qsb_comparison *it)
 {
     cJSON *o = cJSON_CreateObject();
     int bad = !o || !cJSON_AddStringToObject(o, "pattern", it->pattern) ||
-              add_number(o, "nelem", (double)it->nelem) || add_number(o, "size", (double)it->size) ||
+              compare_json_number(o, "nelem", (double)it->nelem) ||
+              compare_json_number(o, "size", (double)it->size) ||
               !cJSON_AddStringToObject(o, "algorithm", it->algorithm) ||
-              add_number(o, "base_median", it->base_value) ||
-              add_number(o, "new_median", it->new_value) ||
-              add_number(o, "change_pct", it->change_pct) ||
-              add_number(o, "change_lo", it->change_lo) ||
-              add_number(o, "change_hi", it->change_hi) || add_number(o, "p", it->p) ||
-              add_number(o, "p_adjusted", it->p_adjusted) ||
-              add_number(o, "p_faster", it->p_faster) ||
-              add_number(o, "p_faster_adjusted", it->p_faster_adjusted) ||
+              compare_json_number(o, "base_median", it->base_value) ||
+              compare_json_number(o, "new_median", it->new_value) ||
+              compare_json_number(o, "change_pct", it->change_pct) ||
+              compare_json_number(o, "change_lo", it->change_lo) ||
+              compare_json_number(o, "change_hi", it->change_hi) ||
+              compare_json_number(o, "p", it->p) ||
+              compare_json_number(o, "p_adjusted", it->p_adjusted) ||
+              compare_json_number(o, "p_faster", it->p_faster) ||
+              compare_json_number(o, "p_faster_adjusted", it->p_faster_adjusted) ||
               !cJSON_AddStringToObject(o, "test", test_keys[it->test]) ||
-              add_number(o, "base_units", (double)it->base_units) ||
-              add_number(o, "new_units", (double)it->new_units) ||
-              add_number(o, "base_samples", (double)it->base_n) ||
-              add_number(o, "new_samples", (double)it->new_n) ||
+              compare_json_number(o, "base_units", (double)it->base_units) ||
+              compare_json_number(o, "new_units", (double)it->new_units) ||
+              compare_json_number(o, "base_samples", (double)it->base_n) ||
+              compare_json_number(o, "new_samples", (double)it->new_n) ||
               !cJSON_AddBoolToObject(o, "threshold_only", it->threshold_only) ||
-              add_number(o, "states_matched", (double)it->states_matched) ||
-              add_number(o, "states_only_in_base", (double)it->states_only_base) ||
-              add_number(o, "states_only_in_new", (double)it->states_only_new) ||
-              add_number(o, "state_speed", it->state_speed) ||
-              add_number(o, "detectable_pct", detectable_pct(r, it, 1.0)) ||
+              compare_json_number(o, "states_matched", (double)it->states_matched) ||
+              compare_json_number(o, "states_only_in_base", (double)it->states_only_base) ||
+              compare_json_number(o, "states_only_in_new", (double)it->states_only_new) ||
+              compare_json_number(o, "state_speed", it->state_speed) ||
+              compare_json_number(o, "detectable_pct", detectable_pct(r, it, 1.0)) ||
               !cJSON_AddStringToObject(o, "verdict", verdict_keys[it->verdict]);
     cJSON *against = bad ? NULL : baseline_json(&it->against_baseline);
     if (!against || !cJSON_AddItemToObject(o, "against_baseline", against)) {
@@ -453,31 +453,33 @@ static cJSON *report_json(const qsb_compare_report *r, const char *base_path,
 {
     const qsb_compare_options *opt = &r->opt;
     cJSON *root = cJSON_CreateObject();
-    int bad = !root || add_number(root, "schema_version", 1) ||
+    int bad = !root || compare_json_number(root, "schema_version", 1) ||
               !cJSON_AddStringToObject(root, "base", base_path) ||
               !cJSON_AddStringToObject(root, "new", new_path) ||
               !cJSON_AddStringToObject(root, "metric", r->metric) ||
-              add_number(root, "threshold_pct", opt->threshold_pct) ||
-              add_number(root, "alpha", opt->alpha) ||
-              add_number(root, "run_level_pct", opt->run_level_pct) ||
+              compare_json_number(root, "threshold_pct", opt->threshold_pct) ||
+              compare_json_number(root, "alpha", opt->alpha) ||
+              compare_json_number(root, "run_level_pct", opt->run_level_pct) ||
               !cJSON_AddBoolToObject(root, "strict", strictness == QSB_COMPARE_STRICT) ||
               !cJSON_AddBoolToObject(root, "normalized", r->normalized) ||
               !cJSON_AddStringToObject(root, "interval",
                                        r->exact ? "exact" : interval_key(r)) ||
               !cJSON_AddStringToObject(root, "correction", qsb_correction_name(opt->correction)) ||
-              add_number(root, "tests", (double)r->tests) ||
-              add_number(root, "tests_units", (double)r->tests_units) ||
-              add_number(root, "tests_mann_whitney", (double)r->tests_mann_whitney) ||
-              add_number(root, "fdr", opt->correction == QSB_CORRECTION_BH ? opt->alpha : NAN) ||
-              add_number(root, "fwer", opt->correction == QSB_CORRECTION_HOLM ? opt->alpha : NAN) ||
+              compare_json_number(root, "tests", (double)r->tests) ||
+              compare_json_number(root, "tests_units", (double)r->tests_units) ||
+              compare_json_number(root, "tests_mann_whitney", (double)r->tests_mann_whitney) ||
+              compare_json_number(root, "fdr",
+                                  opt->correction == QSB_CORRECTION_BH ? opt->alpha : NAN) ||
+              compare_json_number(root, "fwer",
+                                  opt->correction == QSB_CORRECTION_HOLM ? opt->alpha : NAN) ||
               !cJSON_AddStringToObject(root, "verdict", status == QSB_OK ? "pass" : "fail") ||
               !cJSON_AddBoolToObject(root, "against_baseline_judged",
                                      r->judged_against_baseline) ||
-              add_number(root, "against_baseline_regressions",
+              compare_json_number(root, "against_baseline_regressions",
                          (double)r->against_baseline_regressions) ||
-              add_number(root, "baseline_moved_rows", (double)r->baseline_moved) ||
-              add_number(root, "detectable_pct", detectable_median_pct(r, 1.0)) ||
-              add_number(root, "detectable_3_runs_pct", detectable_median_pct(r, 3.0));
+              compare_json_number(root, "baseline_moved_rows", (double)r->baseline_moved) ||
+              compare_json_number(root, "detectable_pct", detectable_median_pct(r, 1.0)) ||
+              compare_json_number(root, "detectable_3_runs_pct", detectable_median_pct(r, 3.0));
     cJSON *differs = bad ? NULL : cJSON_AddArrayToObject(root, "context_differences");
     bad = !differs;
     for (size_t i = 0; i < r->ndiffers && !bad; i++) {
@@ -487,15 +489,15 @@ static cJSON *report_json(const qsb_compare_report *r, const char *base_path,
     cJSON *counts = bad ? NULL : cJSON_AddObjectToObject(root, "counts");
     bad = !counts;
     for (size_t v = 0; v < QSB_VERDICT_COUNT && !bad; v++)
-        bad = add_number(counts, verdict_keys[v], (double)r->count[v]);
+        bad = compare_json_number(counts, verdict_keys[v], (double)r->count[v]);
     if (!bad)
         return root;
     cJSON_Delete(root);
     return NULL;
 }
 
-int qsb_compare_write_json(FILE *fp, const qsb_compare_report *r, const char *base_path,
-                           const char *new_path, qsb_compare_strictness strictness, int verdict)
+static int write_json(FILE *fp, const qsb_compare_report *r, const char *base_path,
+                      const char *new_path, qsb_compare_strictness strictness, int verdict)
 {
     cJSON *root = report_json(r, base_path, new_path, strictness, verdict);
     qsb_json_stream cells; /* a row at a time: a report of millions is never one tree */
@@ -509,234 +511,192 @@ int qsb_compare_write_json(FILE *fp, const qsb_compare_report *r, const char *ba
     return status;
 }
 
-/* ---- --calibration ---- */
+/* ---- the lines on stderr ---- */
 
-/* One run level's line: found, none found, or nothing when no row could be weighed. */
-static void write_run_level(FILE *fp, const char *name, const char *what,
-                            const qsb_run_level *l)
+/* The value of a compared context field, escaped and cut to fit a warning. */
+static const char *context_value(char *buf, size_t size, const qsb_context *c, const char *name)
 {
-    if (l->pct > 0.0)
-        fprintf(fp, "%s: +-%.2f%% a run (Cochran's Q %.1f over %zu rows, p %.2g): the 95%% "
-                "half-width each run's intervals would need added (in quadrature) for %s to "
-                "be what their intervals predict; how far the runs moved together beyond "
-                "their processes' spread, which no count of processes in one run samples "
-                "(compare --run-level adds it)\n", name, l->pct, l->q, l->rows, l->p, what);
-    else if (l->pct == 0.0)
-        fprintf(fp, "%s: none found (Cochran's Q %.1f over %zu rows, p %.2g: %s are what the "
-                "intervals predict)\n", name, l->q, l->rows, l->p, what);
+    const char *v = strcmp(name, "host") == 0           ? c->host
+                    : strcmp(name, "cpu_model") == 0    ? c->cpu_model
+                    : strcmp(name, "build_flags") == 0  ? c->build_flags
+                    : strcmp(name, "build_type") == 0   ? c->build_type
+                    : strcmp(name, "mode") == 0         ? c->mode
+                    : strcmp(name, "metric") == 0       ? c->metric
+                    : strcmp(name, "placement") == 0    ? c->placement
+                    : strcmp(name, "tool_version") == 0 ? c->tool_version
+                                                        : NULL;
+    if (strcmp(name, "seed") == 0) {
+        snprintf(buf, size, "0x%llx", (unsigned long long)c->seed);
+        return buf;
+    }
+    return qsb_escape(buf, size, v, "\\'\"");
 }
 
-void qsb_calibration_write_text(FILE *fp, const qsb_calibration *c, const char *path1,
-                                const char *path2, const char *metric)
+/* One line, before anything else: which context fields differ, and how. */
+static void warn_differences(const qsb_compare_report *r, const qsb_results *base,
+                             const qsb_results *cand)
 {
-    char p1[QSB_QUOTE_PATH_MAX + 1], p2[QSB_QUOTE_PATH_MAX + 1];
-    char level[96] = "";
-    if (c->assumed_level_pct > 0.0)
-        snprintf(level, sizeof level, " and l that of the run level +-%g%% a run (--run-level)",
-                 c->assumed_level_pct);
-    fprintf(fp, "calibration %s vs %s (metric %s; paired deltas of the candidate rows; agree: "
-            "|d1 - d2| <= sqrt(h1^2 + h2^2%s), h the half-widths of the 95%% intervals%s, on "
-            "the log scale)\n", shown(p1, sizeof p1, path1), shown(p2, sizeof p2, path2), metric,
-            c->assumed_level_pct > 0.0 ? " + 2 l^2" : "", level);
-    fprintf(fp, "%-12s %9s %5s  %-16s %9s %20s %9s %20s %9s  %s\n", "pattern", "nelem", "size",
-            "algorithm", "delta 1", "95% interval 1", "delta 2", "95% interval 2", "diff",
-            "agree");
-    for (size_t i = 0; i < c->n; i++) {
-        const qsb_calibration_row *cr = &c->rows[i];
-        char pattern[NAME_MAX_SHOWN + 1], algorithm[NAME_MAX_SHOWN + 1];
-        char d1[32], d2[32], i1[80], i2[80], lo[32], hi[32];
-        format_pct(d1, sizeof d1, cr->d1);
-        format_pct(d2, sizeof d2, cr->d2);
-        format_pct(lo, sizeof lo, cr->lo1);
-        format_pct(hi, sizeof hi, cr->hi1);
-        snprintf(i1, sizeof i1, isnan(cr->lo1) ? "-" : "[%s, %s]", lo, hi);
-        format_pct(lo, sizeof lo, cr->lo2);
-        format_pct(hi, sizeof hi, cr->hi2);
-        snprintf(i2, sizeof i2, isnan(cr->lo2) ? "-" : "[%s, %s]", lo, hi);
-        fprintf(fp, "%-12s %9llu %5llu  %-16s %9s %20s %9s %20s %9.2f  %s\n",
-                shown(pattern, sizeof pattern, cr->pattern), (unsigned long long)cr->nelem,
-                (unsigned long long)cr->size, shown(algorithm, sizeof algorithm, cr->algorithm),
-                d1, i1, d2, i2, cr->diff_pts,
-                isnan(cr->excess) ? "-" : cr->excess <= 1.0 ? "yes" : "NO");
-    }
-    if (c->n == 0) {
-        fprintf(fp, "no candidate row has a delta in both runs\n");
+    if (r->ndiffers == 0)
         return;
+    char names[160] = "", details[1024] = "";
+    size_t nl = 0, dl = 0;
+    for (size_t i = 0; i < r->ndiffers; i++) {
+        char a[40], b[40];
+        const char *name = r->differs[i];
+        nl += (size_t)snprintf(names + nl, sizeof names - nl, "%s%s", i ? ", " : "", name);
+        if (dl < sizeof details)
+            dl += (size_t)snprintf(details + dl, sizeof details - dl, "%s%s '%s' vs '%s'",
+                                   i ? "; " : "", name,
+                                   context_value(a, sizeof a, &base->context, name),
+                                   context_value(b, sizeof b, &cand->context, name));
+        nl = nl < sizeof names ? nl : sizeof names - 1;
     }
-    const qsb_calibration_row *w = &c->rows[c->worst];
-    char pattern[NAME_MAX_SHOWN + 1], algorithm[NAME_MAX_SHOWN + 1];
-    fprintf(fp, "%zu of %zu rows with intervals agree (%.1f%%; honest 95%% intervals agree in "
-            "about 95%%); difference of the deltas: median %.2f points, worst %.2f points "
-            "(%s/%llu/%llu %s); %zu row%s without an interval in a run\n",
-            c->agree, c->with_interval, qsb_calibration_agree_share(c) * 100.0, c->median_diff_pts,
-            c->worst_diff_pts, shown(pattern, sizeof pattern, w->pattern),
-            (unsigned long long)w->nelem, (unsigned long long)w->size,
-            shown(algorithm, sizeof algorithm, w->algorithm), c->n - c->with_interval,
-            c->n - c->with_interval == 1 ? "" : "s");
-    write_run_level(fp, "run level", "the rows' differences", &c->run_level);
-    write_run_level(fp, "run level of the medians", "the medians' differences (every row)",
-                    &c->run_level_medians);
-    if (c->state_pairs || c->state_only)
-        fprintf(fp, "by state: %zu of %zu matched (row, state) pairs with intervals agree "
-                "(%.1f%%); %zu state%s in one run only\n",
-                c->state_agree, c->state_with_interval,
-                c->state_with_interval ? 100.0 * (double)c->state_agree /
-                                             (double)c->state_with_interval
-                                       : 0.0,
-                c->state_only, c->state_only == 1 ? "" : "s");
+    qsb_warning("the runs differ in %s: %s; the comparison may not be fair", names, details);
 }
 
-/* A run level's four numbers as PREFIX_pct, PREFIX_rows, PREFIX_q and PREFIX_p; nonzero
-** when out of memory. */
-static int add_run_level(cJSON *root, const char *prefix, const qsb_run_level *l)
+/* Only JSON from a run records its build; a CSV says nothing either way. */
+static void warn_build(const char *which, const qsb_context *c)
 {
-    const char *suffix[4] = {"pct", "rows", "q", "p"};
-    double value[4] = {l->pct, (double)l->rows, l->q, l->p};
-    for (size_t i = 0; i < 4; i++) {
-        char name[64];
-        snprintf(name, sizeof name, "%s_%s", prefix, suffix[i]);
-        if (add_number(root, name, value[i]))
-            return 1;
-    }
-    return 0;
+    bool timed = c->metric && strcmp(c->metric, "comparisons") != 0;
+    if (timed && c->repetitions && (c->sanitized || !c->release_build))
+        qsb_warning("%s was measured by a %s build: its timings do not represent the "
+                    "algorithms", which, c->sanitized ? "sanitized" : "non-release");
 }
 
-static cJSON *calibration_json(const qsb_calibration *c, const char *path1, const char *path2,
-                               const char *metric, qsb_compare_strictness strictness,
-                               int status)
+static void warn_runs(const qsb_results *base, const qsb_results *cand)
 {
-    cJSON *root = cJSON_CreateObject();
-    int bad = !root || add_number(root, "schema_version", 1) ||
-              !cJSON_AddStringToObject(root, "kind", "calibration") ||
-              !cJSON_AddStringToObject(root, "run1", path1) ||
-              !cJSON_AddStringToObject(root, "run2", path2) ||
-              !cJSON_AddStringToObject(root, "metric", metric) ||
-              !cJSON_AddStringToObject(root, "criterion",
-                                       c->assumed_level_pct > 0.0
-                                           ? "|log(1+d1) - log(1+d2)| <= sqrt(h1^2 + h2^2 + 2 l^2)"
-                                           : "|log(1+d1) - log(1+d2)| <= sqrt(h1^2 + h2^2)") ||
-              add_number(root, "rows", (double)c->n) ||
-              add_number(root, "with_interval", (double)c->with_interval) ||
-              add_number(root, "agree", (double)c->agree) ||
-              add_number(root, "share", qsb_calibration_agree_share(c)) ||
-              add_number(root, "median_diff_pts", c->median_diff_pts) ||
-              add_number(root, "worst_diff_pts", c->worst_diff_pts) ||
-              add_number(root, "assumed_run_level_pct", c->assumed_level_pct) ||
-              add_run_level(root, "run_level", &c->run_level) ||
-              add_run_level(root, "run_level_medians", &c->run_level_medians) ||
-              add_number(root, "state_pairs", (double)c->state_pairs) ||
-              add_number(root, "state_with_interval", (double)c->state_with_interval) ||
-              add_number(root, "state_agree", (double)c->state_agree) ||
-              add_number(root, "state_only", (double)c->state_only) ||
-              !cJSON_AddBoolToObject(root, "strict", strictness == QSB_COMPARE_STRICT) ||
-              add_number(root, "strict_share", QSB_CALIBRATION_STRICT_SHARE) ||
-              !cJSON_AddStringToObject(root, "verdict", status == QSB_OK ? "pass" : "fail");
-    cJSON *cells = bad ? NULL : cJSON_AddArrayToObject(root, "cells");
-    bad = !cells;
-    for (size_t i = 0; i < c->n && !bad; i++) {
-        const qsb_calibration_row *cr = &c->rows[i];
-        cJSON *o = cJSON_CreateObject();
-        bad = !o || !cJSON_AddItemToArray(cells, o);
-        if (bad) {
-            cJSON_Delete(o);
-            break;
-        }
-        bad = !cJSON_AddStringToObject(o, "pattern", cr->pattern) ||
-              add_number(o, "nelem", (double)cr->nelem) || add_number(o, "size", (double)cr->size) ||
-              !cJSON_AddStringToObject(o, "algorithm", cr->algorithm) ||
-              add_number(o, "delta1", cr->d1) || add_number(o, "lo1", cr->lo1) ||
-              add_number(o, "hi1", cr->hi1) || add_number(o, "delta2", cr->d2) ||
-              add_number(o, "lo2", cr->lo2) || add_number(o, "hi2", cr->hi2) ||
-              add_number(o, "diff_pts", cr->diff_pts) || add_number(o, "excess", cr->excess) ||
-              !(isnan(cr->excess) ? cJSON_AddNullToObject(o, "agree")
-                                  : cJSON_AddBoolToObject(o, "agree", cr->excess <= 1.0));
-    }
-    if (!bad)
-        return root;
-    cJSON_Delete(root);
-    return NULL;
+    warn_build("BASE", &base->context);
+    warn_build("NEW", &cand->context);
+    if (base->context.incomplete || cand->context.incomplete)
+        qsb_warning("%s was interrupted: its missing rows are listed as in one file only",
+                    base->context.incomplete ? "BASE" : "NEW");
 }
 
-int qsb_calibration_write_json(FILE *fp, const qsb_calibration *c, const char *path1,
-                               const char *path2, const char *metric,
-                               qsb_compare_strictness strictness, int verdict)
+/* Warnings before the table: the runs' context fields that differ (one line naming each and
+** both values), a run measured by a sanitized or non-release build, an interrupted run. */
+static void warn_context(const qsb_compare_report *r)
 {
-    cJSON *root = calibration_json(c, path1, path2, metric, strictness, verdict);
-    return qsb_json_print(fp, root, "calibration JSON");
+    warn_differences(r, r->base, r->cand);
+    warn_runs(r->base, r->cand);
 }
 
-/* How often a level was found over the pairs, and the largest with its pair ("in 2 of 5
-** pairs, largest +-6.23% (b.json vs c.json)"), shown as the table's header shows paths. */
-static const char *levels_found_text(char *buf, size_t len, size_t found, size_t pairs,
-                                     double largest, const char *const *paths, size_t at)
+/* Warnings after the table: rows with too few samples, unresolved rows, rows tested by
+** Mann-Whitney, rows without samples, the run level, a baseline that moved, rows that are a
+** regression against the baseline only. */
+static void warn_rows(const qsb_compare_report *r)
 {
-    char p1[QSB_QUOTE_PATH_MAX + 1], p2[QSB_QUOTE_PATH_MAX + 1];
-    if (found == 0)
-        snprintf(buf, len, "in none of %zu pairs", pairs);
-    else
-        snprintf(buf, len, "in %zu of %zu pairs, largest +-%.2f%% (%s vs %s)", found, pairs,
-                 largest, shown(p1, sizeof p1, paths[at]), shown(p2, sizeof p2, paths[at + 1]));
-    return buf;
+    const qsb_compare_options *opt = &r->opt;
+    size_t few = r->count[QSB_VERDICT_FEW_SAMPLES], bare = r->no_samples;
+    if (few)
+        qsb_warning("%zu row%s slower beyond %g%% with too few samples for p < %g: run with "
+                    "more repetitions (--reps 10 or more)", few, few == 1 ? " is" : "s are",
+                    opt->threshold_pct, opt->alpha);
+    size_t open_rows = r->count[QSB_VERDICT_UNRESOLVED];
+    if (open_rows) /* between runs the times move with the run level, which more processes
+                   ** do not narrow; the ratios to the baseline move less */
+        qsb_warning("%zu row%s unresolved: not shown slower beyond %g%%, but %s 95%% "
+                    "interval%s reach%s beyond it, so a regression of that size is not ruled "
+                    "out; %s", open_rows, open_rows == 1 ? " is" : "s are", opt->threshold_pct,
+                    open_rows == 1 ? "its" : "their", open_rows == 1 ? "" : "s",
+                    open_rows == 1 ? "es" : "",
+                    r->normalized ? "a longer --budget in both runs narrows the intervals down "
+                                    "to what the runs move by (compare --calibration)"
+                                  : "--normalize (the ratios to the baseline move less between "
+                                    "runs than the times) and a longer --budget in both runs "
+                                    "narrow the intervals");
+    if (r->tests_mann_whitney)
+        qsb_warning("%zu row%s no units (files from before units were recorded): tested by "
+                    "Mann-Whitney over the samples, which takes correlated samples as "
+                    "independent; rerun both with this version for tests over units",
+                    r->tests_mann_whitney, r->tests_mann_whitney == 1 ? " has" : "s have");
+    if (bare)
+        qsb_warning("%zu row%s no samples: judged on the threshold alone (use JSON results, "
+                    "or CSV with the samples column)", bare, bare == 1 ? " has" : "s have");
+    size_t without_units = r->tests_mann_whitney + bare;
+    if (opt->run_level_pct > 0.0 && without_units)
+        qsb_warning("--run-level %g applies to tests over units: %zu row%s judged without it",
+                    opt->run_level_pct, without_units, without_units == 1 ? " is" : "s are");
+    if (opt->run_level_pct <= 0.0 && !r->exact) /* runs move as a whole: no run sees it */
+        qsb_note("without a run level, these verdicts hold within each run's own spread only: "
+                 "where whole runs move (compare --calibration measures it), give "
+                 "--run-level, or gate against the machine's history (history gate)");
+    if (r->baseline_moved) /* an A/A whose host moved fails on the baseline itself */
+        qsb_warning("%s, the baseline, is itself slower or faster beyond %g%% in %zu row%s: where "
+                    "its code is the same in both runs, the host moved between them and every "
+                    "time in %s moved with it (compare --calibration measures how far runs "
+                    "move; compare --normalize judges the ratios to the baseline)",
+                    qsb_quote(r->base->baseline), opt->threshold_pct, r->baseline_moved,
+                    r->baseline_moved == 1 ? "" : "s",
+                    r->baseline_moved == 1 ? "its cell" : "their cells");
+    size_t moved = r->against_baseline_regressions;
+    if (moved)
+        qsb_warning("%zu row%s not a regression by %s own times but %s one against the "
+                    "baseline: the baseline moved between the runs (a state of the machine, "
+                    "or a change of the baseline itself); compare --normalize judges by the "
+                    "ratio and fails on %s", moved, moved == 1 ? " is" : "s are",
+                    moved == 1 ? "its" : "their", moved == 1 ? "is" : "are",
+                    moved == 1 ? "it" : "them");
 }
 
-void qsb_calibration_write_totals(FILE *fp, const qsb_calibration_totals *t,
-                                  const char *const *paths)
+/* The error line of a finding (regressions and failed sorts; when strict, rows in one file
+** only), with QSB_FINDING; QSB_OK when the report has none. */
+static int report_finding(const qsb_compare_report *r, qsb_compare_strictness strictness)
 {
-    char d[2 * QSB_QUOTE_PATH_MAX + 96], m[2 * QSB_QUOTE_PATH_MAX + 96];
-    fprintf(fp, "\nover %zu runs (%zu pairs of consecutive runs): %zu of %zu rows with intervals "
-            "agree (%.1f%%)\n", t->pairs + 1, t->pairs, t->agree, t->with_interval,
-            t->with_interval ? 100.0 * qsb_calibration_totals_share(t) : 0.0);
-    if (t->levels_found == 0 && t->medians_levels_found == 0) {
-        fprintf(fp, "run level: none found in any pair (the runs moved no more than their "
-                "intervals say)\n");
-        return;
-    }
-    fprintf(fp, "run level found %s; of the medians %s: the largest is what compare --run-level "
-            "wants between runs of this machine (of the medians for times, of the deltas with "
-            "--normalize)\n",
-            levels_found_text(d, sizeof d, t->levels_found, t->pairs, t->largest_level_pct, paths,
-                              t->largest_level_pair),
-            levels_found_text(m, sizeof m, t->medians_levels_found, t->pairs,
-                              t->largest_medians_level_pct, paths,
-                              t->largest_medians_level_pair));
+    const size_t *n = r->count;
+    if (n[QSB_VERDICT_REGRESSION] || n[QSB_VERDICT_FAILED])
+        return qsb_error(QSB_FINDING, "%zu regression%s and %zu failed sort%s in NEW (see the "
+                         "table)", n[QSB_VERDICT_REGRESSION],
+                         n[QSB_VERDICT_REGRESSION] == 1 ? "" : "s", n[QSB_VERDICT_FAILED],
+                         n[QSB_VERDICT_FAILED] == 1 ? "" : "s");
+    if (strictness == QSB_COMPARE_STRICT && (n[QSB_VERDICT_ONLY_BASE] || n[QSB_VERDICT_ONLY_NEW]))
+        return qsb_error(QSB_FINDING, "--strict: %zu rows only in BASE, %zu only in NEW",
+                         n[QSB_VERDICT_ONLY_BASE], n[QSB_VERDICT_ONLY_NEW]);
+    return QSB_OK;
 }
 
-int qsb_calibration_write_series_json(FILE *fp, const qsb_calibration *pairs,
-                                      const char *const *paths, const char *metric,
-                                      const qsb_calibration_totals *t,
-                                      qsb_compare_strictness strictness, int verdict)
+int qsb_compare_write(const qsb_compare_report *r, qsb_compare_outputs *o)
 {
-    cJSON *root = cJSON_CreateObject();
-    int bad = !root || add_number(root, "schema_version", 1) ||
-              !cJSON_AddStringToObject(root, "kind", "calibration-series");
-    cJSON *runs = bad ? NULL : cJSON_AddArrayToObject(root, "runs");
-    bad = !runs;
-    for (size_t i = 0; i <= t->pairs && !bad; i++)
-        bad = !cJSON_AddItemToArray(runs, cJSON_CreateString(paths[i]));
-    bad = bad || !cJSON_AddStringToObject(root, "metric", metric) ||
-          add_number(root, "with_interval", (double)t->with_interval) ||
-          add_number(root, "agree", (double)t->agree) ||
-          add_number(root, "share", qsb_calibration_totals_share(t)) ||
-          add_number(root, "levels_found", (double)t->levels_found) ||
-          add_number(root, "largest_run_level_pct", t->largest_level_pct) ||
-          add_number(root, "medians_levels_found", (double)t->medians_levels_found) ||
-          add_number(root, "largest_run_level_medians_pct", t->largest_medians_level_pct) ||
-          !cJSON_AddBoolToObject(root, "strict", strictness == QSB_COMPARE_STRICT) ||
-          !cJSON_AddStringToObject(root, "verdict", verdict == QSB_OK ? "pass" : "fail");
-    cJSON *list = bad ? NULL : cJSON_AddArrayToObject(root, "pairs");
-    bad = !list;
-    for (size_t k = 0; k < t->pairs && !bad; k++) {
-        qsb_calibration_totals one;
-        qsb_calibration_add_up(&pairs[k], 1, &one);
-        cJSON *pair = calibration_json(&pairs[k], paths[k], paths[k + 1], metric, strictness,
-                                       qsb_calibration_status(&one, strictness));
-        bad = !pair || !cJSON_AddItemToArray(list, pair);
-        if (bad)
-            cJSON_Delete(pair);
-    }
-    if (bad) {
-        cJSON_Delete(root);
-        root = NULL;
-    }
-    return qsb_json_print(fp, root, "calibration JSON");
+    warn_context(r);
+    int verdict = qsb_compare_status(r, o->strictness);
+    if (write_table(o->text, r, o->base_path, o->new_path) != QSB_OK)
+        return QSB_ESYSTEM;
+    warn_rows(r);
+    o->verdict = verdict;
+    int status = QSB_OK;
+    if (o->markdown)
+        status = write_markdown(o->markdown, r, o->base_path, o->new_path, verdict);
+    if (o->json && status == QSB_OK)
+        status = write_json(o->json, r, o->base_path, o->new_path, o->strictness, verdict);
+    return status;
+}
+
+int qsb_compare_summary_open(qsb_compare_outputs *o)
+{
+    return o->summary_path ? qsb_append_open("$GITHUB_STEP_SUMMARY", o->summary_path,
+                                             &o->summary)
+                           : QSB_OK;
+}
+
+/* Once the table is out, whatever the outputs did: the Markdown table appended and the file
+** closed (left NULL); QSB_OK when there is none. */
+static int append_summary(const qsb_compare_report *r, qsb_compare_outputs *o)
+{
+    if (!o->summary || o->verdict < 0)
+        return QSB_OK;
+    int written = write_markdown(o->summary, r, o->base_path, o->new_path, o->verdict);
+    int closed = fclose(o->summary);
+    o->summary = NULL;
+    if (closed != 0 && written == QSB_OK)
+        return qsb_error(QSB_ESYSTEM, "cannot write $GITHUB_STEP_SUMMARY '%s'",
+                         qsb_quote_path(o->summary_path));
+    return written;
+}
+
+int qsb_compare_finish(const qsb_compare_report *r, qsb_compare_outputs *o, int status)
+{
+    int appended = append_summary(r, o);
+    status = status != QSB_OK ? status : appended;
+    if (status == QSB_OK && o->verdict == QSB_FINDING)
+        status = report_finding(r, o->strictness);
+    return status;
 }

@@ -1,9 +1,9 @@
 /*
 ** compare's outputs: the table on stdout, the Markdown table (--markdown FILE and
-** $GITHUB_STEP_SUMMARY) and the JSON verdicts (--json FILE) of a report (compare.h), and the
-** calibration report as text and JSON; the lines on stderr that a report calls for. Names
-** from files and paths from the command line are escaped (diag.h) and cut to size, so that
-** no file can move the cursor, break a Markdown cell or become markup. The writers return
+** $GITHUB_STEP_SUMMARY) and the JSON verdicts (--json FILE) of a report (compare.h); the
+** lines on stderr that a report calls for. Names from files and paths from the command line
+** are escaped (diag.h) and cut to size, so that no file can move the cursor, break a Markdown
+** cell or become markup. The writers return
 ** QSB_OK, or QSB_ESYSTEM when out of memory or when the JSON cannot be written (reported);
 ** `verdict` is the report's exit status (qsb_compare_status), shown as passed or failed.
 */
@@ -14,37 +14,31 @@
 
 #include "compare.h"
 
-int qsb_compare_write_table(FILE *fp, const qsb_compare_report *r, const char *base_path,
-                            const char *new_path);
-int qsb_compare_write_markdown(FILE *fp, const qsb_compare_report *r, const char *base_path,
-                               const char *new_path, int verdict);
-int qsb_compare_write_json(FILE *fp, const qsb_compare_report *r, const char *base_path,
-                           const char *new_path, qsb_compare_strictness strictness, int verdict);
+/* Where a report goes (qsb_compare_write). */
+typedef struct {
+    const char *base_path, *new_path; /* BASE and NEW as the command line names them */
+    qsb_compare_strictness strictness;
+    FILE *text;                       /* the table */
+    FILE *markdown, *json;            /* NULL: not asked for */
+    int verdict;                      /* the report's status once the table is out; -1 before */
+    const char *summary_path;         /* $GITHUB_STEP_SUMMARY; NULL: not set */
+    FILE *summary;                    /* it, from its open to the append */
+} qsb_compare_outputs;
 
-void qsb_calibration_write_text(FILE *fp, const qsb_calibration *c, const char *path1,
-                                const char *path2, const char *metric);
-int qsb_calibration_write_json(FILE *fp, const qsb_calibration *c, const char *path1,
-                               const char *path2, const char *metric,
-                               qsb_compare_strictness strictness, int verdict);
-/* More than two runs: after each consecutive pair's report, what they add up to (text), and
-** the JSON of them all: each pair's object as two runs give it, and the totals. */
-void qsb_calibration_write_totals(FILE *fp, const qsb_calibration_totals *t,
-                                  const char *const *paths);
-int qsb_calibration_write_series_json(FILE *fp, const qsb_calibration *pairs,
-                                      const char *const *paths, const char *metric,
-                                      const qsb_calibration_totals *t,
-                                      qsb_compare_strictness strictness, int verdict);
+/* The warnings before the table (the runs' context fields that differ, a run of a sanitized
+** or non-release build, an interrupted run), the table on o->text, the warnings after it, then
+** the Markdown table and the JSON verdicts where asked. */
+int qsb_compare_write(const qsb_compare_report *r, qsb_compare_outputs *o);
 
-/* Warnings before the table: the runs' context fields that differ (one line naming each and
-** both values), a run measured by a sanitized or non-release build, an interrupted run. */
-void qsb_compare_warn_context(const qsb_compare_report *r);
-/* Warnings after the table: rows with too few samples, rows tested by Mann-Whitney, rows
-** without samples, rows that are a regression against the baseline only. */
-void qsb_compare_warn_rows(const qsb_compare_report *r);
-/* The error line of a finding (regressions and failed sorts; when strict, rows in one file
-** only), with QSB_FINDING; QSB_OK when the report has none. */
-int qsb_compare_report_finding(const qsb_compare_report *r, qsb_compare_strictness strictness);
-/* The error line of --calibration --strict's finding, with QSB_FINDING. */
-int qsb_calibration_report_finding(const qsb_calibration_totals *t);
+/* $GITHUB_STEP_SUMMARY opened for appending, before anything is read: a path that cannot be
+** written, or a FIFO that no process reads, fails at once (exit 2), not after the work or
+** never. QSB_OK when it is not set. */
+int qsb_compare_summary_open(qsb_compare_outputs *o);
+/* After the outputs' end, which went `status`: the Markdown table appended to
+** $GITHUB_STEP_SUMMARY once the table is out, whatever the outputs did, and the file closed
+** (left NULL); then, when all went well, the error line of a finding (regressions and failed
+** sorts; when strict, rows in one file only). Returns the first failure, else QSB_FINDING
+** with that line, else QSB_OK. */
+int qsb_compare_finish(const qsb_compare_report *r, qsb_compare_outputs *o, int status);
 
 #endif

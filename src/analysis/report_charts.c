@@ -1,6 +1,7 @@
 /*
-** The report's charts inlined (report_charts.h): gnuplot's SVG files read back, their XML
-** prolog dropped and their ids prefixed so that several charts live in one page.
+** What every section of the report's page uses (report_charts.h): text HTML-escaped, and the
+** charts inlined, gnuplot's SVG files read back, their XML prolog dropped and their ids
+** prefixed so that several charts live in one page.
 */
 #include "report_charts.h"
 
@@ -131,3 +132,20 @@ int qsb_chart_dir_inline(FILE *out, qsb_chart_dir *d, unsigned *chart_no)
     return status;
 }
 
+void qsb_html_text(FILE *out, const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)(text ? text : ""); *p; p++) {
+        switch (*p) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&#39;", out); break;
+        default:
+            if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7f)
+                fputs("&#xFFFD;", out);
+            else
+                fputc(*p, out);
+        }
+    }
+}

@@ -1,8 +1,10 @@
 /*
-** The report's charts as inline SVG (report_html.h): a private temporary directory that the
-** chart writers (plot.h, fleet_view.h, report_trend.h) draw into, naming each chart they
-** write on the directory's stream, then every chart listed inlined in the page in a figure
-** with its caption, its ids made unique in the page, and the files and directory removed.
+** What every section of the report's page (report_html.h) uses: its text HTML-escaped, and its
+** charts as inline SVG: a private temporary directory that the chart writers (plot.h,
+** fleet_view.h, report_trend.h) draw into, naming each chart they write on the directory's
+** stream, then every chart listed inlined in the page in a figure with its caption, its ids
+** made unique in the page, and the files and directory removed. Below the page and its
+** sections, so that none of them calls back into another.
 */
 #ifndef QSB_REPORT_CHARTS_H
 #define QSB_REPORT_CHARTS_H
@@ -24,5 +26,8 @@ int qsb_chart_dir_open(qsb_chart_dir *d);
 ** name says it is; removes the files and the directory. *chart_no numbers the charts of the
 ** page (their ids' prefix). QSB_OK or QSB_ESYSTEM (a chart unreadable, reported). */
 int qsb_chart_dir_inline(FILE *out, qsb_chart_dir *d, unsigned *chart_no);
+
+/* Writes text HTML-escaped: & < > " ' as entities, control bytes as U+FFFD. */
+void qsb_html_text(FILE *out, const char *text);
 
 #endif

@@ -51,7 +51,4 @@ typedef struct {
 ** gnuplot or memory, QSB_EUSAGE for results compare refuses (different metrics). */
 int qsb_report_html(FILE *out, const qsb_html_page *page);
 
-/* Writes text HTML-escaped: & < > " ' as entities, control bytes as U+FFFD. */
-void qsb_html_text(FILE *out, const char *text);
-
 #endif

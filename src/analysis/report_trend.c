@@ -14,7 +14,6 @@
 #include "diag.h"
 #include "plot.h"
 #include "report_charts.h"
-#include "report_html.h"
 
 #define COMMIT_SHOWN 12 /* a commit's first characters on the axis and in the table */
 

@@ -1,17 +1,9 @@
 /*
 ** `qsortbench compare BASE NEW`: reads two results files (CSV or JSON, any combination),
-** compares them (compare.h) and reports: a table on stdout (on stderr when --json or
-** --markdown is written there, so that stdout holds that document alone), optionally Markdown (--markdown
-** FILE, and appended to $GITHUB_STEP_SUMMARY when that is set) and JSON verdicts (--json
-** FILE). Exit status: 1 on a regression or a FAILED row, and under --strict also when a row
-** is in one file only (the files are fine; the new run lacks results: a finding, not a usage
-** error); 2 for bad options, unreadable or malformed files and different metrics; else 0.
-** When the runs' contexts differ (compare.h), one warning line names the fields first.
-**
-** --calibration RUN1 RUN2 [RUN3 ...] is a report instead: how often consecutive runs' paired
-** deltas agree within their combined intervals, and the run level they show (compare.h). Exit
-** 0, or under --strict 1 when fewer than 90% of the rows with intervals agree over every pair
-** (95% is what honest intervals give).
+** compares them and writes the report (compare.h, compare_write.h): the table, and where asked
+** Markdown (--markdown FILE, $GITHUB_STEP_SUMMARY) and JSON (--json FILE). --calibration RUN1
+** RUN2 [RUN3 ...] is a report instead, on runs of the same thing (qsb_calibration_report). The
+** exit statuses are the spec's below.
 */
 #include <math.h>
 #include <stdio.h>
@@ -25,23 +17,12 @@
 #include "diag.h"
 #include "fleet_view.h"
 #include "outfile.h"
-#include "pool.h"
 #include "read_results.h"
 #include "run_level.h"
 #include "significance.h"
 
-enum {
-    OPT_THRESHOLD,
-    OPT_ALPHA,
-    OPT_CORRECTION,
-    OPT_NORMALIZE,
-    OPT_STRICT,
-    OPT_MARKDOWN,
-    OPT_JSON,
-    OPT_CALIBRATION,
-    OPT_RUN_LEVEL,
-    OPT_HISTORY
-};
+enum { OPT_THRESHOLD, OPT_ALPHA, OPT_CORRECTION, OPT_NORMALIZE, OPT_STRICT, OPT_MARKDOWN,
+       OPT_JSON, OPT_CALIBRATION, OPT_RUN_LEVEL, OPT_HISTORY };
 
 static const qsb_option compare_options[] = {
     [OPT_THRESHOLD] = {"threshold", 0, "PCT",
@@ -124,67 +105,21 @@ static int on_option(void *ctx, int index, const char *arg)
 /* What compare reads and works out, from its outputs' open to its finding. */
 typedef struct {
     const compare_config *cfg;
-    const char *base_path, *new_path; /* BASE and NEW */
     qsb_results base, cand;
     qsb_compare_report report;
     const char *const *run_paths; /* --calibration: RUN1 RUN2 ... */
     size_t nruns;
-    qsb_results *runs;            /* nruns of them, once read */
-    qsb_calibration *cals;        /* nruns - 1: each run against the next */
-    qsb_calibration_totals totals;
-    FILE *summary_fp; /* $GITHUB_STEP_SUMMARY, from its open to the append */
-    int verdict;      /* the report's status once the table is out; -1 before */
+    qsb_calibration_totals totals; /* what the pairs add up to */
+    qsb_compare_outputs shown; /* BASE and NEW's paths, where the report goes, its verdict */
 } compare_job;
 
-/* ---- --calibration ---- */
-
-/* The runs read, each consecutive pair calibrated and its report written on text. */
-static int calibrate_pairs(compare_job *job, FILE *text)
-{
-    int status = qsb_read_results(job->run_paths[0], &job->runs[0]);
-    for (size_t k = 0; k + 1 < job->nruns && status == QSB_OK; k++) {
-        status = qsb_read_results(job->run_paths[k + 1], &job->runs[k + 1]);
-        if (status == QSB_OK) /* the same run twice would agree at 100% and prove nothing */
-            status = qsb_check_separate_runs("compare --calibration", &job->runs[k],
-                                             job->run_paths[k], &job->runs[k + 1],
-                                             job->run_paths[k + 1]);
-        if (status == QSB_OK)
-            status = qsb_calibrate(&job->runs[k], &job->runs[k + 1],
-                                   job->cfg->opt.run_level_pct, &job->cals[k]);
-        if (status != QSB_OK)
-            break;
-        if (k > 0)
-            fputc('\n', text);
-        qsb_calibration_write_text(text, &job->cals[k], job->run_paths[k],
-                                   job->run_paths[k + 1], job->runs[0].context.metric);
-    }
-    return status;
-}
-
-/* Between --json's open and its commit: the pairs calibrated, the report written (with more
-** than two runs, what the pairs add up to); QSB_FINDING when --strict and too few agree. */
+/* Between --json's open and its commit: the calibration's report (compare.h). */
 static int calibration_into(const qsb_outputs *json, void *arg)
 {
     compare_job *job = arg;
-    FILE *text = qsb_outputs_text_stream(json);
-    int status = calibrate_pairs(job, text);
-    if (status != QSB_OK)
-        return status;
-    size_t pairs = job->nruns - 1;
-    qsb_calibration_add_up(job->cals, pairs, &job->totals);
-    int verdict = qsb_calibration_status(&job->totals, job->cfg->strictness);
-    if (pairs > 1)
-        qsb_calibration_write_totals(text, &job->totals, job->run_paths);
-    const char *metric = job->runs[0].context.metric;
-    FILE *fp = json->file[0].fp;
-    if (fp && pairs == 1)
-        status = qsb_calibration_write_json(fp, &job->cals[0], job->run_paths[0],
-                                            job->run_paths[1], metric, job->cfg->strictness,
-                                            verdict);
-    else if (fp)
-        status = qsb_calibration_write_series_json(fp, job->cals, job->run_paths, metric,
-                                                   &job->totals, job->cfg->strictness, verdict);
-    return status != QSB_OK ? status : verdict;
+    return qsb_calibration_report(job->run_paths, job->nruns, job->cfg->opt.run_level_pct,
+                                  job->cfg->strictness, qsb_outputs_text_stream(json),
+                                  json->file[0].fp, &job->totals);
 }
 
 static int calibration_command(compare_job *job)
@@ -193,13 +128,9 @@ static int calibration_command(compare_job *job)
         return qsb_usage_error("--calibration reports on the runs' own paired deltas: "
                                "--markdown and --normalize do not apply");
     size_t n = job->nruns;
-    job->runs = calloc(n, sizeof *job->runs);
-    job->cals = calloc(n - 1, sizeof *job->cals);
     qsb_file_group *read = calloc(n, sizeof *read);
     char (*names)[24] = calloc(n, sizeof *names);
-    int status = job->runs && job->cals && read && names
-                     ? QSB_OK
-                     : qsb_out_of_memory("compare --calibration");
+    int status = read && names ? QSB_OK : qsb_out_of_memory("compare --calibration");
     for (size_t i = 0; i < n && status == QSB_OK; i++) { /* named RUN1, RUN2, ... in messages */
         snprintf(names[i], sizeof names[i], "RUN%zu", i + 1);
         read[i] = (qsb_file_group){names[i], QSB_FILES_READ, &job->run_paths[i], 1};
@@ -212,41 +143,6 @@ static int calibration_command(compare_job *job)
     return status == QSB_FINDING ? qsb_calibration_report_finding(&job->totals) : status;
 }
 
-/* The runs and calibrations job holds. */
-static void free_calibrations(compare_job *job)
-{
-    for (size_t i = 0; job->runs && i < job->nruns; i++)
-        qsb_results_free(&job->runs[i]);
-    for (size_t k = 0; job->cals && k + 1 < job->nruns; k++)
-        qsb_calibration_free(&job->cals[k]);
-    free(job->runs);
-    free(job->cals);
-}
-
-/* $GITHUB_STEP_SUMMARY: the file the Markdown table is appended to, or NULL. */
-static const char *step_summary_path(void)
-{
-    const char *path = getenv("GITHUB_STEP_SUMMARY");
-    return path && *path ? path : NULL;
-}
-
-
-/* Once the table is out, whatever the outputs did: appends the Markdown table and closes the
-** file (left NULL); nothing when there is none. */
-static int append_step_summary(compare_job *job)
-{
-    if (!job->summary_fp || job->verdict < 0)
-        return QSB_OK;
-    int written = qsb_compare_write_markdown(job->summary_fp, &job->report, job->base_path,
-                                             job->new_path, job->verdict);
-    int closed = fclose(job->summary_fp);
-    job->summary_fp = NULL;
-    if (closed != 0 && written == QSB_OK)
-        return qsb_error(QSB_ESYSTEM, "cannot write $GITHUB_STEP_SUMMARY '%s'",
-                         qsb_quote_path(step_summary_path()));
-    return written;
-}
-
 enum { OUT_MARKDOWN, OUT_JSON, OUT_COUNT };
 
 /* --history: the run level of NEW's machine learned from the history, into opt (unless
@@ -255,29 +151,19 @@ static int level_from_history(const char *path, const qsb_results *cand,
                               qsb_compare_options *opt)
 {
     const char *machine = qsb_machine_name(&cand->context);
-    qsb_history *h = NULL;
-    qsb_run_levels levels;
-    int status = qsb_history_open(path, QSB_HISTORY_READ, &h);
-    if (status == QSB_OK)
-        status = qsb_history_check_machine(h, machine);
-    if (status == QSB_OK)
-        status = qsb_history_run_levels(h, machine, cand->context.metric,
-                                        QSB_HISTORY_LAST_RUNS, &levels);
-    qsb_history_close(h);
-    if (status != QSB_OK)
-        return status;
-    double pct = qsb_run_levels_view_pct(&levels, opt->normalize);
-    if (isfinite(pct) && opt->run_level_pct <= 0.0) {
+    double pct;
+    int status = qsb_history_view_level(path, machine, cand->context.metric, opt->normalize,
+                                        &pct);
+    if (status == QSB_OK && isfinite(pct) && opt->run_level_pct <= 0.0) {
         opt->run_level_pct = pct;
         qsb_note("run level +-%.2f%% from the history of '%s' (the median row's, of the %s, "
                  "over its last %d runs)",
                  pct, machine, opt->normalize ? "ratios" : "medians", QSB_HISTORY_LAST_RUNS);
-    } else if (!isfinite(pct))
+    } else if (status == QSB_OK && !isfinite(pct))
         qsb_note("the history of '%s' has fewer than %d runs of a row: "
                  "its run level is unknown",
                  machine, QSB_LEVEL_MIN_RUNS);
-    qsb_run_levels_free(&levels);
-    return QSB_OK;
+    return status;
 }
 
 /* Between the outputs' open and their commit: the step summary opened, BASE and NEW read and
@@ -286,17 +172,11 @@ static int level_from_history(const char *path, const qsb_results *cand,
 static int compare_into(const qsb_outputs *out, void *arg)
 {
     compare_job *job = arg;
-    const char *base_path = job->base_path, *new_path = job->new_path;
-    FILE *markdown = out->file[OUT_MARKDOWN].fp, *json = out->file[OUT_JSON].fp;
-    /* The step summary before the reading: a path that cannot be written, or a FIFO that no
-    ** process reads, fails at once (exit 2), not after the work or never. */
-    const char *summary = step_summary_path();
-    int status = summary ? qsb_append_open("$GITHUB_STEP_SUMMARY", summary, &job->summary_fp)
-                         : QSB_OK;
+    int status = qsb_compare_summary_open(&job->shown);
     if (status == QSB_OK) /* slim rows: two files of millions of rows held at once */
-        status = qsb_read_compare_results(base_path, &job->base);
+        status = qsb_read_compare_results(job->shown.base_path, &job->base);
     if (status == QSB_OK)
-        status = qsb_read_compare_results(new_path, &job->cand);
+        status = qsb_read_compare_results(job->shown.new_path, &job->cand);
     qsb_compare_options opt = job->cfg->opt;
     if (status == QSB_OK && job->cfg->history_path)
         status = level_from_history(job->cfg->history_path, &job->cand, &opt);
@@ -304,19 +184,10 @@ static int compare_into(const qsb_outputs *out, void *arg)
         status = qsb_compare_results(&job->base, &job->cand, &opt, &job->report);
     if (status != QSB_OK)
         return status;
-    qsb_compare_warn_context(&job->report);
-    int verdict = qsb_compare_status(&job->report, job->cfg->strictness);
-    FILE *text = qsb_outputs_text_stream(out);
-    if ((status = qsb_compare_write_table(text, &job->report, base_path, new_path)) != QSB_OK)
-        return status;
-    qsb_compare_warn_rows(&job->report);
-    job->verdict = verdict;
-    if (markdown)
-        status = qsb_compare_write_markdown(markdown, &job->report, base_path, new_path, verdict);
-    if (json && status == QSB_OK)
-        status = qsb_compare_write_json(json, &job->report, base_path, new_path,
-                                        job->cfg->strictness, verdict);
-    return status;
+    job->shown.text = qsb_outputs_text_stream(out);
+    job->shown.markdown = out->file[OUT_MARKDOWN].fp;
+    job->shown.json = out->file[OUT_JSON].fp;
+    return qsb_compare_write(&job->report, &job->shown);
 }
 
 /* BASE against NEW: the outputs opened before the reading (a bad path fails now, and no
@@ -325,17 +196,14 @@ static int compare_command(compare_job *job)
 {
     const qsb_output_spec paths[OUT_COUNT] = {{"--markdown", job->cfg->markdown_path},
                                               {"--json", job->cfg->json_path}};
-    const char *summary = step_summary_path();
-    const qsb_file_group others[4] = {{"BASE", QSB_FILES_READ, &job->base_path, 1},
-                                      {"NEW", QSB_FILES_READ, &job->new_path, 1},
-                                      {"$GITHUB_STEP_SUMMARY", QSB_FILES_WRITTEN, &summary, 1},
-                                      {"--history", QSB_FILES_READ, &job->cfg->history_path, 1}};
+    const qsb_compare_outputs *o = &job->shown;
+    const qsb_file_group others[4] = {
+        {"BASE", QSB_FILES_READ, &o->base_path, 1},
+        {"NEW", QSB_FILES_READ, &o->new_path, 1},
+        {"$GITHUB_STEP_SUMMARY", QSB_FILES_WRITTEN, &o->summary_path, 1},
+        {"--history", QSB_FILES_READ, &job->cfg->history_path, 1}};
     int status = qsb_outputs_do(paths, OUT_COUNT, others, 4, compare_into, job);
-    int appended = append_step_summary(job);
-    status = status != QSB_OK ? status : appended;
-    if (status == QSB_OK && job->verdict == QSB_FINDING)
-        status = qsb_compare_report_finding(&job->report, job->cfg->strictness);
-    return status;
+    return qsb_compare_finish(&job->report, &job->shown, status);
 }
 
 int qsb_cmd_compare(int argc, char **argv)
@@ -356,13 +224,14 @@ int qsb_cmd_compare(int argc, char **argv)
                                "the same command (%d given)", given);
     if (!cfg.calibration && given != 2)
         return qsb_usage_error("compare needs two results files, BASE and NEW (%d given)", given);
-    compare_job job = {.cfg = &cfg, .base_path = argv[first], .new_path = argv[first + 1],
-                       .run_paths = (const char *const *)&argv[first], .nruns = (size_t)given,
-                       .verdict = -1};
+    compare_job job = {.cfg = &cfg, .run_paths = (const char *const *)&argv[first],
+                       .nruns = (size_t)given,
+                       .shown = {argv[first], argv[first + 1], cfg.strictness, .verdict = -1}};
+    const char *summary = getenv("GITHUB_STEP_SUMMARY");
+    job.shown.summary_path = summary && *summary ? summary : NULL;
     status = cfg.calibration ? calibration_command(&job) : compare_command(&job);
-    if (job.summary_fp)
-        fclose(job.summary_fp); /* nothing appended after an error */
-    free_calibrations(&job);
+    if (job.shown.summary)
+        fclose(job.shown.summary); /* nothing appended after an error */
     qsb_compare_report_free(&job.report);
     qsb_results_free(&job.base);
     qsb_results_free(&job.cand);

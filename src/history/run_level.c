@@ -186,7 +186,9 @@ double qsb_run_levels_median_pct(const qsb_run_levels *levels)
     return median;
 }
 
-double qsb_run_levels_view_pct(const qsb_run_levels *levels, bool deltas)
+/* The machine's level of one view, the deltas (the candidates' rows) or the medians (every
+** row): the median over its rows with a known level; NAN when none. */
+static double view_pct(const qsb_run_levels *levels, bool deltas)
 {
     double *v = malloc((levels->n ? levels->n : 1) * sizeof *v);
     for (size_t i = 0; v && i < levels->n; i++) {
@@ -199,4 +201,23 @@ double qsb_run_levels_view_pct(const qsb_run_levels *levels, bool deltas)
     double median = v ? qsb_median_of_finite(v, levels->n) : NAN;
     free(v);
     return median;
+}
+
+int qsb_history_view_level(const char *path, const char *machine, const char *metric,
+                           bool deltas, double *pct)
+{
+    qsb_history *h = NULL;
+    qsb_run_levels levels;
+    *pct = NAN;
+    int status = qsb_history_open(path, QSB_HISTORY_READ, &h);
+    if (status == QSB_OK)
+        status = qsb_history_check_machine(h, machine);
+    if (status == QSB_OK)
+        status = qsb_history_run_levels(h, machine, metric, QSB_HISTORY_LAST_RUNS, &levels);
+    qsb_history_close(h);
+    if (status != QSB_OK)
+        return status;
+    *pct = view_pct(&levels, deltas);
+    qsb_run_levels_free(&levels);
+    return QSB_OK;
 }

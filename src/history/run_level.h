@@ -49,9 +49,12 @@ const qsb_row_level *qsb_run_levels_find(const qsb_run_levels *levels, const cha
 ** (the baseline); NAN when unknown (under QSB_LEVEL_MIN_RUNS runs). */
 double qsb_row_level_pct(const qsb_row_level *row);
 
-/* The machine's level of one view, the deltas (the candidates' rows) or the medians (every
-** row): the median over its rows with a known level; NAN when none. compare --history's. */
-double qsb_run_levels_view_pct(const qsb_run_levels *levels, bool deltas);
+/* compare --history: the machine's level in the history at path of one view, the deltas (the
+** candidates' rows) or the medians (every row), over each row's last QSB_HISTORY_LAST_RUNS
+** runs: the median over its rows with a known level into *pct, NAN when none. QSB_OK or an
+** error (reported: the database, or a machine it does not hold). */
+int qsb_history_view_level(const char *path, const char *machine, const char *metric,
+                           bool deltas, double *pct);
 
 /* The machine's level: the median over its rows with a known level; NAN when none. */
 double qsb_run_levels_median_pct(const qsb_run_levels *levels);
