@@ -25,7 +25,7 @@
 #include "run_context.h"
 #include "schedule.h"
 #include "significance.h"
-#include "worker_args.h"
+#include "worker_protocol.h"
 
 #define MAX_REPS UINT64_C(1000000)
 #define MAX_PRECISION_PCT 100.0
@@ -47,10 +47,6 @@ static const qsb_option run_options[] = {
                    "comma-separated algorithm names, the first is the baseline (default "
                    QSB_RUN_DEFAULT_ALGOS ", or " QSB_RUN_COVER_LETTER_ALGOS " with --reference "
                    QSB_COVER_LETTER_NAME "); plug-ins: [NAME=]PATH.so:SYMBOL[:qsort]"},
-    [OPT_SEED] = {"seed", 0, "N", "input generator seed below 2^48, decimal or 0x-hex "
-                                  "(default 0x9abc56781234)"},
-    [OPT_REPS] = {"reps", 0, "N", "exactly N timed rounds per cell, spread over up to 5 units "
-                                  "(default: as many as the --budget gives)"},
     [OPT_PRECISION] = {"precision", 0, "P",
                        "spend the budget on the cells whose 95% intervals are wider than "
                        "+-P % (default 1); cells left wider are flagged noisy"},
@@ -60,6 +56,22 @@ static const qsb_option run_options[] = {
                     "per cell; at least 10s and at most 5m); the estimate is printed before "
                     "the first sort, and the run spends it unless every interval meets "
                     "--precision first"},
+    [OPT_CSV] = {"csv", 0, "FILE", "CSV results, '-' for stdout (default "
+                                   "results/qsortbench-<UTC time>.csv)"},
+    [OPT_JSON] = {"json", 0, "FILE", "JSON results, '-' for stdout (default "
+                                     "results/qsortbench-<UTC time>.json)"},
+    [OPT_QUIET] = {"quiet", 'q', NULL, "no progress line on stderr"},
+    [OPT_FAIL_ABOVE] = {"fail-above", 0, "PCT",
+                        "exit 1 when a candidate is slower than PCT %: its paired ratio "
+                        "above 1 + PCT/100 by a one-sided t test over its units, p corrected "
+                        "over all candidate rows below --alpha; a gating run spends its whole "
+                        "--budget (no early end at --precision)"},
+    /* --help-all: the options of experiments, of other outputs and of several processes */
+    [OPT_MORE] = QSB_MORE_OPTIONS,
+    [OPT_SEED] = {"seed", 0, "N", "input generator seed below 2^48, decimal or 0x-hex "
+                                  "(default 0x9abc56781234)"},
+    [OPT_REPS] = {"reps", 0, "N", "exactly N timed rounds per cell, spread over up to 5 units "
+                                  "(default: as many as the --budget gives)"},
     [OPT_PLACEMENT] = {"placement", 0, "REGIME",
                        "far: the comparator in its own shared object, never in a sort's 16 MiB "
                        "region, as every libc qsort is called (default); near: a comparator "
@@ -80,10 +92,6 @@ static const qsb_option run_options[] = {
                     "sample of its cell and algorithm, as slowed by a busy shared machine (10 "
                     "suits these machines; the retakes cost time within --budget); default "
                     "0: never"},
-    [OPT_CSV] = {"csv", 0, "FILE", "CSV results, '-' for stdout (default "
-                                   "results/qsortbench-<UTC time>.csv)"},
-    [OPT_JSON] = {"json", 0, "FILE", "JSON results, '-' for stdout (default "
-                                     "results/qsortbench-<UTC time>.json)"},
     [OPT_METRIC] = {"metric", 0, "M", "cycles (invariant TSC), ns or comparisons (default "
                                       "cycles where an invariant TSC exists, else ns)"},
     [OPT_COMPAT] = {"compat", 0, "MODE",
@@ -92,7 +100,6 @@ static const qsb_option run_options[] = {
     [OPT_REFERENCE] = {"reference", 0, "FILE",
                        "print published deltas beside ours: glibc-2021 (the 2021 cover "
                        "letter, built in) or a CSV of its columns"},
-    [OPT_QUIET] = {"quiet", 'q', NULL, "no progress line on stderr"},
     [OPT_EXPORT] = {"export", 0, "FORMAT=FILE",
                     "also write the results for CI dashboards: gbench (Google Benchmark "
                     "JSON), bmf (Bencher Metric Format) or github-action-benchmark "
@@ -103,18 +110,14 @@ static const qsb_option run_options[] = {
     [OPT_HISTORY] = {"history", 0, "FILE",
                      "also add the run to that history database, filed under git's HEAD in "
                      "the current directory and its date (`qsortbench history --help`)"},
-    [OPT_FAIL_ABOVE] = {"fail-above", 0, "PCT",
-                        "exit 1 when a candidate is slower than PCT %: its paired ratio "
-                        "above 1 + PCT/100 by a one-sided t test over its units, p corrected "
-                        "over all candidate rows below --alpha; a gating run spends its whole "
-                        "--budget (no early end at --precision)"},
-    [OPT_ALPHA] = QSB_OPTION_ALPHA("--fail-above's level after the correction (default 0.01)"),
-    [OPT_CORRECTION] = QSB_OPTION_CORRECTION("--fail-above's correction: holm (default: the "
-                                             "chance of any false failure is at most alpha), "
-                                             "bh (Benjamini-Hochberg: the expected share of "
-                                             "false failures among the failed rows is at most "
-                                             "alpha; more rows caught when many changed) or "
-                                             "none"),
+    [OPT_ALPHA] = QSB_OPTION_ALPHA("--fail-above's level after the correction (default "
+                                         "0.01)"),
+    [OPT_CORRECTION] = QSB_OPTION_CORRECTION("--fail-above's correction: holm (default: "
+                                                   "the chance of any false failure is at most "
+                                                   "alpha), bh (Benjamini-Hochberg: the expected "
+                                                   "share of false failures among the failed "
+                                                   "rows is at most alpha; more rows caught when "
+                                                   "many changed) or none"),
     [OPT_PLOT] = {"plot", 0, NULL, "also draw the charts of `qsortbench plot` beside the results "
                                    "file (needs gnuplot: Debian gnuplot-nox)"},
     [OPT_SHARD] = {"shard", 0, "K/N",
@@ -138,19 +141,6 @@ static const qsb_option run_options[] = {
                     "that sorts, e.g. 4G or 512M (default: a quarter of physical memory); a "
                     "matrix beyond it is refused before the first sort, --nelem auto chooses "
                     "within it"},
-    [OPT_WORKER] = {"worker", 0, "K:SLICE[:CELLS]",
-                    "(internal) be worker process K of a run: visit every cell (or the "
-                    "CELLS, e.g. 0,4,7: ordinals among the run's cells) once with SLICE "
-                    "seconds of rounds"},
-    [OPT_TSC_HZ] = {"tsc-hz", 0, "HZ",
-                    "(internal) a worker process's TSC frequency, calibrated by its run"},
-    [OPT_INPUTS_FD] = {"inputs-fd", 0, "FD",
-                       "(internal) a worker process's inputs, generated once by its run"},
-    [OPT_MODEL] = {"model", 0, "FILE",
-                   "(internal) a later worker process's model: its run's first worker's "
-                   "results, whose exact counts and batches it takes instead of counting"},
-    [OPT_VISIT_FD] = {"visit-fd", 0, "FD",
-                      "(internal) where a worker process records its visits for its run"},
     [OPT_COUNT] = {NULL, 0, NULL, NULL},
 };
 
@@ -176,6 +166,8 @@ static int collect_option(void *ctx, int index, const char *arg)
         t->no_reload = true;
     else if (index == OPT_PLOT)
         t->plot = true;
+    else if (index >= OPT_COUNT) /* a worker's own option (worker_protocol.h) */
+        t->protocol[index - OPT_COUNT] = arg;
     else
         t->text[index] = arg;
     return QSB_OK;
@@ -195,14 +187,6 @@ static int resolve_outputs(qsb_run_config *cfg, const qsb_run_option_texts *t)
     return QSB_OK;
 }
 
-
-int qsb_run_parse_positive(const char *text, const char *what, double max, double *out)
-{
-    int status = qsb_parse_double(text, what, 0.0, max, out);
-    if (status == QSB_OK && !(*out > 0.0))
-        status = qsb_usage_error("%s: '%s' must be above 0", what, qsb_quote(text));
-    return status;
-}
 
 /* "0-1,4" style list of the CPUs this process may run on, for the --pin error. */
 static void describe_cpus(const cpu_set_t *set, char *buf, size_t len)
@@ -293,7 +277,7 @@ static int resolve_repetitions(qsb_run_config *cfg, const qsb_run_option_texts *
     if (t->text[OPT_REPS])
         status = qsb_parse_u64(t->text[OPT_REPS], "--reps", 1, MAX_REPS, 0, &cfg->reps);
     if (status == QSB_OK && t->text[OPT_PRECISION])
-        status = qsb_run_parse_positive(t->text[OPT_PRECISION], "--precision", MAX_PRECISION_PCT,
+        status = qsb_parse_positive(t->text[OPT_PRECISION], "--precision", MAX_PRECISION_PCT,
                                 &cfg->precision_pct);
     if (status == QSB_OK && t->text[OPT_BUDGET] && strcmp(t->text[OPT_BUDGET], "auto") != 0)
         status = parse_duration(t->text[OPT_BUDGET], "--budget", &cfg->budget_s);
@@ -354,13 +338,13 @@ static int resolve_export_and_gate(qsb_run_config *cfg, const qsb_run_option_tex
     return status;
 }
 
-/* The worker's head of the command line (worker_args.h), from the options as given. */
+/* The head of a worker's command line (worker_protocol.h), from the options as given. */
 static int build_worker_argv(qsb_run_config *cfg, const qsb_run_option_texts *t)
 {
-    const char *texts[OPT_COUNT] = {0};
-    for (size_t i = 0; i < qsb_worker_option_count; i++)
+    const char *texts[QSB_WORKER_OPTIONS_MAX] = {0};
+    for (size_t i = 0; qsb_worker_options[i].part == QSB_WORKER_HEAD; i++)
         for (int o = 0; o < OPT_COUNT; o++)
-            if (strcmp(run_options[o].name, qsb_worker_options[i]) == 0)
+            if (strcmp(run_options[o].name, qsb_worker_options[i].name) == 0)
                 texts[i] = t->text[o];
     return qsb_worker_argv_build(cfg, texts);
 }
@@ -416,7 +400,8 @@ int qsb_run_config_parse(qsb_run_config *cfg, qsb_plugins *plugins, int argc, ch
     memset(&texts, 0, sizeof texts);
     texts.plugins = plugins;
     int first;
-    int status = qsb_parse_options(&qsb_run_spec, argc, argv, collect_option, &texts, &first);
+    int status = qsb_parse_options_with(&qsb_run_spec, qsb_worker_options, argc, argv,
+                                        collect_option, &texts, &first);
     if (status != QSB_OK)
         return status;
     /* The one operand run accepts: FILE of "--export FORMAT FILE". */

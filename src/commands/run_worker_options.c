@@ -1,7 +1,7 @@
 /*
 ** The run's options of worker processes and shards (see run_option_texts.h): --processes,
-** the options a run gives its workers (--worker K:SLICE[:CELLS], --tsc-hz, --inputs-fd,
-** --visit-fd, --model), --jobs, and --shard K/N.
+** the options a run gives its workers (read with the protocol's table, worker_protocol.h),
+** --jobs, and --shard K/N.
 */
 #include <limits.h>
 #include <sched.h>
@@ -19,39 +19,50 @@
 #define MAX_WORKER_SLICE_S 60.0
 #define MAX_TSC_HZ 1e11 /* 100 GHz */
 
+/* "--worker" and "--worker K", for messages: the option's name as the protocol spells it. */
+static const char *named(char *buf, size_t len, const qsb_worker_option *o, const char *part)
+{
+    snprintf(buf, len, "--%s%s%s", o->name, part ? " " : "", part ? part : "");
+    return buf;
+}
+
 /* The CELLS of --worker K:SLICE:CELLS: "3,7,12", ordinals (from 0) among the cells the run
 ** visits; the worker visits only those (workers.h: the processes after a run's minimum). */
-static int select_worker_cells(qsb_run_config *cfg, const char *list)
+static int select_worker_cells(qsb_run_config *cfg, const qsb_worker_option *o, const char *list)
 {
     size_t cells = cfg->n_patterns * cfg->n_sizes * cfg->n_nelem;
     size_t visited = qsb_run_config_cells(cfg);
     unsigned char *chosen = calloc(visited ? visited : 1, 1);
+    char what[64];
     if (!chosen)
-        return qsb_out_of_memory("--worker");
+        return qsb_out_of_memory(named(what, sizeof what, o, NULL));
     int status = QSB_OK;
     for (const char *p = list; status == QSB_OK && *p;) {
         char word[32];
         size_t len = strcspn(p, ",");
         uint64_t k = 0;
         if (len == 0 || len >= sizeof word)
-            status = qsb_usage_error("--worker: '%s' is not a list of cells", qsb_quote(list));
+            status = qsb_usage_error("%s: '%s' is not a list of cells",
+                                     named(what, sizeof what, o, NULL), qsb_quote(list));
         else {
             memcpy(word, p, len);
             word[len] = '\0';
-            status = qsb_parse_u64(word, "--worker cell", 0, visited ? visited - 1 : 0, 0, &k);
+            status = qsb_parse_u64(word, named(what, sizeof what, o, "cell"), 0,
+                                   visited ? visited - 1 : 0, 0, &k);
         }
         if (status == QSB_OK)
             chosen[k] = 1;
         p += len + (p[len] == ',');
     }
     if (status == QSB_OK && !*list)
-        status = qsb_usage_error("--worker: the list of cells is empty");
+        status = qsb_usage_error("%s: the list of cells is empty",
+                                 named(what, sizeof what, o, NULL));
     if (status == QSB_OK && !cfg->in_shard) { /* no shard: every cell so far */
         cfg->in_shard = malloc(cells ? cells : 1);
         if (cfg->in_shard)
             memset(cfg->in_shard, 1, cells);
         else
-            status = qsb_out_of_memory("--worker");
+            status = qsb_out_of_memory(named(what, sizeof what, o, NULL));
     }
     for (size_t m = 0, ordinal = 0; status == QSB_OK && m < cells; m++)
         if (cfg->in_shard[m])
@@ -61,41 +72,73 @@ static int select_worker_cells(qsb_run_config *cfg, const char *list)
 }
 
 /* --worker K:SLICE[:CELLS] (workers.h). */
-static int parse_worker(qsb_run_config *cfg, const char *text)
+static int read_slot(qsb_run_config *cfg, const qsb_worker_option *o, const char *text)
 {
     const char *colon = strchr(text, ':');
-    char index[32], slice[64];
+    char index[32], slice[64], what[64];
     if (!colon || (size_t)(colon - text) >= sizeof index)
-        return qsb_usage_error("--worker: '%s' is not K:SLICE", qsb_quote(text));
+        return qsb_usage_error("%s: '%s' is not K:SLICE", named(what, sizeof what, o, NULL),
+                               qsb_quote(text));
     memcpy(index, text, (size_t)(colon - text));
     index[colon - text] = '\0';
     const char *cells = strchr(colon + 1, ':');
     size_t slice_len = cells ? (size_t)(cells - colon - 1) : strlen(colon + 1);
     if (slice_len >= sizeof slice)
-        return qsb_usage_error("--worker: '%s' is not K:SLICE", qsb_quote(text));
+        return qsb_usage_error("%s: '%s' is not K:SLICE", named(what, sizeof what, o, NULL),
+                               qsb_quote(text));
     memcpy(slice, colon + 1, slice_len);
     slice[slice_len] = '\0';
-    int status = qsb_parse_u64(index, "--worker K", 1, QSB_MAX_PROCESSES, 0, &cfg->worker.index);
+    int status = qsb_parse_u64(index, named(what, sizeof what, o, "K"), 1, QSB_MAX_PROCESSES, 0,
+                               &cfg->worker.index);
     if (status == QSB_OK)
-        status = qsb_run_parse_positive(slice, "--worker SLICE", MAX_WORKER_SLICE_S,
-                                &cfg->worker.slice_s);
-    return status == QSB_OK && cells ? select_worker_cells(cfg, cells + 1) : status;
+        status = qsb_parse_positive(slice, named(what, sizeof what, o, "SLICE"),
+                                    MAX_WORKER_SLICE_S, &cfg->worker.slice_s);
+    return status == QSB_OK && cells ? select_worker_cells(cfg, o, cells + 1) : status;
 }
 
-/* --inputs-fd FD and --visit-fd FD: a worker's, after --worker (shared_inputs.h,
-** visit_record.h). */
-static int parse_worker_fd(qsb_run_config *cfg, const char *text, const char *option, int *fd)
+/* One of a worker's own options other than --worker, into its field of cfg->worker. Those
+** that only a worker can use need --worker (slot, the table's row of it) first. */
+static int read_own(qsb_run_config *cfg, const qsb_worker_option *o, const qsb_worker_option *slot,
+                    const char *text)
 {
-    uint64_t value;
+    void *at = (char *)&cfg->worker + o->field;
+    char what[64], worker[64];
+    named(what, sizeof what, o, NULL);
+    if (o->value == QSB_WORKER_HZ)
+        return qsb_parse_positive(text, what, MAX_TSC_HZ, at);
     if (cfg->worker.slice_s <= 0)
-        return qsb_usage_error("%s is for worker processes (--worker)", option);
-    int status = qsb_parse_u64(text, option, STDERR_FILENO + 1, INT_MAX, 0, &value);
-    *fd = (int)value;
+        return qsb_usage_error("%s is for worker processes (%s)", what,
+                               named(worker, sizeof worker, slot, NULL));
+    if (o->value == QSB_WORKER_FILE) {
+        *(const char **)at = text;
+        return QSB_OK;
+    }
+    uint64_t fd;
+    int status = qsb_parse_u64(text, what, STDERR_FILENO + 1, INT_MAX, 0, &fd);
+    *(int *)at = (int)fd;
     return status;
 }
 
-/* --processes N (workers.h) and --worker K:SLICE. One process where several cannot differ or
-** cannot be pooled: exact counts, and --reps, which fixes the rounds of one process. */
+/* A worker's own options, read with the protocol's table in its order: --worker first. */
+static int read_protocol(qsb_run_config *cfg, const qsb_run_option_texts *t)
+{
+    int status = QSB_OK;
+    const qsb_worker_option *slot = NULL;
+    for (size_t i = 0; status == QSB_OK && qsb_worker_options[i].name; i++) {
+        const qsb_worker_option *o = &qsb_worker_options[i];
+        if (o->value == QSB_WORKER_SLOT)
+            slot = o;
+        if (o->part != QSB_WORKER_OWN || !t->protocol[i])
+            continue;
+        status = o->value == QSB_WORKER_SLOT ? read_slot(cfg, o, t->protocol[i])
+                                             : read_own(cfg, o, slot, t->protocol[i]);
+    }
+    return status;
+}
+
+/* --processes N (workers.h) and a worker's own options. One process where several cannot
+** differ or cannot be pooled: exact counts, and --reps, which fixes the rounds of one
+** process. */
 int qsb_run_resolve_processes(qsb_run_config *cfg, const qsb_run_option_texts *t)
 {
     int status = QSB_OK;
@@ -105,19 +148,8 @@ int qsb_run_resolve_processes(qsb_run_config *cfg, const qsb_run_option_texts *t
     if (status == QSB_OK && cfg->processes > 1 && cfg->reps)
         status = qsb_usage_error("--reps fixes the rounds of one process: give --processes 1 "
                                  "or --budget");
-    if (status == QSB_OK && t->text[OPT_WORKER])
-        status = parse_worker(cfg, t->text[OPT_WORKER]);
-    if (status == QSB_OK && t->text[OPT_TSC_HZ])
-        status = qsb_run_parse_positive(t->text[OPT_TSC_HZ], "--tsc-hz", MAX_TSC_HZ,
-                                &cfg->worker.tsc_hz);
-    if (status == QSB_OK && t->text[OPT_INPUTS_FD])
-        status = parse_worker_fd(cfg, t->text[OPT_INPUTS_FD], "--inputs-fd",
-                                 &cfg->worker.inputs_fd);
-    if (status == QSB_OK && t->text[OPT_VISIT_FD])
-        status = parse_worker_fd(cfg, t->text[OPT_VISIT_FD], "--visit-fd", &cfg->worker.visit_fd);
-    if (status == QSB_OK && t->text[OPT_MODEL] && cfg->worker.slice_s <= 0)
-        status = qsb_usage_error("--model is for worker processes (--worker)");
-    cfg->worker.model_path = t->text[OPT_MODEL];
+    if (status == QSB_OK)
+        status = read_protocol(cfg, t);
     if (cfg->reps || cfg->metric == QSB_METRIC_COMPARISONS || cfg->worker.slice_s > 0)
         cfg->processes = 1;
     return status;
