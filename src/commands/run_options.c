@@ -156,6 +156,20 @@ const qsb_command_spec qsb_run_spec = {
     "marked incomplete)."};
 const qsb_command_spec *const qsb_run_specs[] = {&qsb_run_spec, NULL};
 
+void qsb_run_words(char words[QSB_BISECT_WORDS][32])
+{
+    static const int options[QSB_BISECT_WORDS] = {
+        [QSB_BISECT_ALGOS] = OPT_ALGOS, [QSB_BISECT_GATE] = OPT_FAIL_ABOVE,
+        [QSB_BISECT_JSON] = OPT_JSON, [QSB_BISECT_CSV] = OPT_CSV, [QSB_BISECT_QUIET] = OPT_QUIET};
+    snprintf(words[QSB_BISECT_RUN], sizeof words[0], "%s", qsb_run_spec.name);
+    for (int i = QSB_BISECT_ALGOS; i < QSB_BISECT_WORDS; i++) {
+        const qsb_option *o = &run_options[options[i]];
+        if (o->short_name) /* the short form, as a user types a flag */
+            snprintf(words[i], sizeof words[0], "-%c", o->short_name);
+        else
+            snprintf(words[i], sizeof words[0], "--%s", o->name);
+    }
+}
 
 static int collect_option(void *ctx, int index, const char *arg)
 {
@@ -174,16 +188,16 @@ static int collect_option(void *ctx, int index, const char *arg)
 }
 
 
-static int resolve_outputs(qsb_run_config *cfg, const qsb_run_option_texts *t)
+static int resolve_outputs(qsb_run_options *run, const qsb_run_option_texts *t)
 {
-    cfg->csv_path = t->text[OPT_CSV];
-    cfg->json_path = t->text[OPT_JSON];
-    if (cfg->csv_path && cfg->json_path && strcmp(cfg->csv_path, "-") == 0 &&
-        strcmp(cfg->json_path, "-") == 0)
+    run->csv_path = t->text[OPT_CSV];
+    run->json_path = t->text[OPT_JSON];
+    if (run->csv_path && run->json_path && strcmp(run->csv_path, "-") == 0 &&
+        strcmp(run->json_path, "-") == 0)
         return qsb_usage_error("--csv and --json cannot both be '-' (standard output)");
-    if (cfg->csv_path && cfg->json_path && strcmp(cfg->csv_path, cfg->json_path) == 0)
+    if (run->csv_path && run->json_path && strcmp(run->csv_path, run->json_path) == 0)
         return qsb_usage_error("--csv and --json name the same file '%s'",
-                               qsb_quote_path(cfg->csv_path));
+                               qsb_quote_path(run->csv_path));
     return QSB_OK;
 }
 
@@ -300,37 +314,37 @@ static int resolve_repetitions(qsb_run_config *cfg, const qsb_run_option_texts *
 
 /* --export FORMAT=FILE (or FORMAT FILE), --report FILE and --fail-above PCT (export.h,
 ** compare.h). */
-static int resolve_export_and_gate(qsb_run_config *cfg, const qsb_run_option_texts *t)
+static int resolve_export_and_gate(qsb_run_options *run, const qsb_run_option_texts *t)
 {
     int status = QSB_OK;
     const char *exp = t->text[OPT_EXPORT];
-    cfg->report_path = t->text[OPT_REPORT];
-    cfg->history_path = t->text[OPT_HISTORY];
+    run->report_path = t->text[OPT_REPORT];
+    run->history_path = t->text[OPT_HISTORY];
     if (exp && t->export_operand) {
-        cfg->export_format = qsb_export_find(exp);
-        cfg->export_path = t->export_operand;
+        run->export_format = qsb_export_find(exp);
+        run->export_path = t->export_operand;
     } else if (exp) {
-        status = qsb_export_parse(exp, &cfg->export_format, &cfg->export_path);
+        status = qsb_export_parse(exp, &run->export_format, &run->export_path);
     }
-    if (status == QSB_OK && exp && cfg->export_format->check)
-        status = cfg->export_format->check(qsb_metric_name(cfg->metric));
+    if (status == QSB_OK && exp && run->export_format->check)
+        status = run->export_format->check(qsb_metric_name(run->bench.metric));
     if (status == QSB_OK && t->text[OPT_FAIL_ABOVE]) {
         status = qsb_parse_double(t->text[OPT_FAIL_ABOVE], "--fail-above", 0.0, 1e6,
-                                  &cfg->fail_above_pct);
-        cfg->fail_above = status == QSB_OK;
-        if (cfg->fail_above && cfg->n_algos < 2)
+                                  &run->fail_above_pct);
+        run->bench.fail_above = status == QSB_OK;
+        if (run->bench.fail_above && run->bench.n_algos < 2)
             status = qsb_usage_error("--fail-above needs a candidate: --algos BASELINE,"
                                      "CANDIDATE");
     }
-    cfg->fail_above_alpha = QSB_DEFAULT_ALPHA;
+    run->fail_above_alpha = QSB_DEFAULT_ALPHA;
     if (status == QSB_OK && t->text[OPT_ALPHA]) {
-        status = qsb_parse_alpha(t->text[OPT_ALPHA], &cfg->fail_above_alpha);
+        status = qsb_parse_alpha(t->text[OPT_ALPHA], &run->fail_above_alpha);
         if (status == QSB_OK && !t->text[OPT_FAIL_ABOVE])
             status = qsb_usage_error("--alpha is the level of --fail-above: give both");
     }
-    cfg->fail_above_correction = QSB_DEFAULT_CORRECTION;
+    run->fail_above_correction = QSB_DEFAULT_CORRECTION;
     if (status == QSB_OK && t->text[OPT_CORRECTION]) {
-        status = qsb_parse_correction(t->text[OPT_CORRECTION], &cfg->fail_above_correction);
+        status = qsb_parse_correction(t->text[OPT_CORRECTION], &run->fail_above_correction);
         if (status == QSB_OK && !t->text[OPT_FAIL_ABOVE])
             status = qsb_usage_error("--correction is the correction of --fail-above: give "
                                      "both");
@@ -349,8 +363,9 @@ static int build_worker_argv(qsb_run_config *cfg, const qsb_run_option_texts *t)
     return qsb_worker_argv_build(cfg, texts);
 }
 
-static int resolve_all(qsb_run_config *cfg, const qsb_run_option_texts *t)
+static int resolve_all(qsb_run_options *run, const qsb_run_option_texts *t)
 {
+    qsb_run_config *cfg = &run->bench;
     int status = qsb_run_resolve_sizes(cfg, t->text[OPT_SIZES]);
     if (status == QSB_OK)
         status = qsb_run_resolve_patterns(cfg, t->text[OPT_PATTERNS]);
@@ -367,9 +382,9 @@ static int resolve_all(qsb_run_config *cfg, const qsb_run_option_texts *t)
     if (status == QSB_OK)
         status = qsb_parse_compat(t->text[OPT_COMPAT], &cfg->mode);
     if (status == QSB_OK)
-        status = resolve_outputs(cfg, t);
+        status = resolve_outputs(run, t);
     if (status == QSB_OK)
-        status = resolve_export_and_gate(cfg, t);
+        status = resolve_export_and_gate(run, t);
     /* Last: every option is checked before the machine is looked at (--nelem auto). */
     if (status == QSB_OK)
         status = qsb_run_resolve_nelem(cfg, t->text[OPT_NELEM]);
@@ -391,9 +406,10 @@ static int resolve_all(qsb_run_config *cfg, const qsb_run_option_texts *t)
     return status;
 }
 
-int qsb_run_config_parse(qsb_run_config *cfg, qsb_plugins *plugins, int argc, char **argv)
+int qsb_run_options_parse(qsb_run_options *run, qsb_plugins *plugins, int argc, char **argv)
 {
-    memset(cfg, 0, sizeof *cfg);
+    memset(run, 0, sizeof *run);
+    qsb_run_config *cfg = &run->bench;
     cfg->seed = QSB_DEFAULT_SEED;
     cfg->pin_cpu = -1;
     qsb_run_option_texts texts;
@@ -411,10 +427,10 @@ int qsb_run_config_parse(qsb_run_config *cfg, qsb_plugins *plugins, int argc, ch
     if (first < argc)
         return qsb_usage_error("run takes no operands ('%s'); options start with '--'",
                                qsb_quote(argv[first]));
-    status = resolve_all(cfg, &texts);
-    cfg->reference = texts.text[OPT_REFERENCE];
+    status = resolve_all(run, &texts);
+    run->reference = texts.text[OPT_REFERENCE];
     cfg->quiet = texts.quiet;
-    cfg->plot = texts.plot;
+    run->plot = texts.plot;
     if (status == QSB_OK)
         status = (cfg->command_line = qsb_command_line("run", argc, argv))
                      ? QSB_OK

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "result.h"
 #include "run_option_texts.h"
 #include "shard.h"
 
