@@ -3,7 +3,6 @@
 */
 #include "worker_protocol.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,88 +104,58 @@ int qsb_worker_argv_build(qsb_run_config *cfg, const char *const texts[])
     return ok ? QSB_OK : qsb_out_of_memory("worker command line");
 }
 
-/* snprintf onto what is in buf already: used grows by what the text needs, whether or not
-** it fits, so that a first pass with no room measures the words. */
-static void put(char *buf, size_t len, size_t *used, const char *format, ...)
-{
-    va_list ap;
-    va_start(ap, format);
-    int n = vsnprintf(*used < len ? buf + *used : NULL, *used < len ? len - *used : 0, format,
-                      ap);
-    va_end(ap);
-    *used += n > 0 ? (size_t)n : 0;
-}
-
-/* Writes the word of the worker's own option or output o into buf (from *used) and returns
-** whether the worker is given one. */
-static bool own_word(const qsb_worker_option *o, const qsb_worker_protocol *own,
-                     const size_t *cells, size_t ncells, const char *json, char *buf,
-                     size_t len, size_t *used)
+/* The word of the worker's own option or output o at buf (room bytes): its length, or 0
+** where the worker is given none. */
+static size_t own_word(const qsb_worker_option *o, const qsb_worker_protocol *own,
+                       const size_t *cells, size_t ncells, const char *json, char *buf,
+                       size_t room)
 {
     const void *at = (const char *)own + o->field;
-    if (o->part == QSB_WORKER_OUT) {
-        put(buf, len, used, "--%s", o->name);
-        if (o->value == QSB_WORKER_FILE)
-            put(buf, len, used, "=%s", json);
-        else if (o->value == QSB_WORKER_GIVEN) /* no CSV file: the standard output */
-            put(buf, len, used, "=-");
-    } else if (o->value == QSB_WORKER_SLOT) {
-        put(buf, len, used, "--%s=%llu:%.6g", o->name, (unsigned long long)own->index,
-            own->slice_s);
-        for (size_t i = 0; i < ncells; i++)
-            put(buf, len, used, "%c%zu", i ? ',' : ':', cells[i]);
-    } else if (o->value == QSB_WORKER_HZ && *(const double *)at > 0) {
-        put(buf, len, used, "--%s=%.17g", o->name, *(const double *)at);
-    } else if (o->value == QSB_WORKER_FD && *(const int *)at >= 0) {
-        put(buf, len, used, "--%s=%d", o->name, *(const int *)at);
-    } else if (o->value == QSB_WORKER_FILE && *(const char *const *)at) {
-        put(buf, len, used, "--%s=%s", o->name, *(const char *const *)at);
-    } else {
-        return false;
-    }
-    return true;
-}
-
-/* The worker's words after the head into text (from *used), each ended by its zero, their
-** starts into starts[]; returns how many. With no room, only measures. */
-static size_t own_words(const qsb_worker_protocol *own, const size_t *cells, size_t ncells,
-                        const char *json, char *text, size_t len, size_t *used,
-                        size_t *starts)
-{
-    size_t n = 0;
-    for (const qsb_worker_option *o = qsb_worker_options; o->name; o++) {
-        size_t start = *used;
-        if (o->part == QSB_WORKER_HEAD ||
-            !own_word(o, own, cells, ncells, json, text, len, used))
-            continue;
-        *used += 1; /* the zero vsnprintf wrote after the word */
-        if (starts)
-            starts[n] = start;
-        n++;
-    }
-    return n;
+    int n = 0;
+    if (o->part == QSB_WORKER_OUT) /* no CSV file: the standard output */
+        n = snprintf(buf, room, "--%s%s%s", o->name, o->value == QSB_WORKER_FLAG ? "" : "=",
+                     o->value == QSB_WORKER_FILE ? json : o->value == QSB_WORKER_FLAG ? "" : "-");
+    else if (o->value == QSB_WORKER_SLOT)
+        n = snprintf(buf, room, "--%s=%llu:%.6g", o->name, (unsigned long long)own->index,
+                     own->slice_s);
+    else if (o->value == QSB_WORKER_HZ && *(const double *)at > 0)
+        n = snprintf(buf, room, "--%s=%.17g", o->name, *(const double *)at);
+    else if (o->value == QSB_WORKER_FD && *(const int *)at >= 0)
+        n = snprintf(buf, room, "--%s=%d", o->name, *(const int *)at);
+    else if (o->value == QSB_WORKER_FILE && *(const char *const *)at)
+        n = snprintf(buf, room, "--%s=%s", o->name, *(const char *const *)at);
+    for (size_t i = 0; o->value == QSB_WORKER_SLOT && i < ncells; i++)
+        n += snprintf(buf + n, room - (size_t)n, "%c%zu", i ? ',' : ':', cells[i]);
+    return n > 0 ? (size_t)n : 0;
 }
 
 char **qsb_worker_argv(const char *exe, char *const *head, const qsb_worker_protocol *own,
                        const size_t *cells, size_t ncells, const char *json_path)
 {
-    size_t heads = 0, bytes = 0;
+    size_t heads = 0, rows = 0, bytes = ncells * 21 + strlen(json_path);
+    bytes += own->model_path ? strlen(own->model_path) : 0;
     while (head[heads])
         heads++;
-    size_t words = own_words(own, cells, ncells, json_path, NULL, 0, &bytes, NULL);
-    size_t slots = 1 + heads + words + 1;
+    for (; qsb_worker_options[rows].name; rows++) /* a word of each row, numbers included */
+        bytes += strlen(qsb_worker_options[rows].name) + 48;
+    size_t slots = 2 + heads + rows;
     char **argv = malloc(slots * sizeof *argv + bytes);
     if (!argv)
         return NULL;
     char *text = (char *)(argv + slots);
-    size_t starts[QSB_WORKER_OPTIONS_MAX], used = 0;
-    own_words(own, cells, ncells, json_path, text, bytes, &used, starts);
-    size_t n = 0;
+    size_t n = 0, used = 0;
     argv[n++] = (char *)exe;
     for (size_t i = 0; i < heads; i++)
         argv[n++] = head[i];
-    for (size_t i = 0; i < words; i++)
-        argv[n++] = text + starts[i];
+    for (const qsb_worker_option *o = qsb_worker_options; o->name; o++) {
+        size_t len = o->part == QSB_WORKER_HEAD
+                         ? 0
+                         : own_word(o, own, cells, ncells, json_path, text + used, bytes - used);
+        if (len) {
+            argv[n++] = text + used;
+            used += len + 1;
+        }
+    }
     argv[n] = NULL;
     return argv;
 }

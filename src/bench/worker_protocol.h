@@ -57,10 +57,10 @@ extern const qsb_worker_option qsb_worker_options[];
 int qsb_worker_argv_build(qsb_run_config *cfg, const char *const texts[]);
 
 /* The command line of a worker: exe, the run's head (cfg->worker.argv_head), the worker's own
-** options from own (those of value 0 or NULL left out; --worker from own->index,
-** own->slice_s and the cells), and the outputs a worker writes: no progress line, no CSV,
-** its JSON results into json_path. One block: free(argv) frees it all; NULL when out of
-** memory. */
+** options from own (--worker from own->index, own->slice_s and the cells; a frequency of 0, a
+** descriptor below 0 and a NULL file left out), and the outputs a worker writes: no progress
+** line, no CSV file, its JSON results into json_path. One block: free(argv) frees it all;
+** NULL when out of memory. */
 char **qsb_worker_argv(const char *exe, char *const *head, const qsb_worker_protocol *own,
                        const size_t *cells, size_t ncells, const char *json_path);
 
