@@ -48,6 +48,14 @@ const qsb_worker_option qsb_worker_options[] = {
     {NULL, 0, 0, 0, NULL, NULL},
 };
 
+const char *qsb_worker_option_name(size_t field)
+{
+    const qsb_worker_option *o = qsb_worker_options;
+    while (o->name && !(o->part == QSB_WORKER_OWN && o->field == field))
+        o++;
+    return o->name;
+}
+
 /* "--name=value", or "--name" for a flag (value NULL), malloc'd. */
 static char *option_word(const char *name, const char *value)
 {

@@ -49,6 +49,11 @@ typedef struct qsb_worker_option {
 ** the worker's own, then its outputs. */
 extern const qsb_worker_option qsb_worker_options[];
 
+/* The name of the worker's own option whose value is at offset field of qsb_worker_protocol,
+** for the messages of the files that read it: offsetof(qsb_worker_protocol, visit_fd) gives
+** "visit-fd". */
+const char *qsb_worker_option_name(size_t field);
+
 /* cfg->worker.argv_head: "run", then each option of the head: --nelem=COUNTS, --NAME=TEXT for
 ** each QSB_WORKER_GIVEN option the run was given (texts[i]: the text of qsb_worker_options[i],
 ** NULL when not given), and --no-reload when the run has it (cfg->reload false);
