@@ -1,6 +1,7 @@
 /*
 ** qsortbench: the subcommand table and the exit status. Nothing else lives here.
 */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,7 +38,7 @@ static const qsb_tool tool = {
     "SIGHUP/SIGINT/SIGQUIT/SIGTERM (results so far written, marked incomplete)",
 };
 
-static void print_help(void)
+static void print_help(bool all)
 {
     printf("Usage: qsortbench [run] [OPTIONS]\n"
            "       qsortbench COMMAND [OPTIONS]   (qsortbench COMMAND --help for its options)\n"
@@ -45,7 +46,7 @@ static void print_help(void)
     for (const qsb_command *c = commands; c->name; c++)
         printf("  %-10s %s\n", c->name, c->summary);
     printf("\nOptions of run:\n");
-    qsb_print_options(qsb_run_spec.options);
+    qsb_print_options(qsb_run_spec.options, all);
     printf("  %-26s %s\n", "-V, --version", "print the version, commit and build, and exit");
     printf("\nExit status: %s\n(qsortbench COMMAND --help: each command's).\n",
            tool.exit_status);
@@ -53,8 +54,8 @@ static void print_help(void)
 
 int main(int argc, char **argv)
 {
-    if (argc >= 2 && strcmp(argv[1], "--help") == 0) {
-        print_help();
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "--help-all") == 0)) {
+        print_help(strcmp(argv[1], "--help-all") == 0);
         return QSB_OK;
     }
     if (argc >= 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0))

@@ -4,7 +4,9 @@
 #   help_verbs BIN          history's verbs (`qsortbench history --help`)
 #   help_tables BIN         one line per option table: its command, then the words that show
 #                           its help ("compare compare --machines A,B", "history history add")
-#   help_options BIN WORDS  the options of `qsortbench WORDS --help`: --name, and -x for an alias
+#   help_options BIN WORDS  the options a user types of `qsortbench WORDS --help-all` (those
+#                           --help leaves out too, not a worker process's "(internal)" ones):
+#                           --name, and -x for an alias
 help_commands() {
     "$1" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z]*\) .*/\1/p'
 }
@@ -23,6 +25,9 @@ help_tables() {
 help_options() {
     bin=$1
     shift
-    "$bin" "$@" --help | sed -n 's/^  \(-\([[:alnum:]]\), \|    \)\(--[a-z0-9-]*\).*/\3 -\2/p' |
+    # An option's help starts on its line, or on the next after a long name.
+    "$bin" "$@" --help-all | sed -e '/^      --[^ ]* [^ ]* *$/N' -e 's/\n */ /' |
+        grep -v '^ *--[^ ]* [^ ]* *(internal)' |
+        sed -n 's/^  \(-\([[:alnum:]]\), \|    \)\(--[a-z0-9-]*\).*/\3 -\2/p' |
         sed 's/ -$//' | tr ' ' '\n'
 }

@@ -239,5 +239,8 @@ int parse_run_config(qsb_run_config *cfg, const char *const *options)
     int argc = 1;
     for (size_t i = 0; options[i] && argc < 31; i++)
         argv[argc++] = (char *)options[i];
-    return qsb_run_config_parse(cfg, NULL, argc, argv);
+    qsb_run_options run;
+    int status = qsb_run_options_parse(&run, NULL, argc, argv);
+    *cfg = run.bench;
+    return status;
 }

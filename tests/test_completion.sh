@@ -1,8 +1,8 @@
 #!/bin/sh
 # The generated bash completion, sourced into bash and asked as bash asks it (COMP_WORDS,
 # COMP_CWORD): the command word, history's verbs, the options of every table (as each
-# command's --help prints them), the algorithm and pattern names of `qsortbench list`, and
-# file names where a file is asked for.
+# command's --help-all prints them, a worker process's own left out), the algorithm and
+# pattern names of `qsortbench list`, and file names where a file is asked for.
 #   tests/test_completion.sh QSORTBENCH COMPLETION     (skipped, 77, without bash)
 set -u
 BIN=$1
@@ -48,6 +48,8 @@ offers "png svg " plot --format ''
 offers_all "$(help_options "$BIN" compare | grep -e '^--')
             $(help_options "$BIN" compare --machines A,B | grep -e '^--')" compare --
 offers_all "--version -V --help" -
+offers "--help --help-all " run --he
+offers " " run --work # a worker process's own options are the run's, no user's
 mkdir "$work/dir"
 : >"$work/results.csv"
 offers "$work/results.csv " compare "$work/res"

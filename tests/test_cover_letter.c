@@ -106,8 +106,9 @@ static void check_pair(char *reference_option, char *reference, char *algos, con
         argv[argc++] = reference_option, argv[argc++] = reference;
     if (algos)
         argv[argc++] = "--algos", argv[argc++] = algos;
-    qsb_run_config cfg;
-    CHECK_EQ_U64(qsb_run_config_parse(&cfg, NULL, argc, argv), QSB_OK);
+    qsb_run_options run;
+    CHECK_EQ_U64(qsb_run_options_parse(&run, NULL, argc, argv), QSB_OK);
+    qsb_run_config cfg = run.bench;
     CHECK_MSG(cfg.n_algos == 2 && strcmp(cfg.algos[0].name, first) == 0 &&
                   strcmp(cfg.algos[1].name, second) == 0,
               "reference %s, algos %s: got %s,%s", reference ? reference : "none",

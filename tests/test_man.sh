@@ -1,7 +1,8 @@
 #!/bin/sh
 # The generated man pages: qsortbench(1), qsortbench-COMMAND(1) for every command of --help
 # and qsortbench(7) exist; groff renders each with every warning on (-ww) and prints none; and
-# every option of every table (as each command's --help prints it) is on its command's page.
+# every option a user types of every table (as each command's --help-all prints it) is on its
+# command's page.
 # A page with an option taken out must fail the same check.
 #   tests/test_man.sh QSORTBENCH MANDIR        (skipped, 77, without groff)
 set -u
@@ -51,6 +52,10 @@ while read -r command words; do
 done <"$work/tables"
 check "qsortbench.1: --version and -V" sh -c "groff -man -Tascii -P-cbou '$MAN/qsortbench.1' |
     grep -q -e '-V, --version'"
+# A worker process's own options are the run's business, no user's: --help-all alone shows them.
+render "$MAN/qsortbench-run.1" >"$work/run.txt"
+check_eval "! grep -q -e '--worker' -e '--tsc-hz' -e '--visit-fd' '$work/run.txt'"
+check "qsortbench-run.1 names --help-all" grep -q -e '--help-all' "$work/run.txt"
 check "qsortbench.7 points at measurement.md" grep -q 'measurement\.md' "$MAN/qsortbench.7"
 
 # The check itself: a page without one of its options fails it.

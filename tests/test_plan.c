@@ -1,5 +1,5 @@
 /*
-** src/bench/plan.c and worker_args.c without a clock: made-up costs per cell in, the plan out.
+** src/bench/plan.c and worker_protocol.c without a clock: made-up costs per cell in, the plan out.
 ** How a budget buys worker processes (at least 5, exactly --processes N, at most
 ** QSB_MAX_PROCESSES), units per cell in one process (--processes 1), what --reps and exact
 ** counts spend, a worker's plan, the auto budget's bounds, the slices, the precision stop of a
@@ -16,7 +16,7 @@
 #include "diag.h"
 #include "memory.h"
 #include "plan.h"
-#include "worker_args.h"
+#include "worker_protocol.h"
 
 #define MAX_CELLS 4096
 static double round_s[MAX_CELLS], first_s[MAX_CELLS];
@@ -405,14 +405,14 @@ static void test_worker_argv(void)
     uint64_t nelem[2] = {100, 2000};
     qsb_run_config cfg = config(2, 0, 0);
     cfg.nelem = nelem;
-    const char *texts[16] = {0};
-    for (size_t i = 0; i < qsb_worker_option_count; i++) {
-        if (strcmp(qsb_worker_options[i], "sizes") == 0)
+    const char *texts[QSB_WORKER_OPTIONS_MAX] = {0};
+    for (size_t i = 0; qsb_worker_options[i].name; i++) {
+        CHECK(i < QSB_WORKER_OPTIONS_MAX);
+        if (strcmp(qsb_worker_options[i].name, "sizes") == 0)
             texts[i] = "4,8";
-        if (strcmp(qsb_worker_options[i], "machine") == 0)
+        if (strcmp(qsb_worker_options[i].name, "machine") == 0)
             texts[i] = "box";
     }
-    CHECK(qsb_worker_option_count <= 16);
     cfg.reload = false; /* --no-reload */
     CHECK_EQ_U64(qsb_worker_argv_build(&cfg, texts), QSB_OK);
     const char *want[] = {"run", "--nelem=100:2000", "--sizes=4,8", "--machine=box",

@@ -186,5 +186,22 @@ unset QSB_MEMINFO
 expect_usage_error "cannot hold one worker process of this matrix's 1 cells" --nelem 200 \
     --sizes 4 --patterns sorted --budget 0.001s --csv r.csv --json r.json
 
+# --help shows what a user needs in at most 45 lines; --help-all every option, a worker
+# process's own ones too.
+"$bin" run --help >out.txt 2>err.txt
+lines=$(wc -l <out.txt)
+if [ "$lines" -gt 45 ] || grep -q -e '--worker' -e '--memory' out.txt ||
+    ! grep -q -e '--help-all' out.txt; then
+    fail "run --help: $lines lines (at most 45), no --worker nor --memory, --help-all named"
+else
+    passed=$((passed + 1))
+fi
+"$bin" run --help-all >out.txt 2>err.txt
+if ! grep -q -e '--worker K:SLICE' out.txt || ! grep -q -e '--memory SIZE' out.txt; then
+    fail "run --help-all: --worker and --memory"
+else
+    passed=$((passed + 1))
+fi
+
 echo "$passed passed, $failures failed"
 [ "$failures" -eq 0 ]

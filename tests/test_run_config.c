@@ -14,11 +14,23 @@
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+/* The run's options parsed, the command's own into *run when not NULL. */
+static int parse(qsb_run_config *cfg, qsb_run_options *run, int argc, char **argv)
+{
+    qsb_run_options parsed;
+    int status = qsb_run_options_parse(&parsed, NULL, argc, argv);
+    *cfg = parsed.bench;
+    if (run)
+        *run = parsed;
+    return status;
+}
+
 static void test_defaults(void)
 {
     char *argv[] = {"qsortbench"};
     qsb_run_config cfg;
-    CHECK_EQ_U64(qsb_run_config_parse(&cfg, NULL, ARGC(argv), argv), QSB_OK);
+    qsb_run_options run;
+    CHECK_EQ_U64(parse(&cfg, &run, ARGC(argv), argv), QSB_OK);
     CHECK(cfg.n_nelem >= 1 && cfg.n_nelem <= 3); /* auto: this machine's caches */
     CHECK(cfg.n_sizes == 3 && cfg.sizes[0] == 4 && cfg.sizes[1] == 8 && cfg.sizes[2] == 32);
     static const char *const seed_patterns[] = {"sorted", "mostlysorted", "random", "repeated",
@@ -30,8 +42,8 @@ static void test_defaults(void)
           strcmp(cfg.algos[1].name, "introsort") == 0);
     CHECK(cfg.seed == UINT64_C(0x9abc56781234) && cfg.reps == 0);
     CHECK(cfg.metric == (qsb_tsc_invariant() ? QSB_METRIC_CYCLES : QSB_METRIC_NS));
-    CHECK(cfg.mode == QSB_MODE_DEFAULT && !cfg.csv_path && !cfg.json_path);
-    CHECK(!cfg.reference && !cfg.quiet);
+    CHECK(cfg.mode == QSB_MODE_DEFAULT && !run.csv_path && !run.json_path);
+    CHECK(!run.reference && !cfg.quiet);
     CHECK(strcmp(cfg.command_line, "qsortbench run") == 0);
     qsb_run_config_free(&cfg);
 }
@@ -46,7 +58,8 @@ static void test_every_option(void)
                     "--compat",  "glibc-bench-2021",                     "--reference",
                     "glibc-2021", "-q"};
     qsb_run_config cfg;
-    CHECK_EQ_U64(qsb_run_config_parse(&cfg, NULL, ARGC(argv), argv), QSB_OK);
+    qsb_run_options run;
+    CHECK_EQ_U64(parse(&cfg, &run, ARGC(argv), argv), QSB_OK);
     CHECK(cfg.n_nelem == 3 && cfg.nelem[0] == 49152 && cfg.nelem[1] == 786432 &&
           cfg.nelem[2] == 8388608);
     CHECK(cfg.n_sizes == 2 && cfg.sizes[0] == 1 && cfg.sizes[1] == 3);
@@ -55,10 +68,10 @@ static void test_every_option(void)
     CHECK(cfg.n_algos == 3 && strcmp(cfg.algos[0].name, "introsort") == 0 &&
           strcmp(cfg.algos[2].name, "system") == 0 && cfg.algos[1].sort != NULL);
     CHECK(cfg.seed == 16 && cfg.reps == 7);
-    CHECK(cfg.csv_path && strcmp(cfg.csv_path, "my results.csv") == 0);
-    CHECK(cfg.json_path && strcmp(cfg.json_path, "-") == 0);
+    CHECK(run.csv_path && strcmp(run.csv_path, "my results.csv") == 0);
+    CHECK(run.json_path && strcmp(run.json_path, "-") == 0);
     CHECK(cfg.metric == QSB_METRIC_COMPARISONS && cfg.mode == QSB_MODE_COMPAT_2021);
-    CHECK(cfg.reference && strcmp(cfg.reference, "glibc-2021") == 0 && cfg.quiet);
+    CHECK(run.reference && strcmp(run.reference, "glibc-2021") == 0 && cfg.quiet);
     CHECK_MSG(strcmp(cfg.command_line,
                      "qsortbench run --nelem 49152:786432:8388608 --sizes 1,3 --patterns "
                      "RANDOM,bitonic --algos introsort,msort,system --seed 0x10 --reps 7 "
@@ -68,7 +81,7 @@ static void test_every_option(void)
     qsb_run_config_free(&cfg);
 
     char *all[] = {"run", "--patterns", "all", "--nelem", "10"};
-    CHECK_EQ_U64(qsb_run_config_parse(&cfg, NULL, ARGC(all), all), QSB_OK);
+    CHECK_EQ_U64(parse(&cfg, NULL, ARGC(all), all), QSB_OK);
     CHECK_EQ_U64(cfg.n_patterns, qsb_pattern_count);
     qsb_run_config_free(&cfg);
 }
@@ -77,7 +90,7 @@ static void reject(const char *option, const char *value)
 {
     char *argv[] = {"run", (char *)option, (char *)value};
     qsb_run_config cfg;
-    int status = qsb_run_config_parse(&cfg, NULL, value ? 3 : 2, argv);
+    int status = parse(&cfg, NULL, value ? 3 : 2, argv);
     CHECK_MSG(status == QSB_EUSAGE, "%s %s accepted (status %d)", option, value ? value : "",
               status);
     qsb_run_config_free(&cfg);
@@ -107,10 +120,10 @@ static void test_rejections(void)
     reject("--nelem", NULL); /* no value */
     char *both[] = {"run", "--csv", "-", "--json", "-"};
     qsb_run_config cfg;
-    CHECK_EQ_U64(qsb_run_config_parse(&cfg, NULL, ARGC(both), both), QSB_EUSAGE);
+    CHECK_EQ_U64(parse(&cfg, NULL, ARGC(both), both), QSB_EUSAGE);
     qsb_run_config_free(&cfg);
     char *operand[] = {"run", "stray"};
-    CHECK_EQ_U64(qsb_run_config_parse(&cfg, NULL, ARGC(operand), operand), QSB_EUSAGE);
+    CHECK_EQ_U64(parse(&cfg, NULL, ARGC(operand), operand), QSB_EUSAGE);
     qsb_run_config_free(&cfg);
 }
 
@@ -138,11 +151,11 @@ static void test_cell_walk(void)
     char *shard[] = {"qsortbench", "--nelem", "10:20:30", "--sizes", "4,8", "--patterns",
                      "sorted,random", "--shard", "2/3"};
     qsb_run_config cfg;
-    CHECK_EQ_U64(qsb_run_config_parse(&cfg, NULL, ARGC(whole), whole), QSB_OK);
+    CHECK_EQ_U64(parse(&cfg, NULL, ARGC(whole), whole), QSB_OK);
     check_walk(&cfg);
     CHECK_EQ_U64(qsb_run_config_cells(&cfg), 12);
     qsb_run_config_free(&cfg);
-    CHECK_EQ_U64(qsb_run_config_parse(&cfg, NULL, ARGC(shard), shard), QSB_OK);
+    CHECK_EQ_U64(parse(&cfg, NULL, ARGC(shard), shard), QSB_OK);
     CHECK(cfg.in_shard != NULL && qsb_run_config_cells(&cfg) < 12);
     check_walk(&cfg);
     qsb_run_config_free(&cfg);

@@ -188,8 +188,9 @@ int main(void)
                     "sorted,random", "--algos", "msort,introsort,heapsort,quicksort,msort-2.39",
                     "--reps", "3", "--warmup", "0", "--batch", "1", "--csv", csv, "--json",
                     json, "--quiet"}; /* one call per sort, one round per unit */
-    qsb_run_config cfg;
-    int status = qsb_run_config_parse(&cfg, NULL, (int)(sizeof args / sizeof args[0]), args);
+    qsb_run_options run;
+    int status = qsb_run_options_parse(&run, NULL, (int)(sizeof args / sizeof args[0]), args);
+    qsb_run_config cfg = run.bench;
     CHECK_EQ_U64(status, QSB_OK);
     if (status == QSB_OK && cfg.n_algos == 5) {
         /* msort stays the baseline and introsort a sound candidate; the others break. */

@@ -119,8 +119,9 @@ static outcome run_with(const char *dir, qsb_sort_fn candidate, const char *cons
     while (*more && argc < 32)
         args[argc++] = (char *)*more++;
     outcome o = {0};
-    qsb_run_config cfg;
-    int status = qsb_run_config_parse(&cfg, NULL, argc, args);
+    qsb_run_options run;
+    int status = qsb_run_options_parse(&run, NULL, argc, args);
+    qsb_run_config cfg = run.bench;
     CHECK_EQ_U64(status, QSB_OK);
     if (status == QSB_OK && cfg.n_algos == 2) {
         cfg.algos[0] = (qsb_algorithm){"steady", "test only", steady_sort, 0, "test", 0};

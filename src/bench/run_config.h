@@ -1,8 +1,9 @@
 /*
-** The configuration of a benchmark run: the one struct the `run` options are parsed into
-** (commands/run_options.h). Every list in it is resolved and checked (names found, numbers in
-** range, --nelem auto read from sysfs), so the run never sees a name or a string it must
-** interpret.
+** The configuration of a benchmark run: what the bench reads, the matrix and how it is
+** measured, parsed from the `run` options (commands/run_options.h, which keeps the outputs,
+** the gate's level and the history for the command). Every list in it is resolved and checked
+** (names found, numbers in range, --nelem auto read from sysfs), so the run never sees a name
+** or a string it must interpret.
 */
 #ifndef QSB_RUN_CONFIG_H
 #define QSB_RUN_CONFIG_H
@@ -11,7 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "export.h"
 #include "patterns.h"
 #include "registry.h"
 #include "rng.h"
@@ -56,8 +56,8 @@ typedef struct {
 } qsb_nelem_choice;
 
 /* The worker protocol (workers.h): what a run tells each of its worker processes on the
-** command line, and the command line it starts them with. In a process that is not a worker
-** every field but argv_head is zero. */
+** command line, written and read with the table of worker_protocol.h, and the command line
+** it starts them with. In a process that is not a worker every field but argv_head is zero. */
 typedef struct {
     uint64_t index;         /* --worker K:SLICE: this process is worker K (from 1) of a run, */
     double slice_s;         /* one visit per cell with SLICE seconds of rounds */
@@ -69,7 +69,7 @@ typedef struct {
     const char *model_path; /* --model: a later worker's model (run.h); NULL: none */
     char **argv_head;       /* the run's side: its workers' command line up to their own
                             ** options, "run" and the options that decide what is measured
-                            ** (worker_args.h; malloc'd, as are its strings; NULL-terminated) */
+                            ** (malloc'd, as are its strings; NULL-terminated) */
 } qsb_worker_protocol;
 
 typedef struct {
@@ -87,23 +87,12 @@ typedef struct {
     size_t n_algos;
     uint64_t seed;
     uint64_t reps;          /* timed rounds per cell; 0 = chosen by the tool per cell */
-    const char *csv_path;   /* NULL: results/qsortbench-<stamp>.csv; "-": stdout */
-    const char *json_path;  /* likewise .json */
     qsb_metric metric;
     qsb_mode mode;
-    const char *reference;  /* NULL, "glibc-2021" (compiled in) or a CSV file */
     bool quiet;             /* no progress line */
-    bool plot;              /* --plot: the charts beside the results file (plot.h) */
     char *command_line;     /* "qsortbench run --nelem ...", for the results (malloc'd) */
-    const qsb_export_format *export_format; /* --export FORMAT=FILE (export.h): NULL when */
-    const char *export_path;                /* not asked */
-    const char *report_path; /* --report FILE: the HTML page (report_html.h); NULL: none */
-    const char *history_path; /* --history FILE: the run added to that history database
-                              ** (history.h), filed under git's HEAD; NULL: none */
-    bool fail_above;        /* --fail-above PCT given: gate the candidates (compare.h) */
-    double fail_above_pct;
-    double fail_above_alpha; /* --alpha: its level after the correction (default 0.01) */
-    qsb_correction fail_above_correction; /* --correction (default holm) */
+    bool fail_above;        /* --fail-above PCT given: the command gates the candidates, so
+                            ** the run spends its whole budget */
     double precision_pct;   /* --precision: target half-width of every 95% interval, % of its
                             ** estimate (where the budget goes; the noisy flag) */
     double budget_s;        /* --budget: seconds for the whole run; 0 = auto (plan.h) */

@@ -18,6 +18,7 @@
 #include "diag.h"
 #include "patterns.h"
 #include "timing.h"
+#include "worker_protocol.h"
 
 #define MAGIC "qsbinput"
 #define FORMAT_VERSION 1u
@@ -193,7 +194,8 @@ qsb_shared_inputs *qsb_shared_inputs_open(int fd)
     if (!ok) {
         free(si->entries);
         free(si);
-        qsb_error(QSB_EUSAGE, "--inputs-fd %d: not a file of inputs from a qsortbench run", fd);
+        qsb_error(QSB_EUSAGE, "--%s %d: not a file of inputs from a qsortbench run",
+                  qsb_worker_option_name(offsetof(qsb_worker_protocol, inputs_fd)), fd);
         return NULL;
     }
     return si;

@@ -22,6 +22,7 @@
 #include "process_group.h"
 #include "stop.h"
 #include "timing.h"
+#include "worker_protocol.h"
 
 #define POLL_MS 20 /* how often the watch looks at the record (and redraws progress) */
 
@@ -57,7 +58,8 @@ qsb_visit_record *qsb_visit_record_open(int fd)
     if (fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof *r)
         r = map_record(fd);
     if (!r)
-        qsb_usage_error("--visit-fd %d: not the record of a run's visits", fd);
+        qsb_usage_error("--%s %d: not the record of a run's visits",
+                        qsb_worker_option_name(offsetof(qsb_worker_protocol, visit_fd)), fd);
     return r;
 }
 

@@ -24,15 +24,12 @@
 #include "timing.h"
 #include "visit_record.h"
 #include "worker_cells.h"
+#include "worker_protocol.h"
 
 #define LAST_LINE_BYTES 512 /* of a failed worker's stderr, quoted in the error */
 #define DIR_BYTES 1024      /* the temporary directory's path */
 #define PATH_BYTES (DIR_BYTES + 64) /* a file in it */
 #define SELF_EXE "/proc/self/exe"   /* what a worker runs: the run's own executable */
-#define TSC_OPTION_BYTES 48         /* "--tsc-hz=" and a double */
-#define FD_OPTION_BYTES 32          /* "--inputs-fd=" and an int */
-#define MODEL_OPTION_BYTES (PATH_BYTES + 16) /* "--model=" and a worker's results file */
-#define WORKER_OWN_ARGS 10          /* argv beyond the run's head: argv[0], the options, NULL */
 /* A worker in flight in one of the run's slots (--jobs: as many as run at once). */
 typedef struct {
     size_t k;                  /* its worker (from 0); FREE_SLOT: none */
@@ -140,58 +137,25 @@ static void exec_worker(const workers *w, const slot *at, char **argv, const cha
     _exit(127);
 }
 
-/* "--worker=K:SLICE", or with only some cells "--worker=K:SLICE:3,7,12" (malloc'd). */
-static char *worker_option(const workers *w, size_t k, const size_t *cells, size_t ncells)
+/* Worker k's command line (worker_protocol.h): this executable, the run's measuring options,
+** its own: the TSC frequency (a worker need not spend 50 ms calibrating it again), the shared
+** inputs' descriptor, the model, where it records its visits and where its results go. */
+static char **worker_argv(const workers *w, const slot *at)
 {
-    size_t len = 64 + ncells * 21;
-    char *text = malloc(len);
-    if (!text)
-        return NULL;
-    int used = snprintf(text, len, "--worker=%zu:%.6g", k + 1, w->plan->slice_s);
-    for (size_t i = 0; i < ncells && used > 0 && (size_t)used < len; i++)
-        used += snprintf(text + used, len - (size_t)used, "%c%zu", i ? ',' : ':', cells[i]);
-    return text;
-}
-
-/* Worker k's command line: this executable, the run's measuring options, its own (the TSC
-** frequency into tsc: a worker need not spend 50 ms calibrating it again; the shared inputs'
-** descriptor into fd). */
-static char **worker_argv(const workers *w, const slot *at, char *option, char *json,
-                          char tsc[TSC_OPTION_BYTES], char fd[2][FD_OPTION_BYTES],
-                          char model[MODEL_OPTION_BYTES])
-{
-    size_t head = 0;
-    while (w->plan->argv_head[head])
-        head++;
-    char **argv = calloc(head + WORKER_OWN_ARGS, sizeof *argv);
-    if (!argv)
-        return NULL;
-    size_t n = 0;
-    argv[n++] = w->exe[0] ? (char *)w->exe : "qsortbench";
-    for (size_t i = 0; i < head; i++)
-        argv[n++] = w->plan->argv_head[i];
-    argv[n++] = option;
-    if (w->plan->tsc_hz > 0) {
-        snprintf(tsc, TSC_OPTION_BYTES, "--tsc-hz=%.17g", w->plan->tsc_hz);
-        argv[n++] = tsc;
-    }
-    if (w->plan->inputs_fd >= 0) {
-        snprintf(fd[0], FD_OPTION_BYTES, "--inputs-fd=%d", w->plan->inputs_fd);
-        argv[n++] = fd[0];
-    }
-    if (w->model != NO_MODEL) {
-        memcpy(model, "--model=", 8);
-        path_of(w, w->model, "json", model + 8, PATH_BYTES);
-        argv[n++] = model;
-    }
-    snprintf(fd[1], FD_OPTION_BYTES, "--visit-fd=%d", at->record_fd);
-    argv[n++] = fd[1];
-    argv[n++] = "--quiet";
-    argv[n++] = "--csv=-";
-    memcpy(json, "--json=", 7);
-    path_of(w, at->k, "json", json + 7, PATH_BYTES);
-    argv[n++] = json;
-    return argv;
+    char json[PATH_BYTES], model[PATH_BYTES];
+    path_of(w, at->k, "json", json, sizeof json);
+    if (w->model != NO_MODEL)
+        path_of(w, w->model, "json", model, sizeof model);
+    qsb_worker_protocol own = {
+        .index = at->k + 1,
+        .slice_s = w->plan->slice_s,
+        .tsc_hz = w->plan->tsc_hz,
+        .inputs_fd = w->plan->inputs_fd,
+        .visit_fd = at->record_fd,
+        .model_path = w->model != NO_MODEL ? model : NULL,
+    };
+    return qsb_worker_argv(w->exe[0] ? w->exe : "qsortbench", w->plan->argv_head, &own,
+                           at->cells, at->cells ? at->ncells : 0, json);
 }
 
 /* The last non-empty line of a failed worker's stderr, for the error message. */
@@ -319,14 +283,10 @@ static int collect(workers *w, const slot *at, int code, double wall_s)
 /* Starts the worker of slot `at` (at->k, on at->cells) and begins to watch it. */
 static int launch(workers *w, slot *at)
 {
-    char json[PATH_BYTES + 8], err[PATH_BYTES], tsc[TSC_OPTION_BYTES], fd[2][FD_OPTION_BYTES];
-    char model[MODEL_OPTION_BYTES];
-    char *option = worker_option(w, at->k, at->cells, at->cells ? at->ncells : 0);
-    char **argv = option ? worker_argv(w, at, option, json, tsc, fd, model) : NULL;
-    if (!argv) {
-        free(option);
+    char err[PATH_BYTES];
+    char **argv = worker_argv(w, at);
+    if (!argv)
         return qsb_out_of_memory("worker command line");
-    }
     path_of(w, at->k, "err", err, sizeof err);
     qsb_visit_record_reset(at->record);
     fflush(NULL);
@@ -338,7 +298,6 @@ static int launch(workers *w, slot *at)
         exec_worker(w, at, argv, err);
     qsb_signals_restore(&mask);
     free(argv);
-    free(option);
     if (pid < 0)
         return qsb_error(QSB_ESYSTEM, "cannot start a worker process: %s", strerror(errno));
     snprintf(at->who, sizeof at->who, "worker process %zu", at->k + 1);

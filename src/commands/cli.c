@@ -13,6 +13,9 @@
 #include <string.h>
 
 #include "diag.h"
+#include "worker_protocol.h"
+
+#define HELP_ALL_VAL 1 /* getopt's value of --help-all, which no short option has */
 
 static size_t option_count(const qsb_option *options)
 {
@@ -44,41 +47,75 @@ static void print_wrapped(const char *left, const char *text)
     printf("%s\n", text);
 }
 
-void qsb_print_options(const qsb_option *options)
+const char *qsb_spec_verb(const qsb_command_spec *spec)
 {
-    for (size_t i = 0; options && options[i].name; i++) {
-        const qsb_option *o = &options[i];
-        char left[64];
-        /* Long names line up whether or not a short alias precedes them ("-o, --x"). */
-        if (o->short_name)
-            snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->name,
-                     o->arg ? " " : "", o->arg ? o->arg : "");
-        else
-            snprintf(left, sizeof left, "    --%s%s%s", o->name, o->arg ? " " : "",
-                     o->arg ? o->arg : "");
-        print_wrapped(left, o->help);
-    }
-    printf("  %-26s %s\n", "-h, --help", "show this help and exit");
+    const char *space = strchr(spec->name, ' ');
+    return space ? space + 1 : NULL;
 }
 
-void qsb_print_command_help(const qsb_command_spec *spec)
+/* "-o, --name ARG": long names line up whether or not a short alias precedes them. */
+static void print_option(int short_name, const char *name, const char *arg, const char *help)
+{
+    char left[64];
+    if (short_name)
+        snprintf(left, sizeof left, "-%c, --%s%s%s", short_name, name, arg ? " " : "",
+                 arg ? arg : "");
+    else
+        snprintf(left, sizeof left, "    --%s%s%s", name, arg ? " " : "", arg ? arg : "");
+    print_wrapped(left, help);
+}
+
+/* The table's row of QSB_MORE_OPTIONS, or its end. */
+static size_t more_row(const qsb_option *options)
+{
+    size_t n = 0;
+    while (options && options[n].name && options[n].name[0])
+        n++;
+    return n;
+}
+
+static void print_help_options(const qsb_option *options,
+                               const qsb_worker_option *protocol, bool all)
+{
+    size_t shown = all ? option_count(options) : more_row(options);
+    for (size_t i = 0; i < shown; i++)
+        if (options[i].name[0])
+            print_option(options[i].short_name, options[i].name, options[i].arg,
+                         options[i].help);
+    for (const qsb_worker_option *o = protocol; all && o && o->name; o++)
+        if (o->part == QSB_WORKER_OWN)
+            print_option(0, o->name, o->arg, o->help);
+    printf("  %-26s %s\n", "-h, --help", "show this help and exit");
+    if (protocol || more_row(options) < option_count(options))
+        printf("  %-26s %s\n", "    --help-all", QSB_HELP_ALL_TEXT);
+}
+
+void qsb_print_options(const qsb_option *options, bool all)
+{
+    print_help_options(options, NULL, all);
+}
+
+static void print_command_help(const qsb_command_spec *spec, const qsb_worker_option *protocol,
+                               bool all)
 {
     printf("Usage: qsortbench %s %s\n%s\n", spec->name, spec->usage, spec->summary);
     if (spec->options) {
         printf("\nOptions:\n");
-        qsb_print_options(spec->options);
+        print_help_options(spec->options, protocol, all);
     }
     if (spec->exit_status)
         printf("\nExit status: %s\n", spec->exit_status);
 }
 
 /* getopt_long tables built from the command's option table: index i of the table has val
-** 256 + i. */
-static int build_getopt_tables(const qsb_option *options, struct option **longopts,
-                               char **shortopts)
+** 256 + i; the protocol's own options follow, row j as 256 + n + j. */
+static int build_getopt_tables(const qsb_option *options, const qsb_worker_option *protocol,
+                               struct option **longopts, char **shortopts)
 {
-    size_t n = option_count(options);
-    *longopts = calloc(n + 2, sizeof **longopts);
+    size_t n = option_count(options), m = 0, own = 0;
+    while (protocol && protocol[own].name)
+        own++;
+    *longopts = calloc(n + own + 3, sizeof **longopts);
     *shortopts = calloc(3 * n + 4, 1);
     if (!*longopts || !*shortopts) {
         free(*longopts);
@@ -89,17 +126,23 @@ static int build_getopt_tables(const qsb_option *options, struct option **longop
     *s++ = ':'; /* report a missing argument as ':' */
     *s++ = 'h';
     for (size_t i = 0; i < n; i++) {
-        (*longopts)[i].name = options[i].name;
-        (*longopts)[i].has_arg = options[i].arg ? required_argument : no_argument;
-        (*longopts)[i].val = 256 + (int)i;
+        if (!options[i].name[0]) /* QSB_MORE_OPTIONS: a mark, no option */
+            continue;
+        (*longopts)[m++] = (struct option){options[i].name,
+                                           options[i].arg ? required_argument : no_argument,
+                                           NULL, 256 + (int)i};
         if (options[i].short_name) {
             *s++ = (char)options[i].short_name;
             if (options[i].arg)
                 *s++ = ':';
         }
     }
-    (*longopts)[n].name = "help";
-    (*longopts)[n].val = 'h';
+    for (size_t j = 0; protocol && protocol[j].name; j++)
+        if (protocol[j].part == QSB_WORKER_OWN)
+            (*longopts)[m++] = (struct option){protocol[j].name, required_argument, NULL,
+                                               256 + (int)(n + j)};
+    (*longopts)[m++] = (struct option){"help", no_argument, NULL, 'h'};
+    (*longopts)[m] = (struct option){"help-all", no_argument, NULL, HELP_ALL_VAL};
     return QSB_OK;
 }
 
@@ -114,10 +157,17 @@ static int short_to_index(const qsb_option *options, int c)
 int qsb_parse_options(const qsb_command_spec *spec, int argc, char **argv,
                       qsb_option_handler handler, void *ctx, int *first_operand)
 {
+    return qsb_parse_options_with(spec, NULL, argc, argv, handler, ctx, first_operand);
+}
+
+int qsb_parse_options_with(const qsb_command_spec *spec, const qsb_worker_option *protocol,
+                           int argc, char **argv, qsb_option_handler handler, void *ctx,
+                           int *first_operand)
+{
     qsb_usage_help_of(spec->name);
     struct option *longopts;
     char *shortopts;
-    int status = build_getopt_tables(spec->options, &longopts, &shortopts);
+    int status = build_getopt_tables(spec->options, protocol, &longopts, &shortopts);
     if (status != QSB_OK)
         return status;
 
@@ -125,8 +175,8 @@ int qsb_parse_options(const qsb_command_spec *spec, int argc, char **argv,
     optind = 0; /* 0 re-initialises glibc's getopt, so it can be called once per command */
     int c;
     while (status == QSB_OK && (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-        if (c == 'h') {
-            qsb_print_command_help(spec);
+        if (c == 'h' || c == HELP_ALL_VAL) {
+            print_command_help(spec, protocol, c == HELP_ALL_VAL);
             status = QSB_HELP_SHOWN;
         } else if (c == ':') {
             status = qsb_usage_error("option '%s' needs a value", qsb_quote(argv[optind - 1]));
@@ -136,7 +186,9 @@ int qsb_parse_options(const qsb_command_spec *spec, int argc, char **argv,
                                      qsb_quote(optopt ? letter : argv[optind - 1]));
         } else {
             int index = c >= 256 ? c - 256 : short_to_index(spec->options, c);
-            status = handler(ctx, index, spec->options[index].arg ? optarg : NULL);
+            size_t n = option_count(spec->options);
+            bool flag = (size_t)index < n && !spec->options[index].arg;
+            status = handler(ctx, index, flag ? NULL : optarg);
         }
     }
     *first_operand = optind;
@@ -228,6 +280,14 @@ int qsb_parse_double(const char *text, const char *what, double min, double max,
                                qsb_quote(text), max);
     *out = v;
     return QSB_OK;
+}
+
+int qsb_parse_positive(const char *text, const char *what, double max, double *out)
+{
+    int status = qsb_parse_double(text, what, 0.0, max, out);
+    if (status == QSB_OK && !(*out > 0.0))
+        status = qsb_usage_error("%s: '%s' must be above 0", what, qsb_quote(text));
+    return status;
 }
 
 int qsb_parse_size(const char *text, const char *what, uint64_t *out)

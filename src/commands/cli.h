@@ -6,10 +6,13 @@
 #ifndef QSB_CLI_H
 #define QSB_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "rng.h"
+
+struct qsb_worker_option; /* worker_protocol.h */
 
 typedef struct {
     const char *name;  /* long name without "--" */
@@ -17,6 +20,10 @@ typedef struct {
     const char *arg;   /* metavariable ("LIST"), NULL for a flag */
     const char *help;  /* one line; may mention the default */
 } qsb_option;          /* tables end with a {NULL} sentinel */
+
+/* The row after which a table's options are left out of --help and shown by --help-all: those
+** few users need (the man page and the completion have them all). */
+#define QSB_MORE_OPTIONS {"", 0, NULL, NULL}
 
 typedef struct {
     const char *name;          /* "gen" */
@@ -26,18 +33,32 @@ typedef struct {
     const char *exit_status;   /* "0 success, 2 ...": the README's exit codes for this command */
 } qsb_command_spec;
 
-/* Called for each option found: index into the option table, its argument or NULL. */
+/* The verb of a history verb's table ("add" of "history add"), or NULL for a command's own
+** table: the man pages and the completion group the tables by it. */
+const char *qsb_spec_verb(const qsb_command_spec *spec);
+
+/* Called for each option found: index into the option table, its argument or NULL; an
+** option of a protocol's table comes after the command's (its index: the command's count of
+** rows, plus its row in the protocol's table). */
 typedef int (*qsb_option_handler)(void *ctx, int index, const char *arg);
 
 /* Parses argv[1..] (argv[0] is the command word) against spec->options, calling handler for
-** each. --help/-h prints the generated help and returns QSB_HELP_SHOWN. Operands are
+** each. --help/-h prints the generated help and returns QSB_HELP_SHOWN; --help-all prints
+** every option. Operands are
 ** gathered (GNU permutation) into argv[*first_operand .. argc-1]. */
 #define QSB_HELP_SHOWN (-1)
 int qsb_parse_options(const qsb_command_spec *spec, int argc, char **argv,
                       qsb_option_handler handler, void *ctx, int *first_operand);
+/* The same, with the own options of the worker protocol (worker_protocol.h) as well, which
+** only --help-all shows: run's. */
+int qsb_parse_options_with(const qsb_command_spec *spec,
+                           const struct qsb_worker_option *protocol, int argc, char **argv,
+                           qsb_option_handler handler, void *ctx, int *first_operand);
 
-void qsb_print_command_help(const qsb_command_spec *spec);
-void qsb_print_options(const qsb_option *options);
+#define QSB_HELP_ALL_TEXT "show every option, and exit"
+/* The options of a table, those of --help-all too when all, then --help (and --help-all where
+** --help leaves options out). */
+void qsb_print_options(const qsb_option *options, bool all);
 
 /* Strict unsigned parsing: decimal digits only (or 0x-hex when hex_ok), no sign, no blanks,
 ** in [min, max]. `what` names the value in the error ("--nelem"). */
@@ -50,6 +71,9 @@ int qsb_parse_u64_list(const char *text, char sep, const char *what, uint64_t mi
 
 /* A non-negative decimal number such as "1.5" (percentages, seconds). */
 int qsb_parse_double(const char *text, const char *what, double min, double max, double *out);
+
+/* Such a number above 0 and at most max (--precision, --worker SLICE, --tsc-hz). */
+int qsb_parse_positive(const char *text, const char *what, double max, double *out);
 
 /* A size in bytes: digits, optionally followed by K, M, G or T (powers of 1024, "KiB" and
 ** "KB" alike), above 0. */

@@ -32,6 +32,7 @@
 #include "history_report.h"
 #include "outfile.h"
 #include "read_results.h"
+#include "run_options.h"
 #include "significance.h"
 #include "stamp.h"
 
@@ -386,7 +387,9 @@ static int verb_bisect(history_args *a, int argc, char **argv, int first)
     if (status != QSB_OK)
         return status;
     qsb_bisect_config cfg = {a->repo, a->good, a->bad, a->build, a->symbol, a->threshold_pct,
-                             argv + first, (size_t)(argc - first), a->db, "/proc/self/exe"};
+                             argv + first, (size_t)(argc - first), a->db, "/proc/self/exe",
+                             {{0}}};
+    qsb_run_words(cfg.run_words);
     return qsb_bisect(&cfg);
 }
 

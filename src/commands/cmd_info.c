@@ -69,14 +69,15 @@ static int handle_option(void *ctx, int index, const char *arg)
 static int default_counts(machine_info *m)
 {
     char *argv[] = {"run", NULL};
-    qsb_run_config cfg;
-    int status = qsb_run_config_parse(&cfg, NULL, 1, argv);
+    qsb_run_options run;
+    int status = qsb_run_options_parse(&run, NULL, 1, argv);
+    const qsb_run_config *cfg = &run.bench;
     if (status == QSB_OK) {
-        m->nnelem = cfg.n_nelem < 3 ? cfg.n_nelem : 3;
-        memcpy(m->nelem, cfg.nelem, m->nnelem * sizeof *m->nelem);
-        qsb_auto_nelem_describe(&cfg, m->nelem_why, sizeof m->nelem_why);
+        m->nnelem = cfg->n_nelem < 3 ? cfg->n_nelem : 3;
+        memcpy(m->nelem, cfg->nelem, m->nnelem * sizeof *m->nelem);
+        qsb_auto_nelem_describe(cfg, m->nelem_why, sizeof m->nelem_why);
     }
-    qsb_run_config_free(&cfg);
+    qsb_run_config_free(&run.bench);
     return status;
 }
 

@@ -27,7 +27,7 @@
 
 /* The command's side of a run: its files and the table's reference. */
 typedef struct {
-    const qsb_run_config *cfg;
+    const qsb_run_options *cfg;
     const qsb_plugins *plugins; /* cfg's, whose libraries no output may replace */
     const qsb_reference *ref;
     qsb_run_files files;
@@ -52,7 +52,7 @@ static int open_files(void *arg, const struct tm *utc)
 ** verification, or the gate's verdict. */
 static int verdict(const run_output *o, const qsb_run_outcome *outcome)
 {
-    const qsb_run_config *cfg = o->cfg;
+    const qsb_run_options *cfg = o->cfg;
     const qsb_results *results = outcome->results;
     const char *csv = qsb_quote_path(qsb_run_file_name(cfg->csv_path, o->files.csv_default));
     const char *json = qsb_quote_path(qsb_run_file_name(cfg->json_path, o->files.json_default));
@@ -68,7 +68,7 @@ static int verdict(const run_output *o, const qsb_run_outcome *outcome)
         return qsb_error(QSB_FINDING, "%zu result(s) failed verification (FAILED above; "
                                       "results in %s and %s)",
                          outcome->totals->failed_rows, csv, json);
-    if (cfg->fail_above)
+    if (cfg->bench.fail_above)
         return qsb_gate_fail_above(results, cfg->fail_above_pct, cfg->fail_above_alpha,
                                    cfg->fail_above_correction, NULL);
     return QSB_OK;
@@ -93,7 +93,7 @@ static int report(void *arg, const qsb_run_outcome *outcome)
     if (o->cfg->history_path && write_status == QSB_OK && !outcome->stopped &&
         !outcome->results->context.incomplete) {
         int history_status = qsb_history_add_results(o->cfg->history_path, outcome->results,
-                                                     &o->stamp, o->cfg->machine);
+                                                     &o->stamp, o->cfg->bench.machine);
         if (status == QSB_OK)
             status = history_status;
     }
@@ -109,7 +109,7 @@ static int report(void *arg, const qsb_run_outcome *outcome)
 
 /* The checks before any work, the run, and its files abandoned unless committed (by this
 ** process or by the run's watched child). */
-static int execute(const qsb_run_config *cfg, qsb_plugins *plugins)
+static int execute(const qsb_run_options *cfg, qsb_plugins *plugins)
 {
     qsb_reference ref;
     memset(&ref, 0, sizeof ref);
@@ -120,14 +120,14 @@ static int execute(const qsb_run_config *cfg, qsb_plugins *plugins)
     if (status == QSB_OK && cfg->reference)
         status = qsb_reference_load(cfg->reference, &ref);
     if (status == QSB_OK)
-        status = qsb_run_check_memory(cfg, plugins);
+        status = qsb_run_check_memory(&cfg->bench, plugins);
     if (status == QSB_OK && (cfg->plot || cfg->report_path))
         status = qsb_plot_check(); /* no gnuplot: say so now, not after the run */
     if (status == QSB_OK && cfg->history_path) /* the commit to file the run under */
         status = qsb_stamp_resolve(NULL, NULL, NULL, NULL, &output.stamp);
     qsb_run_reporter reporter = {.open = open_files, .report = report, .arg = &output};
     if (status == QSB_OK)
-        status = qsb_run_bench(cfg, plugins, &reporter);
+        status = qsb_run_bench(&cfg->bench, plugins, &reporter);
     qsb_outputs_abort(&output.files.out);
     qsb_reference_free(&ref);
     return status;
@@ -151,14 +151,14 @@ static void say_auto_nelem(const qsb_run_config *cfg)
 int qsb_cmd_run(int argc, char **argv)
 {
     qsb_plugins *plugins = qsb_plugins_new();
-    qsb_run_config cfg = {0};
-    int status = plugins ? qsb_run_config_parse(&cfg, plugins, argc, argv) : QSB_ESYSTEM;
+    qsb_run_options run = {0};
+    int status = plugins ? qsb_run_options_parse(&run, plugins, argc, argv) : QSB_ESYSTEM;
     if (status == QSB_OK) {
-        say_auto_nelem(&cfg);
-        status = execute(&cfg, plugins);
+        say_auto_nelem(&run.bench);
+        status = execute(&run, plugins);
     } else if (status == QSB_HELP_SHOWN)
         status = QSB_OK;
-    qsb_run_config_free(&cfg);
+    qsb_run_config_free(&run.bench);
     qsb_plugins_free(plugins);
     return status;
 }

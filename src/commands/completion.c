@@ -7,6 +7,7 @@
 */
 #include "generate.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -132,17 +133,22 @@ static void put_options_case(FILE *out, const qsb_command *c, const qsb_command_
     put_key(out, c, first);
     fputs(") options='", out);
     const char *verb = qsb_spec_verb(first);
+    bool more = false;
     for (const qsb_command_spec *const *s = c->specs; *s; s++) {
         const char *v = qsb_spec_verb(*s);
         if ((v == NULL) != (verb == NULL) || (v && strcmp(v, verb) != 0))
             continue;
         for (const qsb_option *o = (*s)->options; o && o->name; o++) {
+            if (!o->name[0]) { /* QSB_MORE_OPTIONS: the mark of those --help leaves out */
+                more = true;
+                continue;
+            }
             if (o->short_name)
                 fprintf(out, "-%c ", o->short_name);
             fprintf(out, "--%s ", o->name);
         }
     }
-    fputs("-h --help' ;;\n", out);
+    fputs(more ? "-h --help --help-all' ;;\n" : "-h --help' ;;\n", out);
 }
 
 /* Is s the first table of its key among c's tables (so its options' case is written once)? */

@@ -9,12 +9,6 @@
 #include "diag.h"
 #include "outfile.h"
 
-const char *qsb_spec_verb(const qsb_command_spec *spec)
-{
-    const char *space = strchr(spec->name, ' ');
-    return space ? space + 1 : NULL;
-}
-
 static int write_bash_completion(const qsb_tool *tool, const char *path)
 {
     qsb_outfile of;

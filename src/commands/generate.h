@@ -28,8 +28,4 @@ int qsb_write_man_pages(const qsb_tool *tool, const char *dir);
 /* The completion script, written to out (write errors stay in out's error flag). */
 void qsb_write_bash_completion(const qsb_tool *tool, FILE *out);
 
-/* The verb of a history verb's table ("add" of "history add"), or NULL for a command's own
-** table: the man pages and the completion group the tables by it. */
-const char *qsb_spec_verb(const qsb_command_spec *spec);
-
 #endif

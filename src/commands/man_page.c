@@ -8,6 +8,7 @@
 #include "generate.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,11 +67,19 @@ static void put_option(FILE *out, const qsb_option *o)
     put_line(out, o->help);
 }
 
+/* Every option of the table, those --help leaves out too (its QSB_MORE_OPTIONS row is a mark,
+** no option), and --help and --help-all. */
 static void put_options(FILE *out, const qsb_option *options)
 {
-    for (size_t i = 0; options && options[i].name; i++)
-        put_option(out, &options[i]);
+    bool more = false;
+    for (size_t i = 0; options && options[i].name; i++) {
+        if (options[i].name[0])
+            put_option(out, &options[i]);
+        more = more || !options[i].name[0];
+    }
     put_option(out, &(qsb_option){"help", 'h', NULL, "show this help and exit"});
+    if (more)
+        put_option(out, &(qsb_option){"help-all", 0, NULL, QSB_HELP_ALL_TEXT});
 }
 
 /* "qsortbench compare BASE NEW [OPTIONS]", the command in bold: one synopsis line. */

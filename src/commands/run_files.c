@@ -77,7 +77,7 @@ static const char **algorithm_names(const qsb_run_config *cfg)
 }
 
 /* The outputs the options name (NULL: the default, made when the files open). */
-static void named_outputs(const qsb_run_config *cfg, qsb_output_spec paths[QSB_RUN_FILES])
+static void named_outputs(const qsb_run_options *cfg, qsb_output_spec paths[QSB_RUN_FILES])
 {
     paths[QSB_RUN_CSV] = (qsb_output_spec){"--csv", cfg->csv_path};
     paths[QSB_RUN_JSON] = (qsb_output_spec){"--json", cfg->json_path};
@@ -86,13 +86,13 @@ static void named_outputs(const qsb_run_config *cfg, qsb_output_spec paths[QSB_R
 }
 
 /* The --reference table when it is a file (not the built-in one), else NULL. */
-static const char *reference_file(const qsb_run_config *cfg)
+static const char *reference_file(const qsb_run_options *cfg)
 {
     return cfg->reference && strcmp(cfg->reference, QSB_COVER_LETTER_NAME) != 0 ? cfg->reference
                                                                                  : NULL;
 }
 
-int qsb_run_files_check_inputs(const qsb_run_config *cfg, const qsb_plugins *plugins)
+int qsb_run_files_check_inputs(const qsb_run_options *cfg, const qsb_plugins *plugins)
 {
     qsb_output_spec paths[QSB_RUN_FILES];
     named_outputs(cfg, paths);
@@ -107,7 +107,7 @@ int qsb_run_files_check_inputs(const qsb_run_config *cfg, const qsb_plugins *plu
 
 /* Opens the outputs; none may be a file the run reads (the --reference table, a plug-in's
 ** library), nor a chart of --plot or the --history database. */
-static int open_outputs(qsb_run_files *f, const qsb_run_config *cfg,
+static int open_outputs(qsb_run_files *f, const qsb_run_options *cfg,
                         const qsb_plugins *plugins, const qsb_output_spec paths[QSB_RUN_FILES])
 {
     const char *reference = reference_file(cfg);
@@ -117,12 +117,12 @@ static int open_outputs(qsb_run_files *f, const qsb_run_config *cfg,
     int status = QSB_OK;
     if (cfg->plot) {
         status = choose_plot_results(f, paths[QSB_RUN_CSV].path, paths[QSB_RUN_JSON].path);
-        if (status == QSB_OK && !(names = algorithm_names(cfg)))
+        if (status == QSB_OK && !(names = algorithm_names(&cfg->bench)))
             status = qsb_out_of_memory("chart names");
-        f->plot_charts = charts_drawn(cfg);
+        f->plot_charts = charts_drawn(&cfg->bench);
         if (status == QSB_OK)
             status = qsb_plot_chart_paths(f->plot_beside, NULL, QSB_PLOT_PNG, f->plot_charts,
-                                          names, cfg->n_algos, &charts);
+                                          names, cfg->bench.n_algos, &charts);
         if (status == QSB_OK)
             status = check_chart_files(&charts);
     }
@@ -138,8 +138,8 @@ static int open_outputs(qsb_run_files *f, const qsb_run_config *cfg,
     return status;
 }
 
-int qsb_run_files_open(qsb_run_files *f, const qsb_run_config *cfg, const qsb_plugins *plugins,
-                       const struct tm *utc)
+int qsb_run_files_open(qsb_run_files *f, const qsb_run_options *cfg,
+                       const qsb_plugins *plugins, const struct tm *utc)
 {
     qsb_output_spec paths[QSB_RUN_FILES];
     named_outputs(cfg, paths);
@@ -160,7 +160,7 @@ const char *qsb_run_file_name(const char *given, const char *dflt)
     return strcmp(given, "-") == 0 ? "standard output" : given;
 }
 
-int qsb_run_files_write(qsb_run_files *f, const qsb_run_config *cfg, const qsb_results *r)
+int qsb_run_files_write(qsb_run_files *f, const qsb_run_options *cfg, const qsb_results *r)
 {
     FILE *exported = f->out.file[QSB_RUN_EXPORT].fp;
     int status = qsb_report_csv(f->out.file[QSB_RUN_CSV].fp, r);

@@ -15,7 +15,7 @@
 #include "outfile.h"
 #include "plugins.h"
 #include "result.h"
-#include "run_config.h"
+#include "run_options.h"
 
 enum { QSB_RUN_CSV, QSB_RUN_JSON, QSB_RUN_EXPORT, QSB_RUN_REPORT, QSB_RUN_FILES };
 
@@ -29,21 +29,21 @@ typedef struct {
 /* Opens the run's files (utc: the run's start, for the default names); none may be the
 ** library of a plug-in of the set (NULL: none), and none the --history database, nor a chart
 ** of --plot. QSB_OK or an error (reported). */
-int qsb_run_files_open(qsb_run_files *f, const qsb_run_config *cfg, const qsb_plugins *plugins,
-                       const struct tm *utc);
+int qsb_run_files_open(qsb_run_files *f, const qsb_run_options *run,
+                       const qsb_plugins *plugins, const struct tm *utc);
 
 /* Before anything is read or created: no output the options name is a file the run reads
 ** (the --reference table, a plug-in's library) or the --history database it writes, and that
 ** database is none of those files, however spelled. QSB_OK or a usage error (reported).
 ** qsb_run_files_open checks it again with the charts and the default names. */
-int qsb_run_files_check_inputs(const qsb_run_config *cfg, const qsb_plugins *plugins);
+int qsb_run_files_check_inputs(const qsb_run_options *run, const qsb_plugins *plugins);
 
 /* "standard output" for "-", the default when not given, else the path: for messages. */
 const char *qsb_run_file_name(const char *given, const char *dflt);
 
 /* Writes every report and commits every file; on any failure no final file is touched by a
 ** partial write. Returns status, or the first error. */
-int qsb_run_files_write(qsb_run_files *f, const qsb_run_config *cfg, const qsb_results *r);
+int qsb_run_files_write(qsb_run_files *f, const qsb_run_options *run, const qsb_results *r);
 
 /* run --plot: the charts beside the CSV file (beside the JSON one when the CSV is not a file
 ** of its own: standard output, /dev/null), their names listed on `listing` (stdout after

@@ -167,8 +167,10 @@ static int run_candidate(bisection *b, size_t i, const char *so, rev_verdict *v)
     if (!argv)
         return qsb_out_of_memory("history bisect");
     size_t k = 0;
-    const char *fixed[] = {c->self, "run", "--algos", algos, "--fail-above", pct, "--json",
-                           json, "--csv", csv, "-q"};
+    const char(*w)[sizeof c->run_words[0]] = c->run_words;
+    const char *fixed[] = {c->self, w[QSB_BISECT_RUN], w[QSB_BISECT_ALGOS], algos,
+                           w[QSB_BISECT_GATE], pct, w[QSB_BISECT_JSON], json,
+                           w[QSB_BISECT_CSV], csv, w[QSB_BISECT_QUIET]};
     for (size_t j = 0; j < sizeof fixed / sizeof fixed[0]; j++)
         argv[k++] = fixed[j];
     for (size_t j = 0; j < c->n_run_options; j++)

@@ -15,6 +15,12 @@
 
 #include <stddef.h>
 
+/* The words of a run's command line that each run is given: the command, and its options
+** that name the candidates, the gate, the results files and no progress line. They are the
+** command's, spelled by run's option table, which history does not know. */
+enum { QSB_BISECT_RUN, QSB_BISECT_ALGOS, QSB_BISECT_GATE, QSB_BISECT_JSON, QSB_BISECT_CSV,
+       QSB_BISECT_QUIET, QSB_BISECT_WORDS };
+
 typedef struct {
     const char *repo;          /* the git repository of the sort's source */
     const char *good, *bad;    /* revisions: good not slower, bad slower */
@@ -25,6 +31,7 @@ typedef struct {
     size_t n_run_options;
     const char *history_path;  /* the runs are added here; NULL: not kept */
     const char *self;          /* this tool's executable, which runs the measurements */
+    char run_words[QSB_BISECT_WORDS][32]; /* "run", "--algos", ...: as above */
 } qsb_bisect_config;
 
 /* Returns QSB_OK with the first slower revision named on stdout; QSB_FINDING when the bad
