@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "states_row.h"
 #include "diag.h"
 #include "export_dashboards.h"
 #include "read_results.h"
@@ -156,8 +157,8 @@ static void build(qsb_results *r, const char *base_states, const char *cand_stat
     cell->rows[1].delta_pct = 2.0;
     cell->rows[1].delta_lo = -10.0;
     cell->rows[1].delta_hi = 15.0;
-    CHECK(qsb_set_string(&cell->rows[0].states, base_states) == 0);
-    CHECK(qsb_set_string(&cell->rows[1].states, cand_states) == 0);
+    set_states(&cell->rows[0], base_states, NULL);
+    set_states(&cell->rows[1], cand_states, NULL);
 }
 
 static void write_as(const char *path, int json, const qsb_results *r)
@@ -188,10 +189,8 @@ static void test_round_trips(void)
             CHECK_MSG(captured[0] == '\0', "stderr: %s", captured);
             CHECK(back.ncells == 1 && back.cells[0].nrows == 2);
             if (back.ncells == 1 && back.cells[0].nrows == 2) {
-                CHECK(back.cells[0].rows[0].states &&
-                      strcmp(back.cells[0].rows[0].states, BASE_STATES) == 0);
-                CHECK(back.cells[0].rows[1].states &&
-                      strcmp(back.cells[0].rows[1].states, cands[k]) == 0);
+                CHECK(states_are(&back.cells[0].rows[0], BASE_STATES));
+                CHECK(states_are(&back.cells[0].rows[1], cands[k]));
             }
             qsb_results_free(&r);
             qsb_results_free(&back);
@@ -426,10 +425,8 @@ static void test_summary(void)
             return;
     }
     /* msort at 3 speeds in one more row; introsort at its own 2 speeds where msort had none */
-    CHECK(qsb_set_string(&r.cells[1].rows[0].states,
-                         "0.50(5)@1000.0;0.30(3)@2000.0;0.20(2)@3000.0") == 0);
-    CHECK(qsb_set_string(&r.cells[2].rows[1].states, "0.70(7)@1000.0/+1.00;0.30(3)@2000.0/+2.00") ==
-          0);
+    set_states(&r.cells[1].rows[0], "0.50(5)@1000.0;0.30(3)@2000.0;0.20(2)@3000.0", NULL);
+    set_states(&r.cells[2].rows[1], "0.70(7)@1000.0/+1.00;0.30(3)@2000.0/+2.00", NULL);
     char words[512];
     CHECK_EQ_U64(qsb_states_summary(&r, 0, words, sizeof words), 2);
     CHECK_MSG(strcmp(words, "msort ran at 3 speeds in this run's processes (50% / 30% / 20%) in "

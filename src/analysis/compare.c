@@ -15,7 +15,6 @@
 #include "compare_states.h"
 #include "compare_work.h"
 #include "diag.h"
-#include "states_text.h"
 #include "stats.h"
 
 static const char *const verdict_names[QSB_VERDICT_COUNT] = {

@@ -169,14 +169,13 @@ static qsb_json_place state_place(const qsb_json_place *row, const char *key, si
     return at;
 }
 
-/* The row's states: an array of state objects, checked as the CSV's text is, kept as that
-** text (states_text.h); absent or null: none. A fault of one state names that state and its
-** line, a fault of them together (their count, their shares) the row's `states`. */
-static int json_states(void *ctx, const qsb_column *c, char **out)
+/* The row's states: an array of state objects, checked as the CSV's text is and rounded as
+** it writes them (states_text.h); absent or null: none. A fault of one state names that state
+** and its line, a fault of them together (their count, their shares) the row's `states`. */
+static int json_states(void *ctx, const qsb_column *c, qsb_row *row)
 {
     const json_row *j = ctx;
     const cJSON *list = qsb_json_member(j->obj, c->name), *item;
-    *out = NULL;
     if (!list)
         return QSB_OK;
     if (!cJSON_IsArray(list))
@@ -199,8 +198,12 @@ static int json_states(void *ctx, const qsb_column *c, char **out)
     }
     if (why)
         return qsb_json_field_error(j->at, c->name, "not a row's states: %s", why);
-    *out = qsb_states_format(s, n);
-    return *out ? QSB_OK : qsb_out_of_memory("JSON states");
+    if (!(row->states = malloc(n * sizeof *s)))
+        return qsb_out_of_memory("JSON states");
+    qsb_states_round(s, n);
+    memcpy(row->states, s, n * sizeof *s);
+    row->nstates = (uint8_t)n;
+    return QSB_OK;
 }
 
 static int json_unfit(void *ctx, const qsb_column *c, const char *why)

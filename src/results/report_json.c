@@ -15,7 +15,6 @@
 #include "diag.h"
 #include "json_write.h"
 #include "schema.h"
-#include "states_text.h"
 
 /* cJSON's adders return NULL when out of memory; one flag collects that for a whole tree. */
 typedef struct {
@@ -211,15 +210,11 @@ static cJSON *unit_array(builder *b, const qsb_row *row)
     return array;
 }
 
-/* The row's states (states_text.h) as an array of objects {share, processes, median,
-** delta_pct, delta_lo, delta_hi}, a baseline's without the delta's three; null without
-** states. */
-static cJSON *states_array(builder *b, const char *text)
+/* The row's states as an array of objects {share, processes, median, delta_pct, delta_lo,
+** delta_hi}, a baseline's without the delta's three; null without states. */
+static cJSON *states_array(builder *b, const qsb_state_estimate *s, size_t n)
 {
-    qsb_state_estimate s[QSB_STATES_MAX];
-    const char *why;
-    size_t n = text ? qsb_states_parse(text, s, &why) : 0;
-    if (n == 0)
+    if (!s)
         return cJSON_CreateNull();
     cJSON *array = cJSON_CreateArray();
     for (size_t k = 0; array && k < n; k++) {
@@ -257,7 +252,7 @@ static cJSON *column_value(builder *b, const qsb_column *c, qsb_file_row *fr)
     case QSB_COL_BOOL: return cJSON_CreateBool(*(const bool *)field);
     case QSB_COL_SAMPLES: return number_array(b, fr->row.samples, fr->row.nsamples);
     case QSB_COL_UNITS: return fr->row.units ? unit_array(b, &fr->row) : NULL;
-    case QSB_COL_STATES: return states_array(b, *(char *const *)field);
+    case QSB_COL_STATES: return states_array(b, fr->row.states, fr->row.nstates);
     }
     return NULL;
 }

@@ -58,8 +58,8 @@ typedef enum {
     QSB_COL_SEED,    /* uint64_t and has_seed; CSV 0x-hex, JSON a number or a 0x-hex string */
     QSB_COL_SAMPLES, /* row.samples[row.nsamples] and has_samples; CSV joined by ';' */
     QSB_COL_UNITS,   /* row.units, one per sample, NULL when unknown; CSV joined by ';' */
-    QSB_COL_STATES,  /* char *, the states text (states_text.h), NULL when none; CSV that
-                     ** text, JSON an array of objects; readers refuse a malformed one */
+    QSB_COL_STATES,  /* row.states[row.nstates], NULL when none; CSV the states text
+                     ** (states_text.h), JSON an array of objects; readers refuse malformed ones */
 } qsb_column_type;
 
 /* X(name, type, field of qsb_file_row, required by the readers, in the CSV too). The 14
@@ -244,7 +244,7 @@ typedef struct {
     int (*seed)(void *ctx, const qsb_column *c, uint64_t *out, int *found);
     int (*samples)(void *ctx, const qsb_column *c, qsb_file_row *r);
     int (*units)(void *ctx, const qsb_column *c, qsb_row *r);
-    int (*states)(void *ctx, const qsb_column *c, char **out);
+    int (*states)(void *ctx, const qsb_column *c, qsb_row *r);
     int (*unfit)(void *ctx, const qsb_column *c, const char *why);
 } qsb_column_reader;
 

@@ -1,11 +1,12 @@
 /*
-** The states text of a row (states_text.h): written, parsed and checked in one place, so that
-** the CSV and JSON readers refuse the same malformed states.
+** The states text of a row (states_text.h): written and parsed in one place, and checked
+** there, so that the CSV and JSON readers refuse the same malformed states.
 */
 #include "states_text.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,23 +14,68 @@
 
 #define SHARE_ROUNDING 0.005 /* half the last decimal of a written share */
 
+/* Appends to buf[len] at *used as snprintf writes, and counts what it would write beyond len
+** (len 0: only counts). */
+static void put(char *buf, size_t len, size_t *used, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    int w = vsnprintf(*used < len ? buf + *used : NULL, *used < len ? len - *used : 0, format, ap);
+    va_end(ap);
+    *used += w > 0 ? (size_t)w : 0;
+}
+
+/* The text of s[0..n) into buf[len]; returns its length, what buf needs without the NUL. */
+static size_t put_states(char *buf, size_t len, const qsb_state_estimate *s, size_t n)
+{
+    size_t used = 0;
+    for (size_t k = 0; k < n; k++) {
+        put(buf, len, &used, "%s%.2f(%u)@%.1f", k ? ";" : "", s[k].share,
+            (unsigned)s[k].processes, s[k].median);
+        if (isfinite(s[k].delta_pct))
+            put(buf, len, &used, "/%+.2f", s[k].delta_pct);
+        if (isfinite(s[k].delta_pct) && isfinite(s[k].delta_lo) && isfinite(s[k].delta_hi))
+            put(buf, len, &used, "[%+.2f,%+.2f]", s[k].delta_lo, s[k].delta_hi);
+    }
+    return used;
+}
+
 char *qsb_states_format(const qsb_state_estimate *s, size_t n)
 {
-    size_t cap = 96 * (n ? n : 1), used = 0;
-    char *text = malloc(cap);
-    if (!text)
-        return NULL;
-    text[0] = '\0';
-    for (size_t k = 0; k < n; k++) {
-        used += (size_t)snprintf(text + used, cap - used, "%s%.2f(%u)@%.1f", k ? ";" : "",
-                                 s[k].share, (unsigned)s[k].processes, s[k].median);
-        if (isfinite(s[k].delta_pct))
-            used += (size_t)snprintf(text + used, cap - used, "/%+.2f", s[k].delta_pct);
-        if (isfinite(s[k].delta_pct) && isfinite(s[k].delta_lo) && isfinite(s[k].delta_hi))
-            used += (size_t)snprintf(text + used, cap - used, "[%+.2f,%+.2f]", s[k].delta_lo,
-                                     s[k].delta_hi);
+    size_t len = put_states(NULL, 0, s, n) + 1;
+    char *text = malloc(len);
+    if (text) {
+        text[0] = '\0';
+        put_states(text, len, s, n);
     }
     return text;
+}
+
+/* x as a file gives it back: written with `decimals` decimals and read again. */
+static double as_written(double x, int decimals)
+{
+    char text[400]; /* the widest finite double with 2 decimals fits */
+    if (!isfinite(x))
+        return NAN;
+    snprintf(text, sizeof text, "%.*f", decimals, x);
+    return strtod(text, NULL);
+}
+
+void qsb_states_round(qsb_state_estimate *s, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        bool interval = isfinite(s[k].delta_pct) && isfinite(s[k].delta_lo) &&
+                        isfinite(s[k].delta_hi);
+        s[k] = (qsb_state_estimate){.processes = s[k].processes,
+                                    .share = as_written(s[k].share, 2),
+                                    .median = as_written(s[k].median, 1),
+                                    .median_lo = NAN,
+                                    .median_hi = NAN,
+                                    .delta_pct = as_written(s[k].delta_pct, 2),
+                                    .delta_lo = interval ? as_written(s[k].delta_lo, 2) : NAN,
+                                    .delta_hi = interval ? as_written(s[k].delta_hi, 2) : NAN,
+                                    .log_ratios = {0, NAN, NAN}};
+    }
 }
 
 /* A finite number at *p, *p moved past it. */
@@ -151,11 +197,8 @@ size_t qsb_states_summary(const qsb_results *r, size_t index, char *buf, size_t 
         rows++;
         if (!row->states || (index > 0 && cell->rows[0].states))
             continue; /* none, or its baseline's speeds */
-        qsb_state_estimate s[QSB_STATES_MAX];
-        const char *why;
-        size_t n = qsb_states_parse(row->states, s, &why);
-        if (n == 0)
-            continue;
+        const qsb_state_estimate *s = row->states;
+        size_t n = row->nstates;
         with_states++;
         if (n > most) {
             most = n;
@@ -212,11 +255,8 @@ size_t qsb_states_delta_summary(const qsb_results *r, size_t index, char *buf, s
     return tested;
 }
 
-size_t qsb_row_states_words(const qsb_row *row, char *buf, size_t len)
+size_t qsb_states_words(const qsb_state_estimate *s, size_t n, char *buf, size_t len)
 {
-    qsb_state_estimate s[QSB_STATES_MAX];
-    const char *why;
-    size_t n = row->states ? qsb_states_parse(row->states, s, &why) : 0;
     size_t used = 0;
     if (len > 0)
         buf[0] = '\0';
