@@ -123,7 +123,7 @@ static int read_header(csv_reader *r)
         r->column_at[c] = -1;
     r->machine_at = -1;
     for (size_t i = 0; i < r->nfields; i++) {
-        if (strcmp(r->fields[i], "machine") == 0)
+        if (strcmp(r->fields[i], qsb_context_keys[QSB_CONTEXT_machine].key) == 0)
             r->machine_at = (long)i;
         if (strcmp(r->fields[i], QSB_OLD_MODES_COLUMN) == 0)
             qsb_warning("%s: column '%s' (an earlier qsortbench's speed modes) is accepted and "

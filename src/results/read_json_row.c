@@ -14,15 +14,16 @@
 #include "schema.h"
 #include "states_text.h"
 
-static int get_samples(const qsb_json_place *at, const cJSON *obj, qsb_file_row *lr)
+static int get_samples(const qsb_json_place *at, const cJSON *obj, const char *key,
+                       qsb_file_row *lr)
 {
     qsb_row *row = &lr->row;
-    const cJSON *list = qsb_json_member(obj, "samples");
+    const cJSON *list = qsb_json_member(obj, key);
     if (!list)
         return QSB_OK;
     lr->has_samples = 1;
     if (!cJSON_IsArray(list))
-        return qsb_json_field_error(at, "samples", "not an array");
+        return qsb_json_field_error(at, key, "not an array");
     int n = cJSON_GetArraySize(list);
     if (n == 0)
         return QSB_OK;
@@ -33,21 +34,21 @@ static int get_samples(const qsb_json_place *at, const cJSON *obj, qsb_file_row 
     const cJSON *item;
     cJSON_ArrayForEach(item, list) {
         if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble))
-            return qsb_json_field_error(at, "samples", "element %zu is not a finite number", i);
+            return qsb_json_field_error(at, key, "element %zu is not a finite number", i);
         row->samples[i++] = item->valuedouble;
     }
     row->nsamples = i;
     return QSB_OK;
 }
 
-/* "units": optional; one whole number below 2^32 per sample. */
-static int get_units(const qsb_json_place *at, const cJSON *obj, qsb_row *row)
+/* The units: optional; one whole number below 2^32 per sample. */
+static int get_units(const qsb_json_place *at, const cJSON *obj, const char *key, qsb_row *row)
 {
-    const cJSON *list = qsb_json_member(obj, "units");
+    const cJSON *list = qsb_json_member(obj, key);
     if (!list)
         return QSB_OK;
     if (!cJSON_IsArray(list) || (size_t)cJSON_GetArraySize(list) != row->nsamples)
-        return qsb_json_field_error(at, "units", "not an array of one unit per sample");
+        return qsb_json_field_error(at, key, "not an array of one unit per sample");
     row->units = malloc((row->nsamples ? row->nsamples : 1) * sizeof *row->units);
     if (!row->units)
         return qsb_out_of_memory("units");
@@ -57,8 +58,8 @@ static int get_units(const qsb_json_place *at, const cJSON *obj, qsb_row *row)
         uint64_t v;
         if (!cJSON_IsNumber(item) || qsb_json_number_to_u64(item->valuedouble, &v) != 0 ||
             v > UINT32_MAX)
-            return qsb_json_field_error(at, "units",
-                                        "element %zu is not a whole number below 2^32", i);
+            return qsb_json_field_error(at, key, "element %zu is not a whole number below 2^32",
+                                        i);
         row->units[i++] = (uint32_t)v;
     }
     return QSB_OK;
@@ -106,14 +107,14 @@ static int json_samples(void *ctx, const qsb_column *c, qsb_file_row *fr)
 {
     const json_row *j = ctx;
     (void)c;
-    return get_samples(j->at, j->obj, fr);
+    return get_samples(j->at, j->obj, c->name, fr);
 }
 
 static int json_units(void *ctx, const qsb_column *c, qsb_row *row)
 {
     const json_row *j = ctx;
     (void)c;
-    return get_units(j->at, j->obj, row);
+    return get_units(j->at, j->obj, c->name, row);
 }
 
 /* One state's object into e: share, processes, median, and delta_pct with delta_lo and
@@ -123,19 +124,22 @@ static int get_state(const qsb_json_place *at, const cJSON *obj, qsb_state_estim
     uint64_t processes = 0;
     int status = !cJSON_IsObject(obj) ? qsb_json_field_error(at, "", "not an object") : QSB_OK;
     if (status == QSB_OK)
-        status = qsb_json_get_double(at, obj, "share", 1, &e->share);
+        status = qsb_json_get_double(at, obj, QSB_STATE_SHARE_KEY, 1, &e->share);
     if (status == QSB_OK)
-        status = qsb_json_get_u64(at, obj, "processes", 1, &processes);
+        status = qsb_json_get_u64(at, obj, QSB_STATE_PROCESSES_KEY, 1, &processes);
     if (status == QSB_OK && processes > UINT32_MAX)
-        status = qsb_json_field_error(at, "processes", "not a count below 2^32");
+        status = qsb_json_field_error(at, QSB_STATE_PROCESSES_KEY, "not a count below 2^32");
     if (status == QSB_OK)
-        status = qsb_json_get_double(at, obj, "median", 1, &e->median);
+        status = qsb_json_get_double(at, obj, qsb_columns[QSB_COLUMN_median].name, 1, &e->median);
     if (status == QSB_OK)
-        status = qsb_json_get_double(at, obj, "delta_pct", 0, &e->delta_pct);
+        status = qsb_json_get_double(at, obj, qsb_columns[QSB_COLUMN_delta_pct].name, 0,
+                                     &e->delta_pct);
     if (status == QSB_OK)
-        status = qsb_json_get_double(at, obj, "delta_lo", 0, &e->delta_lo);
+        status = qsb_json_get_double(at, obj, qsb_columns[QSB_COLUMN_delta_lo].name, 0,
+                                     &e->delta_lo);
     if (status == QSB_OK)
-        status = qsb_json_get_double(at, obj, "delta_hi", 0, &e->delta_hi);
+        status = qsb_json_get_double(at, obj, qsb_columns[QSB_COLUMN_delta_hi].name, 0,
+                                     &e->delta_hi);
     e->processes = (uint32_t)processes;
     return status;
 }
@@ -226,6 +230,7 @@ int qsb_json_read_row(const qsb_json_place *at, const cJSON *obj, qsb_file_row *
     for (size_t c = 0; c < QSB_COLUMN_COUNT && status == QSB_OK; c++)
         status = qsb_read_column(&json_columns, &row, &qsb_columns[c], fr);
     if (status == QSB_OK && fr->row.verified && fr->row.failure)
-        status = qsb_json_field_error(at, "failure", "given, yet the row is verified");
+        status = qsb_json_field_error(at, qsb_columns[QSB_COLUMN_failure].name,
+                                      "given, yet the row is verified");
     return status;
 }

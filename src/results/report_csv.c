@@ -125,7 +125,9 @@ static void put_header(FILE *out, bool machine)
         fprintf(out, "%s%s", sep, qsb_columns[i].name);
         sep = ",";
     }
-    fputs(machine ? ",machine\n" : "\n", out);
+    if (machine)
+        fprintf(out, ",%s", qsb_context_keys[QSB_CONTEXT_machine].key);
+    fputc('\n', out);
 }
 
 int qsb_report_csv(FILE *out, const qsb_results *r)

@@ -98,6 +98,11 @@ typedef enum {
     X(near_units,  UINT,    row.near_units,         0, false)  \
     X(states,      STATES,  row.states,             0, true)
 
+/* The members of a state's object in the JSON files' `states` beside the columns' median,
+** delta_pct, delta_lo and delta_hi, which give those figures of the state alone. */
+#define QSB_STATE_SHARE_KEY "share"
+#define QSB_STATE_PROCESSES_KEY "processes"
+
 /* The column an earlier version wrote where `states` is now: readers accept it, say so once,
 ** and do not read it. */
 #define QSB_OLD_MODES_COLUMN "modes"
