@@ -12,11 +12,11 @@
 #include "audit_file.h"
 #include "captured.h"
 #include "check.h"
-#include "states_row.h"
 #include "diag.h"
 #include "plot.h"
 #include "read_results.h"
 #include "report_html.h"
+#include "states_row.h"
 
 #define FIXTURES QSB_SOURCE_DIR "/tests/fixtures/report/"
 

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "states_row.h"
 #include "state_needs.h"
+#include "states_row.h"
 
 /* One state: m (h / p)^2 rounded up, at least 3, at most the cap; 3 without an interval. */
 static void test_one_state(void)

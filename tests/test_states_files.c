@@ -14,12 +14,12 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "states_row.h"
 #include "diag.h"
 #include "export_dashboards.h"
 #include "read_results.h"
 #include "report.h"
 #include "result.h"
+#include "states_row.h"
 #include "states_text.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -109,6 +109,17 @@ static void test_text(void)
     free(again);
     CHECK(qsb_states_parse("0.34(4)@10.0;0.33(4)@20.0;0.33(4)@30.0", s, &why) == 3);
     CHECK(isnan(s[2].delta_pct));
+
+    /* what a row keeps of the run's estimates: their numbers as the text reads them back */
+    qsb_state_estimate e[2] = {
+        {12, 0.5712, 2010345.04, 1.0, 3.0, -23.104, -24.896, -21.3049, {12, 0.1, 0.2}},
+        {9, 0.4288, 2931002.46, 1.0, 3.0, -41.0, NAN, -38.8, {9, 0.1, 0.2}}};
+    CHECK(qsb_states_round(e, 2) == 0);
+    CHECK(e[0].processes == 12 && e[0].share == 0.57 && e[0].median == 2010345.0);
+    CHECK(e[0].delta_pct == -23.10 && e[0].delta_lo == -24.90 && e[0].delta_hi == -21.30);
+    CHECK(e[1].share == 0.43 && e[1].median == 2931002.5 && e[1].delta_pct == -41.0);
+    CHECK(isnan(e[1].delta_lo) && isnan(e[1].delta_hi)); /* no interval with one bound */
+    CHECK(isnan(e[0].median_lo) && isnan(e[0].median_hi) && e[0].log_ratios.units == 0);
 
     struct {
         const char *text, *why;

@@ -133,7 +133,8 @@ static void extra_text(char *buf, size_t len, const qsb_results *r, const qsb_ce
     if (row->noisy && used >= 0 && (size_t)used < len)
         used += snprintf(buf + used, len - (size_t)used, "; noisy");
     char states[384];
-    if (qsb_states_words(row->states, row->nstates, states, sizeof states) > 0 && used >= 0 && (size_t)used < len)
+    if (qsb_states_words(row->states, row->nstates, states, sizeof states) > 0 && used >= 0 &&
+        (size_t)used < len)
         snprintf(buf + used, len - (size_t)used, "; %s", states);
 }
 

@@ -303,9 +303,9 @@ static int row_states(qsb_cell *cell, size_t i, const qsb_row *by_row, const qsb
     }
     if (!judge->exact)
         row->noisy = !states_precise(est, states->count, judge->precision_pct);
-    if (!(row->states = malloc(states->count * sizeof *est)))
+    if (qsb_states_round(est, states->count) != 0 ||
+        !(row->states = malloc(states->count * sizeof *est)))
         return -1;
-    qsb_states_round(est, states->count);
     memcpy(row->states, est, states->count * sizeof *est);
     row->nstates = (uint8_t)states->count;
     return 0;

@@ -130,16 +130,13 @@ static int get_state(const qsb_json_place *at, const cJSON *obj, qsb_state_estim
     if (status == QSB_OK && processes > UINT32_MAX)
         status = qsb_json_field_error(at, QSB_STATE_PROCESSES_KEY, "not a count below 2^32");
     if (status == QSB_OK)
-        status = qsb_json_get_double(at, obj, qsb_columns[QSB_COLUMN_median].name, 1, &e->median);
+        status = qsb_json_get_double(at, obj, QSB_COLUMN_NAME(median), 1, &e->median);
     if (status == QSB_OK)
-        status = qsb_json_get_double(at, obj, qsb_columns[QSB_COLUMN_delta_pct].name, 0,
-                                     &e->delta_pct);
+        status = qsb_json_get_double(at, obj, QSB_COLUMN_NAME(delta_pct), 0, &e->delta_pct);
     if (status == QSB_OK)
-        status = qsb_json_get_double(at, obj, qsb_columns[QSB_COLUMN_delta_lo].name, 0,
-                                     &e->delta_lo);
+        status = qsb_json_get_double(at, obj, QSB_COLUMN_NAME(delta_lo), 0, &e->delta_lo);
     if (status == QSB_OK)
-        status = qsb_json_get_double(at, obj, qsb_columns[QSB_COLUMN_delta_hi].name, 0,
-                                     &e->delta_hi);
+        status = qsb_json_get_double(at, obj, QSB_COLUMN_NAME(delta_hi), 0, &e->delta_hi);
     e->processes = (uint32_t)processes;
     return status;
 }
@@ -202,9 +199,8 @@ static int json_states(void *ctx, const qsb_column *c, qsb_row *row)
     }
     if (why)
         return qsb_json_field_error(j->at, c->name, "not a row's states: %s", why);
-    if (!(row->states = malloc(n * sizeof *s)))
+    if (qsb_states_round(s, n) != 0 || !(row->states = malloc(n * sizeof *s)))
         return qsb_out_of_memory("JSON states");
-    qsb_states_round(s, n);
     memcpy(row->states, s, n * sizeof *s);
     row->nstates = (uint8_t)n;
     return QSB_OK;
@@ -230,7 +226,7 @@ int qsb_json_read_row(const qsb_json_place *at, const cJSON *obj, qsb_file_row *
     for (size_t c = 0; c < QSB_COLUMN_COUNT && status == QSB_OK; c++)
         status = qsb_read_column(&json_columns, &row, &qsb_columns[c], fr);
     if (status == QSB_OK && fr->row.verified && fr->row.failure)
-        status = qsb_json_field_error(at, qsb_columns[QSB_COLUMN_failure].name,
+        status = qsb_json_field_error(at, QSB_COLUMN_NAME(failure),
                                       "given, yet the row is verified");
     return status;
 }

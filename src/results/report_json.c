@@ -226,11 +226,11 @@ static cJSON *states_array(builder *b, const qsb_state_estimate *s, size_t n)
         }
         add(b, o, QSB_STATE_SHARE_KEY, number_or_null(s[k].share));
         add(b, o, QSB_STATE_PROCESSES_KEY, count(s[k].processes));
-        add(b, o, qsb_columns[QSB_COLUMN_median].name, number_or_null(s[k].median));
+        add(b, o, QSB_COLUMN_NAME(median), number_or_null(s[k].median));
         if (isfinite(s[k].delta_pct)) {
-            add(b, o, qsb_columns[QSB_COLUMN_delta_pct].name, number_or_null(s[k].delta_pct));
-            add(b, o, qsb_columns[QSB_COLUMN_delta_lo].name, number_or_null(s[k].delta_lo));
-            add(b, o, qsb_columns[QSB_COLUMN_delta_hi].name, number_or_null(s[k].delta_hi));
+            add(b, o, QSB_COLUMN_NAME(delta_pct), number_or_null(s[k].delta_pct));
+            add(b, o, QSB_COLUMN_NAME(delta_lo), number_or_null(s[k].delta_lo));
+            add(b, o, QSB_COLUMN_NAME(delta_hi), number_or_null(s[k].delta_hi));
         }
     }
     if (!array)
@@ -289,7 +289,7 @@ static cJSON *document_head(builder *b, const qsb_results *r, qsb_versioning ver
     if (versioning == QSB_VERSIONED)
         add(b, root, "schema_version", count(QSB_SCHEMA_VERSION));
     add(b, root, "context", context_object(b, &r->context));
-    add(b, root, qsb_columns[QSB_COLUMN_baseline].name, string_or_null(r->baseline));
+    add(b, root, QSB_COLUMN_NAME(baseline), string_or_null(r->baseline));
     return root;
 }
 

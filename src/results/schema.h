@@ -124,6 +124,9 @@ typedef struct {
 
 extern const qsb_column qsb_columns[QSB_COLUMN_COUNT];
 
+/* A column's name, from the table: the one place it is spelled. */
+#define QSB_COLUMN_NAME(id) (qsb_columns[QSB_COLUMN_##id].name)
+
 /* The field of column c in row r. */
 static inline void *qsb_column_field(const qsb_column *c, qsb_file_row *r)
 {

@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,68 +13,24 @@
 
 #define SHARE_ROUNDING 0.005 /* half the last decimal of a written share */
 
-/* Appends to buf[len] at *used as snprintf writes, and counts what it would write beyond len
-** (len 0: only counts). */
-static void put(char *buf, size_t len, size_t *used, const char *format, ...)
-{
-    va_list ap;
-    va_start(ap, format);
-    int w = vsnprintf(*used < len ? buf + *used : NULL, *used < len ? len - *used : 0, format, ap);
-    va_end(ap);
-    *used += w > 0 ? (size_t)w : 0;
-}
-
-/* The text of s[0..n) into buf[len]; returns its length, what buf needs without the NUL. */
-static size_t put_states(char *buf, size_t len, const qsb_state_estimate *s, size_t n)
-{
-    size_t used = 0;
-    for (size_t k = 0; k < n; k++) {
-        put(buf, len, &used, "%s%.2f(%u)@%.1f", k ? ";" : "", s[k].share,
-            (unsigned)s[k].processes, s[k].median);
-        if (isfinite(s[k].delta_pct))
-            put(buf, len, &used, "/%+.2f", s[k].delta_pct);
-        if (isfinite(s[k].delta_pct) && isfinite(s[k].delta_lo) && isfinite(s[k].delta_hi))
-            put(buf, len, &used, "[%+.2f,%+.2f]", s[k].delta_lo, s[k].delta_hi);
-    }
-    return used;
-}
-
 char *qsb_states_format(const qsb_state_estimate *s, size_t n)
 {
-    size_t len = put_states(NULL, 0, s, n) + 1;
-    char *text = malloc(len);
-    if (text) {
-        text[0] = '\0';
-        put_states(text, len, s, n);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    for (size_t k = 0; fp && k < n; k++) {
+        fprintf(fp, "%s%.2f(%u)@%.1f", k ? ";" : "", s[k].share, (unsigned)s[k].processes,
+                s[k].median);
+        if (isfinite(s[k].delta_pct))
+            fprintf(fp, "/%+.2f", s[k].delta_pct);
+        if (isfinite(s[k].delta_pct) && isfinite(s[k].delta_lo) && isfinite(s[k].delta_hi))
+            fprintf(fp, "[%+.2f,%+.2f]", s[k].delta_lo, s[k].delta_hi);
+    }
+    if (!fp || fclose(fp) != 0) {
+        free(text);
+        return NULL;
     }
     return text;
-}
-
-/* x as a file gives it back: written with `decimals` decimals and read again. */
-static double as_written(double x, int decimals)
-{
-    char text[400]; /* the widest finite double with 2 decimals fits */
-    if (!isfinite(x))
-        return NAN;
-    snprintf(text, sizeof text, "%.*f", decimals, x);
-    return strtod(text, NULL);
-}
-
-void qsb_states_round(qsb_state_estimate *s, size_t n)
-{
-    for (size_t k = 0; k < n; k++) {
-        bool interval = isfinite(s[k].delta_pct) && isfinite(s[k].delta_lo) &&
-                        isfinite(s[k].delta_hi);
-        s[k] = (qsb_state_estimate){.processes = s[k].processes,
-                                    .share = as_written(s[k].share, 2),
-                                    .median = as_written(s[k].median, 1),
-                                    .median_lo = NAN,
-                                    .median_hi = NAN,
-                                    .delta_pct = as_written(s[k].delta_pct, 2),
-                                    .delta_lo = interval ? as_written(s[k].delta_lo, 2) : NAN,
-                                    .delta_hi = interval ? as_written(s[k].delta_hi, 2) : NAN,
-                                    .log_ratios = {0, NAN, NAN}};
-    }
 }
 
 /* A finite number at *p, *p moved past it. */
@@ -144,6 +99,19 @@ size_t qsb_states_parse(const char *text, qsb_state_estimate *out, const char **
     if ((*why = qsb_states_check(out, n, &fault)) != NULL)
         return 0;
     return n;
+}
+
+int qsb_states_round(qsb_state_estimate *s, size_t n)
+{
+    char *text = qsb_states_format(s, n);
+    const char *p = text;
+    for (size_t k = 0; text && k < n; k++) {
+        parse_state(&p, &s[k]);
+        p += *p == ';';
+    }
+    bool made = text != NULL;
+    free(text);
+    return made ? 0 : -1;
 }
 
 /* Why state e is not well formed, paired (with deltas) as the first state is; NULL when it is. */

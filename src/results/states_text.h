@@ -35,10 +35,11 @@ size_t qsb_states_parse(const char *text, qsb_state_estimate *out, const char **
 ** sum). */
 const char *qsb_states_check(const qsb_state_estimate *s, size_t n, size_t *fault);
 
-/* The numbers of s[0..n) as the text gives them back: each rounded to its decimals, the
+/* s[0..n) replaced by what their text reads back: each number rounded to its decimals, the
 ** interval dropped when a bound or the delta is NAN, the fields the files do not carry NAN.
-** What the run and the JSON reader keep in a row, so that every file writes the same states. */
-void qsb_states_round(qsb_state_estimate *s, size_t n);
+** What the run and the JSON reader keep in a row, so that every file writes the same states.
+** Returns 0, or -1 when out of memory (s unchanged then). */
+int qsb_states_round(qsb_state_estimate *s, size_t n);
 
 /* A row's states s[0..n) in words, as the table and the report show them: "states 57% -23.1%
 ** ±1.8 / 43% -41.0% ±2.2" for a candidate (± the larger side of the interval; "too few"
