@@ -303,8 +303,12 @@ static int row_states(qsb_cell *cell, size_t i, const qsb_row *by_row, const qsb
     }
     if (!judge->exact)
         row->noisy = !states_precise(est, states->count, judge->precision_pct);
-    if (qsb_states_round(est, states->count) != 0 ||
-        !(row->states = malloc(states->count * sizeof *est)))
+    if (qsb_states_round(est, states->count) != 0)
+        return -1;
+    size_t fault; /* a state none of the row's processes is in: the files could not read it */
+    if (qsb_states_check(est, states->count, &fault) != NULL)
+        return 0;
+    if (!(row->states = malloc(states->count * sizeof *est)))
         return -1;
     memcpy(row->states, est, states->count * sizeof *est);
     row->nstates = (uint8_t)states->count;

@@ -14,11 +14,20 @@
 #include "schema.h"
 #include "states_text.h"
 
-static int get_samples(const qsb_json_place *at, const cJSON *obj, const char *key,
-                       qsb_file_row *lr)
+/* ---- the format's column readers (schema.h): ctx is a json_row ---- */
+
+typedef struct {
+    const qsb_json_place *at;
+    const cJSON *obj; /* the row's object */
+} json_row;
+
+static int json_samples(void *ctx, const qsb_column *c, qsb_file_row *lr)
 {
+    const json_row *j = ctx;
+    const qsb_json_place *at = j->at;
+    const char *key = c->name;
     qsb_row *row = &lr->row;
-    const cJSON *list = qsb_json_member(obj, key);
+    const cJSON *list = qsb_json_member(j->obj, key);
     if (!list)
         return QSB_OK;
     lr->has_samples = 1;
@@ -42,9 +51,12 @@ static int get_samples(const qsb_json_place *at, const cJSON *obj, const char *k
 }
 
 /* The units: optional; one whole number below 2^32 per sample. */
-static int get_units(const qsb_json_place *at, const cJSON *obj, const char *key, qsb_row *row)
+static int json_units(void *ctx, const qsb_column *c, qsb_row *row)
 {
-    const cJSON *list = qsb_json_member(obj, key);
+    const json_row *j = ctx;
+    const qsb_json_place *at = j->at;
+    const char *key = c->name;
+    const cJSON *list = qsb_json_member(j->obj, key);
     if (!list)
         return QSB_OK;
     if (!cJSON_IsArray(list) || (size_t)cJSON_GetArraySize(list) != row->nsamples)
@@ -64,13 +76,6 @@ static int get_units(const qsb_json_place *at, const cJSON *obj, const char *key
     }
     return QSB_OK;
 }
-
-/* ---- the format's column readers (schema.h): ctx is a json_row ---- */
-
-typedef struct {
-    const qsb_json_place *at;
-    const cJSON *obj; /* the row's object */
-} json_row;
 
 static int json_text(void *ctx, const qsb_column *c, char **out)
 {
@@ -101,20 +106,6 @@ static int json_seed(void *ctx, const qsb_column *c, uint64_t *out, int *found)
     const json_row *j = ctx;
     (void)c;
     return qsb_json_get_seed(j->at, j->obj, out, found);
-}
-
-static int json_samples(void *ctx, const qsb_column *c, qsb_file_row *fr)
-{
-    const json_row *j = ctx;
-    (void)c;
-    return get_samples(j->at, j->obj, c->name, fr);
-}
-
-static int json_units(void *ctx, const qsb_column *c, qsb_row *row)
-{
-    const json_row *j = ctx;
-    (void)c;
-    return get_units(j->at, j->obj, c->name, row);
 }
 
 /* One state's object into e: share, processes, median, and delta_pct with delta_lo and
