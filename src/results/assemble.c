@@ -225,6 +225,14 @@ static void check_agreement(qsb_assembler *a, const qsb_file_row *fr, size_t pla
         out_of_memory(a);
 }
 
+/* A copy of text in the results' store; NULL when out of memory. */
+static char *store_text(qsb_assembler *a, const char *text)
+{
+    size_t len = strlen(text) + 1;
+    char *copy = qsb_store_alloc(&a->out->store, len);
+    return copy ? memcpy(copy, text, len) : NULL;
+}
+
 /* The stored copy of a pattern or algorithm name, stored when new (a file has a handful of
 ** each, so most rows add nothing); NULL when out of memory. */
 static char *stored_name(qsb_assembler *a, const char *name)
@@ -243,7 +251,7 @@ static char *stored_name(qsb_assembler *a, const char *name)
         a->names = names;
         a->cap_names = cap;
     }
-    char *copy = qsb_store_text(&a->out->store, name);
+    char *copy = store_text(a, name);
     if (!copy)
         return NULL;
     a->names[a->nnames++] = copy;
@@ -261,7 +269,7 @@ static bool store_row(qsb_assembler *a, qsb_row *row)
     const qsb_state_estimate *states = row->states;
     const uint32_t *units = row->units;
     if (!(row->algorithm = stored_name(a, row->algorithm)) ||
-        (row->failure && !(row->failure = qsb_store_text(&a->out->store, row->failure))))
+        (row->failure && !(row->failure = store_text(a, row->failure))))
         return false;
     if (!samples && !units && !states)
         return true;

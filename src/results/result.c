@@ -315,13 +315,6 @@ void *qsb_store_alloc(qsb_store **store, size_t size)
     return p;
 }
 
-char *qsb_store_text(qsb_store **store, const char *text)
-{
-    size_t len = strlen(text) + 1;
-    char *copy = qsb_store_alloc(store, len);
-    return copy ? memcpy(copy, text, len) : NULL;
-}
-
 void qsb_store_join(qsb_store **into, qsb_store **from)
 {
     qsb_store *last = *from;

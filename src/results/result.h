@@ -168,8 +168,6 @@ typedef struct qsb_store qsb_store;
 /* size bytes from the store (created when *store is NULL), aligned for a double; NULL when
 ** out of memory. Freed only with the whole store. */
 void *qsb_store_alloc(qsb_store **store, size_t size);
-/* A copy of text in the store; NULL when out of memory. */
-char *qsb_store_text(qsb_store **store, const char *text);
 /* Moves every block of *from into *into (*from is left NULL). */
 void qsb_store_join(qsb_store **into, qsb_store **from);
 void qsb_store_free(qsb_store *store);
