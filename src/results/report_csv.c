@@ -125,9 +125,8 @@ static void put_header(FILE *out, bool machine)
         fprintf(out, "%s%s", sep, qsb_columns[i].name);
         sep = ",";
     }
-    if (machine)
-        fprintf(out, ",%s", qsb_context_keys[QSB_CONTEXT_machine].key);
-    fputc('\n', out);
+    const char *column = qsb_context_keys[QSB_CONTEXT_machine].key;
+    fprintf(out, "%s%s\n", machine ? "," : "", machine ? column : "");
 }
 
 int qsb_report_csv(FILE *out, const qsb_results *r)

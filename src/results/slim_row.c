@@ -26,8 +26,7 @@ typedef struct {
 static block_sizes sizes_of(const qsb_row *row)
 {
     size_t n = row->samples ? row->nsamples : 0;
-    return (block_sizes){n * sizeof(double),
-                         row->states ? row->nstates * sizeof(qsb_state_estimate) : 0,
+    return (block_sizes){n * sizeof(double), row->nstates * sizeof(qsb_state_estimate),
                          row->units ? n * sizeof(uint32_t) : 0,
                          row->failure ? strlen(row->failure) + 1 : 0};
 }
@@ -51,7 +50,7 @@ int qsb_slim_row_pack(qsb_store **store, const qsb_row *row, qsb_slim_row *out)
                           .verified = row->verified,
                           .has_units = row->units != NULL,
                           .has_failure = row->failure != NULL,
-                          .nstates = row->states ? row->nstates : 0};
+                          .nstates = row->nstates};
     if (bytes == 0)
         return 0;
     char *block = qsb_store_alloc(store, bytes);
