@@ -79,22 +79,16 @@ size_t qsb_states_parse(const char *text, qsb_state_estimate *out, const char **
     const char *p = text;
     size_t n = 0;
     *why = NULL;
-    while (true) {
+    do {
         if (n == QSB_STATES_MAX) {
             *why = "more states than a row can have";
             return 0;
         }
-        if (!parse_state(&p, &out[n++])) {
+        if (!parse_state(&p, &out[n++]) || (*p != '\0' && *p != ';')) {
             *why = "not SHARE(PROCESSES)@MEDIAN[/DELTA[[LO,HI]]] joined by ';'";
             return 0;
         }
-        if (*p == '\0')
-            break;
-        if (!expect(&p, ';')) {
-            *why = "not SHARE(PROCESSES)@MEDIAN[/DELTA[[LO,HI]]] joined by ';'";
-            return 0;
-        }
-    }
+    } while (*p++ == ';');
     size_t fault;
     if ((*why = qsb_states_check(out, n, &fault)) != NULL)
         return 0;
