@@ -104,8 +104,7 @@ static int json_flag(void *ctx, const qsb_column *c, bool *out)
 static int json_seed(void *ctx, const qsb_column *c, uint64_t *out, int *found)
 {
     const json_row *j = ctx;
-    (void)c;
-    return qsb_json_get_seed(j->at, j->obj, out, found);
+    return qsb_json_get_seed(j->at, j->obj, c->name, out, found);
 }
 
 /* One state's object into e: share, processes, median, and delta_pct with delta_lo and

@@ -109,8 +109,8 @@ static cJSON *matrix_object(builder *b, const qsb_context *c)
     add(b, mo, "sizes", count_array(b, m->sizes, m->n_sizes));
     add(b, mo, "patterns", string_array(b, m->patterns, m->n_patterns));
     add(b, mo, "algos", string_array(b, m->algos, m->n_algos));
-    add(b, mo, "seed", count(c->seed));
-    add(b, mo, "mode", string_or_null(c->mode));
+    add(b, mo, QSB_COLUMN_NAME(seed), count(c->seed));
+    add(b, mo, QSB_COLUMN_NAME(mode), string_or_null(c->mode));
     return mo;
 }
 
