@@ -24,6 +24,7 @@
 #include "diag.h"
 #include "history.h"
 #include "samples_codec.h"
+#include "states_row.h"
 
 static char dir[] = "/tmp/qsb_history_XXXXXX";
 
@@ -102,8 +103,10 @@ static void build(qsb_results *r, double delta_pct, const char *machine)
                 row->delta_pct = delta_pct;
                 row->delta_lo = delta_pct - 1.0;
                 row->delta_hi = delta_pct + 1.0;
-                CHECK(qsb_set_string(&row->states,
-                                     "0.62(5)@2010345.0/+5.10[+4.00,+6.20];0.38(3)@2931002.5/+80.20[+70.00,+90.00]") == 0);
+                set_states(row,
+                           "0.62(5)@2010345.0/+5.10[+4.00,+6.20];"
+                           "0.38(3)@2931002.5/+80.20[+70.00,+90.00]",
+                           NULL);
             }
         }
     }

@@ -17,6 +17,7 @@
 #include "read_results.h"
 #include "report_charts.h"
 #include "report_html.h"
+#include "states_row.h"
 
 #define FIXTURES QSB_SOURCE_DIR "/tests/fixtures/report/"
 
@@ -79,11 +80,10 @@ static void test_page(void)
     ** one of them with too few processes for an interval; a baseline's (no deltas) with its
     ** name */
     bool with_states = run.ncells > 1 && run.cells[0].nrows > 1;
-    if (with_states) { /* a read result's texts live in its store */
-        run.cells[0].rows[1].states = qsb_store_text(
-            &run.store, "0.80(8)@2010345.0/+5.10[+3.00,+7.00];0.20(2)@2931002.0/+80.20");
-        run.cells[1].rows[0].states =
-            qsb_store_text(&run.store, "0.70(7)@1500.0;0.30(3)@2600.0");
+    if (with_states) { /* a read result's arrays live in its store */
+        set_states(&run.cells[0].rows[1],
+                   "0.80(8)@2010345.0/+5.10[+3.00,+7.00];0.20(2)@2931002.0/+80.20", &run.store);
+        set_states(&run.cells[1].rows[0], "0.70(7)@1500.0;0.30(3)@2600.0", &run.store);
     }
     CHECK(with_states && run.cells[0].rows[1].states && run.cells[1].rows[0].states);
     /* eleven-digit medians side by side stay readable: digits in threes, a narrow no-break

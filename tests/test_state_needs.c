@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "state_needs.h"
+#include "states_row.h"
 
 /* One state: m (h / p)^2 rounded up, at least 3, at most the cap; 3 without an interval. */
 static void test_one_state(void)
@@ -26,11 +27,12 @@ static qsb_cell cells[5];
 
 static void set_cell(size_t c, const char *baseline, const char *candidate, bool verified)
 {
-    memset(rows[c], 0, sizeof rows[c]);
+    for (size_t i = 0; i < 2; i++)
+        qsb_row_free(&rows[c][i]);
     rows[c][0].verified = true;
-    rows[c][0].states = (char *)baseline;
+    set_states(&rows[c][0], baseline, NULL);
     rows[c][1].verified = verified;
-    rows[c][1].states = (char *)candidate;
+    set_states(&rows[c][1], candidate, NULL);
     cells[c].rows = rows[c];
     cells[c].nrows = 2;
 }

@@ -19,6 +19,7 @@
 #include "read_results.h"
 #include "report.h"
 #include "result.h"
+#include "states_row.h"
 #include "states_text.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -109,6 +110,17 @@ static void test_text(void)
     CHECK(qsb_states_parse("0.34(4)@10.0;0.33(4)@20.0;0.33(4)@30.0", s, &why) == 3);
     CHECK(isnan(s[2].delta_pct));
 
+    /* what a row keeps of the run's estimates: their numbers as the text reads them back */
+    qsb_state_estimate e[2] = {
+        {12, 0.5712, 2010345.04, 1.0, 3.0, -23.104, -24.896, -21.3049, {12, 0.1, 0.2}},
+        {9, 0.4288, 2931002.46, 1.0, 3.0, -41.0, NAN, -38.8, {9, 0.1, 0.2}}};
+    CHECK(qsb_states_round(e, 2) == 0);
+    CHECK(e[0].processes == 12 && e[0].share == 0.57 && e[0].median == 2010345.0);
+    CHECK(e[0].delta_pct == -23.10 && e[0].delta_lo == -24.90 && e[0].delta_hi == -21.30);
+    CHECK(e[1].share == 0.43 && e[1].median == 2931002.5 && e[1].delta_pct == -41.0);
+    CHECK(isnan(e[1].delta_lo) && isnan(e[1].delta_hi)); /* no interval with one bound */
+    CHECK(isnan(e[0].median_lo) && isnan(e[0].median_hi) && e[0].log_ratios.units == 0);
+
     struct {
         const char *text, *why;
     } bad[] = {
@@ -156,8 +168,8 @@ static void build(qsb_results *r, const char *base_states, const char *cand_stat
     cell->rows[1].delta_pct = 2.0;
     cell->rows[1].delta_lo = -10.0;
     cell->rows[1].delta_hi = 15.0;
-    CHECK(qsb_set_string(&cell->rows[0].states, base_states) == 0);
-    CHECK(qsb_set_string(&cell->rows[1].states, cand_states) == 0);
+    set_states(&cell->rows[0], base_states, NULL);
+    set_states(&cell->rows[1], cand_states, NULL);
 }
 
 static void write_as(const char *path, int json, const qsb_results *r)
@@ -188,10 +200,8 @@ static void test_round_trips(void)
             CHECK_MSG(captured[0] == '\0', "stderr: %s", captured);
             CHECK(back.ncells == 1 && back.cells[0].nrows == 2);
             if (back.ncells == 1 && back.cells[0].nrows == 2) {
-                CHECK(back.cells[0].rows[0].states &&
-                      strcmp(back.cells[0].rows[0].states, BASE_STATES) == 0);
-                CHECK(back.cells[0].rows[1].states &&
-                      strcmp(back.cells[0].rows[1].states, cands[k]) == 0);
+                CHECK(states_are(&back.cells[0].rows[0], BASE_STATES));
+                CHECK(states_are(&back.cells[0].rows[1], cands[k]));
             }
             qsb_results_free(&r);
             qsb_results_free(&back);
@@ -426,10 +436,8 @@ static void test_summary(void)
             return;
     }
     /* msort at 3 speeds in one more row; introsort at its own 2 speeds where msort had none */
-    CHECK(qsb_set_string(&r.cells[1].rows[0].states,
-                         "0.50(5)@1000.0;0.30(3)@2000.0;0.20(2)@3000.0") == 0);
-    CHECK(qsb_set_string(&r.cells[2].rows[1].states, "0.70(7)@1000.0/+1.00;0.30(3)@2000.0/+2.00") ==
-          0);
+    set_states(&r.cells[1].rows[0], "0.50(5)@1000.0;0.30(3)@2000.0;0.20(2)@3000.0", NULL);
+    set_states(&r.cells[2].rows[1], "0.70(7)@1000.0/+1.00;0.30(3)@2000.0/+2.00", NULL);
     char words[512];
     CHECK_EQ_U64(qsb_states_summary(&r, 0, words, sizeof words), 2);
     CHECK_MSG(strcmp(words, "msort ran at 3 speeds in this run's processes (50% / 30% / 20%) in "

@@ -14,7 +14,6 @@
 #include "compare_match.h"
 #include "compare_states.h"
 #include "diag.h"
-#include "states_text.h"
 #include "stats.h"
 
 static const char *const verdict_names[QSB_VERDICT_COUNT] = {

@@ -17,7 +17,6 @@
 #include "json_write.h"
 #include "pool.h"
 #include "read_results.h"
-#include "states_text.h"
 #include "stats.h"
 
 /* The half-width of an interval on the log scale, of a delta (in %) or of a median; NAN when
@@ -110,31 +109,26 @@ static void add_median(level_sum *s, const qsb_row *a, const qsb_row *b)
         level_add(s, fabs(log(b->summary.median / a->summary.median)), sqrt(h1 * h1 + h2 * h2));
 }
 
-/* The parsed states of row i of cell and the speeds that define them (the baseline's states'
-** medians when its row has states, else the row's own); 0 when the row has none. */
-static size_t parsed_states(const qsb_cell *cell, size_t i, qsb_state_estimate *s,
-                            double *speeds)
+/* The speeds that define the states of row i of cell (the baseline's states' medians when
+** its row has states, else the row's own); the row's states, or 0 when it has none. */
+static size_t state_speeds(const qsb_cell *cell, size_t i, double *speeds)
 {
-    const char *why;
-    size_t n = cell->rows[i].states ? qsb_states_parse(cell->rows[i].states, s, &why) : 0;
-    qsb_state_estimate by[QSB_STATES_MAX];
-    const qsb_row *base = &cell->rows[0];
-    size_t nb = base->states ? qsb_states_parse(base->states, by, &why) : 0;
-    bool by_base = i > 0 && nb > 0;
-    if (by_base && nb != n)
+    const qsb_row *row = &cell->rows[i], *base = &cell->rows[0];
+    const qsb_row *by = i > 0 && base->states ? base : row;
+    if (by->nstates != row->nstates)
         return 0;
-    for (size_t k = 0; k < n; k++)
-        speeds[k] = by_base ? by[k].median : s[k].median;
-    return n;
+    for (size_t k = 0; k < row->nstates; k++)
+        speeds[k] = by->states[k].median;
+    return row->nstates;
 }
 
 /* The rows' matched states checked as the rows are (calibration_row), added up in out. */
 static void calibrate_states(qsb_calibration *out, const qsb_cell *ca, size_t ia,
                              const qsb_cell *cb, size_t ib)
 {
-    qsb_state_estimate sa[QSB_STATES_MAX], sb[QSB_STATES_MAX];
+    const qsb_state_estimate *sa = ca->rows[ia].states, *sb = cb->rows[ib].states;
     double va[QSB_STATES_MAX], vb[QSB_STATES_MAX];
-    size_t na = parsed_states(ca, ia, sa, va), nb = parsed_states(cb, ib, sb, vb);
+    size_t na = state_speeds(ca, ia, va), nb = state_speeds(cb, ib, vb);
     if (na == 0 || nb == 0)
         return;
     qsb_state_pairs pairs;

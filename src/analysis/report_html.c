@@ -191,7 +191,7 @@ static void put_failure(FILE *out, const qsb_row *failed)
 static void put_states(FILE *out, const qsb_row *row)
 {
     char words[512];
-    if (qsb_row_states_words(row, words, sizeof words) == 0)
+    if (qsb_states_words(row->states, row->nstates, words, sizeof words) == 0)
         return;
     fputs(" <span class=\"states\">", out);
     if (isnan(row->delta_pct)) {

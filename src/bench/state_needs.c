@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "states_text.h"
 
 size_t qsb_state_need(size_t m, double half_pct, double precision_pct)
 {
@@ -44,23 +43,18 @@ static size_t median_of(size_t *v, size_t n)
     return v[n / 2];
 }
 
-/* The states of the candidate's row, or 0 when it has none to count. */
-static size_t row_states(const qsb_cell *cell, size_t i, qsb_state_estimate *s)
+/* The states the candidate's row has to count: none when it failed. */
+static size_t row_states(const qsb_row *row)
 {
-    const qsb_row *row = &cell->rows[i];
-    const char *why;
-    if (!row->verified || !row->states)
-        return 0;
-    return qsb_states_parse(row->states, s, &why);
+    return row->verified ? row->nstates : 0;
 }
 
 void qsb_state_needs_of(const qsb_results *r, double precision_pct, qsb_state_needs *out)
 {
     memset(out, 0, sizeof *out);
-    qsb_state_estimate s[QSB_STATES_MAX];
     for (size_t c = 0; c < r->ncells; c++) /* the most states any row has */
         for (size_t i = 1; i < r->cells[c].nrows; i++) {
-            size_t n = row_states(&r->cells[c], i, s);
+            size_t n = row_states(&r->cells[c].rows[i]);
             out->states = n > out->states ? n : out->states;
         }
     size_t rows = 0, total = 0;
@@ -70,7 +64,8 @@ void qsb_state_needs_of(const qsb_results *r, double precision_pct, qsb_state_ne
     size_t *need = malloc((total ? total : 1) * QSB_STATES_MAX * sizeof *need);
     for (size_t c = 0; got && need && out->states && c < r->ncells; c++)
         for (size_t i = 1; i < r->cells[c].nrows; i++) {
-            if (row_states(&r->cells[c], i, s) != out->states)
+            const qsb_state_estimate *s = r->cells[c].rows[i].states;
+            if (row_states(&r->cells[c].rows[i]) != out->states)
                 continue;
             for (size_t k = 0; k < out->states; k++) {
                 got[k * total + rows] = s[k].processes;

@@ -29,8 +29,7 @@ typedef struct {
 ** QSB_STATE_MIN_UNITS when h is unknown (NAN: too few to have an interval). */
 size_t qsb_state_need(size_t m, double half_pct, double precision_pct);
 
-/* The needs of r's verified candidate rows with states for precision_pct (> 0); a row whose
-** states cannot be read is left out. */
+/* The needs of r's verified candidate rows with states for precision_pct (> 0). */
 void qsb_state_needs_of(const qsb_results *r, double precision_pct, qsb_state_needs *out);
 
 /* In words for the run's last lines: "the states got 12 / 9 / 4 processes (median over the 7

@@ -100,17 +100,13 @@ static int add_axis_runs(cell_axis *axis, const qsb_history_series *s)
 }
 
 /* The states of a point in words, or NULL when it has none (or on no memory: shown without). */
-static char *states_words(const qsb_history_series *s, const qsb_history_point *p)
+static char *states_words(const qsb_history_point *p)
 {
-    if (!p->states || !*p->states)
-        return NULL;
-    qsb_row row;
-    memset(&row, 0, sizeof row);
-    row.algorithm = (char *)s->algorithm;
-    row.states = (char *)p->states;
-    row.delta_pct = p->delta_pct;
+    qsb_state_estimate states[QSB_STATES_MAX];
+    const char *why;
+    size_t n = p->states && *p->states ? qsb_states_parse(p->states, states, &why) : 0;
     char words[512];
-    return qsb_row_states_words(&row, words, sizeof words) ? strdup(words) : NULL;
+    return qsb_states_words(states, n, words, sizeof words) ? strdup(words) : NULL;
 }
 
 static int add_line(qsb_trend_cell *c, const qsb_history_series *s)
@@ -136,7 +132,7 @@ static int add_line(qsb_trend_cell *c, const qsb_history_series *s)
             continue;
         line->points[line->n++] = (qsb_trend_point){(size_t)p->run_id, p->delta_pct,
                                                      p->delta_lo, p->delta_hi,
-                                                     states_words(s, p)};
+                                                     states_words(p)};
     }
     return 0;
 }

@@ -18,6 +18,7 @@
 #include "diag.h"
 #include "history_sql.h"
 #include "samples_codec.h"
+#include "states_text.h"
 
 #define APPLICATION_ID 0x51534248 /* "QSBH": a database of another program is refused */
 #define BUSY_TIMEOUT_MS 60000     /* how long an add waits for another process's add */
@@ -359,8 +360,11 @@ static int add_run_row(qsb_history *h, add_statements *s, int64_t run_id,
 
     size_t len = 0;
     unsigned char *blob = qsb_samples_encode(row->samples, row->nsamples, &len);
-    if (!blob)
+    char *states = blob ? qsb_states_format(row->states, row->nstates) : NULL;
+    if (!states) {
+        free(blob);
         return qsb_out_of_memory("the history's samples");
+    }
     st = s->row;
     sqlite3_bind_int64(st, 1, run_id);
     sqlite3_bind_int64(st, 2, series_id);
@@ -373,7 +377,8 @@ static int add_run_row(qsb_history *h, add_statements *s, int64_t run_id,
     qsb_sql_bind_double(st, 9, i == 0 ? NAN : row->delta_pct);
     qsb_sql_bind_double(st, 10, i == 0 ? NAN : row->delta_lo);
     qsb_sql_bind_double(st, 11, i == 0 ? NAN : row->delta_hi);
-    qsb_sql_bind_text(st, 12, row->states && *row->states ? row->states : NULL);
+    qsb_sql_bind_text(st, 12, *states ? states : NULL);
+    free(states);
     sqlite3_bind_blob(st, 13, blob, (int)len, free);
     return step_insert(h, st);
 }

@@ -225,6 +225,14 @@ static void check_agreement(qsb_assembler *a, const qsb_file_row *fr, size_t pla
         out_of_memory(a);
 }
 
+/* A copy of text in the results' store; NULL when out of memory. */
+static char *store_text(qsb_assembler *a, const char *text)
+{
+    size_t len = strlen(text) + 1;
+    char *copy = qsb_store_alloc(&a->out->store, len);
+    return copy ? memcpy(copy, text, len) : NULL;
+}
+
 /* The stored copy of a pattern or algorithm name, stored when new (a file has a handful of
 ** each, so most rows add nothing); NULL when out of memory. */
 static char *stored_name(qsb_assembler *a, const char *name)
@@ -243,7 +251,7 @@ static char *stored_name(qsb_assembler *a, const char *name)
         a->names = names;
         a->cap_names = cap;
     }
-    char *copy = qsb_store_text(&a->out->store, name);
+    char *copy = store_text(a, name);
     if (!copy)
         return NULL;
     a->names[a->nnames++] = copy;
@@ -252,36 +260,32 @@ static char *stored_name(qsb_assembler *a, const char *name)
     return copy;
 }
 
-/* A copy of text in the store; NULL stays NULL. False when out of memory. */
-static bool stored_text(qsb_assembler *a, char **text)
-{
-    if (*text && !(*text = qsb_store_text(&a->out->store, *text)))
-        return false;
-    return true;
-}
-
 /* The row's texts and arrays replaced by copies in the store (fr keeps the originals, for
-** qsb_file_row_free): samples and units in one block. False when out of memory. */
+** qsb_file_row_free): samples, states and units in one block. False when out of memory. */
 static bool store_row(qsb_assembler *a, qsb_row *row)
 {
-    size_t n = row->nsamples;
+    size_t n = row->nsamples, ns = row->states ? row->nstates : 0;
     const double *samples = row->samples;
+    const qsb_state_estimate *states = row->states;
     const uint32_t *units = row->units;
-    if (!(row->algorithm = stored_name(a, row->algorithm)) || !stored_text(a, &row->failure) ||
-        !stored_text(a, &row->states))
+    if (!(row->algorithm = stored_name(a, row->algorithm)) ||
+        (row->failure && !(row->failure = store_text(a, row->failure))))
         return false;
-    if (!samples && !units)
+    if (!samples && !units && !states)
         return true;
-    size_t bytes = n * sizeof *samples + (units ? n * sizeof *units : 0);
-    double *block = n <= SIZE_MAX / (sizeof *samples + sizeof *units)
+    size_t bytes = n * sizeof *samples + ns * sizeof *states + (units ? n * sizeof *units : 0);
+    double *block = n <= SIZE_MAX / (2 * (sizeof *samples + sizeof *units))
                         ? qsb_store_alloc(&a->out->store, bytes ? bytes : 1)
                         : NULL;
     if (!block)
         return false;
     row->samples = samples ? block : NULL;
-    row->units = units ? (uint32_t *)(block + n) : NULL;
+    row->states = states ? (qsb_state_estimate *)(block + n) : NULL;
+    row->units = units ? (uint32_t *)((qsb_state_estimate *)(block + n) + ns) : NULL;
     if (samples && n)
         memcpy(row->samples, samples, n * sizeof *samples);
+    if (states)
+        memcpy(row->states, states, ns * sizeof *states);
     if (units && n)
         memcpy(row->units, units, n * sizeof *units);
     return true;

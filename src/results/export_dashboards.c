@@ -53,15 +53,13 @@ static bool add_metric(cJSON *bench, const char *measure, double value, double l
            cJSON_AddNumberToObject(m, "upper_value", hi);
 }
 
-/* The row's states (states_text.h) as extra measures, fastest first from 1: state-K-share,
+/* The row's states as extra measures, fastest first from 1: state-K-share,
 ** state-K-median-METRIC and, for a candidate, state-K-delta-pct with its interval. */
 static bool add_state_metrics(cJSON *bench, const qsb_row *row, const char *metric)
 {
-    qsb_state_estimate s[QSB_STATES_MAX];
-    const char *why;
-    size_t n = row->states ? qsb_states_parse(row->states, s, &why) : 0;
+    const qsb_state_estimate *s = row->states;
     bool ok = true;
-    for (size_t k = 0; k < n && ok; k++) {
+    for (size_t k = 0; k < row->nstates && ok; k++) {
         char measure[80];
         snprintf(measure, sizeof measure, "state-%zu-share", k + 1);
         ok = add_metric(bench, measure, s[k].share, NAN, NAN);
@@ -135,7 +133,8 @@ static void extra_text(char *buf, size_t len, const qsb_results *r, const qsb_ce
     if (row->noisy && used >= 0 && (size_t)used < len)
         used += snprintf(buf + used, len - (size_t)used, "; noisy");
     char states[384];
-    if (qsb_row_states_words(row, states, sizeof states) > 0 && used >= 0 && (size_t)used < len)
+    if (qsb_states_words(row->states, row->nstates, states, sizeof states) > 0 && used >= 0 &&
+        (size_t)used < len)
         snprintf(buf + used, len - (size_t)used, "; %s", states);
 }
 

@@ -107,10 +107,10 @@ int qsb_json_get_bool(const qsb_json_place *at, const cJSON *obj, const char *ke
 }
 
 /* The seed: a number, or a "0x..." string (a number above 2^53 would lose bits). */
-int qsb_json_get_seed(const qsb_json_place *at, const cJSON *obj, uint64_t *out,
+int qsb_json_get_seed(const qsb_json_place *at, const cJSON *obj, const char *key, uint64_t *out,
                       int *found)
 {
-    const cJSON *item = qsb_json_member(obj, "seed");
+    const cJSON *item = qsb_json_member(obj, key);
     *found = item != NULL;
     if (!item)
         return QSB_OK;
@@ -118,5 +118,5 @@ int qsb_json_get_seed(const qsb_json_place *at, const cJSON *obj, uint64_t *out,
         return QSB_OK;
     if (cJSON_IsNumber(item) && qsb_json_number_to_u64(item->valuedouble, out) == 0)
         return QSB_OK;
-    return qsb_json_field_error(at, "seed", "not a whole number or a 0x-hex string");
+    return qsb_json_field_error(at, key, "not a whole number or a 0x-hex string");
 }

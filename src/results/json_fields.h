@@ -50,9 +50,9 @@ int qsb_json_get_double(const qsb_json_place *at, const cJSON *obj, const char *
 int qsb_json_get_bool(const qsb_json_place *at, const cJSON *obj, const char *key,
                       int required, bool *out);
 
-/* The seed: a number, or a "0x..." string (a number above 2^53 would lose bits); *found says
-** whether it was given. */
-int qsb_json_get_seed(const qsb_json_place *at, const cJSON *obj, uint64_t *out,
+/* The seed at key: a number, or a "0x..." string (a number above 2^53 would lose bits);
+** *found says whether it was given. */
+int qsb_json_get_seed(const qsb_json_place *at, const cJSON *obj, const char *key, uint64_t *out,
                       int *found);
 
 /* The document's context into c (schema.h QSB_CONTEXT_KEYS; read_json_context.c). */

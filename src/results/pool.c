@@ -281,8 +281,8 @@ static uint8_t delta_by_states(const qsb_state_estimate *est, size_t n)
 }
 
 /* Row i's states (states.h), its processes grouped by the states of `states` found on by_row
-** (the baseline's, or its own), each interval widened by the run's factors, into row->states;
-** a row with states is noisy when one of them is not precise. */
+** (the baseline's, or its own), each interval widened by the run's factors, into row->states
+** as the files write them; a row with states is noisy when one of them is not precise. */
 static int row_states(qsb_cell *cell, size_t i, const qsb_row *by_row, const qsb_states *states,
                       const pool_judge *judge)
 {
@@ -301,10 +301,17 @@ static int row_states(qsb_cell *cell, size_t i, const qsb_row *by_row, const qsb
         qsb_widen_interval(est[k].median, &est[k].median_lo, &est[k].median_hi, judge->medians);
         qsb_widen_delta(est[k].delta_pct, &est[k].delta_lo, &est[k].delta_hi, judge->ratios);
     }
-    if (!(row->states = qsb_states_format(est, states->count)))
-        return -1;
     if (!judge->exact)
         row->noisy = !states_precise(est, states->count, judge->precision_pct);
+    if (qsb_states_round(est, states->count) != 0)
+        return -1;
+    size_t fault; /* a state none of the row's processes is in: the files could not read it */
+    if (qsb_states_check(est, states->count, &fault) != NULL)
+        return 0;
+    if (!(row->states = malloc(states->count * sizeof *est)))
+        return -1;
+    memcpy(row->states, est, states->count * sizeof *est);
+    row->nstates = (uint8_t)states->count;
     return 0;
 }
 

@@ -16,9 +16,10 @@
 **   smoothly, where the median of the pooled ratios jumps between modes); under QSB_MIN_UNITS runs the spec's median of the
 **   pooled paired ratios, no interval;
 ** - states (stats states.h): a row whose units' medians fall into separated groups gets them
-**   in `states` (states_text.h), each with its share, processes, median and (a candidate, its
-**   units grouped by the baseline's states when it has them, else by its own) delta with its
-**   t interval over the state's units, widened by the drift factor as the row's; a row with
+**   in `states`, rounded as the files write them, each with its share, processes, median and
+**   (a candidate, its units grouped by the baseline's states when it has them, else by its
+**   own) delta with its t interval over the state's units, widened by the drift factor as the
+**   row's, none when a state holds none of the row's units; a row with
 **   states is noisy when a state of 3 units or more misses the precision (its speed's t
 **   interval, or its delta's), else by its own intervals as before; none for exact counts;
 ** - a row failed in any run is failed; comparisons are the first run's (the counted sorts are

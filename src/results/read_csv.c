@@ -123,7 +123,7 @@ static int read_header(csv_reader *r)
         r->column_at[c] = -1;
     r->machine_at = -1;
     for (size_t i = 0; i < r->nfields; i++) {
-        if (strcmp(r->fields[i], "machine") == 0)
+        if (strcmp(r->fields[i], qsb_context_keys[QSB_CONTEXT_machine].key) == 0)
             r->machine_at = (long)i;
         if (strcmp(r->fields[i], QSB_OLD_MODES_COLUMN) == 0)
             qsb_warning("%s: column '%s' (an earlier qsortbench's speed modes) is accepted and "
@@ -305,19 +305,22 @@ static int csv_units(void *ctx, const qsb_column *c, qsb_row *row)
 }
 
 /* The states text (states_text.h), refused when malformed; empty: none. */
-static int csv_states(void *ctx, const qsb_column *c, char **out)
+static int csv_states(void *ctx, const qsb_column *c, qsb_row *row)
 {
     const csv_field *f = ctx;
-    *out = NULL;
     if (*f->text == '\0')
         return QSB_OK;
     qsb_state_estimate s[QSB_STATES_MAX];
     const char *why;
-    if (qsb_states_parse(f->text, s, &why) == 0)
+    size_t n = qsb_states_parse(f->text, s, &why);
+    if (n == 0)
         return qsb_error(QSB_EUSAGE, "%s:%zu: column '%s': '%s' is not a row's states: %s",
                          f->r->path, f->r->record_line, c->name, qsb_quote(f->text), why);
-    *out = strdup(f->text);
-    return *out ? QSB_OK : qsb_out_of_memory("CSV states");
+    if (!(row->states = malloc(n * sizeof *s)))
+        return qsb_out_of_memory("CSV states");
+    memcpy(row->states, s, n * sizeof *s);
+    row->nstates = (uint8_t)n;
+    return QSB_OK;
 }
 
 static int csv_unfit(void *ctx, const qsb_column *c, const char *why)

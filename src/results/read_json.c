@@ -185,7 +185,7 @@ static int read_document(const char *name, const cJSON *root, const json_rows *r
     qsb_assembler *cells = NULL;
     int status = qsb_json_read_context(name, root, &out->context);
     if (status == QSB_OK)
-        status = qsb_json_get_string(&at, root, "baseline", 0, &out->baseline);
+        status = qsb_json_get_string(&at, root, QSB_COLUMN_NAME(baseline), 0, &out->baseline);
     if (status == QSB_OK && !(cells = qsb_assembler_new(name, QSB_PLACES_JSON_RESULTS, view, out)))
         status = qsb_out_of_memory("results");
     if (status == QSB_OK)

@@ -132,13 +132,15 @@ static int read_matrix(const qsb_json_place *at, const cJSON *ctx, qsb_context *
     int found = 0;
     char *mode = NULL;
     if (status == QSB_OK)
-        status = qsb_json_get_seed(&mat, m, &seed, &found);
+        status = qsb_json_get_seed(&mat, m, QSB_COLUMN_NAME(seed), &seed, &found);
     if (status == QSB_OK && found && seed != c->seed)
-        status = qsb_json_field_error(&mat, "seed", "differs from the context's seed");
+        status = qsb_json_field_error(&mat, QSB_COLUMN_NAME(seed),
+                                      "differs from the context's seed");
     if (status == QSB_OK)
-        status = qsb_json_get_string(&mat, m, "mode", 0, &mode);
+        status = qsb_json_get_string(&mat, m, QSB_COLUMN_NAME(mode), 0, &mode);
     if (status == QSB_OK && mode && c->mode && strcmp(mode, c->mode) != 0)
-        status = qsb_json_field_error(&mat, "mode", "differs from the context's mode");
+        status = qsb_json_field_error(&mat, QSB_COLUMN_NAME(mode),
+                                      "differs from the context's mode");
     free(mode);
     return status;
 }
@@ -180,7 +182,7 @@ static int read_context_key(const qsb_json_place *at, const cJSON *ctx, const qs
     case QSB_CTX_NUMBER: return qsb_json_get_double(at, ctx, k->key, k->required, field);
     case QSB_CTX_MEASURE: return get_measure(at, ctx, k->key, field);
     case QSB_CTX_BOOL: return qsb_json_get_bool(at, ctx, k->key, k->required, field);
-    case QSB_CTX_SEED: return qsb_json_get_seed(at, ctx, field, &found);
+    case QSB_CTX_SEED: return qsb_json_get_seed(at, ctx, k->key, field, &found);
     case QSB_CTX_CPU: return get_cpu(at, ctx, k->key, field);
     case QSB_CTX_CACHES: return get_cache_bytes(at, ctx, field);
     case QSB_CTX_SHARD: return read_shard(at, ctx, c);

@@ -14,15 +14,25 @@
 #include "schema.h"
 #include "states_text.h"
 
-static int get_samples(const qsb_json_place *at, const cJSON *obj, qsb_file_row *lr)
+/* ---- the format's column readers (schema.h): ctx is a json_row ---- */
+
+typedef struct {
+    const qsb_json_place *at;
+    const cJSON *obj; /* the row's object */
+} json_row;
+
+static int json_samples(void *ctx, const qsb_column *c, qsb_file_row *lr)
 {
+    const json_row *j = ctx;
+    const qsb_json_place *at = j->at;
+    const char *key = c->name;
     qsb_row *row = &lr->row;
-    const cJSON *list = qsb_json_member(obj, "samples");
+    const cJSON *list = qsb_json_member(j->obj, key);
     if (!list)
         return QSB_OK;
     lr->has_samples = 1;
     if (!cJSON_IsArray(list))
-        return qsb_json_field_error(at, "samples", "not an array");
+        return qsb_json_field_error(at, key, "not an array");
     int n = cJSON_GetArraySize(list);
     if (n == 0)
         return QSB_OK;
@@ -33,21 +43,24 @@ static int get_samples(const qsb_json_place *at, const cJSON *obj, qsb_file_row 
     const cJSON *item;
     cJSON_ArrayForEach(item, list) {
         if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble))
-            return qsb_json_field_error(at, "samples", "element %zu is not a finite number", i);
+            return qsb_json_field_error(at, key, "element %zu is not a finite number", i);
         row->samples[i++] = item->valuedouble;
     }
     row->nsamples = i;
     return QSB_OK;
 }
 
-/* "units": optional; one whole number below 2^32 per sample. */
-static int get_units(const qsb_json_place *at, const cJSON *obj, qsb_row *row)
+/* The units: optional; one whole number below 2^32 per sample. */
+static int json_units(void *ctx, const qsb_column *c, qsb_row *row)
 {
-    const cJSON *list = qsb_json_member(obj, "units");
+    const json_row *j = ctx;
+    const qsb_json_place *at = j->at;
+    const char *key = c->name;
+    const cJSON *list = qsb_json_member(j->obj, key);
     if (!list)
         return QSB_OK;
     if (!cJSON_IsArray(list) || (size_t)cJSON_GetArraySize(list) != row->nsamples)
-        return qsb_json_field_error(at, "units", "not an array of one unit per sample");
+        return qsb_json_field_error(at, key, "not an array of one unit per sample");
     row->units = malloc((row->nsamples ? row->nsamples : 1) * sizeof *row->units);
     if (!row->units)
         return qsb_out_of_memory("units");
@@ -57,19 +70,12 @@ static int get_units(const qsb_json_place *at, const cJSON *obj, qsb_row *row)
         uint64_t v;
         if (!cJSON_IsNumber(item) || qsb_json_number_to_u64(item->valuedouble, &v) != 0 ||
             v > UINT32_MAX)
-            return qsb_json_field_error(at, "units",
-                                        "element %zu is not a whole number below 2^32", i);
+            return qsb_json_field_error(at, key, "element %zu is not a whole number below 2^32",
+                                        i);
         row->units[i++] = (uint32_t)v;
     }
     return QSB_OK;
 }
-
-/* ---- the format's column readers (schema.h): ctx is a json_row ---- */
-
-typedef struct {
-    const qsb_json_place *at;
-    const cJSON *obj; /* the row's object */
-} json_row;
 
 static int json_text(void *ctx, const qsb_column *c, char **out)
 {
@@ -98,22 +104,7 @@ static int json_flag(void *ctx, const qsb_column *c, bool *out)
 static int json_seed(void *ctx, const qsb_column *c, uint64_t *out, int *found)
 {
     const json_row *j = ctx;
-    (void)c;
-    return qsb_json_get_seed(j->at, j->obj, out, found);
-}
-
-static int json_samples(void *ctx, const qsb_column *c, qsb_file_row *fr)
-{
-    const json_row *j = ctx;
-    (void)c;
-    return get_samples(j->at, j->obj, fr);
-}
-
-static int json_units(void *ctx, const qsb_column *c, qsb_row *row)
-{
-    const json_row *j = ctx;
-    (void)c;
-    return get_units(j->at, j->obj, row);
+    return qsb_json_get_seed(j->at, j->obj, c->name, out, found);
 }
 
 /* One state's object into e: share, processes, median, and delta_pct with delta_lo and
@@ -123,19 +114,19 @@ static int get_state(const qsb_json_place *at, const cJSON *obj, qsb_state_estim
     uint64_t processes = 0;
     int status = !cJSON_IsObject(obj) ? qsb_json_field_error(at, "", "not an object") : QSB_OK;
     if (status == QSB_OK)
-        status = qsb_json_get_double(at, obj, "share", 1, &e->share);
+        status = qsb_json_get_double(at, obj, QSB_STATE_SHARE_KEY, 1, &e->share);
     if (status == QSB_OK)
-        status = qsb_json_get_u64(at, obj, "processes", 1, &processes);
+        status = qsb_json_get_u64(at, obj, QSB_STATE_PROCESSES_KEY, 1, &processes);
     if (status == QSB_OK && processes > UINT32_MAX)
-        status = qsb_json_field_error(at, "processes", "not a count below 2^32");
+        status = qsb_json_field_error(at, QSB_STATE_PROCESSES_KEY, "not a count below 2^32");
     if (status == QSB_OK)
-        status = qsb_json_get_double(at, obj, "median", 1, &e->median);
+        status = qsb_json_get_double(at, obj, QSB_COLUMN_NAME(median), 1, &e->median);
     if (status == QSB_OK)
-        status = qsb_json_get_double(at, obj, "delta_pct", 0, &e->delta_pct);
+        status = qsb_json_get_double(at, obj, QSB_COLUMN_NAME(delta_pct), 0, &e->delta_pct);
     if (status == QSB_OK)
-        status = qsb_json_get_double(at, obj, "delta_lo", 0, &e->delta_lo);
+        status = qsb_json_get_double(at, obj, QSB_COLUMN_NAME(delta_lo), 0, &e->delta_lo);
     if (status == QSB_OK)
-        status = qsb_json_get_double(at, obj, "delta_hi", 0, &e->delta_hi);
+        status = qsb_json_get_double(at, obj, QSB_COLUMN_NAME(delta_hi), 0, &e->delta_hi);
     e->processes = (uint32_t)processes;
     return status;
 }
@@ -169,14 +160,13 @@ static qsb_json_place state_place(const qsb_json_place *row, const char *key, si
     return at;
 }
 
-/* The row's states: an array of state objects, checked as the CSV's text is, kept as that
-** text (states_text.h); absent or null: none. A fault of one state names that state and its
-** line, a fault of them together (their count, their shares) the row's `states`. */
-static int json_states(void *ctx, const qsb_column *c, char **out)
+/* The row's states: an array of state objects, checked as the CSV's text is and rounded as
+** it writes them (states_text.h); absent or null: none. A fault of one state names that state
+** and its line, a fault of them together (their count, their shares) the row's `states`. */
+static int json_states(void *ctx, const qsb_column *c, qsb_row *row)
 {
     const json_row *j = ctx;
     const cJSON *list = qsb_json_member(j->obj, c->name), *item;
-    *out = NULL;
     if (!list)
         return QSB_OK;
     if (!cJSON_IsArray(list))
@@ -199,8 +189,11 @@ static int json_states(void *ctx, const qsb_column *c, char **out)
     }
     if (why)
         return qsb_json_field_error(j->at, c->name, "not a row's states: %s", why);
-    *out = qsb_states_format(s, n);
-    return *out ? QSB_OK : qsb_out_of_memory("JSON states");
+    if (qsb_states_round(s, n) != 0 || !(row->states = malloc(n * sizeof *s)))
+        return qsb_out_of_memory("JSON states");
+    memcpy(row->states, s, n * sizeof *s);
+    row->nstates = (uint8_t)n;
+    return QSB_OK;
 }
 
 static int json_unfit(void *ctx, const qsb_column *c, const char *why)
@@ -223,6 +216,7 @@ int qsb_json_read_row(const qsb_json_place *at, const cJSON *obj, qsb_file_row *
     for (size_t c = 0; c < QSB_COLUMN_COUNT && status == QSB_OK; c++)
         status = qsb_read_column(&json_columns, &row, &qsb_columns[c], fr);
     if (status == QSB_OK && fr->row.verified && fr->row.failure)
-        status = qsb_json_field_error(at, "failure", "given, yet the row is verified");
+        status = qsb_json_field_error(at, QSB_COLUMN_NAME(failure),
+                                      "given, yet the row is verified");
     return status;
 }

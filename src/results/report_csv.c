@@ -16,6 +16,7 @@
 
 #include "diag.h"
 #include "schema.h"
+#include "states_text.h"
 
 static int needs_quotes(const char *text)
 {
@@ -57,13 +58,14 @@ static char *join_samples(const qsb_row *row, bool units)
 }
 
 /* One column's field of the row, without its separator. */
-static void put_value(FILE *out, const qsb_column *c, qsb_file_row *fr, const char *joined)
+static void put_value(FILE *out, const qsb_column *c, qsb_file_row *fr, const char *joined,
+                      const char *states)
 {
     const void *field = qsb_column_field(c, fr);
     double d;
     switch (c->type) {
-    case QSB_COL_TEXT:
-    case QSB_COL_STATES: put_text(out, *(char *const *)field); return;
+    case QSB_COL_TEXT: put_text(out, *(char *const *)field); return;
+    case QSB_COL_STATES: put_text(out, states); return;
     case QSB_COL_U64:
     case QSB_COL_SIZE: fprintf(out, "%" PRIu64, *(const uint64_t *)field); return;
     case QSB_COL_UINT: fprintf(out, "%u", *(const unsigned *)field); return;
@@ -86,9 +88,11 @@ static int put_row(FILE *out, const qsb_results *r, const qsb_cell *cell, size_t
     qsb_file_row fr;
     qsb_file_row_view(r, cell, index, &fr);
     char *samples = join_samples(&fr.row, false), *units = join_samples(&fr.row, true);
-    if (!samples || !units) {
+    char *states = qsb_states_format(fr.row.states, fr.row.nstates);
+    if (!samples || !units || !states) {
         free(samples);
         free(units);
+        free(states);
         return qsb_out_of_memory("CSV samples");
     }
     const char *sep = "";
@@ -97,7 +101,7 @@ static int put_row(FILE *out, const qsb_results *r, const qsb_cell *cell, size_t
         if (!c->csv)
             continue;
         fputs(sep, out);
-        put_value(out, c, &fr, c->type == QSB_COL_UNITS ? units : samples);
+        put_value(out, c, &fr, c->type == QSB_COL_UNITS ? units : samples, states);
         sep = ",";
     }
     if (machine) {
@@ -107,6 +111,7 @@ static int put_row(FILE *out, const qsb_results *r, const qsb_cell *cell, size_t
     fputc('\n', out);
     free(samples);
     free(units);
+    free(states);
     return QSB_OK;
 }
 
@@ -120,7 +125,8 @@ static void put_header(FILE *out, bool machine)
         fprintf(out, "%s%s", sep, qsb_columns[i].name);
         sep = ",";
     }
-    fputs(machine ? ",machine\n" : "\n", out);
+    const char *column = qsb_context_keys[QSB_CONTEXT_machine].key;
+    fprintf(out, "%s%s\n", machine ? "," : "", machine ? column : "");
 }
 
 int qsb_report_csv(FILE *out, const qsb_results *r)

@@ -15,7 +15,6 @@
 #include "diag.h"
 #include "json_write.h"
 #include "schema.h"
-#include "states_text.h"
 
 /* cJSON's adders return NULL when out of memory; one flag collects that for a whole tree. */
 typedef struct {
@@ -110,8 +109,8 @@ static cJSON *matrix_object(builder *b, const qsb_context *c)
     add(b, mo, "sizes", count_array(b, m->sizes, m->n_sizes));
     add(b, mo, "patterns", string_array(b, m->patterns, m->n_patterns));
     add(b, mo, "algos", string_array(b, m->algos, m->n_algos));
-    add(b, mo, "seed", count(c->seed));
-    add(b, mo, "mode", string_or_null(c->mode));
+    add(b, mo, QSB_COLUMN_NAME(seed), count(c->seed));
+    add(b, mo, QSB_COLUMN_NAME(mode), string_or_null(c->mode));
     return mo;
 }
 
@@ -211,15 +210,11 @@ static cJSON *unit_array(builder *b, const qsb_row *row)
     return array;
 }
 
-/* The row's states (states_text.h) as an array of objects {share, processes, median,
-** delta_pct, delta_lo, delta_hi}, a baseline's without the delta's three; null without
-** states. */
-static cJSON *states_array(builder *b, const char *text)
+/* The row's states as an array of objects {share, processes, median, delta_pct, delta_lo,
+** delta_hi}, a baseline's without the delta's three; null without states. */
+static cJSON *states_array(builder *b, const qsb_state_estimate *s, size_t n)
 {
-    qsb_state_estimate s[QSB_STATES_MAX];
-    const char *why;
-    size_t n = text ? qsb_states_parse(text, s, &why) : 0;
-    if (n == 0)
+    if (!s)
         return cJSON_CreateNull();
     cJSON *array = cJSON_CreateArray();
     for (size_t k = 0; array && k < n; k++) {
@@ -229,13 +224,13 @@ static cJSON *states_array(builder *b, const char *text)
             b->failed = true;
             break;
         }
-        add(b, o, "share", number_or_null(s[k].share));
-        add(b, o, "processes", count(s[k].processes));
-        add(b, o, "median", number_or_null(s[k].median));
+        add(b, o, QSB_STATE_SHARE_KEY, number_or_null(s[k].share));
+        add(b, o, QSB_STATE_PROCESSES_KEY, count(s[k].processes));
+        add(b, o, QSB_COLUMN_NAME(median), number_or_null(s[k].median));
         if (isfinite(s[k].delta_pct)) {
-            add(b, o, "delta_pct", number_or_null(s[k].delta_pct));
-            add(b, o, "delta_lo", number_or_null(s[k].delta_lo));
-            add(b, o, "delta_hi", number_or_null(s[k].delta_hi));
+            add(b, o, QSB_COLUMN_NAME(delta_pct), number_or_null(s[k].delta_pct));
+            add(b, o, QSB_COLUMN_NAME(delta_lo), number_or_null(s[k].delta_lo));
+            add(b, o, QSB_COLUMN_NAME(delta_hi), number_or_null(s[k].delta_hi));
         }
     }
     if (!array)
@@ -257,7 +252,7 @@ static cJSON *column_value(builder *b, const qsb_column *c, qsb_file_row *fr)
     case QSB_COL_BOOL: return cJSON_CreateBool(*(const bool *)field);
     case QSB_COL_SAMPLES: return number_array(b, fr->row.samples, fr->row.nsamples);
     case QSB_COL_UNITS: return fr->row.units ? unit_array(b, &fr->row) : NULL;
-    case QSB_COL_STATES: return states_array(b, *(char *const *)field);
+    case QSB_COL_STATES: return states_array(b, fr->row.states, fr->row.nstates);
     }
     return NULL;
 }
@@ -294,7 +289,7 @@ static cJSON *document_head(builder *b, const qsb_results *r, qsb_versioning ver
     if (versioning == QSB_VERSIONED)
         add(b, root, "schema_version", count(QSB_SCHEMA_VERSION));
     add(b, root, "context", context_object(b, &r->context));
-    add(b, root, "baseline", string_or_null(r->baseline));
+    add(b, root, QSB_COLUMN_NAME(baseline), string_or_null(r->baseline));
     return root;
 }
 

@@ -108,7 +108,7 @@ static void print_delta(FILE *out, const qsb_row *cand)
 static void print_states(FILE *out, const qsb_row *row)
 {
     char words[512], a[QSB_QUOTE_MAX + 1];
-    if (qsb_row_states_words(row, words, sizeof words) == 0)
+    if (qsb_states_words(row->states, row->nstates, words, sizeof words) == 0)
         return;
     if (isnan(row->delta_pct))
         fprintf(out, "  %s %s", shown(a, row->algorithm), words);

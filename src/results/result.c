@@ -112,20 +112,22 @@ static int row_copy(qsb_row *dst, const qsb_row *src)
     dst->algorithm = algorithm;
     dst->samples = NULL;
     dst->units = NULL;
-    dst->failure = dst->states = NULL;
+    dst->failure = NULL;
+    dst->states = NULL;
     size_t n = src->nsamples ? src->nsamples : 1;
     if (src->samples && !(dst->samples = malloc(n * sizeof *dst->samples)))
         return -1;
     if (src->units && !(dst->units = malloc(n * sizeof *dst->units)))
         return -1;
+    if (src->states && !(dst->states = malloc(src->nstates * sizeof *dst->states)))
+        return -1;
     if (src->samples)
         memcpy(dst->samples, src->samples, src->nsamples * sizeof *dst->samples);
     if (src->units)
         memcpy(dst->units, src->units, src->nsamples * sizeof *dst->units);
-    return qsb_set_string(&dst->failure, src->failure) != 0 ||
-                   qsb_set_string(&dst->states, src->states) != 0
-               ? -1
-               : 0;
+    if (src->states)
+        memcpy(dst->states, src->states, src->nstates * sizeof *dst->states);
+    return qsb_set_string(&dst->failure, src->failure);
 }
 
 static int cell_copy(qsb_results *dst, const qsb_cell *src)
@@ -311,13 +313,6 @@ void *qsb_store_alloc(qsb_store **store, size_t size)
     void *p = (char *)s->data + s->used;
     s->used += need;
     return p;
-}
-
-char *qsb_store_text(qsb_store **store, const char *text)
-{
-    size_t len = strlen(text) + 1;
-    char *copy = qsb_store_alloc(store, len);
-    return copy ? memcpy(copy, text, len) : NULL;
 }
 
 void qsb_store_join(qsb_store **into, qsb_store **from)

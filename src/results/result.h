@@ -14,7 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stats.h" /* qsb_summary */
+#include "states.h" /* qsb_state_estimate */
+#include "stats.h"  /* qsb_summary */
 
 #define QSB_SCHEMA_VERSION 1
 /* Fleet files (merged results of several machines, report.h) carry schema_version 2: a reader
@@ -119,6 +120,7 @@ typedef struct {
     bool noisy;          /* the precision target was not reached, or the machine was slowed
                          ** for most of the samples (docs/measurement.md, "Slowed samples") */
     uint8_t states_delta; /* qsb_states_delta, in the padding after the flags */
+    uint8_t nstates;      /* the states' count: 0, or 2 .. QSB_STATES_MAX */
     unsigned batch;      /* sorts timed back to back per sample (a sample is their time / batch);
                          ** 0 when unknown (JSON only, optional) */
     unsigned retaken;    /* sorts timed again because the process lost the CPU during them
@@ -126,8 +128,9 @@ typedef struct {
     unsigned near_units; /* units in which the sort's code and the comparator shared a
                          ** 16 MiB-aligned region (placement.h; JSON only, optional) */
     char *failure;       /* NULL when verified, else why ("not sorted at index 12") */
-    char *states;        /* NULL, or the row's states over units (pool.h), fastest first, in
-                         ** the text of states_text.h */
+    qsb_state_estimate *states; /* NULL, or the row's nstates states over units (pool.h),
+                         ** fastest first, their numbers rounded as the files write them
+                         ** (qsb_states_round): a row's states read the same from every file */
 } qsb_row;
 
 /* A row as compare holds it (qsb_read_compare_results, read_results.h): what compare reads of
@@ -136,13 +139,13 @@ typedef struct {
 ** store; qsb_slim_row_view gives the row as a qsb_row. */
 typedef struct {
     const char *algorithm;
-    const void *block;    /* nsamples doubles, then (has_units) nsamples units as uint32_t,
-                          ** then (has_failure) the failure's text, then (has_states) the
-                          ** states' text, each ending in a NUL; NULL when all are absent */
+    const void *block;    /* nsamples doubles, then nstates states, then (has_units) nsamples
+                          ** units as uint32_t, then (has_failure) the failure's text ending
+                          ** in a NUL; NULL when all are absent */
     double median;        /* the file's summary median */
     uint64_t comparisons;
     uint32_t nsamples;
-    uint8_t verified, has_units, has_failure, has_states;
+    uint8_t verified, has_units, has_failure, nstates;
 } qsb_slim_row;
 
 typedef struct {
@@ -165,8 +168,6 @@ typedef struct qsb_store qsb_store;
 /* size bytes from the store (created when *store is NULL), aligned for a double; NULL when
 ** out of memory. Freed only with the whole store. */
 void *qsb_store_alloc(qsb_store **store, size_t size);
-/* A copy of text in the store; NULL when out of memory. */
-char *qsb_store_text(qsb_store **store, const char *text);
 /* Moves every block of *from into *into (*from is left NULL). */
 void qsb_store_join(qsb_store **into, qsb_store **from);
 void qsb_store_free(qsb_store *store);

@@ -75,7 +75,7 @@ static int read_value(const qsb_column_reader *in, void *ctx, const qsb_column *
     case QSB_COL_SEED: return in->seed(ctx, c, field, &r->has_seed);
     case QSB_COL_SAMPLES: return in->samples(ctx, c, r);
     case QSB_COL_UNITS: return in->units(ctx, c, &r->row);
-    case QSB_COL_STATES: return in->states(ctx, c, field);
+    case QSB_COL_STATES: return in->states(ctx, c, &r->row);
     }
     return QSB_OK;
 }

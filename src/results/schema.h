@@ -58,8 +58,8 @@ typedef enum {
     QSB_COL_SEED,    /* uint64_t and has_seed; CSV 0x-hex, JSON a number or a 0x-hex string */
     QSB_COL_SAMPLES, /* row.samples[row.nsamples] and has_samples; CSV joined by ';' */
     QSB_COL_UNITS,   /* row.units, one per sample, NULL when unknown; CSV joined by ';' */
-    QSB_COL_STATES,  /* char *, the states text (states_text.h), NULL when none; CSV that
-                     ** text, JSON an array of objects; readers refuse a malformed one */
+    QSB_COL_STATES,  /* row.states[row.nstates], NULL when none; CSV the states text
+                     ** (states_text.h), JSON an array of objects; readers refuse malformed ones */
 } qsb_column_type;
 
 /* X(name, type, field of qsb_file_row, required by the readers, in the CSV too). The 14
@@ -98,6 +98,11 @@ typedef enum {
     X(near_units,  UINT,    row.near_units,         0, false)  \
     X(states,      STATES,  row.states,             0, true)
 
+/* The members of a state's object in the JSON files' `states` beside the columns' median,
+** delta_pct, delta_lo and delta_hi, which give those figures of the state alone. */
+#define QSB_STATE_SHARE_KEY "share"
+#define QSB_STATE_PROCESSES_KEY "processes"
+
 /* The column an earlier version wrote where `states` is now: readers accept it, say so once,
 ** and do not read it. */
 #define QSB_OLD_MODES_COLUMN "modes"
@@ -118,6 +123,9 @@ typedef struct {
 } qsb_column;
 
 extern const qsb_column qsb_columns[QSB_COLUMN_COUNT];
+
+/* A column's name, from the table: the one place it is spelled. */
+#define QSB_COLUMN_NAME(id) (qsb_columns[QSB_COLUMN_##id].name)
 
 /* The field of column c in row r. */
 static inline void *qsb_column_field(const qsb_column *c, qsb_file_row *r)
@@ -244,7 +252,7 @@ typedef struct {
     int (*seed)(void *ctx, const qsb_column *c, uint64_t *out, int *found);
     int (*samples)(void *ctx, const qsb_column *c, qsb_file_row *r);
     int (*units)(void *ctx, const qsb_column *c, qsb_row *r);
-    int (*states)(void *ctx, const qsb_column *c, char **out);
+    int (*states)(void *ctx, const qsb_column *c, qsb_row *r);
     int (*unfit)(void *ctx, const qsb_column *c, const char *why);
 } qsb_column_reader;
 

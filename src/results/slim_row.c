@@ -17,17 +17,18 @@ const char *qsb_cell_algorithm(const qsb_cell *cell, size_t i)
     return cell->slim_rows ? cell->slim[i].algorithm : cell->rows[i].algorithm;
 }
 
-/* The block's parts in order: samples, units, failure, states. */
+/* The block's parts in order: samples, states, units, failure (the doubles first, so that
+** each part is aligned for its type). */
 typedef struct {
-    size_t samples, units, failure, states;
+    size_t samples, states, units, failure;
 } block_sizes;
 
 static block_sizes sizes_of(const qsb_row *row)
 {
     size_t n = row->samples ? row->nsamples : 0;
-    return (block_sizes){n * sizeof(double), row->units ? n * sizeof(uint32_t) : 0,
-                         row->failure ? strlen(row->failure) + 1 : 0,
-                         row->states ? strlen(row->states) + 1 : 0};
+    return (block_sizes){n * sizeof(double), row->nstates * sizeof(qsb_state_estimate),
+                         row->units ? n * sizeof(uint32_t) : 0,
+                         row->failure ? strlen(row->failure) + 1 : 0};
 }
 
 /* A part of the block; an absent one (NULL, 0 bytes) copies nothing. */
@@ -40,7 +41,7 @@ static void copy_part(char *to, const void *from, size_t bytes)
 int qsb_slim_row_pack(qsb_store **store, const qsb_row *row, qsb_slim_row *out)
 {
     block_sizes z = sizes_of(row);
-    size_t bytes = z.samples + z.units + z.failure + z.states;
+    size_t bytes = z.samples + z.states + z.units + z.failure;
     *out = (qsb_slim_row){.algorithm = row->algorithm,
                           .median = row->summary.median,
                           .comparisons = row->comparisons,
@@ -49,16 +50,16 @@ int qsb_slim_row_pack(qsb_store **store, const qsb_row *row, qsb_slim_row *out)
                           .verified = row->verified,
                           .has_units = row->units != NULL,
                           .has_failure = row->failure != NULL,
-                          .has_states = row->states != NULL};
+                          .nstates = row->nstates};
     if (bytes == 0)
         return 0;
     char *block = qsb_store_alloc(store, bytes);
     if (!block)
         return -1;
     copy_part(block, row->samples, z.samples);
-    copy_part(block + z.samples, row->units, z.units);
-    copy_part(block + z.samples + z.units, row->failure, z.failure);
-    copy_part(block + z.samples + z.units + z.failure, row->states, z.states);
+    copy_part(block + z.samples, row->states, z.states);
+    copy_part(block + z.samples + z.states, row->units, z.units);
+    copy_part(block + z.samples + z.states + z.units, row->failure, z.failure);
     out->block = block;
     return 0;
 }
@@ -80,9 +81,10 @@ void qsb_slim_row_view(const qsb_slim_row *slim, qsb_row *row)
         return;
     row->samples = n ? (double *)at : NULL;
     at += n * sizeof(double);
+    row->states = slim->nstates ? (qsb_state_estimate *)at : NULL;
+    row->nstates = slim->nstates;
+    at += slim->nstates * sizeof(qsb_state_estimate);
     row->units = slim->has_units ? (uint32_t *)at : NULL;
     at += slim->has_units ? n * sizeof(uint32_t) : 0;
     row->failure = slim->has_failure ? (char *)at : NULL;
-    at += slim->has_failure ? strlen(at) + 1 : 0;
-    row->states = slim->has_states ? (char *)at : NULL;
 }

@@ -1,6 +1,6 @@
 /*
-** The states text of a row (states_text.h): written, parsed and checked in one place, so that
-** the CSV and JSON readers refuse the same malformed states.
+** The states text of a row (states_text.h): written and parsed in one place, and checked
+** there, so that the CSV and JSON readers refuse the same malformed states.
 */
 #include "states_text.h"
 
@@ -15,19 +15,20 @@
 
 char *qsb_states_format(const qsb_state_estimate *s, size_t n)
 {
-    size_t cap = 96 * (n ? n : 1), used = 0;
-    char *text = malloc(cap);
-    if (!text)
-        return NULL;
-    text[0] = '\0';
-    for (size_t k = 0; k < n; k++) {
-        used += (size_t)snprintf(text + used, cap - used, "%s%.2f(%u)@%.1f", k ? ";" : "",
-                                 s[k].share, (unsigned)s[k].processes, s[k].median);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    for (size_t k = 0; fp && k < n; k++) {
+        fprintf(fp, "%s%.2f(%u)@%.1f", k ? ";" : "", s[k].share, (unsigned)s[k].processes,
+                s[k].median);
         if (isfinite(s[k].delta_pct))
-            used += (size_t)snprintf(text + used, cap - used, "/%+.2f", s[k].delta_pct);
+            fprintf(fp, "/%+.2f", s[k].delta_pct);
         if (isfinite(s[k].delta_pct) && isfinite(s[k].delta_lo) && isfinite(s[k].delta_hi))
-            used += (size_t)snprintf(text + used, cap - used, "[%+.2f,%+.2f]", s[k].delta_lo,
-                                     s[k].delta_hi);
+            fprintf(fp, "[%+.2f,%+.2f]", s[k].delta_lo, s[k].delta_hi);
+    }
+    if (!fp || fclose(fp) != 0) {
+        free(text);
+        return NULL;
     }
     return text;
 }
@@ -78,26 +79,33 @@ size_t qsb_states_parse(const char *text, qsb_state_estimate *out, const char **
     const char *p = text;
     size_t n = 0;
     *why = NULL;
-    while (true) {
+    do {
         if (n == QSB_STATES_MAX) {
             *why = "more states than a row can have";
             return 0;
         }
-        if (!parse_state(&p, &out[n++])) {
+        if (!parse_state(&p, &out[n++]) || (*p != '\0' && *p != ';')) {
             *why = "not SHARE(PROCESSES)@MEDIAN[/DELTA[[LO,HI]]] joined by ';'";
             return 0;
         }
-        if (*p == '\0')
-            break;
-        if (!expect(&p, ';')) {
-            *why = "not SHARE(PROCESSES)@MEDIAN[/DELTA[[LO,HI]]] joined by ';'";
-            return 0;
-        }
-    }
+    } while (*p++ == ';');
     size_t fault;
     if ((*why = qsb_states_check(out, n, &fault)) != NULL)
         return 0;
     return n;
+}
+
+int qsb_states_round(qsb_state_estimate *s, size_t n)
+{
+    char *text = qsb_states_format(s, n);
+    const char *p = text;
+    for (size_t k = 0; text && k < n; k++) {
+        parse_state(&p, &s[k]);
+        p += *p == ';';
+    }
+    bool made = text != NULL;
+    free(text);
+    return made ? 0 : -1;
 }
 
 /* Why state e is not well formed, paired (with deltas) as the first state is; NULL when it is. */
@@ -151,11 +159,8 @@ size_t qsb_states_summary(const qsb_results *r, size_t index, char *buf, size_t 
         rows++;
         if (!row->states || (index > 0 && cell->rows[0].states))
             continue; /* none, or its baseline's speeds */
-        qsb_state_estimate s[QSB_STATES_MAX];
-        const char *why;
-        size_t n = qsb_states_parse(row->states, s, &why);
-        if (n == 0)
-            continue;
+        const qsb_state_estimate *s = row->states;
+        size_t n = row->nstates;
         with_states++;
         if (n > most) {
             most = n;
@@ -212,11 +217,8 @@ size_t qsb_states_delta_summary(const qsb_results *r, size_t index, char *buf, s
     return tested;
 }
 
-size_t qsb_row_states_words(const qsb_row *row, char *buf, size_t len)
+size_t qsb_states_words(const qsb_state_estimate *s, size_t n, char *buf, size_t len)
 {
-    qsb_state_estimate s[QSB_STATES_MAX];
-    const char *why;
-    size_t n = row->states ? qsb_states_parse(row->states, s, &why) : 0;
     size_t used = 0;
     if (len > 0)
         buf[0] = '\0';

@@ -1,5 +1,6 @@
 /*
-** A row's states as the files write them (qsb_row.states): one text, fastest state first,
+** A row's states (qsb_row.states) as the CSV files and the history write them: one text,
+** fastest state first,
 **
 **     STATE;STATE[;...]      STATE = SHARE(PROCESSES)@MEDIAN[/DELTA[[LO,HI]]]
 **
@@ -7,9 +8,11 @@
 ** the share of the row's processes (2 decimals), their count, the row's median in the state
 ** (1 decimal), and for a candidate the delta in % with its 95% interval (2 decimals; the
 ** interval absent under 3 processes). A baseline's states have no delta. The JSON files carry
-** the same numbers as an array of objects (report_json.c, read_json_row.c). A text is well formed
-** when it has 2 to QSB_STATES_MAX states, every one of at least one process, all with a delta
-** or none, each interval holding its delta, and shares summing to 1 within their rounding.
+** the same numbers as an array of objects (report_json.c, read_json_row.c). States are well
+** formed when there are 2 to QSB_STATES_MAX of them, every one of at least one process, all
+** with a delta or none, each interval holding its delta, and shares summing to 1 within their
+** rounding. The text is made and read here only, for the CSV writer and reader and the
+** history; everything else reads the row's array.
 */
 #ifndef QSB_STATES_TEXT_H
 #define QSB_STATES_TEXT_H
@@ -19,7 +22,7 @@
 #include "result.h"
 #include "states.h"
 
-/* The text of s[0..n) (n >= 2) in a new string, or NULL when out of memory. A state whose
+/* The text of s[0..n) in a new string ("" for n 0), or NULL when out of memory. A state whose
 ** delta_pct is NAN is written without a delta, one whose bounds are NAN without an interval. */
 char *qsb_states_format(const qsb_state_estimate *s, size_t n);
 
@@ -27,16 +30,22 @@ char *qsb_states_format(const qsb_state_estimate *s, size_t n);
 ** formed (*why then says why, for a message). Numbers are as written (rounded). */
 size_t qsb_states_parse(const char *text, qsb_state_estimate *out, const char **why);
 
-/* Why states s[0..n) are not well formed (the rules above, numbers compared as rounded in the
-** text), or NULL. *fault gets the index of the state at fault, n when the fault is of the
-** states together (their count, their shares' sum). */
+/* Why states s[0..n) are not well formed (the rules above), or NULL. *fault gets the index of
+** the state at fault, n when the fault is of the states together (their count, their shares'
+** sum). */
 const char *qsb_states_check(const qsb_state_estimate *s, size_t n, size_t *fault);
 
-/* A row's states in words, as the table and the report show them: "states 57% -23.1% +-1.8 /
-** 43% -41.0% ±2.2" for a candidate (± the larger side of the interval; "too few" without
-** one), "states 57% 2010345 / 43% 2931002" for a baseline (medians). Returns the number of
-** states (buf empty and 0 for a row without states). */
-size_t qsb_row_states_words(const qsb_row *row, char *buf, size_t len);
+/* s[0..n) replaced by what their text reads back: each number rounded to its decimals, the
+** interval dropped when a bound or the delta is NAN, the fields the files do not carry NAN.
+** What the run and the JSON reader keep in a row, so that every file writes the same states.
+** Returns 0, or -1 when out of memory (s unchanged then). */
+int qsb_states_round(qsb_state_estimate *s, size_t n);
+
+/* A row's states s[0..n) in words, as the table and the report show them: "states 57% -23.1%
+** ±1.8 / 43% -41.0% ±2.2" for a candidate (± the larger side of the interval; "too few"
+** without one), "states 57% 2010345 / 43% 2931002" for a baseline (medians). Returns n (buf
+** empty and 0 for a row without states). */
+size_t qsb_states_words(const qsb_state_estimate *s, size_t n, char *buf, size_t len);
 
 /* What algorithm `index` (the cells' row index; 0 the baseline) showed of states over the
 ** result, in words for the run's last lines: "msort ran at 3 speeds in this run's processes
