@@ -14,6 +14,10 @@
 
 #include "intervals.h"
 
+/* Freed where a copy fails, and with the results; defined with what they free. */
+static void context_free(qsb_context *c);
+static void store_free(qsb_store *store);
+
 int qsb_set_string(char **field, const char *value)
 {
     char *copy = NULL;
@@ -172,7 +176,8 @@ const char *qsb_machine_name(const qsb_context *c)
     return c->host && *c->host ? c->host : "unknown";
 }
 
-void qsb_matrix_free(qsb_matrix *m)
+/* Frees what the matrix owns and zeroes it. */
+static void matrix_free(qsb_matrix *m)
 {
     for (size_t i = 0; i < m->n_patterns; i++)
         free(m->patterns[i]);
@@ -219,7 +224,7 @@ int qsb_matrix_copy(qsb_matrix *dst, const qsb_matrix *src)
     dst->algos = copy_words(src->algos, src->n_algos, &failed);
     dst->n_algos = dst->algos ? src->n_algos : 0;
     if (failed)
-        qsb_matrix_free(dst);
+        matrix_free(dst);
     return failed ? -1 : 0;
 }
 
@@ -257,15 +262,15 @@ int qsb_context_copy(qsb_context *dst, const qsb_context *src)
     for (size_t i = 0; i < sizeof to / sizeof to[0] && !failed; i++)
         failed = qsb_set_string(to[i], from[i]) != 0;
     if (failed || qsb_matrix_copy(&dst->matrix, &src->matrix) != 0) {
-        qsb_context_free(dst);
+        context_free(dst);
         return -1;
     }
     return 0;
 }
 
-void qsb_context_free(qsb_context *c)
+static void context_free(qsb_context *c)
 {
-    qsb_matrix_free(&c->matrix);
+    matrix_free(&c->matrix);
     char **strings[] = {CONTEXT_STRINGS(c)};
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++)
         free(*strings[i]);
@@ -280,8 +285,8 @@ void qsb_results_free(qsb_results *r)
         qsb_results_drop_last_cell(r);
     free(r->cells);
     free(r->baseline);
-    qsb_store_free(r->store);
-    qsb_context_free(&r->context);
+    store_free(r->store);
+    context_free(&r->context);
     memset(r, 0, sizeof *r);
 }
 
@@ -327,7 +332,7 @@ void qsb_store_join(qsb_store **into, qsb_store **from)
     *from = NULL;
 }
 
-void qsb_store_free(qsb_store *store)
+static void store_free(qsb_store *store)
 {
     while (store) {
         qsb_store *next = store->next;

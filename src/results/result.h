@@ -170,7 +170,6 @@ typedef struct qsb_store qsb_store;
 void *qsb_store_alloc(qsb_store **store, size_t size);
 /* Moves every block of *from into *into (*from is left NULL). */
 void qsb_store_join(qsb_store **into, qsb_store **from);
-void qsb_store_free(qsb_store *store);
 
 typedef struct {
     qsb_context context;
@@ -188,13 +187,10 @@ void qsb_results_free(qsb_results *r);
 ** "unknown". */
 const char *qsb_machine_name(const qsb_context *c);
 
-/* Frees what the matrix owns and zeroes it. */
-void qsb_matrix_free(qsb_matrix *m);
 /* A deep copy of src into *dst (which is overwritten); 0, or -1 when out of memory. */
 int qsb_matrix_copy(qsb_matrix *dst, const qsb_matrix *src);
 /* Deep copy of a whole context, for merge; 0 or -1 when out of memory (then dst is freed). */
 int qsb_context_copy(qsb_context *dst, const qsb_context *src);
-void qsb_context_free(qsb_context *c);
 
 /* Building results (result.c), for the run and the readers. Functions returning int give 0,
 ** or -1 when out of memory, and report nothing: the caller reports. */
