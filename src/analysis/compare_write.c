@@ -571,7 +571,8 @@ static void warn_differences(const sayer *s, const qsb_compare_report *r,
                                    context_value(b, sizeof b, &cand->context, name));
         nl = nl < sizeof names ? nl : sizeof names - 1;
     }
-    say(s, QSB_SAYS_WARNING, "the runs differ in %s: %s; the comparison may not be fair", names, details);
+    say(s, QSB_SAYS_WARNING, "the runs differ in %s: %s; the comparison may not be fair", names,
+        details);
 }
 
 /* Only JSON from a run records its build; a CSV says nothing either way. */
@@ -579,8 +580,10 @@ static void warn_build(const sayer *s, const char *which, const qsb_context *c)
 {
     bool timed = c->metric && strcmp(c->metric, "comparisons") != 0;
     if (timed && c->repetitions && (c->sanitized || !c->release_build))
-        say(s, QSB_SAYS_WARNING, "%s was measured by a %s build: its timings do not represent the "
-                    "algorithms", which, c->sanitized ? "sanitized" : "non-release");
+        say(s, QSB_SAYS_WARNING,
+            "%s was measured by a %s build: its timings do not represent the "
+            "algorithms",
+            which, c->sanitized ? "sanitized" : "non-release");
 }
 
 static void warn_runs(const sayer *s, const qsb_results *base, const qsb_results *cand)
@@ -588,8 +591,9 @@ static void warn_runs(const sayer *s, const qsb_results *base, const qsb_results
     warn_build(s, "BASE", &base->context);
     warn_build(s, "NEW", &cand->context);
     if (base->context.incomplete || cand->context.incomplete)
-        say(s, QSB_SAYS_WARNING, "%s was interrupted: its missing rows are listed as in one file only",
-                    base->context.incomplete ? "BASE" : "NEW");
+        say(s, QSB_SAYS_WARNING,
+            "%s was interrupted: its missing rows are listed as in one file only",
+            base->context.incomplete ? "BASE" : "NEW");
 }
 
 /* Warnings after the table: rows with too few samples, unresolved rows, rows tested by
@@ -600,54 +604,62 @@ static void warn_rows(const sayer *s, const qsb_compare_report *r)
     const qsb_compare_options *opt = &r->opt;
     size_t few = r->count[QSB_VERDICT_FEW_SAMPLES], bare = r->no_samples;
     if (few)
-        say(s, QSB_SAYS_WARNING, "%zu row%s slower beyond %g%% with too few samples for p < %g: run with "
-                    "more repetitions (--reps 10 or more)", few, few == 1 ? " is" : "s are",
-                    opt->threshold_pct, opt->alpha);
+        say(s, QSB_SAYS_WARNING,
+            "%zu row%s slower beyond %g%% with too few samples for p < %g: run with "
+            "more repetitions (--reps 10 or more)",
+            few, few == 1 ? " is" : "s are", opt->threshold_pct, opt->alpha);
     size_t open_rows = r->count[QSB_VERDICT_UNRESOLVED];
     if (open_rows) /* between runs the times move with the run level, which more processes
                    ** do not narrow; the ratios to the baseline move less */
-        say(s, QSB_SAYS_WARNING, "%zu row%s unresolved: not shown slower beyond %g%%, but %s 95%% "
-                    "interval%s reach%s beyond it, so a regression of that size is not ruled "
-                    "out; %s", open_rows, open_rows == 1 ? " is" : "s are", opt->threshold_pct,
-                    open_rows == 1 ? "its" : "their", open_rows == 1 ? "" : "s",
-                    open_rows == 1 ? "es" : "",
-                    r->normalized ? "a longer --budget in both runs narrows the intervals down "
-                                    "to what the runs move by (compare --calibration)"
-                                  : "--normalize (the ratios to the baseline move less between "
-                                    "runs than the times) and a longer --budget in both runs "
-                                    "narrow the intervals");
+        say(s, QSB_SAYS_WARNING,
+            "%zu row%s unresolved: not shown slower beyond %g%%, but %s 95%% "
+            "interval%s reach%s beyond it, so a regression of that size is not ruled "
+            "out; %s",
+            open_rows, open_rows == 1 ? " is" : "s are", opt->threshold_pct,
+            open_rows == 1 ? "its" : "their", open_rows == 1 ? "" : "s", open_rows == 1 ? "es" : "",
+            r->normalized ? "a longer --budget in both runs narrows the intervals down "
+                            "to what the runs move by (compare --calibration)"
+                          : "--normalize (the ratios to the baseline move less between "
+                            "runs than the times) and a longer --budget in both runs "
+                            "narrow the intervals");
     if (r->tests_mann_whitney)
-        say(s, QSB_SAYS_WARNING, "%zu row%s no units (files from before units were recorded): tested by "
-                    "Mann-Whitney over the samples, which takes correlated samples as "
-                    "independent; rerun both with this version for tests over units",
-                    r->tests_mann_whitney, r->tests_mann_whitney == 1 ? " has" : "s have");
+        say(s, QSB_SAYS_WARNING,
+            "%zu row%s no units (files from before units were recorded): tested by "
+            "Mann-Whitney over the samples, which takes correlated samples as "
+            "independent; rerun both with this version for tests over units",
+            r->tests_mann_whitney, r->tests_mann_whitney == 1 ? " has" : "s have");
     if (bare)
-        say(s, QSB_SAYS_WARNING, "%zu row%s no samples: judged on the threshold alone (use JSON results, "
-                    "or CSV with the samples column)", bare, bare == 1 ? " has" : "s have");
+        say(s, QSB_SAYS_WARNING,
+            "%zu row%s no samples: judged on the threshold alone (use JSON results, "
+            "or CSV with the samples column)",
+            bare, bare == 1 ? " has" : "s have");
     size_t without_units = r->tests_mann_whitney + bare;
     if (opt->run_level_pct > 0.0 && without_units)
-        say(s, QSB_SAYS_WARNING, "--run-level %g applies to tests over units: %zu row%s judged without it",
-                    opt->run_level_pct, without_units, without_units == 1 ? " is" : "s are");
+        say(s, QSB_SAYS_WARNING,
+            "--run-level %g applies to tests over units: %zu row%s judged without it",
+            opt->run_level_pct, without_units, without_units == 1 ? " is" : "s are");
     if (opt->run_level_pct <= 0.0 && !r->exact) /* runs move as a whole: no run sees it */
-        say(s, QSB_SAYS_NOTE, "without a run level, these verdicts hold within each run's own spread only: "
-                 "where whole runs move (compare --calibration measures it), give "
-                 "--run-level, or gate against the machine's history (history gate)");
+        say(s, QSB_SAYS_NOTE,
+            "without a run level, these verdicts hold within each run's own spread only: "
+            "where whole runs move (compare --calibration measures it), give "
+            "--run-level, or gate against the machine's history (history gate)");
     if (r->baseline_moved) /* an A/A whose host moved fails on the baseline itself */
-        say(s, QSB_SAYS_WARNING, "%s, the baseline, is itself slower or faster beyond %g%% in %zu row%s: where "
-                    "its code is the same in both runs, the host moved between them and every "
-                    "time in %s moved with it (compare --calibration measures how far runs "
-                    "move; compare --normalize judges the ratios to the baseline)",
-                    qsb_quote(r->base->baseline), opt->threshold_pct, r->baseline_moved,
-                    r->baseline_moved == 1 ? "" : "s",
-                    r->baseline_moved == 1 ? "its cell" : "their cells");
+        say(s, QSB_SAYS_WARNING,
+            "%s, the baseline, is itself slower or faster beyond %g%% in %zu row%s: where "
+            "its code is the same in both runs, the host moved between them and every "
+            "time in %s moved with it (compare --calibration measures how far runs "
+            "move; compare --normalize judges the ratios to the baseline)",
+            qsb_quote(r->base->baseline), opt->threshold_pct, r->baseline_moved,
+            r->baseline_moved == 1 ? "" : "s", r->baseline_moved == 1 ? "its cell" : "their cells");
     size_t moved = r->against_baseline_regressions;
     if (moved)
-        say(s, QSB_SAYS_WARNING, "%zu row%s not a regression by %s own times but %s one against the "
-                    "baseline: the baseline moved between the runs (a state of the machine, "
-                    "or a change of the baseline itself); compare --normalize judges by the "
-                    "ratio and fails on %s", moved, moved == 1 ? " is" : "s are",
-                    moved == 1 ? "its" : "their", moved == 1 ? "is" : "are",
-                    moved == 1 ? "it" : "them");
+        say(s, QSB_SAYS_WARNING,
+            "%zu row%s not a regression by %s own times but %s one against the "
+            "baseline: the baseline moved between the runs (a state of the machine, "
+            "or a change of the baseline itself); compare --normalize judges by the "
+            "ratio and fails on %s",
+            moved, moved == 1 ? " is" : "s are", moved == 1 ? "its" : "their",
+            moved == 1 ? "is" : "are", moved == 1 ? "it" : "them");
 }
 
 /* The error line of a finding (regressions and failed sorts; when strict, rows in one file
