@@ -12,6 +12,7 @@
 #include "audit_file.h"
 #include "captured.h"
 #include "check.h"
+#include "compare_write.h"
 #include "diag.h"
 #include "plot.h"
 #include "read_results.h"
@@ -20,6 +21,7 @@
 #include "states_row.h"
 
 #define FIXTURES QSB_SOURCE_DIR "/tests/fixtures/report/"
+#define COMPARE_FIXTURES QSB_SOURCE_DIR "/tests/fixtures/compare/"
 
 static void test_escaping(void)
 {
@@ -121,6 +123,75 @@ static void test_page(void)
 /* The section of a comparison with an earlier run: its summary counts every verdict, and a
 ** row whose interval reaches beyond the threshold is "unresolved" in the noisy class. The
 ** fixtures' two runs: 1 improved, 7 unresolved at 5% (as compare gives them). */
+/* A line of compare's, escaped as the page escapes it, found in the page. */
+static void check_said(const char *html, const char *line)
+{
+    FILE *fp = tmpfile();
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    qsb_html_text(fp, line);
+    char *escaped = captured(fp);
+    CHECK(escaped && html && strstr(html, escaped));
+    if (escaped && html && !strstr(html, escaped))
+        printf("not in the page: %s\n", escaped);
+    free(escaped);
+}
+
+static void check_said_line(void *html, qsb_says kind, const char *line)
+{
+    (void)kind;
+    check_said(html, line);
+}
+
+/* Every note of every row and every line compare says besides its table, in the page. */
+static void check_compare_words(const char *html, const qsb_html_page *page)
+{
+    qsb_compare_report rep;
+    CHECK(qsb_compare_results(page->base, page->run, &page->compare, &rep) == QSB_OK);
+    for (size_t i = 0; i < rep.n; i++) {
+        qsb_comparison it;
+        char note[400];
+        CHECK(qsb_compare_item(&rep, i, &it) == QSB_OK);
+        qsb_compare_row_note(note, sizeof note, &it);
+        check_said(html, note + strspn(note, "; "));
+    }
+    qsb_compare_says(&rep, false, check_said_line, (void *)html);
+    qsb_compare_says(&rep, true, check_said_line, (void *)html);
+    qsb_compare_report_free(&rep);
+}
+
+/* A candidate that is a regression against its baseline only: the note of its row and the
+** closing words, as compare prints them. */
+static void test_compare_notes(void)
+{
+    qsb_results run, base;
+    CHECK(qsb_read_results(COMPARE_FIXTURES "moved-new.json", &run) == QSB_OK);
+    CHECK(qsb_read_results(COMPARE_FIXTURES "moved-base.json", &base) == QSB_OK);
+    qsb_html_page page = {.run = &run, .run_name = "moved-new.json", .base = &base,
+                          .base_name = "moved-base.json",
+                          .compare = {5.0, 0.01, false, QSB_CORRECTION_HOLM, 0.0}};
+    FILE *fp = tmpfile();
+    CHECK(fp && qsb_report_html(fp, &page) == QSB_OK);
+    char *html = fp ? captured(fp) : NULL;
+    check_compare_words(html, &page);
+    CHECK(html && strstr(html, "<td>against the baseline +10.64% [+10.24%, +11.04%], p adj "
+                               "2.7e-14: a regression by --normalize (the baseline moved "
+                               "between the runs)</td>"));
+    CHECK(html && strstr(html, "<p class=\"noisy\">1 row is not a regression by its own "
+                               "times but is one against the baseline"));
+    CHECK(html && strstr(html, "<p>this comparison sees changes above 9.7% (median row); 3 "
+                               "runs a side would see 7.7%</p>"));
+    CHECK(html && strstr(html, "its detectable change is larger than the threshold of 5%: it "
+                               "cannot support &quot;no regression above 5%&quot;"));
+    CHECK(html && strstr(html, "<p>without a run level, these verdicts hold within each "
+                               "run&#39;s own spread only"));
+    CHECK(html && !strstr(html, "qsortbench: warning"));
+    free(html);
+    qsb_results_free(&base);
+    qsb_results_free(&run);
+}
+
 static void test_compare_section(void)
 {
     qsb_results run, base;
@@ -133,13 +204,14 @@ static void test_compare_section(void)
     CHECK(fp && qsb_report_html(fp, &page) == QSB_OK);
     char *html = fp ? captured(fp) : NULL;
     CHECK(html && strstr(html, "<section id=\"compare\">"));
-    CHECK(html && strstr(html, "&mdash; 0 regression, 1 improved, 0 same, 7 unresolved, 0 "
-                               "failed, 0 in one file only."));
+    CHECK(html && strstr(html, "<p>0 regressions, 0 failed, 1 improved, 0 same, 7 unresolved, "
+                               "0 with too few samples; 0 only in BASE, 0 only in NEW</p>"));
+    check_compare_words(html, &page);
     size_t unresolved = 0;
     for (const char *at = html; at && (at = strstr(at, "class=\"noisy\">unresolved<")); at++)
         unresolved++;
     CHECK_EQ_U64(unresolved, 7);
-    CHECK(html && !strstr(html, "run level"));
+    CHECK(html && !strstr(html, "widened by a run level"));
     free(html);
     /* a run level given: said beside the threshold */
     page.compare.run_level_pct = 4.0;
@@ -164,5 +236,6 @@ int main(void)
     }
     test_page();
     test_compare_section();
+    test_compare_notes();
     return check_done();
 }

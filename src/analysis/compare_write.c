@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,23 @@ static int name_width(const qsb_compare_report *r, int algorithm, int minimum)
     return (int)w;
 }
 
+/* Where compare's lines besides its table go, a line at a time (qsb_compare_says). */
+typedef struct {
+    qsb_compare_say say;
+    void *ctx;
+} sayer;
+
+static void say(const sayer *s, qsb_says kind, const char *fmt, ...) QSB_PRINTF(3, 4);
+static void say(const sayer *s, qsb_says kind, const char *fmt, ...)
+{
+    char line[4096]; /* above the longest: a warning naming every context field and both values */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    s->say(s->ctx, kind, line);
+}
+
 static void summary_sentence(char *buf, size_t len, const qsb_compare_report *r)
 {
     const size_t *n = r->count;
@@ -136,18 +154,17 @@ static double detectable_median_pct(const qsb_compare_report *r, double side_run
 
 /* "this comparison sees changes above 7.4% (median row); ...", and where that is above the
 ** threshold, what the comparison cannot claim. Nothing where no row was tested over units. */
-static void write_detectable(FILE *fp, const qsb_compare_report *r)
+static void say_detectable(const sayer *s, const qsb_compare_report *r)
 {
     double one = detectable_median_pct(r, 1.0);
     if (!isfinite(one))
         return;
-    fprintf(fp, "this comparison sees changes above %.1f%% (median row); 3 runs a side would "
-                "see %.1f%%\n",
-            one, detectable_median_pct(r, 3.0));
+    say(s, QSB_SAYS_TEXT, "this comparison sees changes above %.1f%% (median row); 3 runs a "
+        "side would see %.1f%%", one, detectable_median_pct(r, 3.0));
     if (one > r->opt.threshold_pct)
-        fprintf(fp, "its detectable change is larger than the threshold of %g%%: it cannot "
-                    "support \"no regression above %g%%\"\n",
-                r->opt.threshold_pct, r->opt.threshold_pct);
+        say(s, QSB_SAYS_TEXT, "its detectable change is larger than the threshold of %g%%: it "
+            "cannot support \"no regression above %g%%\"", r->opt.threshold_pct,
+            r->opt.threshold_pct);
 }
 
 static const char *test_name(const qsb_compare_report *r)
@@ -233,6 +250,15 @@ static void baseline_note(char *buf, size_t len, const qsb_comparison *it)
              isnan(v->p_adjusted) ? "" : ", p adj ", isnan(v->p_adjusted) ? "" : p);
 }
 
+void qsb_compare_row_note(char *buf, size_t len, const qsb_comparison *it)
+{
+    char note[160], baseline[200];
+    state_note(note, sizeof note, it);
+    baseline_note(baseline, sizeof baseline, it);
+    snprintf(buf, len, "%s%s%s%s", it->threshold_only ? " (no samples)" : "", note,
+             baseline[0] ? "; " : "", baseline);
+}
+
 /* ---- the rows of both tables ---- */
 
 /* One row as the text and Markdown tables show it: worked out, formatted, its state note and
@@ -275,14 +301,13 @@ static void print_text_row(FILE *fp, const table_row *row, const void *layout)
     const text_layout *lay = layout;
     const qsb_comparison *it = &row->item;
     const formatted *f = &row->shown;
-    char pattern[COMPARE_NAME_MAX + 1], algorithm[COMPARE_NAME_MAX + 1];
-    fprintf(fp, "%-*s %9llu %5llu  %-*s %16s %16s %9s %20s %8s %8s  %s%s%s%s%s\n",
+    char pattern[COMPARE_NAME_MAX + 1], algorithm[COMPARE_NAME_MAX + 1], note[400];
+    qsb_compare_row_note(note, sizeof note, it);
+    fprintf(fp, "%-*s %9llu %5llu  %-*s %16s %16s %9s %20s %8s %8s  %s%s\n",
             lay->pattern_width, compare_shown(pattern, sizeof pattern, it->pattern),
             (unsigned long long)it->nelem, (unsigned long long)it->size, lay->algorithm_width,
             compare_shown(algorithm, sizeof algorithm, it->algorithm), f->base, f->cand, f->change,
-            f->interval, f->p, f->p_adj, qsb_verdict_name(it->verdict),
-            it->threshold_only ? " (no samples)" : "", row->note, row->baseline[0] ? "; " : "",
-            row->baseline);
+            f->interval, f->p, f->p_adj, qsb_verdict_name(it->verdict), note);
 }
 
 static int write_table(FILE *fp, const qsb_compare_report *r, const char *base_path,
@@ -296,12 +321,7 @@ static int write_table(FILE *fp, const qsb_compare_report *r, const char *base_p
     fprintf(fp, "%-*s %9s %5s  %-*s %16s %16s %9s %20s %8s %8s  %s\n", lay.pattern_width,
             "pattern", "nelem", "size", lay.algorithm_width, "algorithm", "base median",
             "new median", "change", "95% interval", "p", "p adj", "verdict");
-    if (each_row(fp, r, print_text_row, &lay) != QSB_OK)
-        return QSB_ESYSTEM;
-    summary_sentence(text, sizeof text, r);
-    fprintf(fp, "%s\n", text);
-    write_detectable(fp, r);
-    return QSB_OK;
+    return each_row(fp, r, print_text_row, &lay);
 }
 
 /* ---- Markdown ---- */
@@ -533,8 +553,8 @@ static const char *context_value(char *buf, size_t size, const qsb_context *c, c
 }
 
 /* One line, before anything else: which context fields differ, and how. */
-static void warn_differences(const qsb_compare_report *r, const qsb_results *base,
-                             const qsb_results *cand)
+static void warn_differences(const sayer *s, const qsb_compare_report *r,
+                             const qsb_results *base, const qsb_results *cand)
 {
     if (r->ndiffers == 0)
         return;
@@ -551,91 +571,95 @@ static void warn_differences(const qsb_compare_report *r, const qsb_results *bas
                                    context_value(b, sizeof b, &cand->context, name));
         nl = nl < sizeof names ? nl : sizeof names - 1;
     }
-    qsb_warning("the runs differ in %s: %s; the comparison may not be fair", names, details);
+    say(s, QSB_SAYS_WARNING, "the runs differ in %s: %s; the comparison may not be fair", names,
+        details);
 }
 
 /* Only JSON from a run records its build; a CSV says nothing either way. */
-static void warn_build(const char *which, const qsb_context *c)
+static void warn_build(const sayer *s, const char *which, const qsb_context *c)
 {
     bool timed = c->metric && strcmp(c->metric, "comparisons") != 0;
     if (timed && c->repetitions && (c->sanitized || !c->release_build))
-        qsb_warning("%s was measured by a %s build: its timings do not represent the "
-                    "algorithms", which, c->sanitized ? "sanitized" : "non-release");
+        say(s, QSB_SAYS_WARNING,
+            "%s was measured by a %s build: its timings do not represent the "
+            "algorithms",
+            which, c->sanitized ? "sanitized" : "non-release");
 }
 
-static void warn_runs(const qsb_results *base, const qsb_results *cand)
+static void warn_runs(const sayer *s, const qsb_results *base, const qsb_results *cand)
 {
-    warn_build("BASE", &base->context);
-    warn_build("NEW", &cand->context);
+    warn_build(s, "BASE", &base->context);
+    warn_build(s, "NEW", &cand->context);
     if (base->context.incomplete || cand->context.incomplete)
-        qsb_warning("%s was interrupted: its missing rows are listed as in one file only",
-                    base->context.incomplete ? "BASE" : "NEW");
-}
-
-/* Warnings before the table: the runs' context fields that differ (one line naming each and
-** both values), a run measured by a sanitized or non-release build, an interrupted run. */
-static void warn_context(const qsb_compare_report *r)
-{
-    warn_differences(r, r->base, r->cand);
-    warn_runs(r->base, r->cand);
+        say(s, QSB_SAYS_WARNING,
+            "%s was interrupted: its missing rows are listed as in one file only",
+            base->context.incomplete ? "BASE" : "NEW");
 }
 
 /* Warnings after the table: rows with too few samples, unresolved rows, rows tested by
 ** Mann-Whitney, rows without samples, the run level, a baseline that moved, rows that are a
 ** regression against the baseline only. */
-static void warn_rows(const qsb_compare_report *r)
+static void warn_rows(const sayer *s, const qsb_compare_report *r)
 {
     const qsb_compare_options *opt = &r->opt;
     size_t few = r->count[QSB_VERDICT_FEW_SAMPLES], bare = r->no_samples;
     if (few)
-        qsb_warning("%zu row%s slower beyond %g%% with too few samples for p < %g: run with "
-                    "more repetitions (--reps 10 or more)", few, few == 1 ? " is" : "s are",
-                    opt->threshold_pct, opt->alpha);
+        say(s, QSB_SAYS_WARNING,
+            "%zu row%s slower beyond %g%% with too few samples for p < %g: run with "
+            "more repetitions (--reps 10 or more)",
+            few, few == 1 ? " is" : "s are", opt->threshold_pct, opt->alpha);
     size_t open_rows = r->count[QSB_VERDICT_UNRESOLVED];
     if (open_rows) /* between runs the times move with the run level, which more processes
                    ** do not narrow; the ratios to the baseline move less */
-        qsb_warning("%zu row%s unresolved: not shown slower beyond %g%%, but %s 95%% "
-                    "interval%s reach%s beyond it, so a regression of that size is not ruled "
-                    "out; %s", open_rows, open_rows == 1 ? " is" : "s are", opt->threshold_pct,
-                    open_rows == 1 ? "its" : "their", open_rows == 1 ? "" : "s",
-                    open_rows == 1 ? "es" : "",
-                    r->normalized ? "a longer --budget in both runs narrows the intervals down "
-                                    "to what the runs move by (compare --calibration)"
-                                  : "--normalize (the ratios to the baseline move less between "
-                                    "runs than the times) and a longer --budget in both runs "
-                                    "narrow the intervals");
+        say(s, QSB_SAYS_WARNING,
+            "%zu row%s unresolved: not shown slower beyond %g%%, but %s 95%% "
+            "interval%s reach%s beyond it, so a regression of that size is not ruled "
+            "out; %s",
+            open_rows, open_rows == 1 ? " is" : "s are", opt->threshold_pct,
+            open_rows == 1 ? "its" : "their", open_rows == 1 ? "" : "s", open_rows == 1 ? "es" : "",
+            r->normalized ? "a longer --budget in both runs narrows the intervals down "
+                            "to what the runs move by (compare --calibration)"
+                          : "--normalize (the ratios to the baseline move less between "
+                            "runs than the times) and a longer --budget in both runs "
+                            "narrow the intervals");
     if (r->tests_mann_whitney)
-        qsb_warning("%zu row%s no units (files from before units were recorded): tested by "
-                    "Mann-Whitney over the samples, which takes correlated samples as "
-                    "independent; rerun both with this version for tests over units",
-                    r->tests_mann_whitney, r->tests_mann_whitney == 1 ? " has" : "s have");
+        say(s, QSB_SAYS_WARNING,
+            "%zu row%s no units (files from before units were recorded): tested by "
+            "Mann-Whitney over the samples, which takes correlated samples as "
+            "independent; rerun both with this version for tests over units",
+            r->tests_mann_whitney, r->tests_mann_whitney == 1 ? " has" : "s have");
     if (bare)
-        qsb_warning("%zu row%s no samples: judged on the threshold alone (use JSON results, "
-                    "or CSV with the samples column)", bare, bare == 1 ? " has" : "s have");
+        say(s, QSB_SAYS_WARNING,
+            "%zu row%s no samples: judged on the threshold alone (use JSON results, "
+            "or CSV with the samples column)",
+            bare, bare == 1 ? " has" : "s have");
     size_t without_units = r->tests_mann_whitney + bare;
     if (opt->run_level_pct > 0.0 && without_units)
-        qsb_warning("--run-level %g applies to tests over units: %zu row%s judged without it",
-                    opt->run_level_pct, without_units, without_units == 1 ? " is" : "s are");
+        say(s, QSB_SAYS_WARNING,
+            "--run-level %g applies to tests over units: %zu row%s judged without it",
+            opt->run_level_pct, without_units, without_units == 1 ? " is" : "s are");
     if (opt->run_level_pct <= 0.0 && !r->exact) /* runs move as a whole: no run sees it */
-        qsb_note("without a run level, these verdicts hold within each run's own spread only: "
-                 "where whole runs move (compare --calibration measures it), give "
-                 "--run-level, or gate against the machine's history (history gate)");
+        say(s, QSB_SAYS_NOTE,
+            "without a run level, these verdicts hold within each run's own spread only: "
+            "where whole runs move (compare --calibration measures it), give "
+            "--run-level, or gate against the machine's history (history gate)");
     if (r->baseline_moved) /* an A/A whose host moved fails on the baseline itself */
-        qsb_warning("%s, the baseline, is itself slower or faster beyond %g%% in %zu row%s: where "
-                    "its code is the same in both runs, the host moved between them and every "
-                    "time in %s moved with it (compare --calibration measures how far runs "
-                    "move; compare --normalize judges the ratios to the baseline)",
-                    qsb_quote(r->base->baseline), opt->threshold_pct, r->baseline_moved,
-                    r->baseline_moved == 1 ? "" : "s",
-                    r->baseline_moved == 1 ? "its cell" : "their cells");
+        say(s, QSB_SAYS_WARNING,
+            "%s, the baseline, is itself slower or faster beyond %g%% in %zu row%s: where "
+            "its code is the same in both runs, the host moved between them and every "
+            "time in %s moved with it (compare --calibration measures how far runs "
+            "move; compare --normalize judges the ratios to the baseline)",
+            qsb_quote(r->base->baseline), opt->threshold_pct, r->baseline_moved,
+            r->baseline_moved == 1 ? "" : "s", r->baseline_moved == 1 ? "its cell" : "their cells");
     size_t moved = r->against_baseline_regressions;
     if (moved)
-        qsb_warning("%zu row%s not a regression by %s own times but %s one against the "
-                    "baseline: the baseline moved between the runs (a state of the machine, "
-                    "or a change of the baseline itself); compare --normalize judges by the "
-                    "ratio and fails on %s", moved, moved == 1 ? " is" : "s are",
-                    moved == 1 ? "its" : "their", moved == 1 ? "is" : "are",
-                    moved == 1 ? "it" : "them");
+        say(s, QSB_SAYS_WARNING,
+            "%zu row%s not a regression by %s own times but %s one against the "
+            "baseline: the baseline moved between the runs (a state of the machine, "
+            "or a change of the baseline itself); compare --normalize judges by the "
+            "ratio and fails on %s",
+            moved, moved == 1 ? " is" : "s are", moved == 1 ? "its" : "their",
+            moved == 1 ? "is" : "are", moved == 1 ? "it" : "them");
 }
 
 /* The error line of a finding (regressions and failed sorts; when strict, rows in one file
@@ -654,13 +678,40 @@ static int report_finding(const qsb_compare_report *r, qsb_compare_strictness st
     return QSB_OK;
 }
 
+void qsb_compare_says(const qsb_compare_report *r, bool after_table, qsb_compare_say to,
+                      void *ctx)
+{
+    const sayer s = {to, ctx};
+    if (!after_table) {
+        warn_differences(&s, r, r->base, r->cand);
+        warn_runs(&s, r->base, r->cand);
+        return;
+    }
+    char text[480];
+    summary_sentence(text, sizeof text, r);
+    say(&s, QSB_SAYS_TEXT, "%s", text);
+    say_detectable(&s, r);
+    warn_rows(&s, r);
+}
+
+/* compare's own lines: the text under the table, the rest on stderr. */
+static void say_to_streams(void *ctx, qsb_says kind, const char *line)
+{
+    if (kind == QSB_SAYS_TEXT)
+        fprintf(ctx, "%s\n", line);
+    else if (kind == QSB_SAYS_WARNING)
+        qsb_warning("%s", line);
+    else
+        qsb_note("%s", line);
+}
+
 int qsb_compare_write(const qsb_compare_report *r, qsb_compare_outputs *o)
 {
-    warn_context(r);
+    qsb_compare_says(r, false, say_to_streams, o->text);
     int verdict = qsb_compare_status(r, o->strictness);
     if (write_table(o->text, r, o->base_path, o->new_path) != QSB_OK)
         return QSB_ESYSTEM;
-    warn_rows(r);
+    qsb_compare_says(r, true, say_to_streams, o->text);
     o->verdict = verdict;
     int status = QSB_OK;
     if (o->markdown)

@@ -10,6 +10,7 @@
 #ifndef QSB_COMPARE_WRITE_H
 #define QSB_COMPARE_WRITE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "compare.h"
@@ -29,6 +30,23 @@ typedef struct {
 ** or non-release build, an interrupted run), the table on o->text, the warnings after it, then
 ** the Markdown table and the JSON verdicts where asked. */
 int qsb_compare_write(const qsb_compare_report *r, qsb_compare_outputs *o);
+
+/* The row's words after its verdict, as compare's table has them: " (no samples)" for a row
+** judged on the threshold alone, its state note (" (state at 2010345 of 2 matched; state only
+** in NEW)"), then "; " and its note against the baseline; empty for a row with none. */
+void qsb_compare_row_note(char *buf, size_t len, const qsb_comparison *it);
+
+/* The kinds of compare's lines besides its table: a line under the table on stdout, a warning
+** ("qsortbench: warning: " on stderr), a note ("qsortbench: " on stderr). */
+typedef enum { QSB_SAYS_TEXT, QSB_SAYS_WARNING, QSB_SAYS_NOTE } qsb_says;
+typedef void (*qsb_compare_say)(void *ctx, qsb_says kind, const char *line);
+
+/* compare's lines besides its table, each handed to `to` without its prefix or newline, so
+** that compare and the HTML report say the same words: before the table (after_table false)
+** the warnings on the runs' contexts and builds; after it the summary line, the detectable
+** change, then the warnings and notes on the rows. */
+void qsb_compare_says(const qsb_compare_report *r, bool after_table, qsb_compare_say to,
+                      void *ctx);
 
 /* $GITHUB_STEP_SUMMARY opened for appending, before anything is read: a path that cannot be
 ** written, or a FIFO that no process reads, fails at once (exit 2), not after the work or

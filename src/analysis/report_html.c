@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare_write.h"
 #include "diag.h"
 #include "fleet_view.h"
 #include "plot.h"
@@ -381,6 +382,10 @@ static void put_comparison(FILE *out, const qsb_comparison *c)
         fputs("&ndash;", out);
     fprintf(out, "</td><td class=\"%s\">", verdict_class(c->verdict));
     qsb_html_text(out, qsb_verdict_name(c->verdict));
+    char note[400];
+    qsb_compare_row_note(note, sizeof note, c);
+    fputs("</td><td>", out);
+    qsb_html_text(out, note + strspn(note, "; ")); /* compare's, less what joins it on */
     fputs("</td></tr>\n", out);
 }
 
@@ -406,19 +411,16 @@ static void put_compare_summary(FILE *out, const qsb_html_page *p, const qsb_com
                 ? "Holm"
                 : qsb_correction_name(p->compare.correction),
             rep->tests, rep->tests_units, rep->tests_mann_whitney);
-    fprintf(out, "<p>Verdict: <span class=\"%s\">%s</span> &mdash; %zu regression, %zu "
-                 "improved, %zu same, %zu unresolved, %zu failed, %zu in one file only.",
-            status == QSB_OK ? "verdict-pass" : "verdict-fail", status == QSB_OK ? "pass" : "fail",
-            rep->count[QSB_VERDICT_REGRESSION], rep->count[QSB_VERDICT_IMPROVED],
-            rep->count[QSB_VERDICT_SAME], rep->count[QSB_VERDICT_UNRESOLVED],
-            rep->count[QSB_VERDICT_FAILED],
-            rep->count[QSB_VERDICT_ONLY_BASE] + rep->count[QSB_VERDICT_ONLY_NEW]);
-    if (rep->ndiffers) {
-        fputs(" The contexts differ in:", out);
-        for (size_t i = 0; i < rep->ndiffers; i++)
-            fprintf(out, "%s %s", i ? "," : "", rep->differs[i]);
-        fputc('.', out);
-    }
+    fprintf(out, "<p>Verdict: <span class=\"%s\">%s</span>.</p>\n",
+            status == QSB_OK ? "verdict-pass" : "verdict-fail", status == QSB_OK ? "pass" : "fail");
+}
+
+/* compare's lines besides its table (compare_write.h), a paragraph each: the same words,
+** a warning's without compare's "qsortbench: warning: " on stderr. */
+static void say_html(void *out, qsb_says kind, const char *line)
+{
+    fputs(kind == QSB_SAYS_WARNING ? "<p class=\"noisy\">" : "<p>", out);
+    qsb_html_text(out, line);
     fputs("</p>\n", out);
 }
 
@@ -431,17 +433,21 @@ static int put_compare(FILE *out, const qsb_html_page *p)
         return status;
     fputs("<section id=\"compare\">\n<h2>Compared with an earlier run</h2>\n", out);
     put_compare_summary(out, p, &rep, qsb_compare_status(&rep, QSB_COMPARE_LENIENT));
+    qsb_compare_says(&rep, false, say_html, out);
     fprintf(out, "<table class=\"verdicts\">\n<thead><tr><th>cell</th><th>algorithm</th>"
                  "<th class=\"num\">BASE</th><th class=\"num\">NEW</th><th class=\"num\">"
                  "change</th><th class=\"num\">95%% interval</th><th class=\"num\">p adj.</th>"
-                 "<th>verdict</th></tr></thead>\n<tbody>\n");
+                 "<th>verdict</th><th>note</th></tr></thead>\n<tbody>\n");
     for (size_t i = 0; i < rep.n && status == QSB_OK; i++) {
         qsb_comparison it;
         status = qsb_compare_item(&rep, i, &it);
         if (status == QSB_OK)
             put_comparison(out, &it);
     }
-    fputs("</tbody></table>\n</section>\n", out);
+    fputs("</tbody></table>\n", out);
+    if (status == QSB_OK)
+        qsb_compare_says(&rep, true, say_html, out);
+    fputs("</section>\n", out);
     qsb_compare_report_free(&rep);
     return status;
 }
