@@ -1,9 +1,9 @@
 /*
-** The history read for the report (report_history.h). While the series are walked a point's
+** The trend of a history for the report (history.h, trend.h). While the series are walked a point's
 ** x holds its run's id; once every series is in, each cell's runs are sorted into commit
 ** order and the ids become places on that axis.
 */
-#include "report_history.h"
+#include "history.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -11,7 +11,6 @@
 
 #include "detect.h"
 #include "diag.h"
-#include "history.h"
 #include "states_text.h"
 
 #define METHOD "history detect: the penalised step fit of each series, each run weighted by " \
