@@ -16,7 +16,7 @@
 
 #include "diag.h"
 #include "pool.h"
-#include "process_group.h"
+#include "child.h"
 #include "progress.h"
 #include "stop.h"
 #include "read_results.h"
@@ -118,26 +118,34 @@ static void remove_dir(const workers *w)
     rmdir(w->dir);
 }
 
-/* In the child (its own process group, process_group.h: a Ctrl-C reaches the run, which stops
+typedef struct {
+    const workers *w;
+    const slot *at;
+    char **argv;
+    const char *err_path;
+} worker_exec;
+
+/* In the child (its own process group, child.h: a Ctrl-C reaches the run, which stops
 ** the worker once): stdout discarded, stderr into its file, the run's inputs kept open across
 ** the exec, a SIGTERM when the run dies; then exec. */
-static void exec_worker(const workers *w, const slot *at, char **argv, const char *err_path)
+static int exec_worker(void *arg)
 {
+    const worker_exec *x = arg;
     int null_fd = open("/dev/null", O_WRONLY);
-    int err_fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int err_fd = open(x->err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (null_fd < 0 || err_fd < 0 || dup2(null_fd, STDOUT_FILENO) < 0 ||
         dup2(err_fd, STDERR_FILENO) < 0 ||
-        (w->plan->inputs_fd >= 0 && fcntl(w->plan->inputs_fd, F_SETFD, 0) != 0) ||
-        fcntl(at->record_fd, F_SETFD, 0) != 0)
-        _exit(127);
+        (x->w->plan->inputs_fd >= 0 && fcntl(x->w->plan->inputs_fd, F_SETFD, 0) != 0) ||
+        fcntl(x->at->record_fd, F_SETFD, 0) != 0)
+        return 127;
     close(null_fd);
     close(err_fd);
-    if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != w->parent)
-        _exit(127); /* the run is gone already */
-    execv(SELF_EXE, argv); /* this very executable, even if its file was replaced since; its
-                           ** SIGINT and SIGTERM stay blocked until it has its handlers */
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != x->w->parent)
+        return 127; /* the run is gone already */
+    execv(SELF_EXE, x->argv); /* this very executable, even if its file was replaced since; its
+                              ** SIGINT and SIGTERM stay blocked until it has its handlers */
     dprintf(STDERR_FILENO, "qsortbench: error: cannot run " SELF_EXE ": %s\n", strerror(errno));
-    _exit(127);
+    return 127;
 }
 
 /* "--worker=K:SLICE", or with only some cells "--worker=K:SLICE:3,7,12" (malloc'd). */
@@ -209,7 +217,7 @@ static void last_line(const char *path, char *buf, size_t len)
         fclose(f);
 }
 
-/* A worker's plug-in code printed on its standard output (process_group.h): the notice and
+/* A worker's plug-in code printed on its standard output (child.h): the notice and
 ** the bytes that follow it are among the worker's private messages, so the run passes them
 ** on (the notice naming the worker). */
 static void pass_on_stdout_notice(const workers *w, size_t k)
@@ -329,13 +337,11 @@ static int launch(workers *w, slot *at)
     }
     path_of(w, at->k, "err", err, sizeof err);
     qsb_visit_record_reset(at->record);
-    fflush(NULL);
     at->start_ns = qsb_clock_ns();
     sigset_t mask;
     qsb_signals_block(&mask);
-    pid_t pid = qsb_group_fork();
-    if (pid == 0)
-        exec_worker(w, at, argv, err);
+    worker_exec x = {w, at, argv, err};
+    pid_t pid = qsb_child_fork(exec_worker, &x);
     qsb_signals_restore(&mask);
     free(argv);
     free(option);

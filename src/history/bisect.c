@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "child.h"
@@ -179,6 +180,7 @@ static int run_candidate(bisection *b, size_t i, const char *so, rev_verdict *v)
     int rc = messages ? qsb_child_run(argv, NULL, NULL, messages, RUN_MESSAGES_MAX,
                                       QSB_CHILD_ERRORS)
                       : -1;
+    rc = rc < 0 ? -1 : WIFSIGNALED(rc) ? 128 + WTERMSIG(rc) : WEXITSTATUS(rc);
     free(argv);
     b->runs++;
     if (messages)
