@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "grow.h"
 #include "gnuplot.h"
 #include "outfile.h"
 #include "plot_data.h"
@@ -35,15 +36,9 @@ static void sb_append(strbuf *sb, const char *s, size_t n)
 {
     if (!sb->ok)
         return;
-    if (sb->len + n + 1 > sb->cap) {
-        size_t cap = (sb->len + n + 1) * 2;
-        char *grown = realloc(sb->text, cap);
-        if (!grown) {
-            sb->ok = 0;
-            return;
-        }
-        sb->text = grown;
-        sb->cap = cap;
+    if (QSB_GROW(sb->text, sb->cap, sb->len + n + 1) != 0) {
+        sb->ok = 0;
+        return;
     }
     memcpy(sb->text + sb->len, s, n);
     sb->len += n;

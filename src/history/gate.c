@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "grow.h"
 #include "student_t.h"
 #include "summary.h"
 
@@ -68,15 +69,8 @@ static void judge_row(qsb_gate_row *g, const qsb_row_level *level, double y, dou
 
 static int grow(qsb_gate_report *out, size_t *cap)
 {
-    if (out->n < *cap)
-        return QSB_OK;
-    size_t ncap = *cap ? 2 * *cap : 64;
-    qsb_gate_row *rows = realloc(out->rows, ncap * sizeof *rows);
-    if (!rows)
-        return qsb_out_of_memory("the gate's rows");
-    out->rows = rows;
-    *cap = ncap;
-    return QSB_OK;
+    return QSB_GROW(out->rows, *cap, out->n + 1) == 0 ? QSB_OK
+                                                     : qsb_out_of_memory("the gate's rows");
 }
 
 /* A median over the finite values of one field of the rows. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "grow.h"
 #include "history_sql.h"
 #include "samples_codec.h"
 
@@ -216,15 +217,7 @@ static int point_order(const void *pa, const void *pb)
 
 static int series_grow(qsb_history_series *s, size_t *cap)
 {
-    if (s->n < *cap)
-        return QSB_OK;
-    size_t ncap = *cap ? 2 * *cap : 64;
-    qsb_history_point *grown = realloc(s->points, ncap * sizeof *grown);
-    if (!grown)
-        return qsb_out_of_memory("a series");
-    s->points = grown;
-    *cap = ncap;
-    return QSB_OK;
+    return QSB_GROW(s->points, *cap, s->n + 1) == 0 ? QSB_OK : qsb_out_of_memory("a series");
 }
 
 static int point_samples(qsb_history *h, qsb_history_series *s, qsb_history_point *p,
