@@ -131,8 +131,6 @@ int qsb_history_walk(qsb_history *h, const qsb_history_filter *filter,
 /* The cells the database holds (every machine when machine is NULL), for messages: "random/
 ** 1000/4, sorted/1000/4" in buf, cut with "..." when longer. Returns how many there are. */
 size_t qsb_history_cells_text(qsb_history *h, const char *machine, char *buf, size_t len);
-/* The machines the database holds the same way. */
-size_t qsb_history_machines_text(qsb_history *h, char *buf, size_t len);
 
 /* Is a run of this context (its date, host and command line: the key a run is filed once
 ** under) in the database already? A run is never judged against itself; a context without a

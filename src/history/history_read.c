@@ -429,6 +429,15 @@ size_t qsb_history_algorithms_text(qsb_history *h, const qsb_history_filter *cel
     return join_names(h, st, 0, buf, len);
 }
 
+/* The machines the database holds, as qsb_history_cells_text says its cells. */
+static size_t machines_text(qsb_history *h, char *buf, size_t len)
+{
+    sqlite3_stmt *st;
+    buf[0] = '\0';
+    if (qsb_sql_prepare(h, "SELECT DISTINCT machine FROM runs ORDER BY 1", &st) != QSB_OK)
+        return 0;
+    return join_names(h, st, 0, buf, len);
+}
 
 int qsb_history_check_machine(qsb_history *h, const char *machine)
 {
@@ -446,17 +455,9 @@ int qsb_history_check_machine(qsb_history *h, const char *machine)
     if (rc != SQLITE_DONE)
         return qsb_sql_error(h, rc, "reading the runs");
     char names[256];
-    if (qsb_history_machines_text(h, names, sizeof names) == 0)
+    if (machines_text(h, names, sizeof names) == 0)
         snprintf(names, sizeof names, "none");
     return qsb_error(QSB_EUSAGE, "--machine '%s': no run of that machine in %s (there: %s)",
                      qsb_quote(machine), qsb_quote_path(h->path), names);
 }
 
-size_t qsb_history_machines_text(qsb_history *h, char *buf, size_t len)
-{
-    sqlite3_stmt *st;
-    buf[0] = '\0';
-    if (qsb_sql_prepare(h, "SELECT DISTINCT machine FROM runs ORDER BY 1", &st) != QSB_OK)
-        return 0;
-    return join_names(h, st, 0, buf, len);
-}
