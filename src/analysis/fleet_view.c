@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "grow.h"
 #include "read_results.h"
 
 /* ---- charts ---- */
@@ -94,12 +95,11 @@ static int series_view(const qsb_results *runs, size_t n, qsb_results *v)
                 failed = 1;
                 break;
             }
-            qsb_row *rows = realloc(to->rows, (to->nrows + cell->nrows) * sizeof *rows);
-            if (!rows) {
+            size_t cap = to->nrows; /* at least: the cell's rows are all in use */
+            if (QSB_GROW(to->rows, cap, to->nrows + cell->nrows) != 0) {
                 failed = 1;
                 break;
             }
-            to->rows = rows;
             for (size_t i = 0; i < cell->nrows && !failed; i++) {
                 snprintf(name, sizeof name, "%s@%s", cell->rows[i].algorithm,
                          qsb_machine_name(&runs[m].context));

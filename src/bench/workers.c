@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "grow.h"
 #include "pool.h"
 #include "child.h"
 #include "progress.h"
@@ -55,6 +56,7 @@ typedef struct {
     char exe[PATH_MAX];        /* this executable's path, the workers' argv[0] */
     qsb_worker_tally tally;    /* the finished workers' results and costs (worker_cells.h) */
     char **names;              /* "worker 3", for pool's messages */
+    size_t cap;                /* of names and of the tally's runs and where */
     pid_t parent;              /* this process, which its workers outlive only by mistake */
     size_t model;              /* the first finished worker, whose results the later ones
                                ** take their exact counts and batches from (run.h); or
@@ -288,19 +290,13 @@ static int collect(workers *w, const slot *at, int code, double wall_s)
                          qsb_quote(line));
     }
     char *name = malloc(32);
-    qsb_merge_input *grown = realloc(w->tally.runs, (w->tally.n + 1) * sizeof *grown);
-    char **names = realloc(w->names, (w->tally.n + 1) * sizeof *names);
-    size_t **where = realloc(w->tally.where, (w->tally.n + 1) * sizeof *where);
-    if (grown)
-        w->tally.runs = grown;
-    if (names)
-        w->names = names;
-    if (where)
-        w->tally.where = where;
-    if (!name || !grown || !names || !where) {
+    size_t runs = w->cap, names = w->cap, where = w->cap; /* the three grow alike */
+    if (!name || QSB_GROW(w->tally.runs, runs, w->tally.n + 1) != 0 ||
+        QSB_GROW(w->names, names, runs) != 0 || QSB_GROW(w->tally.where, where, runs) != 0) {
         free(name);
         return qsb_out_of_memory("worker results");
     }
+    w->cap = runs;
     snprintf(name, 32, "worker %zu", k + 1);
     memset(&w->tally.runs[w->tally.n], 0, sizeof w->tally.runs[w->tally.n]);
     int status = qsb_read_results(json, &w->tally.runs[w->tally.n].run);
