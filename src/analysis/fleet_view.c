@@ -147,14 +147,14 @@ int qsb_plot_fleet_file(const qsb_results *runs, size_t n, const char *results_p
         qsb_plot_options o = *opt;
         o.charts = QSB_CHART_DELTAS;
         o.series = words;
-        status = qsb_plot_results_file_ex(&deltas, results_path, &o);
+        status = qsb_plot_results_file(&deltas, results_path, &o);
     } else if (status == QSB_OK) {
         qsb_warning("the machines have different baselines: no deltas chart");
     }
     if (status == QSB_OK) {
         qsb_plot_options o = *opt;
         o.charts = QSB_CHART_SCALING | QSB_CHART_COMPARISONS;
-        status = qsb_plot_results_file_ex(&series, results_path, &o);
+        status = qsb_plot_results_file(&series, results_path, &o);
     }
     qsb_results_free(&deltas);
     qsb_results_free(&series);

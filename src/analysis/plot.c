@@ -479,13 +479,6 @@ int qsb_plot(const qsb_results *r, const qsb_plot_options *opt)
     return status;
 }
 
-int qsb_plot_results_file(const qsb_results *r, const char *results_path, const char *out_dir,
-                          qsb_plot_format format, const char *title, FILE *report)
-{
-    qsb_plot_options opt = {out_dir, NULL, format, title, report, 0, NULL};
-    return qsb_plot_results_file_ex(r, results_path, &opt);
-}
-
 /* Where the charts of results_path go: *dir (out_dir, else the file's directory) and *stem
 ** (the file's name without its .csv/.json extension), both malloc'd. */
 static int chart_place(const char *results_path, const char *out_dir, char **dir, char **stem)
@@ -508,8 +501,8 @@ static int chart_place(const char *results_path, const char *out_dir, char **dir
     return qsb_out_of_memory("chart names");
 }
 
-int qsb_plot_results_file_ex(const qsb_results *r, const char *results_path,
-                             const qsb_plot_options *given)
+int qsb_plot_results_file(const qsb_results *r, const char *results_path,
+                          const qsb_plot_options *given)
 {
     char *dir, *stem;
     int status = chart_place(results_path, given->out_dir, &dir, &stem);

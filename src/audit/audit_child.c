@@ -148,8 +148,10 @@ int qsb_run_in_child(qsb_plugins *plugins, int (*fn)(void *ctx), void *ctx, unsi
     return QSB_OK;
 }
 
-bool qsb_child_outcome_text(const qsb_child_outcome *o, unsigned timeout_s, char *buf,
-                            size_t len)
+/* How the child ended when it did not simply return from the probe ("crashed: signal 11",
+** "timed out after 5s", "exited with status 0", "wrote outside the array: past its end"),
+** written to buf; false (buf untouched) when it returned. */
+static bool outcome_text(const qsb_child_outcome *o, unsigned timeout_s, char *buf, size_t len)
 {
     switch (o->kind) {
     case QSB_CHILD_EXITED:
@@ -200,7 +202,7 @@ int qsb_probe_in_child(qsb_plugins *plugins, const qsb_probe_call *call, char *f
     memcpy(copy.result, call->result, call->bytes);
     qsb_child_outcome outcome;
     int status = qsb_run_probe(plugins, &copy, &outcome);
-    if (status == QSB_OK && !qsb_child_outcome_text(&outcome, call->timeout_s, failure,
+    if (status == QSB_OK && !outcome_text(&outcome, call->timeout_s, failure,
                                                      failure_len)) {
         memcpy(call->result, copy.result, call->bytes);
         if (outcome.code != QSB_OK) /* the probe could not run; it said why */

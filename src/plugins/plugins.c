@@ -398,7 +398,8 @@ void qsb_plugins_free(qsb_plugins *set)
     free(set);
 }
 
-bool qsb_is_plugin_spec(const char *entry)
+/* Does this --algos entry name a plug-in (it has a ':'; registry names never do)? */
+static bool is_plugin_spec(const char *entry)
 {
     return strchr(entry, ':') != NULL;
 }
@@ -419,10 +420,10 @@ static int unknown_algorithm(const char *entry)
 
 int qsb_plugins_resolve(qsb_plugins *set, const char *entry, qsb_algorithm *out)
 {
-    if (qsb_is_plugin_spec(entry) && !set)
+    if (is_plugin_spec(entry) && !set)
         return qsb_usage_error("--algos: '%s': plug-ins are not accepted here",
                                qsb_quote_path(entry));
-    if (qsb_is_plugin_spec(entry))
+    if (is_plugin_spec(entry))
         return add_plugin(set, entry, out);
     const qsb_algorithm *a = qsb_algorithm_find(entry);
     if (!a)
