@@ -27,7 +27,8 @@ may_use() {
     analysis)   echo "results stats base" ;;
     audit)      echo "plugins algorithms inputs base" ;;
     bench)      echo "results stats plugins algorithms inputs base" ;;
-    commands)   echo "analysis audit bench results stats plugins algorithms inputs base" ;;
+    history)    echo "results stats base" ;;
+    commands)   echo "analysis audit bench history results stats plugins algorithms inputs base" ;;
     esac
 }
 
@@ -44,11 +45,12 @@ headers_of() {
     analysis)   echo "compare.h" ;;
     audit)      echo "audit.h" ;;
     bench)      echo "run.h plan.h placement.h" ;;
+    history)    echo "history.h" ;;
     commands)   echo "cli.h run_options.h" ;;
     esac
 }
 
-layers="inputs algorithms stats base plugins results analysis audit bench commands"
+layers="inputs algorithms stats base plugins results analysis audit bench history commands"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/qsb-layers.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 failures=0

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "grow.h"
 #include "read_results.h"
 
 /* ---- charts ---- */
@@ -94,12 +95,11 @@ static int series_view(const qsb_results *runs, size_t n, qsb_results *v)
                 failed = 1;
                 break;
             }
-            qsb_row *rows = realloc(to->rows, (to->nrows + cell->nrows) * sizeof *rows);
-            if (!rows) {
+            size_t cap = to->nrows; /* at least: the cell's rows are all in use */
+            if (QSB_GROW(to->rows, cap, to->nrows + cell->nrows) != 0) {
                 failed = 1;
                 break;
             }
-            to->rows = rows;
             for (size_t i = 0; i < cell->nrows && !failed; i++) {
                 snprintf(name, sizeof name, "%s@%s", cell->rows[i].algorithm,
                          qsb_machine_name(&runs[m].context));
@@ -147,14 +147,14 @@ int qsb_plot_fleet_file(const qsb_results *runs, size_t n, const char *results_p
         qsb_plot_options o = *opt;
         o.charts = QSB_CHART_DELTAS;
         o.series = words;
-        status = qsb_plot_results_file_ex(&deltas, results_path, &o);
+        status = qsb_plot_results_file(&deltas, results_path, &o);
     } else if (status == QSB_OK) {
         qsb_warning("the machines have different baselines: no deltas chart");
     }
     if (status == QSB_OK) {
         qsb_plot_options o = *opt;
         o.charts = QSB_CHART_SCALING | QSB_CHART_COMPARISONS;
-        status = qsb_plot_results_file_ex(&series, results_path, &o);
+        status = qsb_plot_results_file(&series, results_path, &o);
     }
     qsb_results_free(&deltas);
     qsb_results_free(&series);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "grow.h"
 #include "gnuplot.h"
 #include "outfile.h"
 #include "plot_data.h"
@@ -35,15 +36,9 @@ static void sb_append(strbuf *sb, const char *s, size_t n)
 {
     if (!sb->ok)
         return;
-    if (sb->len + n + 1 > sb->cap) {
-        size_t cap = (sb->len + n + 1) * 2;
-        char *grown = realloc(sb->text, cap);
-        if (!grown) {
-            sb->ok = 0;
-            return;
-        }
-        sb->text = grown;
-        sb->cap = cap;
+    if (QSB_GROW(sb->text, sb->cap, sb->len + n + 1) != 0) {
+        sb->ok = 0;
+        return;
     }
     memcpy(sb->text + sb->len, s, n);
     sb->len += n;
@@ -484,13 +479,6 @@ int qsb_plot(const qsb_results *r, const qsb_plot_options *opt)
     return status;
 }
 
-int qsb_plot_results_file(const qsb_results *r, const char *results_path, const char *out_dir,
-                          qsb_plot_format format, const char *title, FILE *report)
-{
-    qsb_plot_options opt = {out_dir, NULL, format, title, report, 0, NULL};
-    return qsb_plot_results_file_ex(r, results_path, &opt);
-}
-
 /* Where the charts of results_path go: *dir (out_dir, else the file's directory) and *stem
 ** (the file's name without its .csv/.json extension), both malloc'd. */
 static int chart_place(const char *results_path, const char *out_dir, char **dir, char **stem)
@@ -513,8 +501,8 @@ static int chart_place(const char *results_path, const char *out_dir, char **dir
     return qsb_out_of_memory("chart names");
 }
 
-int qsb_plot_results_file_ex(const qsb_results *r, const char *results_path,
-                             const qsb_plot_options *given)
+int qsb_plot_results_file(const qsb_results *r, const char *results_path,
+                          const qsb_plot_options *given)
 {
     char *dir, *stem;
     int status = chart_place(results_path, given->out_dir, &dir, &stem);

@@ -52,14 +52,11 @@ typedef struct {
 ** QSB_ESYSTEM (gnuplot missing or failing, I/O, memory), after reporting through diag. */
 int qsb_plot(const qsb_results *r, const qsb_plot_options *opt);
 
-/* The charts of a results file beside it (or in out_dir when not NULL): the stem is the file's
-** name without its .csv/.json extension. Used by `plot` and `run --plot`. */
-int qsb_plot_results_file(const qsb_results *r, const char *results_path, const char *out_dir,
-                          qsb_plot_format format, const char *title, FILE *report);
-
-/* The same with every option of opt (its out_dir may be NULL; its stem is ignored). */
-int qsb_plot_results_file_ex(const qsb_results *r, const char *results_path,
-                             const qsb_plot_options *opt);
+/* The charts of a results file beside it (or in opt's out_dir when not NULL): the stem is the
+** file's name without its .csv/.json extension (opt's stem is ignored). Used by `plot` and
+** `run --plot`. */
+int qsb_plot_results_file(const qsb_results *r, const char *results_path,
+                          const qsb_plot_options *opt);
 
 /* The files the charts of a results file at results_path (in out_dir when not NULL) take when
 ** the charts of `charts` (QSB_CHART_* bits; 0: every chart) are drawn for results of these

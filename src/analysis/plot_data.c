@@ -41,14 +41,6 @@ static void add_name(const char **set, size_t *n, const char *name)
     set[(*n)++] = name;
 }
 
-static size_t row_total(const qsb_results *r)
-{
-    size_t total = 0;
-    for (size_t c = 0; c < r->ncells; c++)
-        total += r->cells[c].nrows;
-    return total;
-}
-
 void qsb_plot_axes_free(qsb_plot_axes *ax)
 {
     free(ax->sizes);
@@ -61,7 +53,7 @@ void qsb_plot_axes_free(qsb_plot_axes *ax)
 int qsb_plot_axes_build(const qsb_results *r, qsb_plot_axes *ax)
 {
     memset(ax, 0, sizeof *ax);
-    size_t cells = r->ncells ? r->ncells : 1, rows = row_total(r) + 1;
+    size_t cells = r->ncells ? r->ncells : 1, rows = qsb_results_row_count(r) + 1;
     ax->sizes = malloc(cells * sizeof *ax->sizes);
     ax->nelems = malloc(cells * sizeof *ax->nelems);
     ax->patterns = malloc(cells * sizeof *ax->patterns);
@@ -104,10 +96,9 @@ static const qsb_row *find_row(const qsb_results *r, const char *pattern, uint64
 
 int qsb_plot_has_comparisons(const qsb_results *r)
 {
-    for (size_t c = 0; c < r->ncells; c++)
-        for (size_t k = 0; k < r->cells[c].nrows; k++)
-            if (r->cells[c].rows[k].comparisons > 0)
-                return 1;
+    for (qsb_row_cursor at = {0}; qsb_results_next_row(r, &at);)
+        if (at.row->comparisons > 0)
+            return 1;
     return 0;
 }
 

@@ -304,12 +304,6 @@ int qsb_run_in_child(qsb_plugins *plugins, int (*fn)(void *ctx), void *ctx, unsi
 void qsb_child_set_guards(const void *below, size_t below_len, const void *above,
                           size_t above_len);
 
-/* How the child ended when it did not simply return from the probe ("crashed: signal 11",
-** "timed out after 5s", "exited with status 0", "wrote outside the array: past its end"),
-** written to buf; false (buf untouched) when it returned. */
-bool qsb_child_outcome_text(const qsb_child_outcome *o, unsigned timeout_s, char *buf,
-                            size_t len);
-
 /* A probe that measures `sort` into *result, returning QSB_OK or an error it reported. */
 typedef int (*qsb_probe_fn)(qsb_sort_fn sort, void *result);
 
@@ -332,7 +326,7 @@ int qsb_run_probe(qsb_plugins *plugins, const qsb_probe_call *call, qsb_child_ou
 /* qsb_run_probe for a probe that returns QSB_OK or an error it reported: when it returned, its
 ** result is copied back, failure is "" and its status is returned; when the child crashed,
 ** hung or exited from inside the sort, result is untouched and failure says how
-** (qsb_child_outcome_text), with QSB_OK. */
+** (audit_child.c), with QSB_OK. */
 int qsb_probe_in_child(qsb_plugins *plugins, const qsb_probe_call *call, char *failure,
                        size_t failure_len);
 

@@ -16,11 +16,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "diag.h"
-#include "process_group.h"
 
 enum { EXIT_GUARD_BELOW = 100, EXIT_GUARD_ABOVE = 101 };
 
@@ -87,49 +86,27 @@ static void install_fault_handlers(void)
     sigaction(SIGBUS, &sa, NULL);
 }
 
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+typedef struct {
+    qsb_plugins *plugins;
+    int (*fn)(void *ctx);
+    void *ctx;
+    fault_record *fault;
+} probe_child;
 
-/* The child ended (or was killed): what it left running is ended (process_group.h), then
-** it is reaped; returns its wait status. */
-static int reap(pid_t pid)
+/* In the child: the plug-ins loaded, then the probe. */
+static int probe_here(void *arg)
 {
-    int status = 0;
-    siginfo_t info;
-    while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
-        continue;
-    qsb_group_end(pid, "an audit probe");
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        continue;
-    return status;
-}
-
-/* Waits for the child, killing it at the deadline; returns its wait status. */
-static int wait_with_deadline(pid_t pid, unsigned timeout_s, int *timed_out)
-{
-    const double deadline = seconds_now() + timeout_s;
-    long pause_ns = 50 * 1000; /* most children end within a millisecond: poll fast first */
-    *timed_out = 0;
-    for (;;) {
-        siginfo_t info;
-        info.si_pid = 0;
-        int done = waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT);
-        if ((done == 0 && info.si_pid == pid) || (done < 0 && errno != EINTR))
-            return reap(pid);
-        if (seconds_now() > deadline) {
-            kill(pid, SIGKILL);
-            *timed_out = 1;
-            return reap(pid);
-        }
-        struct timespec pause = {0, pause_ns};
-        nanosleep(&pause, NULL);
-        if (pause_ns < 10 * 1000 * 1000)
-            pause_ns *= 2;
-    }
+    const probe_child *p = arg;
+    qsb_stdout_divert divert = {-1, -1}; /* the audit's table is not the plug-in's */
+    qsb_stdout_divert_begin(&divert);
+    fault = p->fault;
+    install_fault_handlers();
+    int code = qsb_plugins_load(p->plugins);
+    if (code == 0)
+        code = p->fn(p->ctx);
+    p->fault->returned = 1;
+    qsb_stdout_divert_end(&divert, "plug-in code in an audit probe");
+    return code; /* then _exit: no atexit handlers, no leak check of a longjmp'd sort */
 }
 
 int qsb_run_in_child(qsb_plugins *plugins, int (*fn)(void *ctx), void *ctx, unsigned timeout_s,
@@ -138,27 +115,16 @@ int qsb_run_in_child(qsb_plugins *plugins, int (*fn)(void *ctx), void *ctx, unsi
     fault_record *shared_fault = qsb_shared_alloc(sizeof *shared_fault);
     if (!shared_fault)
         return qsb_out_of_memory("child fault record");
-    fflush(NULL); /* nothing buffered may be written twice */
-    pid_t pid = qsb_group_fork();
+    probe_child p = {plugins, fn, ctx, shared_fault};
+    pid_t pid = qsb_child_fork(probe_here, &p);
     if (pid < 0) {
         int err = errno;
         qsb_shared_free(shared_fault, sizeof *shared_fault);
         return qsb_error(QSB_ESYSTEM, "audit: cannot fork: %s", strerror(err));
     }
-    if (pid == 0) {
-        qsb_stdout_divert divert = {-1, -1}; /* the audit's table is not the plug-in's */
-        qsb_stdout_divert_begin(&divert);
-        fault = shared_fault;
-        install_fault_handlers();
-        int code = qsb_plugins_load(plugins);
-        if (code == 0)
-            code = fn(ctx);
-        shared_fault->returned = 1;
-        qsb_stdout_divert_end(&divert, "plug-in code in an audit probe");
-        _exit(code); /* _exit: no atexit handlers, no leak check of a longjmp'd sort */
-    }
-    int timed_out;
-    int status = wait_with_deadline(pid, timeout_s, &timed_out);
+    bool timed_out;
+    int status = qsb_child_wait(pid, timeout_s, "an audit probe", &timed_out, NULL, 0);
+    status = status < 0 ? 0 : status;
     memset(out, 0, sizeof *out);
     if (timed_out) {
         out->kind = QSB_CHILD_TIMEOUT;
@@ -182,8 +148,10 @@ int qsb_run_in_child(qsb_plugins *plugins, int (*fn)(void *ctx), void *ctx, unsi
     return QSB_OK;
 }
 
-bool qsb_child_outcome_text(const qsb_child_outcome *o, unsigned timeout_s, char *buf,
-                            size_t len)
+/* How the child ended when it did not simply return from the probe ("crashed: signal 11",
+** "timed out after 5s", "exited with status 0", "wrote outside the array: past its end"),
+** written to buf; false (buf untouched) when it returned. */
+static bool outcome_text(const qsb_child_outcome *o, unsigned timeout_s, char *buf, size_t len)
 {
     switch (o->kind) {
     case QSB_CHILD_EXITED:
@@ -234,7 +202,7 @@ int qsb_probe_in_child(qsb_plugins *plugins, const qsb_probe_call *call, char *f
     memcpy(copy.result, call->result, call->bytes);
     qsb_child_outcome outcome;
     int status = qsb_run_probe(plugins, &copy, &outcome);
-    if (status == QSB_OK && !qsb_child_outcome_text(&outcome, call->timeout_s, failure,
+    if (status == QSB_OK && !outcome_text(&outcome, call->timeout_s, failure,
                                                      failure_len)) {
         memcpy(call->result, copy.result, call->bytes);
         if (outcome.code != QSB_OK) /* the probe could not run; it said why */

@@ -10,7 +10,9 @@
 #include "diag.h"
 #include "version.h"
 
-int qsb_audit_subjects_init(qsb_audit_subjects *s, size_t n)
+/* Room for the subjects of n algorithms (each may bring a variant). QSB_OK, or QSB_ESYSTEM
+** (reported) when out of memory. */
+static int subjects_init(qsb_audit_subjects *s, size_t n)
 {
     s->count = 0;
     s->capacity = 2 * n; /* room for every variant */
@@ -26,7 +28,10 @@ static bool has_subject(const qsb_audit_subjects *s, const char *name)
     return false;
 }
 
-int qsb_audit_subjects_add(qsb_audit_subjects *s, const qsb_algorithm *algorithm)
+/* Adds an algorithm (a registry entry or a plug-in), then its "malloc fails" variant when it
+** has one. QSB_EUSAGE (reported) when it was added already. Plug-ins and `system` declare
+** nothing, so nothing they do can contradict a claim. */
+static int subjects_add(qsb_audit_subjects *s, const qsb_algorithm *algorithm)
 {
     qsb_audit_subject subject = {
         .name = algorithm->name,
@@ -51,12 +56,12 @@ int qsb_audit_subjects_select(qsb_audit_subjects *s, qsb_plugins *plugins,
                               const char *const *names, size_t n)
 {
     size_t count = names ? n : qsb_algorithm_count;
-    int status = qsb_audit_subjects_init(s, count);
+    int status = subjects_init(s, count);
     for (size_t i = 0; i < count && status == QSB_OK; i++) {
         qsb_algorithm a;
         status = qsb_plugins_resolve(plugins, names ? names[i] : qsb_algorithms[i].name, &a);
         if (status == QSB_OK)
-            status = qsb_audit_subjects_add(s, &a);
+            status = subjects_add(s, &a);
     }
     return status;
 }

@@ -21,15 +21,6 @@ typedef struct {
     size_t capacity;
 } qsb_audit_subjects;
 
-/* Room for the subjects of n algorithms (each may bring a variant). QSB_OK, or QSB_ESYSTEM
-** (reported) when out of memory. */
-int qsb_audit_subjects_init(qsb_audit_subjects *s, size_t n);
-
-/* Adds an algorithm (a registry entry or a plug-in), then its "malloc fails" variant when it
-** has one. QSB_EUSAGE (reported) when it was added already. Plug-ins and `system` declare
-** nothing, so nothing they do can contradict a claim. */
-int qsb_audit_subjects_add(qsb_audit_subjects *s, const qsb_algorithm *algorithm);
-
 /* The subjects of names[0..n-1] (NULL: the whole registry), each resolved through plugins
 ** (plugins.h: a plug-in is checked in a child, not loaded here) and added in turn. QSB_OK or
 ** an error (reported). */

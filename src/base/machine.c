@@ -18,6 +18,8 @@
 #include <gnu/libc-version.h>
 #endif
 
+#include "grow.h"
+
 const uint64_t qsb_seed_nelem[3] = {49152, 786432, 8388608};
 
 /* One cache instance seen so far: its level and the CPUs that share it. */
@@ -79,14 +81,8 @@ static int instance_set_add(instance_set *set, unsigned level, const char *cpus)
     for (size_t i = 0; i < set->count; i++)
         if (set->items[i].level == level && strcmp(set->items[i].cpus, cpus) == 0)
             return 0;
-    if (set->count == set->capacity) {
-        size_t capacity = set->capacity ? 2 * set->capacity : 16;
-        cache_instance *items = realloc(set->items, capacity * sizeof *items);
-        if (!items)
-            return -1;
-        set->items = items;
-        set->capacity = capacity;
-    }
+    if (QSB_GROW(set->items, set->capacity, set->count + 1) != 0)
+        return -1;
     set->items[set->count].level = level;
     copy_string(set->items[set->count].cpus, sizeof set->items[0].cpus, cpus);
     set->count++;

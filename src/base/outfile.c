@@ -378,7 +378,9 @@ int qsb_outfile_commit(qsb_outfile *of)
     return QSB_OK;
 }
 
-void qsb_outfile_abort(qsb_outfile *of)
+/* Closes and removes the temporary file; the final path is left untouched. A zeroed
+** qsb_outfile (never opened) may be aborted too: nothing happens. */
+static void outfile_abort(qsb_outfile *of)
 {
     if (of->fp && of->fp != stdout)
         fclose(of->fp);
@@ -527,7 +529,7 @@ int qsb_outputs_close(qsb_outputs *o, int status)
 void qsb_outputs_abort(qsb_outputs *o)
 {
     for (size_t i = 0; i < QSB_OUTPUTS_MAX; i++)
-        qsb_outfile_abort(&o->file[i]);
+        outfile_abort(&o->file[i]);
 }
 
 FILE *qsb_outputs_text_stream(const qsb_outputs *o)

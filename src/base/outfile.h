@@ -50,9 +50,6 @@ char *qsb_output_target(const char *path);
 ** temporary file is removed). */
 int qsb_outfile_commit(qsb_outfile *of);
 
-/* Closes and removes the temporary file; the final path is left untouched. A zeroed
-** qsb_outfile (never opened) may be aborted too: nothing happens. */
-void qsb_outfile_abort(qsb_outfile *of);
 
 /* Opens path to append to (created when missing), as a CI step summary is written, without
 ** ever waiting: a FIFO that no process reads, a directory or a path that cannot be opened for

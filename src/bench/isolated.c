@@ -9,9 +9,25 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "diag.h"
-#include "process_group.h"
 #include "stop.h"
+
+typedef struct {
+    const qsb_isolated_run *run;
+    qsb_visit_record *record;
+    sigset_t *mask;
+} child_args;
+
+/* In the child. */
+static int measure_here(void *arg)
+{
+    const child_args *c = arg;
+    qsb_signals_restore(c->mask); /* the run's handlers are the child's already */
+    int status = c->run->measure(c->run->arg, c->record);
+    fflush(NULL);
+    return status; /* then _exit: the parent's cleanup is the parent's */
+}
 
 /* Forks the child that measures and watches it to its end. */
 static int measure_in_child(const qsb_isolated_run *run, qsb_visit_record *record,
@@ -19,17 +35,12 @@ static int measure_in_child(const qsb_isolated_run *run, qsb_visit_record *recor
 {
     qsb_visit_record_reset(record);
     qsb_snapshot_clear(run->snapshot);
-    fflush(NULL); /* nothing buffered is written twice */
     sigset_t mask;
     qsb_signals_block(&mask);
-    pid_t pid = qsb_group_fork(); /* its own group: a Ctrl-C reaches the run, which passes it
-                                  ** on once, and what it leaves running is ended */
-    if (pid == 0) {
-        qsb_signals_restore(&mask); /* the run's handlers are the child's already */
-        int status = run->measure(run->arg, record);
-        fflush(NULL);
-        _exit(status); /* the parent's cleanup is the parent's */
-    }
+    child_args c = {run, record, &mask};
+    pid_t pid = qsb_child_fork(measure_here, &c); /* its own group: a Ctrl-C reaches the run,
+                                                  ** which passes it on once, and what it
+                                                  ** leaves running is ended */
     qsb_signals_restore(&mask);
     if (pid < 0)
         return qsb_error(QSB_ESYSTEM, "cannot start the measuring process: %s",

@@ -42,14 +42,16 @@ uint64_t qsb_available_memory(void)
     return meminfo_bytes("MemAvailable");
 }
 
-uint64_t qsb_physical_memory(void)
+/* Bytes of physical memory (MemTotal) the same way. */
+static uint64_t physical_memory(void)
 {
     return meminfo_bytes("MemTotal");
 }
 
-uint64_t qsb_default_memory_bound(void)
+/* A quarter of physical memory; 1 GiB when it is unknown. */
+static uint64_t default_memory_bound(void)
 {
-    uint64_t total = qsb_physical_memory();
+    uint64_t total = physical_memory();
     return total ? total / DEFAULT_BOUND_SHARE : UNKNOWN_MEMORY_BOUND;
 }
 
@@ -126,7 +128,7 @@ void qsb_memory_plan_run(const qsb_run_config *cfg, unsigned plug_ins, qsb_memor
                                largest_of(cfg->sizes, cfg->n_sizes));
     memset(m, 0, sizeof *m);
     m->bound_given = cfg->memory_bytes > 0;
-    m->bound = m->bound_given ? cfg->memory_bytes : qsb_default_memory_bound();
+    m->bound = m->bound_given ? cfg->memory_bytes : default_memory_bound();
     m->inputs = inputs_bytes(cfg);
     /* Its buffers (work_buffers.c): the input, the work copy, the spare result, msort's
     ** scratch, and one per plug-in; a one-process run keeps inputs between visits (run.c). */

@@ -20,14 +20,9 @@
 /* A measuring process beside its buffers: the executable, the sorts' copies, the results. */
 #define QSB_PROCESS_BASE_BYTES ((uint64_t)32 << 20)
 
-/* Bytes of memory available now (MemAvailable) and of physical memory (MemTotal), from
-** /proc/meminfo or the file $QSB_MEMINFO names (tests: a machine of another size); 0 when
+/* Bytes of memory available now (MemAvailable), from /proc/meminfo or the file $QSB_MEMINFO names (tests: a machine of another size); 0 when
 ** unknown. */
 uint64_t qsb_available_memory(void);
-uint64_t qsb_physical_memory(void);
-
-/* A quarter of physical memory; 1 GiB when it is unknown. */
-uint64_t qsb_default_memory_bound(void);
 
 /* Bytes in the unit that reads best in a message ("1.5 GiB", "512 bytes"). */
 void qsb_format_memory(uint64_t bytes, char *buf, size_t len);
@@ -38,7 +33,7 @@ void qsb_format_memory(uint64_t bytes, char *buf, size_t len);
 int qsb_check_fits(uint64_t nelem, uint64_t size, const char *what);
 
 typedef struct {
-    uint64_t bound;       /* --memory, or qsb_default_memory_bound() */
+    uint64_t bound;       /* --memory, or a quarter of physical memory (1 GiB unknown) */
     bool bound_given;     /* --memory */
     unsigned buffers;     /* a measuring process's buffers, each of the largest input */
     uint64_t base;        /* a measuring process beside them: QSB_PROCESS_BASE_BYTES, and the

@@ -46,7 +46,8 @@ struct qsb_placement {
     uint64_t rng;
 };
 
-const char *qsb_placement_regime_name(qsb_placement_regime r)
+/* "far", "near" */
+static const char *regime_name(qsb_placement_regime r)
 {
     return r == QSB_PLACEMENT_NEAR ? "near" : "far";
 }
@@ -354,7 +355,7 @@ void qsb_placement_describe(const qsb_placement *p, char *buf, size_t len)
         reloaded += p->object_of[i] >= 0;
     snprintf(buf, len, "%s: comparator %s; %zu of %zu sorts loaded afresh at a random offset "
              "for each unit",
-             qsb_placement_regime_name(p->regime),
+             regime_name(p->regime),
              p->regime == QSB_PLACEMENT_NEAR ? "in the sorts' object"
              : p->far_object >= 0
                  ? "in its own shared object, loaded afresh for each unit, never in a sort's "

@@ -31,7 +31,6 @@
 
 typedef enum { QSB_PLACEMENT_FAR, QSB_PLACEMENT_NEAR } qsb_placement_regime;
 
-const char *qsb_placement_regime_name(qsb_placement_regime r); /* "far", "near" */
 
 typedef struct qsb_placement qsb_placement;
 

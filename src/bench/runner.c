@@ -13,7 +13,7 @@
 #include "machine.h"
 #include "memory.h"
 #include "placement.h"
-#include "process_group.h"
+#include "child.h"
 #include "plan.h"
 #include "plugins.h"
 #include "read_results.h"
@@ -139,7 +139,7 @@ static int load_plugins(const run_state *s, qsb_visit_record *record)
 
 /* The cells in this process (its units; a worker's, one visit of each), with the inputs its
 ** run shared, the visits it records for its run and its model (run.h) when it is a worker.
-** Plug-in code writes nothing into its standard output (process_group.h). */
+** Plug-in code writes nothing into its standard output (child.h). */
 static int measure_here(run_state *s, qsb_run_totals *totals, qsb_visit_record *record)
 {
     const qsb_run_config *cfg = s->cfg;

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "diag.h"
-#include "process_group.h"
+#include "child.h"
 #include "stop.h"
 #include "timing.h"
 #include "worker_protocol.h"

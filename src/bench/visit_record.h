@@ -119,9 +119,9 @@ typedef struct {
 /* The stall deadline of a process estimated to take estimate_s. */
 double qsb_visit_deadline_s(double estimate_s);
 
-/* Waits for pid (a child of this process writing r, started by qsb_group_fork), passing on a
+/* Waits for pid (a child of this process writing r, started by qsb_child_fork), passing on a
 ** stop request once and killing the process past the deadline or the grace after a stop;
-** once it ended, kills and names what it left running (process_group.h); says how it ended.
+** once it ended, kills and names what it left running (child.h); says how it ended.
 ** Returns QSB_OK, or QSB_ESYSTEM (reported) when it cannot wait. */
 int qsb_watch_process(const qsb_watch *w, pid_t pid, qsb_visit_record *r,
                       qsb_process_end *end);

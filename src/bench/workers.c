@@ -15,8 +15,9 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "grow.h"
 #include "pool.h"
-#include "process_group.h"
+#include "child.h"
 #include "progress.h"
 #include "stop.h"
 #include "read_results.h"
@@ -52,6 +53,7 @@ typedef struct {
     char exe[PATH_MAX];        /* this executable's path, the workers' argv[0] */
     qsb_worker_tally tally;    /* the finished workers' results and costs (worker_cells.h) */
     char **names;              /* "worker 3", for pool's messages */
+    size_t cap;                /* of names and of the tally's runs and where */
     pid_t parent;              /* this process, which its workers outlive only by mistake */
     size_t model;              /* the first finished worker, whose results the later ones
                                ** take their exact counts and batches from (run.h); or
@@ -115,26 +117,34 @@ static void remove_dir(const workers *w)
     rmdir(w->dir);
 }
 
-/* In the child (its own process group, process_group.h: a Ctrl-C reaches the run, which stops
+typedef struct {
+    const workers *w;
+    const slot *at;
+    char **argv;
+    const char *err_path;
+} worker_exec;
+
+/* In the child (its own process group, child.h: a Ctrl-C reaches the run, which stops
 ** the worker once): stdout discarded, stderr into its file, the run's inputs kept open across
 ** the exec, a SIGTERM when the run dies; then exec. */
-static void exec_worker(const workers *w, const slot *at, char **argv, const char *err_path)
+static int exec_worker(void *arg)
 {
+    const worker_exec *x = arg;
     int null_fd = open("/dev/null", O_WRONLY);
-    int err_fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int err_fd = open(x->err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (null_fd < 0 || err_fd < 0 || dup2(null_fd, STDOUT_FILENO) < 0 ||
         dup2(err_fd, STDERR_FILENO) < 0 ||
-        (w->plan->inputs_fd >= 0 && fcntl(w->plan->inputs_fd, F_SETFD, 0) != 0) ||
-        fcntl(at->record_fd, F_SETFD, 0) != 0)
-        _exit(127);
+        (x->w->plan->inputs_fd >= 0 && fcntl(x->w->plan->inputs_fd, F_SETFD, 0) != 0) ||
+        fcntl(x->at->record_fd, F_SETFD, 0) != 0)
+        return 127;
     close(null_fd);
     close(err_fd);
-    if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != w->parent)
-        _exit(127); /* the run is gone already */
-    execv(SELF_EXE, argv); /* this very executable, even if its file was replaced since; its
-                           ** SIGINT and SIGTERM stay blocked until it has its handlers */
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != x->w->parent)
+        return 127; /* the run is gone already */
+    execv(SELF_EXE, x->argv); /* this very executable, even if its file was replaced since; its
+                              ** SIGINT and SIGTERM stay blocked until it has its handlers */
     dprintf(STDERR_FILENO, "qsortbench: error: cannot run " SELF_EXE ": %s\n", strerror(errno));
-    _exit(127);
+    return 127;
 }
 
 /* Worker k's command line (worker_protocol.h): this executable, the run's measuring options,
@@ -173,7 +183,7 @@ static void last_line(const char *path, char *buf, size_t len)
         fclose(f);
 }
 
-/* A worker's plug-in code printed on its standard output (process_group.h): the notice and
+/* A worker's plug-in code printed on its standard output (child.h): the notice and
 ** the bytes that follow it are among the worker's private messages, so the run passes them
 ** on (the notice naming the worker). */
 static void pass_on_stdout_notice(const workers *w, size_t k)
@@ -244,19 +254,13 @@ static int collect(workers *w, const slot *at, int code, double wall_s)
                          qsb_quote(line));
     }
     char *name = malloc(32);
-    qsb_merge_input *grown = realloc(w->tally.runs, (w->tally.n + 1) * sizeof *grown);
-    char **names = realloc(w->names, (w->tally.n + 1) * sizeof *names);
-    size_t **where = realloc(w->tally.where, (w->tally.n + 1) * sizeof *where);
-    if (grown)
-        w->tally.runs = grown;
-    if (names)
-        w->names = names;
-    if (where)
-        w->tally.where = where;
-    if (!name || !grown || !names || !where) {
+    size_t runs = w->cap, names = w->cap, where = w->cap; /* the three grow alike */
+    if (!name || QSB_GROW(w->tally.runs, runs, w->tally.n + 1) != 0 ||
+        QSB_GROW(w->names, names, runs) != 0 || QSB_GROW(w->tally.where, where, runs) != 0) {
         free(name);
         return qsb_out_of_memory("worker results");
     }
+    w->cap = runs;
     snprintf(name, 32, "worker %zu", k + 1);
     memset(&w->tally.runs[w->tally.n], 0, sizeof w->tally.runs[w->tally.n]);
     int status = qsb_read_results(json, &w->tally.runs[w->tally.n].run);
@@ -289,13 +293,11 @@ static int launch(workers *w, slot *at)
         return qsb_out_of_memory("worker command line");
     path_of(w, at->k, "err", err, sizeof err);
     qsb_visit_record_reset(at->record);
-    fflush(NULL);
     at->start_ns = qsb_clock_ns();
     sigset_t mask;
     qsb_signals_block(&mask);
-    pid_t pid = qsb_group_fork();
-    if (pid == 0)
-        exec_worker(w, at, argv, err);
+    worker_exec x = {w, at, argv, err};
+    pid_t pid = qsb_child_fork(exec_worker, &x);
     qsb_signals_restore(&mask);
     free(argv);
     if (pid < 0)

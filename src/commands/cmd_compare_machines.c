@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "diag.h"
+#include "grow.h"
 #include "fleet_view.h"
 #include "read_results.h"
 
@@ -53,22 +54,20 @@ int qsb_cmd_compare_machines(int argc, char **argv)
                                "file (or two files)");
     }
     qsb_results *all = NULL;
-    size_t n = 0;
+    size_t n = 0, cap = 0;
     for (int f = first; f < argc && status == QSB_OK; f++) {
         qsb_results *runs = NULL;
         size_t count = 0;
         status = qsb_read_fleet(argv[f], &runs, &count);
-        qsb_results *grown = status == QSB_OK ? realloc(all, (n + count) * sizeof *grown) : NULL;
+        bool grown = status == QSB_OK && QSB_GROW(all, cap, n + count) == 0;
         if (status == QSB_OK && !grown)
             status = qsb_out_of_memory("compare");
         for (size_t k = 0; k < count; k++) {
             if (grown)
-                grown[n++] = runs[k];
+                all[n++] = runs[k];
             else
                 qsb_results_free(&runs[k]);
         }
-        if (grown)
-            all = grown;
         free(runs);
     }
     const qsb_results *pick[2] = {NULL, NULL};

@@ -16,6 +16,7 @@
 
 #include "commands.h"
 #include "diag.h"
+#include "grow.h"
 #include "export.h"
 #include "infile.h"
 #include "merge.h"
@@ -91,6 +92,7 @@ static int read_inputs(const char *const *paths, char **shown, size_t npaths,
 {
     *in = NULL;
     *n = 0;
+    size_t cap = 0;
     int status = QSB_OK;
     for (size_t i = 0; i < npaths && status == QSB_OK; i++) {
         qsb_results *runs = NULL;
@@ -102,15 +104,13 @@ static int read_inputs(const char *const *paths, char **shown, size_t npaths,
         status = qsb_read_fleet(paths[i], &runs, &count);
         if (status != QSB_OK)
             break;
-        qsb_merge_input *grown = realloc(*in, (*n + count) * sizeof *grown);
-        if (!grown) {
+        if (QSB_GROW(*in, cap, *n + count) != 0) {
             for (size_t k = 0; k < count; k++)
                 qsb_results_free(&runs[k]);
             free(runs);
             status = qsb_out_of_memory("merge");
             break;
         }
-        *in = grown;
         for (size_t k = 0; k < count; k++)
             (*in)[(*n)++] = (qsb_merge_input){runs[k], shown[i]};
         free(runs);

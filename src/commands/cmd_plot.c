@@ -74,7 +74,7 @@ int qsb_cmd_plot(int argc, char **argv)
     if (status != QSB_OK)
         return status;
     qsb_plot_options opt = {cfg.out_dir, NULL, cfg.format, cfg.title, stdout, 0, NULL};
-    status = n == 1 ? qsb_plot_results_file_ex(&runs[0], path, &opt)
+    status = n == 1 ? qsb_plot_results_file(&runs[0], path, &opt)
                     : qsb_plot_fleet_file(runs, n, path, &opt); /* a machine per series */
     for (size_t i = 0; i < n; i++)
         qsb_results_free(&runs[i]);

@@ -7,7 +7,7 @@
 **     are the run the page is about (the first such file) or, the second one, an earlier run
 **     it is compared with as `compare SECOND FIRST`; a fleet file (several machines, from
 **     merge) gets a section per machine. Without a single-machine run the page is the fleet's.
-** --history DB adds the database's trend (report_history.h); with it no results file is needed.
+** --history DB adds the database's trend (history.h); with it no results file is needed.
 ** The page is written atomically through qsb_outputs. Exit: 0, 2 for a bad command line or
 ** file, 3 when gnuplot is missing or fails or on I/O errors.
 */
@@ -17,11 +17,11 @@
 #include "audit_file.h"
 #include "commands.h"
 #include "diag.h"
+#include "history.h"
 #include "infile.h"
 #include "outfile.h"
 #include "plot.h"
 #include "read_results.h"
-#include "report_history.h"
 #include "report_html.h"
 #include "significance.h"
 

@@ -186,5 +186,5 @@ int qsb_run_files_plot(const qsb_run_files *files, const qsb_results *results, F
     qsb_plot_options opt = {.format = QSB_PLOT_PNG,
                             .report = listing,
                             .charts = files->plot_charts};
-    return qsb_plot_results_file_ex(results, files->plot_beside, &opt);
+    return qsb_plot_results_file(results, files->plot_beside, &opt);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "child.h"
@@ -113,20 +114,18 @@ static int build(const bisection *b, const char *rev, const char *so)
 static int slowest_row(const qsb_results *r, rev_verdict *v)
 {
     v->delta = -INFINITY;
-    for (size_t c = 0; c < r->ncells; c++)
-        for (size_t i = 0; i < r->cells[c].nrows; i++) {
-            const qsb_row *row = &r->cells[c].rows[i];
-            if (!row->verified)
-                return -1;
-            if (i == 0 || !(row->delta_pct > v->delta))
-                continue;
-            v->delta = row->delta_pct;
-            v->lo = row->delta_lo;
-            v->hi = row->delta_hi;
-            snprintf(v->cell, sizeof v->cell, "%s/%llu/%llu", r->cells[c].pattern,
-                     (unsigned long long)r->cells[c].nelem,
-                     (unsigned long long)r->cells[c].size);
-        }
+    for (qsb_row_cursor at = {0}; qsb_results_next_row(r, &at);) {
+        const qsb_row *row = at.row;
+        if (!row->verified)
+            return -1;
+        if (at.i == 0 || !(row->delta_pct > v->delta))
+            continue;
+        v->delta = row->delta_pct;
+        v->lo = row->delta_lo;
+        v->hi = row->delta_hi;
+        snprintf(v->cell, sizeof v->cell, "%s/%llu/%llu", at.cell->pattern,
+                 (unsigned long long)at.cell->nelem, (unsigned long long)at.cell->size);
+    }
     return 0;
 }
 
@@ -181,6 +180,7 @@ static int run_candidate(bisection *b, size_t i, const char *so, rev_verdict *v)
     int rc = messages ? qsb_child_run(argv, NULL, NULL, messages, RUN_MESSAGES_MAX,
                                       QSB_CHILD_ERRORS)
                       : -1;
+    rc = rc < 0 ? -1 : WIFSIGNALED(rc) ? 128 + WTERMSIG(rc) : WEXITSTATUS(rc);
     free(argv);
     b->runs++;
     if (messages)

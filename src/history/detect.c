@@ -14,6 +14,7 @@
 #include "random_effects.h"
 #include "student_t.h"
 #include "diag.h"
+#include "grow.h"
 
 #define MIN_SEGMENT 2        /* points on each side of a step inside a series */
 #define MIN_POINTS 3         /* a shorter series has no steps to find */
@@ -144,14 +145,8 @@ static char *copy(const char *text)
 static int append_step(qsb_step_list *list, const qsb_history_series *s, qsb_series_view view,
                        const view_values *v, size_t from, size_t cut, size_t to, int gates)
 {
-    if (list->n == list->cap) {
-        size_t ncap = list->cap ? 2 * list->cap : 16;
-        qsb_step *grown = realloc(list->steps, ncap * sizeof *grown);
-        if (!grown)
-            return qsb_out_of_memory("detect");
-        list->steps = grown;
-        list->cap = ncap;
-    }
+    if (QSB_GROW(list->steps, list->cap, list->n + 1) != 0)
+        return qsb_out_of_memory("detect");
     double m1, v1, m2, v2;
     qsb_weighted_mean(v->y, v->var, from, cut, &m1, &v1);
     qsb_weighted_mean(v->y, v->var, cut, to, &m2, &v2);

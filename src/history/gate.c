@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "grow.h"
 #include "student_t.h"
 #include "summary.h"
 
@@ -66,19 +67,6 @@ static void judge_row(qsb_gate_row *g, const qsb_row_level *level, double y, dou
     g->detectable3_pct = sqrt(tau2 / SIDE_RUNS + re->mean_var + v / SIDE_RUNS);
 }
 
-static int grow(qsb_gate_report *out, size_t *cap)
-{
-    if (out->n < *cap)
-        return QSB_OK;
-    size_t ncap = *cap ? 2 * *cap : 64;
-    qsb_gate_row *rows = realloc(out->rows, ncap * sizeof *rows);
-    if (!rows)
-        return qsb_out_of_memory("the gate's rows");
-    out->rows = rows;
-    *cap = ncap;
-    return QSB_OK;
-}
-
 /* A median over the finite values of one field of the rows. */
 static double median_over(const qsb_gate_report *r, size_t offset)
 {
@@ -135,24 +123,26 @@ int qsb_gate_judge(const qsb_results *new_run, const qsb_run_levels *levels,
     memset(out, 0, sizeof *out);
     size_t cap = 0;
     int status = QSB_OK;
-    for (size_t c = 0; status == QSB_OK && c < new_run->ncells; c++) {
-        const qsb_cell *cell = &new_run->cells[c];
-        for (size_t i = 0; i < cell->nrows && (status = grow(out, &cap)) == QSB_OK; i++) {
-            qsb_gate_row *g = &out->rows[out->n++];
-            init_row(g, cell, i);
-            const qsb_row *r = &cell->rows[i];
-            const qsb_row_level *level = qsb_run_levels_find(levels, cell->pattern, cell->nelem,
-                                                             cell->size, r->algorithm);
-            double y, v;
-            if (!r->verified)
-                g->verdict = QSB_GATE_FAILED;
-            else if (!new_value(r, g->by_median, &y, &v))
-                g->verdict = QSB_GATE_NO_INTERVAL;
-            else if (!level)
-                g->verdict = QSB_GATE_NO_HISTORY;
-            else
-                judge_row(g, level, y, v, opt);
+    for (qsb_row_cursor at = {0}; status == QSB_OK && qsb_results_next_row(new_run, &at);) {
+        if (QSB_GROW(out->rows, cap, out->n + 1) != 0) {
+            status = qsb_out_of_memory("the gate's rows");
+            break;
         }
+        qsb_gate_row *g = &out->rows[out->n++];
+        init_row(g, at.cell, at.i);
+        const qsb_row *r = at.row;
+        const qsb_row_level *level = qsb_run_levels_find(levels, at.cell->pattern,
+                                                         at.cell->nelem, at.cell->size,
+                                                         r->algorithm);
+        double y, v;
+        if (!r->verified)
+            g->verdict = QSB_GATE_FAILED;
+        else if (!new_value(r, g->by_median, &y, &v))
+            g->verdict = QSB_GATE_NO_INTERVAL;
+        else if (!level)
+            g->verdict = QSB_GATE_NO_HISTORY;
+        else
+            judge_row(g, level, y, v, opt);
     }
     if (status == QSB_OK)
         status = decide(out, opt);

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "result.h"
+#include "trend.h"
 
 #define QSB_HISTORY_DEFAULT_PATH "results/history.sqlite"
 #define QSB_HISTORY_SCHEMA 2 /* the newest schema this build reads and writes */
@@ -130,8 +131,6 @@ int qsb_history_walk(qsb_history *h, const qsb_history_filter *filter,
 /* The cells the database holds (every machine when machine is NULL), for messages: "random/
 ** 1000/4, sorted/1000/4" in buf, cut with "..." when longer. Returns how many there are. */
 size_t qsb_history_cells_text(qsb_history *h, const char *machine, char *buf, size_t len);
-/* The machines the database holds the same way. */
-size_t qsb_history_machines_text(qsb_history *h, char *buf, size_t len);
 
 /* Is a run of this context (its date, host and command line: the key a run is filed once
 ** under) in the database already? A run is never judged against itself; a context without a
@@ -145,5 +144,13 @@ int qsb_history_check_machine(qsb_history *h, const char *machine);
 /* The algorithms of one cell the same way. */
 size_t qsb_history_algorithms_text(qsb_history *h, const qsb_history_filter *cell, char *buf,
                                    size_t len);
+
+/* The trend of the database at path (which must exist), for the report (trend.h): every
+** series of candidate deltas per machine and cell, each cell's runs in commit order as its
+** axis, the states of each run in words, and the steps `history detect` finds in each series
+** (detect.h). QSB_OK, QSB_EUSAGE (a bad database) or QSB_ESYSTEM, reported. The trend is
+** freed with qsb_trend_free (also after a failure). */
+int qsb_trend_load(const char *path, qsb_trend *out);
+void qsb_trend_free(qsb_trend *t);
 
 #endif

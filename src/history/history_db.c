@@ -497,11 +497,10 @@ static int add_one_run(qsb_history *h, add_statements *s, const qsb_results *r,
     if (status != QSB_OK)
         return status;
     *id = sqlite3_last_insert_rowid(h->db);
-    for (size_t ci = 0; ci < r->ncells && status == QSB_OK; ci++)
-        for (size_t i = 0; i < r->cells[ci].nrows && status == QSB_OK; i++) {
-            status = add_run_row(h, s, *id, &r->cells[ci], i);
-            maybe_stop(stop_at, ++*rows);
-        }
+    for (qsb_row_cursor at = {0}; status == QSB_OK && qsb_results_next_row(r, &at);) {
+        status = add_run_row(h, s, *id, at.cell, at.i);
+        maybe_stop(stop_at, ++*rows);
+    }
     return status;
 }
 

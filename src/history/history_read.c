@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "grow.h"
 #include "history_sql.h"
 #include "samples_codec.h"
 
@@ -216,15 +217,7 @@ static int point_order(const void *pa, const void *pb)
 
 static int series_grow(qsb_history_series *s, size_t *cap)
 {
-    if (s->n < *cap)
-        return QSB_OK;
-    size_t ncap = *cap ? 2 * *cap : 64;
-    qsb_history_point *grown = realloc(s->points, ncap * sizeof *grown);
-    if (!grown)
-        return qsb_out_of_memory("a series");
-    s->points = grown;
-    *cap = ncap;
-    return QSB_OK;
+    return QSB_GROW(s->points, *cap, s->n + 1) == 0 ? QSB_OK : qsb_out_of_memory("a series");
 }
 
 static int point_samples(qsb_history *h, qsb_history_series *s, qsb_history_point *p,
@@ -436,6 +429,15 @@ size_t qsb_history_algorithms_text(qsb_history *h, const qsb_history_filter *cel
     return join_names(h, st, 0, buf, len);
 }
 
+/* The machines the database holds, as qsb_history_cells_text says its cells. */
+static size_t machines_text(qsb_history *h, char *buf, size_t len)
+{
+    sqlite3_stmt *st;
+    buf[0] = '\0';
+    if (qsb_sql_prepare(h, "SELECT DISTINCT machine FROM runs ORDER BY 1", &st) != QSB_OK)
+        return 0;
+    return join_names(h, st, 0, buf, len);
+}
 
 int qsb_history_check_machine(qsb_history *h, const char *machine)
 {
@@ -453,17 +455,9 @@ int qsb_history_check_machine(qsb_history *h, const char *machine)
     if (rc != SQLITE_DONE)
         return qsb_sql_error(h, rc, "reading the runs");
     char names[256];
-    if (qsb_history_machines_text(h, names, sizeof names) == 0)
+    if (machines_text(h, names, sizeof names) == 0)
         snprintf(names, sizeof names, "none");
     return qsb_error(QSB_EUSAGE, "--machine '%s': no run of that machine in %s (there: %s)",
                      qsb_quote(machine), qsb_quote_path(h->path), names);
 }
 
-size_t qsb_history_machines_text(qsb_history *h, char *buf, size_t len)
-{
-    sqlite3_stmt *st;
-    buf[0] = '\0';
-    if (qsb_sql_prepare(h, "SELECT DISTINCT machine FROM runs ORDER BY 1", &st) != QSB_OK)
-        return 0;
-    return join_names(h, st, 0, buf, len);
-}

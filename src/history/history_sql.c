@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "grow.h"
 
 /* ---- errors ---- */
 
@@ -92,19 +93,11 @@ int qsb_sql_select(qsb_history *h, const char *sql, const char *param, size_t it
     size_t cap = 0;
     int rc = SQLITE_DONE;
     while (status == QSB_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*n == cap) {
-            size_t ncap = cap ? 2 * cap : 64;
-            void *grown = realloc(*items, ncap * item_size);
-            if (!grown) {
-                status = qsb_out_of_memory(doing);
-                break;
-            }
-            *items = grown;
-            cap = ncap;
+        if (qsb_grow(items, &cap, *n + 1, item_size) != 0) {
+            status = qsb_out_of_memory(doing);
+            break;
         }
-        void *item = (char *)*items + (*n)++ * item_size;
-        memset(item, 0, item_size);
-        status = read(st, item);
+        status = read(st, (char *)*items + (*n)++ * item_size);
     }
     if (status == QSB_OK && rc != SQLITE_DONE)
         status = qsb_sql_error(h, rc, doing);

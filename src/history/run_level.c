@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "grow.h"
 #include "summary.h"
 
 #define Z975 1.959964
@@ -58,24 +59,11 @@ static void estimate(level_walk *w, const qsb_history_series *s,
 
 static int grow(level_walk *w, size_t points)
 {
-    if (w->out->n == w->cap) {
-        size_t cap = w->cap ? 2 * w->cap : 64;
-        qsb_row_level *rows = realloc(w->out->rows, cap * sizeof *rows);
-        if (!rows)
-            return qsb_out_of_memory("run levels");
-        w->out->rows = rows;
-        w->cap = cap;
-    }
-    if (points > w->scratch) {
-        double *y = realloc(w->y, points * sizeof *y), *v = y ? realloc(w->v, points * sizeof *v)
-                                                             : NULL;
-        if (y)
-            w->y = y;
-        if (!y || !v)
-            return qsb_out_of_memory("run levels");
-        w->v = v;
-        w->scratch = points;
-    }
+    size_t y = w->scratch, v = w->scratch; /* the two grow alike */
+    if (QSB_GROW(w->out->rows, w->cap, w->out->n + 1) != 0 || QSB_GROW(w->y, y, points) != 0 ||
+        QSB_GROW(w->v, v, points) != 0)
+        return qsb_out_of_memory("run levels");
+    w->scratch = v;
     return QSB_OK;
 }
 

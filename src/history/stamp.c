@@ -46,7 +46,9 @@ static int parse_zone(const char *p, int *offset_s)
     return 0;
 }
 
-int qsb_parse_iso_date(const char *text, int64_t *time)
+/* An ISO 8601 date: YYYY-MM-DD, optionally followed by THH:MM or THH:MM:SS (a space for the
+** T too) and Z or +HH:MM / -HH:MM (none: UTC). 0, or -1 when text is not one. */
+static int parse_iso_date(const char *text, int64_t *time)
 {
     const char *p = text;
     int y, mo, d, h = 0, mi = 0, s = 0, offset;
@@ -124,7 +126,7 @@ int qsb_stamp_resolve(const char *commit, const char *date, const char *branch,
             return qsb_usage_error("no date for commit '%s' (git does not know it): give "
                                    "--date ISO", qsb_quote(out->commit));
     }
-    if (qsb_parse_iso_date(out->date, &out->time) != 0)
+    if (parse_iso_date(out->date, &out->time) != 0)
         return qsb_usage_error("--date: '%s' is not an ISO 8601 date "
                                "(YYYY-MM-DD[THH:MM[:SS]][Z|+HH:MM])", qsb_quote(out->date));
     if (branch)

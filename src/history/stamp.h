@@ -27,8 +27,4 @@ typedef struct {
 int qsb_stamp_resolve(const char *commit, const char *date, const char *branch,
                       const char *dir, qsb_stamp_text *out);
 
-/* An ISO 8601 date: YYYY-MM-DD, optionally followed by THH:MM or THH:MM:SS (a space for the
-** T too) and Z or +HH:MM / -HH:MM (none: UTC). 0, or -1 when text is not one. */
-int qsb_parse_iso_date(const char *text, int64_t *time);
-
 #endif

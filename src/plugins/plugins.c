@@ -15,8 +15,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "diag.h"
-#include "process_group.h"
 
 #define LOAD_DEADLINE_S 10.0 /* a library's constructors get this long in the checking child */
 #define PROBE_MESSAGE_BYTES 512
@@ -224,7 +224,26 @@ static void probe(const char *path, const char *symbol, char *msg, size_t len)
 ** library whose constructor crashes, exits or hangs, or a symbol that names data (called, it
 ** would crash), is a usage error and never takes the run with it. The child answers in
 ** shared memory, which a constructor that closes descriptors cannot take away, and its
-** standard output is set aside (process_group.h). */
+** standard output is set aside (child.h). */
+typedef struct {
+    const char *entry, *path, *symbol;
+    char *answer; /* shared with the parent */
+} check;
+
+/* In the child. */
+static int check_here(void *arg)
+{
+    const check *c = arg;
+    char msg[PROBE_MESSAGE_BYTES], who[QSB_QUOTE_PATH_MAX + 32];
+    qsb_stdout_divert divert = {-1, -1};
+    qsb_stdout_divert_begin(&divert);
+    probe(c->path, c->symbol, msg, sizeof msg);
+    snprintf(who, sizeof who, "plug-in '%s' (loaded to check it)", qsb_quote_path(c->entry));
+    qsb_stdout_divert_end(&divert, who);
+    snprintf(c->answer, PROBE_MESSAGE_BYTES, "%s", msg);
+    return 0;
+}
+
 static int check_in_child(const char *entry, const char *path, const char *symbol)
 {
     char *answer = mmap(NULL, PROBE_MESSAGE_BYTES, PROT_READ | PROT_WRITE,
@@ -233,23 +252,15 @@ static int check_in_child(const char *entry, const char *path, const char *symbo
         return qsb_error(QSB_ESYSTEM, "cannot check plug-in '%s': %s", qsb_quote_path(entry),
                          strerror(errno));
     answer[0] = '\0';
-    fflush(NULL);
-    pid_t pid = qsb_group_fork();
-    if (pid == 0) {
-        char msg[PROBE_MESSAGE_BYTES], who[QSB_QUOTE_PATH_MAX + 32];
-        qsb_stdout_divert divert = {-1, -1};
-        qsb_stdout_divert_begin(&divert);
-        probe(path, symbol, msg, sizeof msg);
-        snprintf(who, sizeof who, "plug-in '%s' (loaded to check it)", qsb_quote_path(entry));
-        qsb_stdout_divert_end(&divert, who);
-        snprintf(answer, PROBE_MESSAGE_BYTES, "%s", msg);
-        _exit(0);
-    }
+    check c = {entry, path, symbol, answer};
+    pid_t pid = qsb_child_fork(check_here, &c);
     char who[QSB_QUOTE_PATH_MAX + 32], cause[64];
+    bool timed_out;
     snprintf(who, sizeof who, "plug-in '%s' (its check)", qsb_quote_path(entry));
     int status = pid < 0 ? qsb_error(QSB_ESYSTEM, "cannot check plug-in '%s': cannot fork",
                                      qsb_quote_path(entry))
-                 : qsb_group_wait(pid, LOAD_DEADLINE_S, who, cause, sizeof cause) == -1
+                 : qsb_child_wait(pid, LOAD_DEADLINE_S, who, &timed_out, cause, sizeof cause) ==
+                         -1
                      ? qsb_error(QSB_ESYSTEM, "cannot wait for the check of plug-in '%s': %s",
                                  qsb_quote_path(entry), strerror(errno))
                      : QSB_OK;
@@ -387,7 +398,8 @@ void qsb_plugins_free(qsb_plugins *set)
     free(set);
 }
 
-bool qsb_is_plugin_spec(const char *entry)
+/* Does this --algos entry name a plug-in (it has a ':'; registry names never do)? */
+static bool is_plugin_spec(const char *entry)
 {
     return strchr(entry, ':') != NULL;
 }
@@ -408,10 +420,10 @@ static int unknown_algorithm(const char *entry)
 
 int qsb_plugins_resolve(qsb_plugins *set, const char *entry, qsb_algorithm *out)
 {
-    if (qsb_is_plugin_spec(entry) && !set)
+    if (is_plugin_spec(entry) && !set)
         return qsb_usage_error("--algos: '%s': plug-ins are not accepted here",
                                qsb_quote_path(entry));
-    if (qsb_is_plugin_spec(entry))
+    if (is_plugin_spec(entry))
         return add_plugin(set, entry, out);
     const qsb_algorithm *a = qsb_algorithm_find(entry);
     if (!a)

@@ -56,8 +56,6 @@ qsb_plugins *qsb_plugins_new(void);
 ** NULL: nothing. */
 void qsb_plugins_free(qsb_plugins *set);
 
-/* Does this --algos entry name a plug-in (it has a ':'; registry names never do)? */
-bool qsb_is_plugin_spec(const char *entry);
 
 /* Resolves one --algos entry: a registry name (the table's entry is copied) or a plug-in spec
 ** (checked in a child, not loaded here) added to set; a NULL set accepts registry names only.

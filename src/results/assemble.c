@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "grow.h"
 #include "read_results.h"
 
 /* ---- an open-addressing table of indices (0: an empty slot, else index + 1) ---- */
@@ -243,14 +244,8 @@ static char *stored_name(qsb_assembler *a, const char *name)
     for (; a->by_name.slot[at]; at = (at + 1) & a->by_name.mask)
         if (strcmp(a->names[a->by_name.slot[at] - 1], name) == 0)
             return a->names[a->by_name.slot[at] - 1];
-    if (a->nnames == a->cap_names) {
-        size_t cap = a->cap_names ? 2 * a->cap_names : 16;
-        char **names = realloc(a->names, cap * sizeof *names);
-        if (!names)
-            return NULL;
-        a->names = names;
-        a->cap_names = cap;
-    }
+    if (QSB_GROW(a->names, a->cap_names, a->nnames + 1) != 0)
+        return NULL;
     char *copy = store_text(a, name);
     if (!copy)
         return NULL;
@@ -316,18 +311,11 @@ static size_t find_cell(qsb_assembler *a, qsb_file_row *fr, size_t place)
         if (c->nelem == fr->nelem && c->size == fr->size && strcmp(c->pattern, fr->pattern) == 0)
             return a->cells.slot[at] - 1;
     }
-    if (out->ncells == a->cap_cells) {
-        size_t cap = a->cap_cells ? 2 * a->cap_cells : 64;
-        qsb_cell *cells = realloc(out->cells, cap * sizeof *cells);
-        if (cells)
-            out->cells = cells;
-        size_t *places = realloc(a->first_place, cap * sizeof *places);
-        if (places)
-            a->first_place = places;
-        if (!cells || !places)
-            return SIZE_MAX;
-        a->cap_cells = cap;
-    }
+    size_t cap = a->cap_cells, places = a->cap_cells; /* the two grow alike */
+    if (QSB_GROW(out->cells, cap, out->ncells + 1) != 0 ||
+        QSB_GROW(a->first_place, places, cap) != 0)
+        return SIZE_MAX;
+    a->cap_cells = cap;
     char *pattern = stored_name(a, fr->pattern);
     if (!pattern)
         return SIZE_MAX;

@@ -14,6 +14,7 @@
 #include <csv.h>
 
 #include "diag.h"
+#include "grow.h"
 #include "infile.h"
 
 /* The cover letter of the 2021 libc-alpha series "Use introsort for qsort", as transcribed
@@ -82,6 +83,7 @@ typedef struct {
     unsigned long line;  /* rows finished; the header is row 1 */
     unsigned long error_line;
     qsb_reference *ref;
+    size_t cap_cells;    /* of ref->cells */
     int status;
     char error[160];
 } reader;
@@ -167,13 +169,11 @@ static void add_cell(reader *r)
         reader_fail(r, QSB_EUSAGE, defect);
         return;
     }
-    qsb_published_cell *grown = realloc(r->ref->cells, (r->ref->ncells + 1) * sizeof *grown);
-    if (!grown) {
+    if (QSB_GROW(r->ref->cells, r->cap_cells, r->ref->ncells + 1) != 0) {
         reader_fail(r, QSB_ESYSTEM, "out of memory");
         return;
     }
-    grown[r->ref->ncells++] = cell;
-    r->ref->cells = grown;
+    r->ref->cells[r->ref->ncells++] = cell;
 }
 
 static void on_row_end(int terminator, void *ctx)

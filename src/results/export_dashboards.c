@@ -94,11 +94,9 @@ int qsb_export_bmf(FILE *fp, const qsb_results *runs, size_t n)
     cJSON *root = cJSON_CreateObject();
     bool built = root != NULL;
     for (size_t m = 0; m < n && built; m++)
-        for (size_t c = 0; c < runs[m].ncells && built; c++)
-            for (size_t i = 0; i < runs[m].cells[c].nrows && built; i++)
-                if (exportable(&runs[m].cells[c], i))
-                    built = add_bmf_benchmark(root, &runs[m], &runs[m].cells[c], i,
-                                              machine_of(runs, n, m));
+        for (qsb_row_cursor at = {0}; built && qsb_results_next_row(&runs[m], &at);)
+            if (exportable(at.cell, at.i))
+                built = add_bmf_benchmark(root, &runs[m], at.cell, at.i, machine_of(runs, n, m));
     return built ? qsb_json_print(fp, root, "bmf export")
                  : qsb_json_abandon(root, "bmf export");
 }
@@ -166,11 +164,9 @@ int qsb_export_github_action(FILE *fp, const qsb_results *runs, size_t n)
     cJSON *root = cJSON_CreateArray();
     bool built = root != NULL;
     for (size_t m = 0; m < n && built; m++)
-        for (size_t c = 0; c < runs[m].ncells && built; c++)
-            for (size_t i = 0; i < runs[m].cells[c].nrows && built; i++)
-                if (exportable(&runs[m].cells[c], i))
-                    built = add_github_entry(root, &runs[m], &runs[m].cells[c], i,
-                                             machine_of(runs, n, m));
+        for (qsb_row_cursor at = {0}; built && qsb_results_next_row(&runs[m], &at);)
+            if (exportable(at.cell, at.i))
+                built = add_github_entry(root, &runs[m], at.cell, at.i, machine_of(runs, n, m));
     return built ? qsb_json_print(fp, root, "github-action-benchmark export")
                  : qsb_json_abandon(root, "github-action-benchmark export");
 }

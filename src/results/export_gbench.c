@@ -181,42 +181,30 @@ static void identify(const char **families, int *instances, int *nfamilies, cons
                  (unsigned long long)cell->nelem, (unsigned long long)cell->size);
 }
 
-/* All rows: an upper bound on the distinct algorithms. */
-static size_t row_count(const qsb_results *r)
-{
-    size_t n = 0;
-    for (size_t c = 0; c < r->ncells; c++)
-        n += r->cells[c].nrows;
-    return n ? n : 1;
-}
-
 static int add_benchmarks(cJSON *list, const qsb_results *r, double ns_per_unit)
 {
-    size_t cap = row_count(r);
+    size_t cap = qsb_results_row_count(r) + 1; /* at least the distinct algorithms */
     const char **families = malloc(cap * sizeof *families);
     int *instances = malloc(cap * sizeof *instances);
     double *ns = NULL;
     int nfamilies = 0, status = families && instances ? 0 : -1;
-    for (size_t c = 0; c < r->ncells && status == 0; c++) {
-        const qsb_cell *cell = &r->cells[c];
-        for (size_t i = 0; i < cell->nrows && status == 0; i++) {
-            const qsb_row *row = &cell->rows[i];
-            if (!row->verified || row->nsamples == 0)
-                continue;
-            row_id id;
-            identify(families, instances, &nfamilies, cell, row, &id);
-            free(ns);
-            ns = malloc(row->nsamples * sizeof *ns);
-            if (!ns) {
-                status = -1;
-                break;
-            }
-            for (size_t k = 0; k < row->nsamples; k++)
-                ns[k] = row->samples[k] * ns_per_unit;
-            status = add_iterations(list, &id, ns, row->nsamples);
-            if (status == 0)
-                status = add_aggregates(list, &id, ns, row->nsamples);
+    for (qsb_row_cursor at = {0}; status == 0 && qsb_results_next_row(r, &at);) {
+        const qsb_row *row = at.row;
+        if (!row->verified || row->nsamples == 0)
+            continue;
+        row_id id;
+        identify(families, instances, &nfamilies, at.cell, row, &id);
+        free(ns);
+        ns = malloc(row->nsamples * sizeof *ns);
+        if (!ns) {
+            status = -1;
+            break;
         }
+        for (size_t k = 0; k < row->nsamples; k++)
+            ns[k] = row->samples[k] * ns_per_unit;
+        status = add_iterations(list, &id, ns, row->nsamples);
+        if (status == 0)
+            status = add_aggregates(list, &id, ns, row->nsamples);
     }
     free(ns);
     free(families);

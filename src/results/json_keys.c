@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 #define WALK_DEPTH_MAX 1024 /* above cJSON's nesting limit: deeper text was never parsed */
 
 typedef enum { OBJECT_OPENS, KEY, OBJECT_CLOSES } key_event;
@@ -109,14 +111,8 @@ static int repeat_visit(void *ctx, key_event event, size_t depth, const char *ke
             return same;
         }
     }
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 64;
-        key_text *keys = realloc(s->keys, cap * sizeof *keys);
-        if (!keys)
-            return -1;
-        s->keys = keys;
-        s->cap = cap;
-    }
+    if (QSB_GROW(s->keys, s->cap, s->n + 1) != 0)
+        return -1;
     s->keys[s->n++] = k;
     return 0;
 }

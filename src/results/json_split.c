@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 #define MAX_NESTING 64 /* deeper than any results file: such a text is parsed whole */
 
 typedef struct {
@@ -84,15 +86,9 @@ static bool key_is(const char *k, const char *k_end, const char *name)
 /* A new document with no results yet; its index, or -1 when out of memory. */
 static long add_doc(scan *s)
 {
-    if (s->ndocs == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 8;
-        qsb_json_span *docs = realloc(s->docs, cap * sizeof *docs);
-        if (!docs) {
-            s->out_of_memory = true;
-            return -1;
-        }
-        s->docs = docs;
-        s->cap = cap;
+    if (QSB_GROW(s->docs, s->cap, s->ndocs + 1) != 0) {
+        s->out_of_memory = true;
+        return -1;
     }
     s->docs[s->ndocs] = (qsb_json_span){NULL, NULL};
     return (long)s->ndocs++;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "grow.h"
 #include "read_results.h"
 #include "schema.h"
 #include "states_text.h"
@@ -42,6 +43,7 @@ struct qsb_csv_reader {
     long machine_at;      /* the fleet file's `machine` column (report.h), -1 when absent */
     machine_rows **machines; /* first appearance order */
     size_t nmachines, last;  /* last: the machine of the previous row (rows come in runs) */
+    size_t cap_machines;
 };
 typedef qsb_csv_reader csv_reader;
 
@@ -58,21 +60,12 @@ static void free_fields(csv_reader *r)
     free(r->field_cap);
 }
 
+/* The two arrays grow alike: each keeps its own capacity until both have grown. */
 static int more_fields(csv_reader *r)
 {
-    size_t cap = r->cap_fields ? 2 * r->cap_fields : 32;
-    char **fields = realloc(r->fields, cap * sizeof *fields);
-    if (fields)
-        r->fields = fields;
-    size_t *room = realloc(r->field_cap, cap * sizeof *room);
-    if (room)
-        r->field_cap = room;
-    if (!fields || !room)
+    size_t cap = r->cap_fields, room = r->cap_fields;
+    if (QSB_GROW(r->fields, cap, cap + 1) != 0 || QSB_GROW(r->field_cap, room, cap) != 0)
         return -1;
-    for (size_t i = r->cap_fields; i < cap; i++) {
-        fields[i] = NULL;
-        room[i] = 0;
-    }
     r->cap_fields = cap;
     return 0;
 }
@@ -89,14 +82,9 @@ static void on_field(void *s, size_t len, void *data)
         return;
     }
     size_t i = r->nfields;
-    if (r->field_cap[i] < len + 1) {
-        char *bigger = realloc(r->fields[i], len + 1);
-        if (!bigger) {
-            r->status = qsb_out_of_memory("CSV field");
-            return;
-        }
-        r->fields[i] = bigger;
-        r->field_cap[i] = len + 1;
+    if (QSB_GROW(r->fields[i], r->field_cap[i], len + 1) != 0) {
+        r->status = qsb_out_of_memory("CSV field");
+        return;
     }
     if (len)
         memcpy(r->fields[i], s, len);
@@ -378,14 +366,11 @@ static machine_rows *machine_of(csv_reader *r, const char *name)
     for (r->last = 0; r->last < r->nmachines; r->last++)
         if (strcmp(r->machines[r->last]->machine, name) == 0)
             return r->machines[r->last];
-    machine_rows **more = realloc(r->machines, (r->nmachines + 1) * sizeof *more);
-    if (!more)
-        return NULL;
-    r->machines = more;
-    if (!(more[r->nmachines] = new_machine(r, name)))
+    if (QSB_GROW(r->machines, r->cap_machines, r->nmachines + 1) != 0 ||
+        !(r->machines[r->nmachines] = new_machine(r, name)))
         return NULL;
     r->last = r->nmachines++;
-    return more[r->last];
+    return r->machines[r->last];
 }
 
 static int parse_row(const csv_reader *r, qsb_file_row *lr)

@@ -133,9 +133,8 @@ int qsb_report_csv(FILE *out, const qsb_results *r)
 {
     put_header(out, false);
     int status = QSB_OK;
-    for (size_t c = 0; c < r->ncells && status == QSB_OK; c++)
-        for (size_t i = 0; i < r->cells[c].nrows && status == QSB_OK; i++)
-            status = put_row(out, r, &r->cells[c], i, NULL);
+    for (qsb_row_cursor at = {0}; status == QSB_OK && qsb_results_next_row(r, &at);)
+        status = put_row(out, r, at.cell, at.i, NULL);
     return status;
 }
 
@@ -146,9 +145,8 @@ int qsb_report_fleet_csv(FILE *out, const qsb_results *runs, size_t n)
     for (size_t m = 0; m < n && status == QSB_OK; m++) {
         const qsb_results *r = &runs[m];
         const char *name = qsb_machine_name(&r->context);
-        for (size_t c = 0; c < r->ncells && status == QSB_OK; c++)
-            for (size_t i = 0; i < r->cells[c].nrows && status == QSB_OK; i++)
-                status = put_row(out, r, &r->cells[c], i, name);
+        for (qsb_row_cursor at = {0}; status == QSB_OK && qsb_results_next_row(r, &at);)
+            status = put_row(out, r, at.cell, at.i, name);
     }
     return status;
 }

@@ -306,9 +306,8 @@ static cJSON *built(const builder *b, cJSON *o)
 static int stream_rows(qsb_json_stream *s, builder *b, const qsb_results *r)
 {
     int status = QSB_OK;
-    for (size_t c = 0; c < r->ncells && status == QSB_OK; c++)
-        for (size_t i = 0; i < r->cells[c].nrows && status == QSB_OK; i++)
-            status = qsb_json_stream_add(s, built(b, result_object(b, r, &r->cells[c], i)));
+    for (qsb_row_cursor at = {0}; status == QSB_OK && qsb_results_next_row(r, &at);)
+        status = qsb_json_stream_add(s, built(b, result_object(b, r, at.cell, at.i)));
     return status;
 }
 

@@ -375,6 +375,27 @@ const qsb_cell *qsb_results_find_cell(const qsb_results *r, const qsb_cell *like
     return NULL;
 }
 
+bool qsb_results_next_row(const qsb_results *r, qsb_row_cursor *at)
+{
+    if (at->row)
+        at->i++;
+    for (; at->c < r->ncells; at->c++, at->i = 0)
+        if (at->i < r->cells[at->c].nrows) {
+            at->cell = &r->cells[at->c];
+            at->row = &at->cell->rows[at->i];
+            return true;
+        }
+    return false;
+}
+
+size_t qsb_results_row_count(const qsb_results *r)
+{
+    size_t n = 0;
+    for (size_t c = 0; c < r->ncells; c++)
+        n += r->cells[c].nrows;
+    return n;
+}
+
 /* The time level's widening of one row: its median's interval by fm, its delta's by fr. */
 static void widen_row(qsb_row *row, double fm, double fr)
 {

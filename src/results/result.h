@@ -204,6 +204,20 @@ bool qsb_same_text(const char *a, const char *b);
 /* The cell of r with like's pattern, element count and size, or NULL. */
 const qsb_cell *qsb_results_find_cell(const qsb_results *r, const qsb_cell *like);
 
+/* A walk over the rows of r, cell by cell, in their order, so that a writer needs one loop:
+**     for (qsb_row_cursor at = {0}; qsb_results_next_row(r, &at);)
+**         write(at.cell, at.i);
+** Returns false after the last row. */
+typedef struct {
+    const qsb_cell *cell;
+    const qsb_row *row;  /* &cell->rows[i] */
+    size_t c, i;         /* the cell's place in r, the row's in its cell */
+} qsb_row_cursor;
+bool qsb_results_next_row(const qsb_results *r, qsb_row_cursor *at);
+
+/* The rows of every cell of r. */
+size_t qsb_results_row_count(const qsb_results *r);
+
 /* Appends a cell with nrows rows, each initialised by qsb_row_init(algorithms[i]); returns
 ** it, or NULL when out of memory (r is unchanged then). Pointers to earlier cells may move. */
 qsb_cell *qsb_results_add_cell(qsb_results *r, const char *pattern, uint64_t nelem,

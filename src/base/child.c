@@ -1,8 +1,11 @@
 /*
-** Process groups of the processes that run plug-in code (process_group.h). Linux: the
-** members are found in /proc, the orphans come back through PR_SET_CHILD_SUBREAPER.
+** Child processes (child.h). fork() is called in one place, start(). A program's captured
+** output is read until end of file before it is waited for, so that a program that writes
+** more than a pipe holds never blocks; whether its exec failed comes back on a pipe closed on
+** exec. Process groups: Linux, the members found in /proc, the orphans come back through
+** PR_SET_CHILD_SUBREAPER.
 */
-#include "process_group.h"
+#include "child.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -60,21 +63,138 @@ static bool of_other_group(pid_t leader, pid_t pid, pid_t pgrp)
     return false;
 }
 
-pid_t qsb_group_fork(void)
+/* The one fork: the child runs fn(arg) and ends with its return, _exit, so that no atexit
+** handler or stdio buffer of this process runs twice. group: it leads a group of its own. */
+static pid_t start(bool group, int (*fn)(void *arg), void *arg)
 {
-    if (!subreaper) /* without it, orphans go to init: still found in /proc, and killed */
+    if (group && !subreaper) /* without it, orphans go to init: still found in /proc, killed */
         subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
     pid_t parent = getpid();
+    fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
-        setpgid(0, 0);
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+        if (group)
+            setpgid(0, 0);
+        if (group && (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent))
             _exit(127); /* the tool is gone already */
-    } else if (pid > 0) {
+        _exit(fn(arg));
+    }
+    if (pid > 0 && group) {
         setpgid(pid, pid);
         leader_add(pid);
     }
     return pid;
+}
+
+pid_t qsb_child_fork(int (*fn)(void *arg), void *arg)
+{
+    return start(true, fn, arg);
+}
+
+/* ---- a program ---- */
+
+typedef struct {
+    const char *const *argv, *const *env_add;
+    const char *dir;
+    qsb_child_output output;
+    int capture_fd; /* the write end of the captured stream's pipe; -1: none */
+    int exec_fd;    /* exec's errno is written here when it fails */
+} program;
+
+/* In the child: the streams set, then exec; returns only when that failed. */
+static int exec_program(void *arg)
+{
+    const program *p = arg;
+    bool errors_kept = p->output != QSB_CHILD_QUIET;
+    int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null_fd >= 0)
+        dup2(null_fd, STDIN_FILENO);
+    int out_fd = !errors_kept && p->capture_fd >= 0 ? p->capture_fd : null_fd;
+    int err_fd = errors_kept ? p->capture_fd : null_fd;
+    if (out_fd >= 0)
+        dup2(out_fd, STDOUT_FILENO);
+    if (err_fd >= 0 && (p->capture_fd >= 0 || !errors_kept))
+        dup2(err_fd, STDERR_FILENO);
+    for (const char *const *e = p->env_add; e && *e; e++)
+        putenv((char *)*e);
+    if (!p->dir || chdir(p->dir) == 0)
+        execvp(p->argv[0], (char *const *)p->argv);
+    int e = errno;
+    ssize_t ignored = write(p->exec_fd, &e, sizeof e); /* the parent reads why */
+    (void)ignored;
+    return 127;
+}
+
+/* The captured stream into out: its start, or its end when keep_end (the buffer's older half
+** dropped whenever it fills). */
+static void read_all(int fd, char *out, size_t len, bool keep_end)
+{
+    size_t used = 0;
+    char sink[4096];
+    for (;;) {
+        if (keep_end && used + 1 == len && len > 2) {
+            memmove(out, out + len / 2, used - len / 2);
+            used -= len / 2;
+        }
+        char *into = used + 1 < len ? out + used : sink;
+        size_t room = used + 1 < len ? len - 1 - used : sizeof sink;
+        ssize_t k = read(fd, into, room);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        if (into != sink)
+            used += (size_t)k;
+    }
+    while (used > 0 && (out[used - 1] == '\n' || out[used - 1] == '\r'))
+        used--;
+    out[used] = '\0';
+}
+
+static void close_pair(int fds[2])
+{
+    for (int i = 0; i < 2; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    fds[0] = fds[1] = -1;
+}
+
+int qsb_child_run(const char *const *argv, const char *dir, const char *const *env_add,
+                  char *out, size_t len, qsb_child_output output)
+{
+    int capture[2] = {-1, -1}, exec_err[2] = {-1, -1};
+    if ((out && pipe2(capture, O_CLOEXEC) != 0) || pipe2(exec_err, O_CLOEXEC) != 0) {
+        int err = errno;
+        close_pair(capture);
+        errno = err;
+        return -1;
+    }
+    program p = {argv, env_add, dir, output, capture[1], exec_err[1]};
+    pid_t pid = start(false, exec_program, &p);
+    int err = errno, e = 0, wstatus = 0;
+    if (capture[1] >= 0)
+        close(capture[1]);
+    close(exec_err[1]);
+    if (pid > 0 && out)
+        read_all(capture[0], out, len, output == QSB_CHILD_LAST_ERRORS);
+    ssize_t n = 0;
+    while (pid > 0 && (n = read(exec_err[0], &e, sizeof e)) < 0 && errno == EINTR)
+        continue;
+    if (capture[0] >= 0)
+        close(capture[0]);
+    close(exec_err[0]);
+    if (pid < 0) {
+        errno = err;
+        return -1;
+    }
+    while (waitpid(pid, &wstatus, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    if (n == (ssize_t)sizeof e) {
+        errno = e ? e : ENOEXEC;
+        return -1;
+    }
+    return wstatus;
 }
 
 typedef struct {
@@ -246,21 +366,22 @@ static void describe_end(int wstatus, bool timed_out, double deadline_s, char *c
 
 /* The wait wakes when the process exits (poll on a pidfd); without pidfds (Linux before 5.3)
 ** it looks every millisecond. */
-int qsb_group_wait(pid_t pid, double deadline_s, const char *who, char *cause, size_t len)
+int qsb_child_wait(pid_t pid, double deadline_s, const char *who, bool *timed_out, char *cause,
+                   size_t len)
 {
     int pidfd = pidfd_open(pid, 0), ended, wstatus = 0;
     double deadline = seconds_now() + deadline_s;
-    bool timed_out = false;
+    *timed_out = false;
     while ((ended = leader_ended(pid)) == 0) {
         double left_s = deadline - seconds_now();
-        if (left_s <= 0 && !timed_out) {
+        if (left_s <= 0 && !*timed_out) {
             kill(pid, SIGKILL);
-            timed_out = true;
+            *timed_out = true;
         }
         struct pollfd exited = {pidfd, POLLIN, 0};
         struct timespec pause = {0, END_WAIT_NS};
         if (pidfd >= 0)
-            poll(&exited, 1, timed_out ? 10 : (int)(left_s * 1000) + 1);
+            poll(&exited, 1, *timed_out ? 10 : (int)(left_s * 1000) + 1);
         else
             nanosleep(&pause, NULL);
     }
@@ -271,7 +392,8 @@ int qsb_group_wait(pid_t pid, double deadline_s, const char *who, char *cause, s
     qsb_group_end(pid, who);
     while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
         continue;
-    describe_end(wstatus, timed_out, deadline_s, cause, len);
+    if (cause)
+        describe_end(wstatus, *timed_out, deadline_s, cause, len);
     return wstatus;
 }
 

@@ -1,9 +1,9 @@
 /*
-** The history read for the report (report_history.h). While the series are walked a point's
+** The trend of a history for the report (history.h, trend.h). While the series are walked a point's
 ** x holds its run's id; once every series is in, each cell's runs are sorted into commit
 ** order and the ids become places on that axis.
 */
-#include "report_history.h"
+#include "history.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 
 #include "detect.h"
 #include "diag.h"
-#include "history.h"
+#include "grow.h"
 #include "states_text.h"
 
 #define METHOD "history detect: the penalised step fit of each series, each run weighted by " \
@@ -25,6 +25,7 @@ typedef struct {
 typedef struct {
     axis_run *runs; /* per cell, parallel to the trend's cells */
     size_t n, cap;
+    size_t lines_cap, steps_cap; /* of the cell's lines and steps */
 } cell_axis;
 
 typedef struct {
@@ -33,22 +34,6 @@ typedef struct {
     size_t cells_cap;
     int failed;
 } loader;
-
-static int grow(void **items, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t cap2 = *cap ? *cap * 2 : 8;
-    while (cap2 < need)
-        cap2 *= 2;
-    void *p = realloc(*items, cap2 * size);
-    if (!p)
-        return -1;
-    memset((char *)p + *cap * size, 0, (cap2 - *cap) * size);
-    *items = p;
-    *cap = cap2;
-    return 0;
-}
 
 static char *copy(const char *s)
 {
@@ -67,8 +52,8 @@ static long find_cell(loader *ld, const qsb_history_series *s)
             return (long)i;
     }
     size_t cap = ld->cells_cap;
-    if (grow((void **)&t->cells, &ld->cells_cap, t->ncells + 1, sizeof *t->cells) != 0 ||
-        grow((void **)&ld->axes, &cap, t->ncells + 1, sizeof *ld->axes) != 0)
+    if (QSB_GROW(t->cells, ld->cells_cap, t->ncells + 1) != 0 ||
+        QSB_GROW(ld->axes, cap, t->ncells + 1) != 0)
         return -1;
     qsb_trend_cell *c = &t->cells[t->ncells];
     c->machine = copy(s->machine);
@@ -90,7 +75,7 @@ static int add_axis_runs(cell_axis *axis, const qsb_history_series *s)
             k++;
         if (k < axis->n)
             continue;
-        if (grow((void **)&axis->runs, &axis->cap, axis->n + 1, sizeof *axis->runs) != 0)
+        if (QSB_GROW(axis->runs, axis->cap, axis->n + 1) != 0)
             return -1;
         axis->runs[axis->n] = (axis_run){p->time, p->run_id, copy(p->commit)};
         if (!axis->runs[axis->n++].commit)
@@ -109,18 +94,16 @@ static char *states_words(const qsb_history_point *p)
     return qsb_states_words(states, n, words, sizeof words) ? strdup(words) : NULL;
 }
 
-static int add_line(qsb_trend_cell *c, const qsb_history_series *s)
+static int add_line(qsb_trend_cell *c, cell_axis *axis, const qsb_history_series *s)
 {
     size_t deltas = 0;
     for (size_t i = 0; i < s->n; i++)
         deltas += !s->points[i].baseline && isfinite(s->points[i].delta_pct);
     if (deltas == 0)
         return 0; /* a baseline's series: no delta to draw */
-    qsb_trend_line *lines = realloc(c->lines, (c->nlines + 1) * sizeof *lines);
-    if (!lines)
+    if (QSB_GROW(c->lines, axis->lines_cap, c->nlines + 1) != 0)
         return -1;
-    c->lines = lines;
-    qsb_trend_line *line = &lines[c->nlines++];
+    qsb_trend_line *line = &c->lines[c->nlines++];
     line->algorithm = copy(s->algorithm);
     line->points = calloc(s->n, sizeof *line->points);
     line->n = 0;
@@ -137,20 +120,15 @@ static int add_line(qsb_trend_cell *c, const qsb_history_series *s)
     return 0;
 }
 
-static int add_steps(qsb_trend_cell *c, const qsb_history_series *s)
+static int add_steps(qsb_trend_cell *c, cell_axis *axis, const qsb_history_series *s)
 {
     qsb_step_list list = {0};
     int status = qsb_detect_series(s, &list);
-    qsb_trend_step *steps = status == QSB_OK && list.n
-                                ? realloc(c->steps, (c->nsteps + list.n) * sizeof *steps)
-                                : c->steps;
-    if (list.n && !steps)
+    if (status == QSB_OK && QSB_GROW(c->steps, axis->steps_cap, c->nsteps + list.n) != 0)
         status = QSB_ESYSTEM;
-    else
-        c->steps = steps;
     for (size_t i = 0; i < list.n && status == QSB_OK; i++) {
         const qsb_step *from = &list.steps[i];
-        qsb_trend_step *to = &steps[c->nsteps++];
+        qsb_trend_step *to = &c->steps[c->nsteps++];
         *to = (qsb_trend_step){copy(from->algorithm),
                                from->view == QSB_VIEW_DELTA ? "delta" : "median",
                                copy(from->before), copy(from->after),
@@ -167,8 +145,9 @@ static int visit(void *ctx, const qsb_history_series *s)
 {
     loader *ld = ctx;
     long k = find_cell(ld, s);
-    if (k < 0 || add_axis_runs(&ld->axes[k], s) != 0 || add_line(&ld->t->cells[k], s) != 0 ||
-        add_steps(&ld->t->cells[k], s) != QSB_OK)
+    if (k < 0 || add_axis_runs(&ld->axes[k], s) != 0 ||
+        add_line(&ld->t->cells[k], &ld->axes[k], s) != 0 ||
+        add_steps(&ld->t->cells[k], &ld->axes[k], s) != QSB_OK)
         return qsb_out_of_memory("the history's trend");
     return QSB_OK;
 }
