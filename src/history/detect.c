@@ -196,14 +196,8 @@ static bool newest_reach(const view_values *v, qsb_series_reach *out)
 
 static int append_reach(qsb_step_list *list, const qsb_series_reach *reach)
 {
-    if (list->nseen == list->seen_cap) {
-        size_t ncap = list->seen_cap ? 2 * list->seen_cap : 16;
-        qsb_series_reach *grown = realloc(list->seen, ncap * sizeof *grown);
-        if (!grown)
-            return qsb_out_of_memory("detect");
-        list->seen = grown;
-        list->seen_cap = ncap;
-    }
+    if (QSB_GROW(list->seen, list->seen_cap, list->nseen + 1) != 0)
+        return qsb_out_of_memory("detect");
     list->seen[list->nseen++] = *reach;
     return QSB_OK;
 }
