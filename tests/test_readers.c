@@ -15,6 +15,7 @@
 #include "check.h"
 #include "diag.h"
 #include "infile.h"
+#include "assemble.h"
 #include "read_results.h"
 #include "report.h"
 #include "result.h"

@@ -1,5 +1,6 @@
 /*
-** Rows grouped into cells as the readers parse them (read_results.h, qsb_assembler). A large
+** Rows grouped into cells as the readers parse them (assemble.h, qsb_assembler), and the
+** strict parsing of the files' fields. A large
 ** file's rows never exist as one flat array: each row goes straight into its cell, with only
 ** its qsb_row kept; the run's baseline, metric and mode are kept once. The cells' and rows'
 ** texts and arrays go into the results' store (result.h), each pattern and algorithm name
@@ -7,6 +8,10 @@
 ** are decided as rows come and reported at the end, in the order a reader of the finished
 ** file would name them.
 */
+#include "assemble.h"
+
+#include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +19,42 @@
 
 #include "diag.h"
 #include "grow.h"
-#include "read_results.h"
+
+/* ---- the fields' numbers ---- */
+
+int qsb_text_to_u64(const char *text, int hex_ok, uint64_t *out)
+{
+    int base = 10;
+    if (hex_ok && (strncmp(text, "0x", 2) == 0 || strncmp(text, "0X", 2) == 0)) {
+        base = 16;
+        text += 2;
+    }
+    /* strtoull would accept blanks, a sign and its own prefix: allow digits only. */
+    size_t len = strlen(text);
+    if (len == 0 || strspn(text, base == 16 ? "0123456789abcdefABCDEF" : "0123456789") != len)
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(text, NULL, base);
+    if (errno == ERANGE)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int qsb_text_to_double(const char *text, double *out)
+{
+    /* strtod would also take "inf", "nan", hex floats and leading blanks. */
+    size_t len = strlen(text);
+    if (len == 0 || strspn(text, "0123456789+-.eE") != len)
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end); /* the tool never calls setlocale: '.' is the point */
+    if (*end != '\0' || end == text || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
 
 /* ---- an open-addressing table of indices (0: an empty slot, else index + 1) ---- */
 

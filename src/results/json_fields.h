@@ -11,9 +11,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "assemble.h"
 #include "diag.h"
 #include "json_split.h"
-#include "read_results.h"
 
 typedef struct {
     const char *name; /* as messages show it: escaped already (read_results.h) */

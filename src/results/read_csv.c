@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assemble.h"
 #include "diag.h"
 #include "grow.h"
-#include "read_results.h"
 #include "schema.h"
 #include "states_text.h"
 

@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assemble.h"
 #include "diag.h"
 #include "json_fields.h"
 #include "json_keys.h"
 #include "json_split.h"
-#include "read_results.h"
 #include "schema.h"
 
 /* Does the text end inside a string or an open object or array (cut short, not misspelt)? */

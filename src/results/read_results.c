@@ -1,6 +1,6 @@
 /*
-** The common part of the results readers (read_results.h): loading a file, telling CSV from
-** JSON, strict number parsing (the rows' assembly into cells: assemble.c).
+** The results readers' entry points (read_results.h): loading a file and telling CSV from JSON
+** (the readers' shared part: assemble.h).
 */
 #include "read_results.h"
 
@@ -10,42 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assemble.h"
 #include "diag.h"
 #include "infile.h"
-
-int qsb_text_to_u64(const char *text, int hex_ok, uint64_t *out)
-{
-    int base = 10;
-    if (hex_ok && (strncmp(text, "0x", 2) == 0 || strncmp(text, "0X", 2) == 0)) {
-        base = 16;
-        text += 2;
-    }
-    /* strtoull would accept blanks, a sign and its own prefix: allow digits only. */
-    size_t len = strlen(text);
-    if (len == 0 || strspn(text, base == 16 ? "0123456789abcdefABCDEF" : "0123456789") != len)
-        return -1;
-    errno = 0;
-    unsigned long long v = strtoull(text, NULL, base);
-    if (errno == ERANGE)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-int qsb_text_to_double(const char *text, double *out)
-{
-    /* strtod would also take "inf", "nan", hex floats and leading blanks. */
-    size_t len = strlen(text);
-    if (len == 0 || strspn(text, "0123456789+-.eE") != len)
-        return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end); /* the tool never calls setlocale: '.' is the point */
-    if (*end != '\0' || end == text || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
-}
 
 /* ---- format detection, then the reading ---- */
 
