@@ -540,8 +540,8 @@ FILE *qsb_outputs_text_stream(const qsb_outputs *o)
     return stdout;
 }
 
-int qsb_outputs_do(const qsb_output_spec *specs, size_t n, const qsb_file_group *others,
-                   size_t nothers, qsb_outputs_work work, void *arg)
+int qsb_with_outputs(const qsb_output_spec *specs, size_t n, const qsb_file_group *others,
+                     size_t nothers, qsb_outputs_work work, void *arg)
 {
     qsb_outputs o;
     int status = qsb_outputs_open(&o, specs, n, others, nothers);

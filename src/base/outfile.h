@@ -35,8 +35,8 @@ typedef struct {
 int qsb_outfile_open(qsb_outfile *of, const char *path);
 
 /* Is the output at path written in place ("-", standard output or error however spelled,
-** /dev/null, a pipe) rather than as a file of its own (or refused when opened)? For the files a command
-** puts beside an output. */
+** /dev/null, a pipe) rather than as a file of its own (or refused when opened)? For the files
+** a command puts beside an output. */
 bool qsb_output_in_place(const char *path);
 
 /* The file an output at path creates or replaces when it is a file of its own (a regular file,
@@ -125,7 +125,7 @@ typedef int (*qsb_outputs_work)(const qsb_outputs *o, void *arg);
 ** refusal work is not called), calls work(&outputs, arg) and ends the outputs by its
 ** status, as above: all committed or none. Returns the failure of the open or the commit,
 ** else work's status. */
-int qsb_outputs_do(const qsb_output_spec *specs, size_t n, const qsb_file_group *others,
-                   size_t nothers, qsb_outputs_work work, void *arg);
+int qsb_with_outputs(const qsb_output_spec *specs, size_t n, const qsb_file_group *others,
+                     size_t nothers, qsb_outputs_work work, void *arg);
 
 #endif

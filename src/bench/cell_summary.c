@@ -29,7 +29,7 @@ static double row_precision_pct(const qsb_cell *cell, size_t i)
 }
 
 /* The widest interval of the cell's verified rows; 0 when none is left to measure. */
-double qsb_matrix_cell_precision_pct(const qsb_cell *cell)
+double matrix_cell_precision_pct(const qsb_cell *cell)
 {
     double widest = 0;
     for (size_t i = 0; i < cell->nrows; i++)
@@ -104,7 +104,7 @@ static int widen_for_drift(matrix_state *s)
 /* Every cell with its minimum of units (or exact counts) is summarized, in the cells' order;
 ** the others (an interrupted run's) are dropped: without an interval they would be numbers
 ** nobody could judge. */
-int qsb_matrix_finish_cells(matrix_state *s)
+int matrix_finish_cells(matrix_state *s)
 {
     qsb_results *r = s->results;
     size_t kept = 0;
@@ -138,7 +138,7 @@ int qsb_matrix_finish_cells(matrix_state *s)
     return status;
 }
 
-size_t qsb_matrix_count_failed(const qsb_results *results)
+size_t matrix_count_failed(const qsb_results *results)
 {
     size_t failed = 0;
     for (size_t c = 0; c < results->ncells; c++)

@@ -127,48 +127,48 @@ static inline unsigned char *slot(const matrix_state *s, size_t k)
 
 /* The input into the first k slots of the work buffer, and the canary zones either side of
 ** them armed: outside any interval, and writing every page the sorts will touch. */
-void qsb_matrix_copy_input(matrix_state *s, size_t k);
+void matrix_copy_input(matrix_state *s, size_t k);
 
 /* Verifies the first k slots after row's sorts; marks the row failed when one is wrong. */
-int qsb_matrix_check_slots(matrix_state *s, qsb_row *row, size_t k);
+int matrix_check_slots(matrix_state *s, qsb_row *row, size_t k);
 
 /* Algorithm algo's buffer becomes the one the next sorts use. */
-void qsb_matrix_use_buffer(matrix_state *s, size_t algo);
+void matrix_use_buffer(matrix_state *s, size_t algo);
 
 /* After algo's result in the first k slots passed its checks: sealed, when in its own buffer. */
-void qsb_matrix_seal_result(matrix_state *s, size_t algo, const qsb_row *row, size_t k);
+void matrix_seal_result(matrix_state *s, size_t algo, const qsb_row *row, size_t k);
 
 /* Is algo's sealed result as it was checked? When not, its row of that cell FAILs. */
-int qsb_matrix_check_sealed(matrix_state *s, size_t algo);
+int matrix_check_sealed(matrix_state *s, size_t algo);
 
 /* After a plug-in's sorts: has its code taken what this process needs to report (its
 ** descriptors, its limit of open files; visit_record.h)? Then the process cannot go on: it
 ** ends inside the plug-in's sorts with the cause, and its parent measures the others again. */
-void qsb_matrix_check_process(const matrix_state *s, size_t algo);
+void matrix_check_process(const matrix_state *s, size_t algo);
 
 /* Every sealed result, at the end of a visit. */
-int qsb_matrix_check_all_sealed(matrix_state *s);
+int matrix_check_all_sealed(matrix_state *s);
 
 /* A second work buffer, for the verified result, beside the buffers that must fit (runner.c
 ** checks three of the largest input): while four fit in the memory available. */
-bool qsb_matrix_spare_fits(size_t bytes);
+bool matrix_spare_fits(size_t bytes);
 
 /* Plug-ins' own work buffers (the registry's sorts share s->shared). */
-bool qsb_matrix_alloc_own_buffers(matrix_state *s);
+bool matrix_alloc_own_buffers(matrix_state *s);
 
-void qsb_matrix_free_own_buffers(matrix_state *s);
+void matrix_free_own_buffers(matrix_state *s);
 
 /* ---- a visit's sorts (visit_sorts.c) ---- */
 
-int qsb_matrix_counted_sorts(matrix_state *s, cell_plan *plan, qsb_cell *cell);
+int matrix_counted_sorts(matrix_state *s, cell_plan *plan, qsb_cell *cell);
 
 /* The model's cell for this one (the run's first worker's results, run.h): used only when it
 ** has every row verified (a failure is found, and named, by counting here). */
-const qsb_cell *qsb_matrix_model_of(const matrix_state *s, const qsb_cell *cell);
+const qsb_cell *matrix_model_of(const matrix_state *s, const qsb_cell *cell);
 
 /* The counted sorts' products, taken from the model instead of sorting: the exact counts
 ** (deterministic), the batch and a sort's duration (the first estimate). */
-void qsb_matrix_adopt_model(const matrix_state *s, cell_plan *plan, qsb_cell *cell,
+void matrix_take_from_model(const matrix_state *s, cell_plan *plan, qsb_cell *cell,
                             const qsb_cell *m);
 
 /* A modelled first visit has had no sort before its timed ones, so the allocator may not have
@@ -180,32 +180,32 @@ void qsb_matrix_adopt_model(const matrix_state *s, cell_plan *plan, qsb_cell *ce
 ** the heap, which later frees keep (the trim threshold rose too). Done once per size in a
 ** process: a smaller scratch finds the same pages. Scratch of FRESH_SCRATCH_BYTES and more is
 ** mapped afresh at every call anyway, warm or not. */
-void qsb_matrix_warm_scratch(matrix_state *s);
+void matrix_warm_scratch(matrix_state *s);
 
 /* The comparisons metric: the count of the counted sort is the one exact sample. */
-int qsb_matrix_comparisons_as_samples(qsb_cell *cell);
+int matrix_comparisons_as_samples(qsb_cell *cell);
 
 /* Which visit of its cell a visit is: the first chooses the batch size. */
 typedef enum { QSB_FIRST_VISIT, QSB_REVISIT } qsb_visit_kind;
 
 /* Warm-ups, then (at the first visit) the batch size. Without a warm-up, the counted sort's
 ** time (an upper bound: the counting comparator is slower) is the first estimate. */
-int qsb_matrix_prepare_algorithm(matrix_state *s, cell_plan *plan, size_t algo, qsb_row *row,
-                                 qsb_visit_kind visit);
+int matrix_prepare_algorithm(matrix_state *s, cell_plan *plan, size_t algo, qsb_row *row,
+                             qsb_visit_kind visit);
 
 /* One round: every verified algorithm once, forward in even rounds, backward in odd ones. */
-int qsb_matrix_timed_round(matrix_state *s, cell_plan *plan, qsb_cell *cell, size_t round);
+int matrix_timed_round(matrix_state *s, cell_plan *plan, qsb_cell *cell, size_t round);
 
 /* ---- the cells' summaries (cell_summary.c) ---- */
 
 /* The widest interval of the cell's verified rows; 0 when none is left to measure. */
-double qsb_matrix_cell_precision_pct(const qsb_cell *cell);
+double matrix_cell_precision_pct(const qsb_cell *cell);
 
 /* Every cell with its minimum of units (or exact counts) is summarized, in the cells' order;
 ** the others (an interrupted run's) are dropped: without an interval they would be numbers
 ** nobody could judge. */
-int qsb_matrix_finish_cells(matrix_state *s);
+int matrix_finish_cells(matrix_state *s);
 
-size_t qsb_matrix_count_failed(const qsb_results *results);
+size_t matrix_count_failed(const qsb_results *results);
 
 #endif

@@ -82,7 +82,7 @@ static int timed_slice(matrix_state *s, cell_plan *plan, qsb_cell *cell)
                         : SIZE_MAX;
     uint64_t slice_start = qsb_clock_ns();
     for (size_t r = 0; r < share && any_verified(cell); r++) {
-        int status = qsb_matrix_timed_round(s, plan, cell, plan->rounds + s->setup->round_offset);
+        int status = matrix_timed_round(s, plan, cell, plan->rounds + s->setup->round_offset);
         if (status != QSB_OK)
             return status;
         uint64_t now = qsb_clock_ns();
@@ -170,20 +170,20 @@ static int visit(matrix_state *s, cell_plan *plan, const char *const *names)
         return qsb_out_of_memory("results");
     s->cell_index = plan->index;
     generate_input(s, plan, first);
-    const qsb_cell *model = first ? qsb_matrix_model_of(s, cell) : NULL;
+    const qsb_cell *model = first ? matrix_model_of(s, cell) : NULL;
     if (model) {
-        qsb_matrix_adopt_model(s, plan, cell, model);
-        qsb_matrix_warm_scratch(s);
+        matrix_take_from_model(s, plan, cell, model);
+        matrix_warm_scratch(s);
     }
-    int status = first && !model ? qsb_matrix_counted_sorts(s, plan, cell) : QSB_OK;
+    int status = first && !model ? matrix_counted_sorts(s, plan, cell) : QSB_OK;
     if (status == QSB_OK && s->cfg->metric == QSB_METRIC_COMPARISONS) {
         plan->done = true;
-        status = qsb_matrix_comparisons_as_samples(cell);
+        status = matrix_comparisons_as_samples(cell);
     } else {
         for (size_t i = 0; i < cell->nrows && status == QSB_OK; i++)
             if (cell->rows[i].verified)
-                status = qsb_matrix_prepare_algorithm(s, plan, i, &cell->rows[i],
-                                                      first ? QSB_FIRST_VISIT : QSB_REVISIT);
+                status = matrix_prepare_algorithm(s, plan, i, &cell->rows[i],
+                                                  first ? QSB_FIRST_VISIT : QSB_REVISIT);
         size_t rounds = plan->rounds;
         if (status == QSB_OK)
             status = timed_slice(s, plan, cell);
@@ -193,7 +193,7 @@ static int visit(matrix_state *s, cell_plan *plan, const char *const *names)
         }
     }
     if (status == QSB_OK || status == STOPPED) {
-        int sealed = qsb_matrix_check_all_sealed(s);
+        int sealed = matrix_check_all_sealed(s);
         status = sealed != QSB_OK ? sealed : status;
     }
     plan->visits_s += (double)(qsb_clock_ns() - start) / 1e9;
@@ -220,7 +220,7 @@ static void cell_states(const matrix_state *s, qsb_cell_state *states)
         const cell_plan *p = &s->plans[i];
         states[i].units = p->done ? SIZE_MAX : p->units;
         states[i].precision_pct =
-            p->visited && !p->done ? qsb_matrix_cell_precision_pct(&s->results->cells[p->index])
+            p->visited && !p->done ? matrix_cell_precision_pct(&s->results->cells[p->index])
                                    : 0.0;
         states[i].visit_s = p->units ? p->visits_s / (double)p->units : 0.0;
     }
@@ -242,7 +242,7 @@ static void share_finished(matrix_state *s)
     finishing.totals = &totals;
     if (qsb_results_copy(&copy, s->results) == 0) {
         copy.context.incomplete = true;
-        if (qsb_matrix_finish_cells(&finishing) == QSB_OK)
+        if (matrix_finish_cells(&finishing) == QSB_OK)
             qsb_snapshot_take(s->setup->snapshot, &copy);
         qsb_results_free(&copy);
     }
@@ -350,11 +350,11 @@ int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_tot
     s.zone = qsb_canary_zone(largest_size(cfg));
     s.input = alloc_input(s.input_bytes);
     s.work = s.shared = qsb_canary_alloc(s.work_bytes, s.zone);
-    if (qsb_matrix_spare_fits(s.work_bytes))
+    if (matrix_spare_fits(s.work_bytes))
         s.spare = qsb_canary_alloc(s.work_bytes, s.zone); /* without it, every result is
                                                             ** hashed */
     int status = QSB_OK;
-    if (!names || !s.plans || !algos || !s.input || !s.work || !qsb_matrix_alloc_own_buffers(&s)) {
+    if (!names || !s.plans || !algos || !s.input || !s.work || !matrix_alloc_own_buffers(&s)) {
         status = qsb_out_of_memory("input buffers");
         goto done;
     }
@@ -370,9 +370,9 @@ int qsb_run_matrix(const qsb_run_setup *setup, qsb_results *results, qsb_run_tot
         status = QSB_OK;
     }
     if (status == QSB_OK)
-        status = qsb_matrix_finish_cells(&s);
-    totals->failed_rows = qsb_matrix_count_failed(results);
-    qsb_visit_kept(setup->record, results->ncells);
+        status = matrix_finish_cells(&s);
+    totals->failed_rows = matrix_count_failed(results);
+    qsb_visit_cells_returned(setup->record, results->ncells);
     if (status == QSB_OK && totals->failed_rows > 0)
         status = QSB_FINDING;
 done:
@@ -384,6 +384,6 @@ done:
     free(s.input);
     qsb_canary_free(s.shared, s.zone);
     qsb_canary_free(s.spare, s.zone);
-    qsb_matrix_free_own_buffers(&s);
+    matrix_free_own_buffers(&s);
     return status;
 }

@@ -112,7 +112,7 @@ typedef struct {
     const qsb_timer *timer; /* NULL: counted */
     qsb_results results;
     uint64_t started_ns; /* when the run began: --budget bounds the whole run */
-    int passed_stop;     /* the stop request its parent passed on in the visit record */
+    int parent_stop;     /* the stop request its parent passed on in the visit record */
     qsb_snapshot *snapshot; /* a one-process run's finished cells, for its owner (snapshot.h) */
 } run_state;
 
@@ -179,7 +179,7 @@ static int measure_here(run_state *s, qsb_run_totals *totals, qsb_visit_record *
         status = qsb_run_matrix(&setup, &s->results, totals);
     qsb_stdout_divert_end(&divert, cfg->worker.slice_s > 0 ? "plug-in code in a worker process"
                                                           : "plug-in code");
-    s->passed_stop = qsb_visit_stop(record);
+    s->parent_stop = qsb_visit_stop(record);
     qsb_results_free(&model);
     qsb_shared_inputs_close(inputs);
     qsb_visit_record_close(worker_record, -1);
@@ -209,7 +209,7 @@ static int measure(run_state *s, qsb_run_totals *totals, size_t *processes,
     int status = qsb_run_workers(&workers, &pooled, processes);
     qsb_shared_inputs_close(inputs);
     if (status == QSB_OK || status == QSB_FINDING) {
-        qsb_totals_adopt_workers(&s->results, &pooled, totals);
+        qsb_totals_take_workers(&s->results, &pooled, totals);
         if (qsb_stop_status()) /* the workers not started are missing */
             s->results.context.incomplete = true;
     }
@@ -233,7 +233,7 @@ static int measure_and_report(run_state *s, qsb_visit_record *record)
         return status;
     int stopped = qsb_stop_status();
     qsb_run_outcome outcome = {.status = status,
-                               .stopped = stopped ? stopped : qsb_stop_status_of(s->passed_stop),
+                               .stopped = stopped ? stopped : qsb_stop_status_of(s->parent_stop),
                                .results = &s->results,
                                .totals = &totals};
     status = s->reporter->report(s->reporter->arg, &outcome);

@@ -34,8 +34,8 @@ static void add_workers_time(qsb_run_totals *totals, const qsb_results *pooled)
     totals->verify_ns = w->checks_s * 1e9;
 }
 
-void qsb_totals_adopt_workers(qsb_results *results, qsb_results *pooled,
-                              qsb_run_totals *totals)
+void qsb_totals_take_workers(qsb_results *results, qsb_results *pooled,
+                             qsb_run_totals *totals)
 {
     qsb_cell *cells = results->cells;
     size_t ncells = results->ncells;

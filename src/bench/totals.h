@@ -18,8 +18,8 @@
 ** drift and whether it is incomplete: pooled's), and what they spent (their sum, pool.c)
 ** into totals beside the run's own generation of the inputs. pooled gets the run's previous
 ** cells, to be freed with it. */
-void qsb_totals_adopt_workers(qsb_results *results, qsb_results *pooled,
-                              qsb_run_totals *totals);
+void qsb_totals_take_workers(qsb_results *results, qsb_results *pooled,
+                             qsb_run_totals *totals);
 
 /* The time split of totals over wall_ns into the context (wall 0: the split is unknown). */
 void qsb_totals_record_split(qsb_context *c, const qsb_run_totals *t, double wall_ns);

@@ -121,7 +121,7 @@ void qsb_visit_leave(qsb_visit_record *r)
         r->finished = 1;
 }
 
-void qsb_visit_kept(qsb_visit_record *r, size_t cells)
+void qsb_visit_cells_returned(qsb_visit_record *r, size_t cells)
 {
     if (r)
         r->cells_kept = cells;

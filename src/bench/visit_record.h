@@ -69,7 +69,8 @@ void qsb_visit_record_reset(qsb_visit_record *r);
 void qsb_visit_cell(qsb_visit_record *r, const char *pattern, uint64_t nelem, uint64_t size);
 void qsb_visit_algorithm(qsb_visit_record *r, size_t algo);
 void qsb_visit_leave(qsb_visit_record *r);
-void qsb_visit_kept(qsb_visit_record *r, size_t cells); /* the matrix returned these cells */
+/* The matrix returned these cells. */
+void qsb_visit_cells_returned(qsb_visit_record *r, size_t cells);
 
 /* The stop request passed on to this process (a signal's number), or 0 (r NULL: 0). */
 int qsb_visit_stop(const qsb_visit_record *r);

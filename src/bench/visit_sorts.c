@@ -14,29 +14,29 @@
 #include "counting.h"
 #include "diag.h"
 
-int qsb_matrix_counted_sorts(matrix_state *s, cell_plan *plan, qsb_cell *cell)
+int matrix_counted_sorts(matrix_state *s, cell_plan *plan, qsb_cell *cell)
 {
     for (size_t i = 0; i < cell->nrows; i++) {
         if (!cell->rows[i].verified)
             continue; /* an excluded algorithm (visit_record.h) */
         qsb_visit_algorithm(s->setup->record, i);
-        int status = qsb_matrix_check_sealed(s, i);
+        int status = matrix_check_sealed(s, i);
         if (status != QSB_OK)
             return status;
         if (!cell->rows[i].verified)
             continue;
-        qsb_matrix_use_buffer(s, i);
-        qsb_matrix_copy_input(s, 1);
+        matrix_use_buffer(s, i);
+        matrix_copy_input(s, 1);
         uint64_t t0 = qsb_clock_ns();
         cell->rows[i].comparisons = qsb_count_comparisons(s->cfg->algos[i].sort, s->work, s->n,
                                                           s->size, s->cmp, NULL);
         plan->algos[i].counted_s = (double)(qsb_clock_ns() - t0) / 1e9;
-        qsb_matrix_check_process(s, i);
+        matrix_check_process(s, i);
         charge(&s->totals->counted_ns, t0);
-        status = qsb_matrix_check_slots(s, &cell->rows[i], 1);
+        status = matrix_check_slots(s, &cell->rows[i], 1);
         if (status != QSB_OK)
             return status;
-        qsb_matrix_seal_result(s, i, &cell->rows[i], 1);
+        matrix_seal_result(s, i, &cell->rows[i], 1);
         if (stop_requested(s))
             return STOPPED;
     }
@@ -50,7 +50,7 @@ int qsb_matrix_counted_sorts(matrix_state *s, cell_plan *plan, qsb_cell *cell)
 
 /* The model's cell for this one (the run's first worker's results, run.h): used only when it
 ** has every row verified (a failure is found, and named, by counting here). */
-const qsb_cell *qsb_matrix_model_of(const matrix_state *s, const qsb_cell *cell)
+const qsb_cell *matrix_model_of(const matrix_state *s, const qsb_cell *cell)
 {
     if (!s->setup->model || !s->setup->timer)
         return NULL;
@@ -72,7 +72,7 @@ static double model_sort_s(const matrix_state *s, const qsb_row *m)
 
 /* The counted sorts' products, taken from the model instead of sorting: the exact counts
 ** (deterministic), the batch and a sort's duration (the first estimate). */
-void qsb_matrix_adopt_model(const matrix_state *s, cell_plan *plan, qsb_cell *cell,
+void matrix_take_from_model(const matrix_state *s, cell_plan *plan, qsb_cell *cell,
                             const qsb_cell *m)
 {
     for (size_t i = 0; i < cell->nrows; i++) {
@@ -93,7 +93,7 @@ void qsb_matrix_adopt_model(const matrix_state *s, cell_plan *plan, qsb_cell *ce
 ** the heap, which later frees keep (the trim threshold rose too). Done once per size in a
 ** process: a smaller scratch finds the same pages. Scratch of FRESH_SCRATCH_BYTES and more is
 ** mapped afresh at every call anyway, warm or not. */
-void qsb_matrix_warm_scratch(matrix_state *s)
+void matrix_warm_scratch(matrix_state *s)
 {
     size_t bytes = 2 * s->bytes;
     if (bytes > FRESH_SCRATCH_BYTES - SCRATCH_MARGIN_BYTES)
@@ -113,7 +113,7 @@ void qsb_matrix_warm_scratch(matrix_state *s)
 }
 
 /* The comparisons metric: the count of the counted sort is the one exact sample. */
-int qsb_matrix_comparisons_as_samples(qsb_cell *cell)
+int matrix_comparisons_as_samples(qsb_cell *cell)
 {
     for (size_t i = 0; i < cell->nrows; i++)
         if (cell->rows[i].verified &&
@@ -141,11 +141,11 @@ static int sort_batch(matrix_state *s, size_t algo, qsb_row *row, size_t k, uint
     qsb_visit_algorithm(s->setup->record, algo);
     *counts = 0;
     *cpu_ns = 0;
-    int status = qsb_matrix_check_sealed(s, algo);
+    int status = matrix_check_sealed(s, algo);
     if (status != QSB_OK || !row->verified)
         return status;
-    qsb_matrix_use_buffer(s, algo);
-    qsb_matrix_copy_input(s, k);
+    matrix_use_buffer(s, algo);
+    matrix_copy_input(s, k);
     double cpu_start = thread_cpu_ns();
     uint64_t start = qsb_timer_start(timer);
     for (size_t i = 0; i < k; i++)
@@ -153,10 +153,10 @@ static int sort_batch(matrix_state *s, size_t algo, qsb_row *row, size_t k, uint
     uint64_t stop = qsb_timer_stop(timer);
     *cpu_ns = thread_cpu_ns() - cpu_start;
     *counts = stop - start;
-    qsb_matrix_check_process(s, algo);
-    status = qsb_matrix_check_slots(s, row, k);
+    matrix_check_process(s, algo);
+    status = matrix_check_slots(s, row, k);
     if (status == QSB_OK)
-        qsb_matrix_seal_result(s, algo, row, k);
+        matrix_seal_result(s, algo, row, k);
     return status;
 }
 
@@ -214,8 +214,8 @@ static int choose_batch(matrix_state *s, cell_plan *plan, size_t algo, qsb_row *
 
 /* Warm-ups, then (at the first visit) the batch size. Without a warm-up, the counted sort's
 ** time (an upper bound: the counting comparator is slower) is the first estimate. */
-int qsb_matrix_prepare_algorithm(matrix_state *s, cell_plan *plan, size_t algo, qsb_row *row,
-                                 qsb_visit_kind visit)
+int matrix_prepare_algorithm(matrix_state *s, cell_plan *plan, size_t algo, qsb_row *row,
+                             qsb_visit_kind visit)
 {
     bool first_visit = visit == QSB_FIRST_VISIT;
     double one_sort = plan->algos[algo].counted_s * 1e9 * counts_per_ns(s->setup->timer);
@@ -274,7 +274,7 @@ static int timed_sort(matrix_state *s, cell_plan *plan, size_t algo, qsb_row *ro
 }
 
 /* One round: every verified algorithm once, forward in even rounds, backward in odd ones. */
-int qsb_matrix_timed_round(matrix_state *s, cell_plan *plan, qsb_cell *cell, size_t round)
+int matrix_timed_round(matrix_state *s, cell_plan *plan, qsb_cell *cell, size_t round)
 {
     for (size_t k = 0; k < cell->nrows; k++) {
         size_t i = round % 2 == 0 ? k : cell->nrows - 1 - k;

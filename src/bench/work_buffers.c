@@ -22,7 +22,7 @@ static size_t slots_span(const matrix_state *s, size_t k)
 
 /* The input into the first k slots of the work buffer, and the canary zones either side of
 ** them armed: outside any interval, and writing every page the sorts will touch. */
-void qsb_matrix_copy_input(matrix_state *s, size_t k)
+void matrix_copy_input(matrix_state *s, size_t k)
 {
     uint64_t t0 = qsb_clock_ns();
     for (size_t i = 0; i < k; i++)
@@ -79,7 +79,7 @@ static bool inside_the_array(const matrix_state *s, size_t k, char *reason, size
 }
 
 /* Verifies the first k slots after row's sorts; marks the row failed when one is wrong. */
-int qsb_matrix_check_slots(matrix_state *s, qsb_row *row, size_t k)
+int matrix_check_slots(matrix_state *s, qsb_row *row, size_t k)
 {
     uint64_t t0 = qsb_clock_ns();
     char reason[128];
@@ -95,13 +95,13 @@ int qsb_matrix_check_slots(matrix_state *s, qsb_row *row, size_t k)
 }
 
 /* Algorithm algo's buffer becomes the one the next sorts use. */
-void qsb_matrix_use_buffer(matrix_state *s, size_t algo)
+void matrix_use_buffer(matrix_state *s, size_t algo)
 {
     s->work = s->own[algo].data ? s->own[algo].data : s->shared;
 }
 
 /* After algo's result in the first k slots passed its checks: sealed, when in its own buffer. */
-void qsb_matrix_seal_result(matrix_state *s, size_t algo, const qsb_row *row, size_t k)
+void matrix_seal_result(matrix_state *s, size_t algo, const qsb_row *row, size_t k)
 {
     own_buffer *b = &s->own[algo];
     if (!b->data || !row->verified)
@@ -114,7 +114,7 @@ void qsb_matrix_seal_result(matrix_state *s, size_t algo, const qsb_row *row, si
 }
 
 /* Is algo's sealed result as it was checked? When not, its row of that cell FAILs. */
-int qsb_matrix_check_sealed(matrix_state *s, size_t algo)
+int matrix_check_sealed(matrix_state *s, size_t algo)
 {
     own_buffer *b = &s->own[algo];
     if (!b->data || b->sealed_span == 0)
@@ -132,7 +132,7 @@ int qsb_matrix_check_sealed(matrix_state *s, size_t algo)
 /* After a plug-in's sorts: has its code taken what this process needs to report (its
 ** descriptors, its limit of open files; visit_record.h)? Then the process cannot go on: it
 ** ends inside the plug-in's sorts with the cause, and its parent measures the others again. */
-void qsb_matrix_check_process(const matrix_state *s, size_t algo)
+void matrix_check_process(const matrix_state *s, size_t algo)
 {
     char cause[QSB_VISIT_CAUSE_BYTES];
     if (s->own[algo].data && s->setup->record && !qsb_visit_process_intact(cause, sizeof cause))
@@ -140,24 +140,24 @@ void qsb_matrix_check_process(const matrix_state *s, size_t algo)
 }
 
 /* Every sealed result, at the end of a visit. */
-int qsb_matrix_check_all_sealed(matrix_state *s)
+int matrix_check_all_sealed(matrix_state *s)
 {
     int status = QSB_OK;
     for (size_t i = 0; i < s->cfg->n_algos && status == QSB_OK; i++)
-        status = qsb_matrix_check_sealed(s, i);
+        status = matrix_check_sealed(s, i);
     return status;
 }
 
 /* A second work buffer, for the verified result, beside the buffers that must fit (runner.c
 ** checks three of the largest input): while four fit in the memory available. */
-bool qsb_matrix_spare_fits(size_t bytes)
+bool matrix_spare_fits(size_t bytes)
 {
     uint64_t available = qsb_available_memory();
     return available == 0 || bytes <= available / 4;
 }
 
 /* Plug-ins' own work buffers (the registry's sorts share s->shared). */
-bool qsb_matrix_alloc_own_buffers(matrix_state *s)
+bool matrix_alloc_own_buffers(matrix_state *s)
 {
     s->own = calloc(s->cfg->n_algos ? s->cfg->n_algos : 1, sizeof *s->own);
     for (size_t i = 0; s->own && i < s->cfg->n_algos; i++)
@@ -167,7 +167,7 @@ bool qsb_matrix_alloc_own_buffers(matrix_state *s)
     return s->own != NULL;
 }
 
-void qsb_matrix_free_own_buffers(matrix_state *s)
+void matrix_free_own_buffers(matrix_state *s)
 {
     for (size_t i = 0; s->own && i < s->cfg->n_algos; i++)
         qsb_canary_free(s->own[i].data, s->zone);

@@ -90,7 +90,7 @@ static int audit_with_files(audit_job *job, const qsb_output_spec *paths)
     const char *libraries[QSB_PLUGIN_MAX];
     const qsb_file_group read = {"the plug-in", QSB_FILES_READ, libraries,
                                  qsb_plugins_libraries(job->plugins, libraries)};
-    return qsb_outputs_do(paths, OUT_COUNT, &read, 1, audit_into, job);
+    return qsb_with_outputs(paths, OUT_COUNT, &read, 1, audit_into, job);
 }
 
 int qsb_cmd_audit(int argc, char **argv)

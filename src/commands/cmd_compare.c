@@ -71,7 +71,8 @@ static const qsb_command_spec compare_spec = {
     "threshold) or failed verification (--strict: also a row in one file only; --calibration\n"
     "--strict: under 90% agreeing); 2 usage error or bad input (an unreadable or malformed\n"
     "file, different metrics, an output that is BASE or NEW); 3 system error; else 0."};
-const qsb_command_spec *const qsb_compare_specs[] = {&compare_spec, &qsb_compare_machines_spec, NULL};
+const qsb_command_spec *const qsb_compare_specs[] = {&compare_spec, &qsb_compare_machines_spec,
+                                                     NULL};
 
 typedef struct {
     qsb_compare_options opt;
@@ -137,7 +138,7 @@ static int calibration_command(compare_job *job)
     }
     const qsb_output_spec spec = {"--json", job->cfg->json_path};
     if (status == QSB_OK)
-        status = qsb_outputs_do(&spec, 1, read, n, calibration_into, job);
+        status = qsb_with_outputs(&spec, 1, read, n, calibration_into, job);
     free(read);
     free(names);
     return status == QSB_FINDING ? qsb_calibration_report_finding(&job->totals) : status;
@@ -202,7 +203,7 @@ static int compare_command(compare_job *job)
         {"NEW", QSB_FILES_READ, &o->new_path, 1},
         {"$GITHUB_STEP_SUMMARY", QSB_FILES_WRITTEN, &o->summary_path, 1},
         {"--history", QSB_FILES_READ, &job->cfg->history_path, 1}};
-    int status = qsb_outputs_do(paths, OUT_COUNT, others, 4, compare_into, job);
+    int status = qsb_with_outputs(paths, OUT_COUNT, others, 4, compare_into, job);
     return qsb_compare_finish(&job->report, &job->shown, status);
 }
 

@@ -91,5 +91,5 @@ int qsb_cmd_export(int argc, char **argv)
     cfg.results = argv[first];
     const qsb_output_spec paths[1] = {{"-o", cfg.output}};
     const qsb_file_group read = {"RESULTS", QSB_FILES_READ, &cfg.results, 1};
-    return qsb_outputs_do(paths, 1, &read, 1, export_into, &cfg); /* -o may not be RESULTS */
+    return qsb_with_outputs(paths, 1, &read, 1, export_into, &cfg); /* -o may not be RESULTS */
 }

@@ -160,5 +160,5 @@ int qsb_cmd_gen(int argc, char **argv)
     if (status == QSB_OK)
         status = check_config(&cfg);
     const qsb_output_spec output[1] = {{NULL, cfg.output}}; /* messages name the path alone */
-    return status == QSB_OK ? qsb_outputs_do(output, 1, NULL, 0, generate_into, &cfg) : status;
+    return status == QSB_OK ? qsb_with_outputs(output, 1, NULL, 0, generate_into, &cfg) : status;
 }

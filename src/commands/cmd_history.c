@@ -9,7 +9,7 @@
 **                   at the newest commit of its series (--json FILE);
 **   bisect          the first revision of a sort's git range that made it slower (bisect.h);
 **   gate NEW        a new run against its machine's history (gate.h); exit 1 on a slowdown.
-** Files go through qsb_outputs_do (opened before the database is read); when one of them is
+** Files go through qsb_with_outputs (opened before the database is read); when one of them is
 ** standard output, the table goes to stderr so that stdout holds that document alone. Exit: 0,
 ** 1 (detect, gate:
 ** a slower step at the newest commit; bisect: --bad not slower), 2 for a bad command line, a
@@ -259,7 +259,7 @@ static int verb_show(history_args *a, int argc, char **argv, int first)
     const qsb_output_spec specs[1] = {{"--csv", a->csv}};
     const qsb_file_group db = {"--db", QSB_FILES_READ, &a->db, 1};
     show_job job = {a, &f};
-    return status == QSB_OK ? qsb_outputs_do(specs, 1, &db, 1, show_into, &job) : status;
+    return status == QSB_OK ? qsb_with_outputs(specs, 1, &db, 1, show_into, &job) : status;
 }
 
 /* ---- detect ---- */
@@ -336,7 +336,7 @@ static int verb_detect(history_args *a, int argc, char **argv, int first)
         return qsb_usage_error("history detect takes no operands");
     const qsb_output_spec specs[1] = {{"--json", a->json}};
     const qsb_file_group db = {"--db", QSB_FILES_READ, &a->db, 1};
-    return qsb_outputs_do(specs, 1, &db, 1, detect_into, a);
+    return qsb_with_outputs(specs, 1, &db, 1, detect_into, a);
 }
 
 /* ---- bisect ---- */
@@ -501,7 +501,7 @@ static int verb_gate(history_args *a, int argc, char **argv, int first)
     const qsb_output_spec specs[1] = {{"--json", a->json}};
     const qsb_file_group inputs[2] = {{"--db", QSB_FILES_READ, &a->db, 1},
                                       {"NEW", QSB_FILES_READ, &job.new_path, 1}};
-    return qsb_outputs_do(specs, 1, inputs, 2, gate_into, &job);
+    return qsb_with_outputs(specs, 1, inputs, 2, gate_into, &job);
 }
 
 /* ---- the verbs ---- */

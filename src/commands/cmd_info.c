@@ -260,7 +260,7 @@ int qsb_cmd_info(int argc, char **argv)
         return qsb_usage_error("info takes no operands ('%s')", qsb_quote(argv[first]));
     const qsb_output_spec output[1] = {{NULL, paths[OPT_JSON]}}; /* messages: the path alone */
     const qsb_file_group history = {"--history", QSB_FILES_READ, &paths[OPT_HISTORY], 1};
-    return qsb_outputs_do(output, 1, &history, 1, describe_into, paths);
+    return qsb_with_outputs(output, 1, &history, 1, describe_into, paths);
 }
 
 int qsb_print_version(void)

@@ -1,8 +1,9 @@
 /*
 ** `qsortbench merge FILE... -o OUT [--csv FILE] [--json FILE] [--export FORMAT=FILE]`: joins
-** the shards of one matrix (run --shard K/N), and keeps the runs of several machines apart by machine (merge.h). The
-** inputs are CSV or JSON (a shard must be JSON: only the JSON records its shard and matrix);
-** the output is a results file when one machine remains, a fleet file (report.h) otherwise.
+** the shards of one matrix (run --shard K/N), and keeps the runs of several machines apart
+** by machine (merge.h). The inputs are CSV or JSON (a shard must be JSON: only the JSON
+** records its shard and matrix); the output is a results file when one machine remains, a
+** fleet file (report.h) otherwise.
 ** -o OUT writes JSON, or CSV when OUT ends in .csv; --json/--csv name either file explicitly.
 ** With --pool the files are several runs of one command on one machine, pooled with every run
 ** a unit (pool.h).
@@ -200,7 +201,7 @@ int qsb_cmd_merge(int argc, char **argv)
         {o.csv_option, o.csv}, {o.json_option, o.json}, {"--export", o.export_path}};
     const qsb_file_group read = {"the input", QSB_FILES_READ, o.inputs, o.ninputs};
     /* every output opened before a byte is read: none may be one of the inputs */
-    status = qsb_outputs_do(paths, OUT_COUNT, &read, 1, merge_into, &o);
+    status = qsb_with_outputs(paths, OUT_COUNT, &read, 1, merge_into, &o);
     if (status == QSB_OK) {
         qsb_warn_if_unreadable(o.csv);
         qsb_warn_if_unreadable(o.json);

@@ -230,5 +230,5 @@ int qsb_cmd_report(int argc, char **argv)
         {"--history", QSB_FILES_READ, &cfg.history, 1},
     };
     /* the page may not be one of the files read */
-    return qsb_outputs_do(paths, 1, read, cfg.history ? 2 : 1, report_into, &cfg);
+    return qsb_with_outputs(paths, 1, read, cfg.history ? 2 : 1, report_into, &cfg);
 }
