@@ -257,9 +257,9 @@ static void give_states(qsb_results *r, unsigned fast, double d_fast, double d_s
     c->delta_hi = (1 + mix / 100.0) * 1.01 * 100.0 - 100.0;
 }
 
-/* NEW's introsort row against machine "states", with or without its states. */
-static qsb_gate_row judge_with_states(qsb_history *h, double d_fast, bool states,
-                                      const char *table_has)
+/* NEW's introsort row against machine's history, with or without its states. */
+static qsb_gate_row judge_with_states(qsb_history *h, const char *machine, double d_fast,
+                                      bool states, const char *table_has)
 {
     qsb_run_levels l;
     qsb_results r;
@@ -267,23 +267,29 @@ static qsb_gate_row judge_with_states(qsb_history *h, double d_fast, bool states
     qsb_gate_options opt = {5.0, 0.01, QSB_CORRECTION_HOLM};
     qsb_gate_row g = {0};
     g.verdict = QSB_GATE_COUNT;
-    build(&r, "states", "2026-12-03T00:00:00Z", 1e6, 0.0, 1.0);
+    build(&r, machine, "2026-12-03T00:00:00Z", 1e6, 0.0, 1.0);
     give_states(&r, 10, d_fast, 30.0);
     if (!states) {
         free(r.cells[0].rows[1].states);
         r.cells[0].rows[1].states = NULL;
         r.cells[0].rows[1].nstates = 0;
     }
-    CHECK(qsb_history_run_levels(h, "states", "cycles", 30, &l) == QSB_OK);
+    CHECK(qsb_history_run_levels(h, machine, "cycles", 30, &l) == QSB_OK);
     CHECK(qsb_gate_judge(&r, &l, &opt, &report) == QSB_OK);
     if (report.n == 2)
         g = report.rows[1];
-    FILE *fp = table_has ? tmpfile() : NULL;
-    if (fp) {
+    FILE *fp = tmpfile(), *json = tmpfile();
+    CHECK(fp && json);
+    if (fp && json) { /* the state's speed in the table and the JSON where a state decided */
         qsb_gate_write_table(fp, &report, &opt);
-        char *text = captured(fp);
-        CHECK_MSG(text && strstr(text, table_has), "%s", text ? text : "");
+        CHECK(qsb_gate_write_json(json, &report, &opt) == QSB_OK);
+        char *text = captured(fp), *doc = captured(json);
+        CHECK_MSG(text && (table_has ? strstr(text, table_has) != NULL
+                                     : (strstr(text, "(state at") != NULL) == (g.states_tested > 0)),
+                  "%s", text ? text : "");
+        CHECK(doc && (strstr(doc, "\"state_speed\"") != NULL) == (g.states_tested > 0));
         free(text);
+        free(doc);
     }
     qsb_gate_report_free(&report);
     qsb_run_levels_free(&l);
@@ -312,16 +318,24 @@ static void test_states(qsb_history *h, int *clock)
         (*clock)++;
     }
     double slower = (1.02 * 1.10 - 1) * 100.0;
-    qsb_gate_row g = judge_with_states(h, slower, false, NULL);
+    qsb_gate_row g = judge_with_states(h, "states", slower, false, NULL);
     CHECK_EQ_U64(g.verdict, QSB_GATE_SAME);
     CHECK(g.states_tested == 0 && g.history_n == 30 && g.level_pct > 5.0);
-    g = judge_with_states(h, slower, true, "REGRESSION (state at 1122000)");
+    g = judge_with_states(h, "states", slower, true, "REGRESSION (state at 1122000)");
     CHECK_EQ_U64(g.verdict, QSB_GATE_REGRESSION);
     CHECK(g.states_tested == 2 && g.history_n == 30 && g.level_pct < 2.0 &&
           near(g.state_speed, 1.122e6, 1.0) && near(g.change_pct, 10.0, 1.0));
-    g = judge_with_states(h, 2.0, true, NULL);
+    g = judge_with_states(h, "states", 2.0, true, NULL);
     CHECK_EQ_U64(g.verdict, QSB_GATE_SAME);
     CHECK(g.states_tested == 2);
+
+    /* A history without states: NEW's row with states is judged as a whole, exactly as
+    ** without them. */
+    qsb_gate_row with = judge_with_states(h, "vm-x", slower, true, NULL);
+    qsb_gate_row without = judge_with_states(h, "vm-x", slower, false, NULL);
+    CHECK(with.states_tested == 0 && with.verdict == without.verdict &&
+          with.history_n == without.history_n && with.p == without.p &&
+          with.change_pct == without.change_pct && with.detectable_pct == without.detectable_pct);
 }
 
 /* A machine whose runs move no more than their own intervals (width 1% about the delta, no
