@@ -229,6 +229,115 @@ static void test_step(qsb_history *h, int *clock)
     qsb_results_free(&r);
 }
 
+/* Gives introsort's row of r two states of 20 processes, `fast` of them at speed 1e6 with
+** delta d_fast, the rest at 2e6 with delta d_slow (each +-1%), and the mixture's delta. */
+static void give_states(qsb_results *r, unsigned fast, double d_fast, double d_slow)
+{
+    qsb_row *c = &r->cells[0].rows[1];
+    c->states = calloc(2, sizeof *c->states);
+    CHECK(c->states != NULL);
+    if (!c->states)
+        return;
+    c->nstates = 2;
+    const double delta[] = {d_fast, d_slow}, speed[] = {1e6, 2e6};
+    const unsigned processes[] = {fast, 20 - fast};
+    for (size_t k = 0; k < 2; k++) {
+        qsb_state_estimate *e = &c->states[k];
+        e->processes = processes[k];
+        e->share = processes[k] / 20.0;
+        e->median = speed[k] * (1 + delta[k] / 100.0);
+        e->median_lo = e->median_hi = NAN;
+        e->delta_pct = delta[k];
+        e->delta_lo = (1 + delta[k] / 100.0) / 1.01 * 100.0 - 100.0;
+        e->delta_hi = (1 + delta[k] / 100.0) * 1.01 * 100.0 - 100.0;
+    }
+    double mix = (fast * d_fast + (20 - fast) * d_slow) / 20.0;
+    c->delta_pct = mix;
+    c->delta_lo = (1 + mix / 100.0) / 1.01 * 100.0 - 100.0;
+    c->delta_hi = (1 + mix / 100.0) * 1.01 * 100.0 - 100.0;
+}
+
+/* NEW's introsort row against machine's history, with or without its states. */
+static qsb_gate_row judge_with_states(qsb_history *h, const char *machine, double d_fast,
+                                      bool states, const char *table_has)
+{
+    qsb_run_levels l;
+    qsb_results r;
+    qsb_gate_report report;
+    qsb_gate_options opt = {5.0, 0.01, QSB_CORRECTION_HOLM};
+    qsb_gate_row g = {0};
+    g.verdict = QSB_GATE_COUNT;
+    build(&r, machine, "2026-12-03T00:00:00Z", 1e6, 0.0, 1.0);
+    give_states(&r, 10, d_fast, 30.0);
+    if (!states) {
+        free(r.cells[0].rows[1].states);
+        r.cells[0].rows[1].states = NULL;
+        r.cells[0].rows[1].nstates = 0;
+    }
+    CHECK(qsb_history_run_levels(h, machine, "cycles", 30, &l) == QSB_OK);
+    CHECK(qsb_gate_judge(&r, &l, &opt, &report) == QSB_OK);
+    if (report.n == 2)
+        g = report.rows[1];
+    FILE *fp = tmpfile(), *json = tmpfile();
+    CHECK(fp && json);
+    if (fp && json) { /* the state's speed in the table and the JSON where a state decided */
+        qsb_gate_write_table(fp, &report, &opt);
+        CHECK(qsb_gate_write_json(json, &report, &opt) == QSB_OK);
+        char *text = captured(fp), *doc = captured(json);
+        CHECK_MSG(text && (table_has ? strstr(text, table_has) != NULL
+                                     : (strstr(text, "(state at") != NULL) == (g.states_tested > 0)),
+                  "%s", text ? text : "");
+        CHECK(doc && (strstr(doc, "\"state_speed\"") != NULL) == (g.states_tested > 0));
+        free(text);
+        free(doc);
+    }
+    qsb_gate_report_free(&report);
+    qsb_run_levels_free(&l);
+    qsb_results_free(&r);
+    return g;
+}
+
+/* A candidate at two speeds of its processes, +2% at the fast one and +30% at the slow one,
+** their shares moving from run to run (6 to 14 of 20 processes fast): the mixture's delta
+** moves with the shares, so its level is wide. A new run whose fast state is 10% slower is
+** within that level as a mixture, and a regression of its fast state judged state by state;
+** one like the history is the same either way. */
+static void test_states(qsb_history *h, int *clock)
+{
+    for (size_t i = 0; i < 30; i++) {
+        qsb_results r;
+        char date[32], commit[16];
+        snprintf(date, sizeof date, "2026-12-01T02:%02d:%02dZ", *clock / 60, *clock % 60);
+        snprintf(commit, sizeof commit, "c%d", *clock);
+        build(&r, "states", date, 1e6, 0.0, 1.0);
+        give_states(&r, 6 + (unsigned)(i * 7 % 9), 2.0 + 0.3 * series_normal(&rng),
+                    30.0 + 0.3 * series_normal(&rng));
+        qsb_history_stamp st = {commit, date, 1000 + *clock, "main", NULL, "r.json", 0, false};
+        CHECK(qsb_history_add(h, &r, &st, 1, NULL) == QSB_OK);
+        qsb_results_free(&r);
+        (*clock)++;
+    }
+    double slower = (1.02 * 1.10 - 1) * 100.0;
+    qsb_gate_row g = judge_with_states(h, "states", slower, false, NULL);
+    CHECK_EQ_U64(g.verdict, QSB_GATE_SAME);
+    CHECK(g.states_tested == 0 && g.history_n == 30 && g.level_pct > 5.0);
+    g = judge_with_states(h, "states", slower, true, "REGRESSION (state at 1122000)");
+    CHECK_EQ_U64(g.verdict, QSB_GATE_REGRESSION);
+    CHECK(g.states_tested == 2 && g.history_n == 30 && g.level_pct < 2.0 &&
+          near(g.state_speed, 1.122e6, 1.0) && near(g.change_pct, 10.0, 1.0));
+    g = judge_with_states(h, "states", 2.0, true, NULL);
+    CHECK_EQ_U64(g.verdict, QSB_GATE_SAME);
+    CHECK(g.states_tested == 2);
+
+    /* A history without states: NEW's row with states is judged as a whole, exactly as
+    ** without them. */
+    qsb_gate_row with = judge_with_states(h, "vm-x", slower, true, NULL);
+    qsb_gate_row without = judge_with_states(h, "vm-x", slower, false, NULL);
+    CHECK(with.states_tested == 0 && with.verdict == without.verdict &&
+          with.history_n == without.history_n && with.p == without.p &&
+          with.change_pct == without.change_pct && with.detectable_pct == without.detectable_pct);
+}
+
 /* A machine whose runs move no more than their own intervals (width 1% about the delta, no
 ** host level): its level is estimated as 0, which is said as "none seen", never as +-0.00%. */
 static void test_level_none_seen(qsb_history *h, int *clock)
@@ -262,6 +371,7 @@ int main(void)
     test_levels(h, &clock);
     test_verdicts(h);
     test_step(h, &clock);
+    test_states(h, &clock);
     test_level_none_seen(h, &clock);
     qsb_history_close(h);
     char wal[300], shm[300];

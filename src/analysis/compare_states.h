@@ -16,8 +16,6 @@
 #include "result.h"
 #include "states.h"
 
-#define QSB_STATE_MATCH_RATIO 1.25 /* at most 25% apart (docs/results.md#states-match-tolerance) */
-
 typedef struct {
     size_t count;                 /* states, 1 for a row without */
     double speed[QSB_STATES_MAX]; /* the defining row's median in each state */
@@ -41,19 +39,6 @@ qsb_state_key qsb_state_key_of(const qsb_cell *a, const qsb_cell *b, size_t i);
 int qsb_row_state_map_of(const qsb_cell *cell, size_t i, qsb_state_key key,
                          qsb_row_state_map *out);
 void qsb_row_state_map_free(qsb_row_state_map *m);
-
-/* Matched pairs of states of two runs (base[k] with cand[k], k < n), and how many states of
-** each run have no partner. */
-typedef struct {
-    size_t n;
-    uint8_t base[QSB_STATES_MAX], cand[QSB_STATES_MAX];
-    size_t only_base, only_new;
-} qsb_state_pairs;
-
-/* Matches states by speed: speeds a[0..na), b[0..nb) (positive). Two single states always
-** match (a row without states against one without). */
-void qsb_match_states(const double *a, size_t na, const double *b, size_t nb,
-                      qsb_state_pairs *out);
 
 /* The samples of x[0..n) (sample i in units[i]) whose unit is in state k of m, into out_x and
 ** out_units (n long each); their count. */

@@ -41,18 +41,18 @@ static bool new_value(const qsb_row *r, bool by_median, double *y, double *v)
     return isfinite(*y) && isfinite(half) && half > 0;
 }
 
-/* The row's prediction, test and detectable change; the p-values are corrected later. */
-static void judge_row(qsb_gate_row *g, const qsb_row_level *level, double y, double v,
-                      const qsb_gate_options *opt)
+/* The row's prediction from the history's estimate re and its level tau2, its test and
+** detectable change; the p-values are corrected later. */
+static void judge_row(qsb_gate_row *g, const qsb_random_effects *re, double tau2, double y,
+                      double v, const qsb_gate_options *opt)
 {
-    const qsb_random_effects *re = g->by_median ? &level->median : &level->delta;
     g->history_n = re->k;
     if (re->k == 0) {
         g->verdict = QSB_GATE_NO_HISTORY;
         return;
     }
     bool known = re->k >= QSB_LEVEL_MIN_RUNS;
-    double tau2 = known ? (g->by_median ? level->median_tau2 : level->delta_tau2) : 0.0;
+    tau2 = known ? tau2 : 0.0;
     g->level_pct = known ? qsb_level_pct(tau2) : NAN;
     double sd = qsb_prediction_sd(re, tau2, v);
     double df = re->k > 1 ? (double)(re->k - 1) : INFINITY;
@@ -65,6 +65,68 @@ static void judge_row(qsb_gate_row *g, const qsb_row_level *level, double y, dou
     g->p_faster_adjusted = qsb_t_cdf((change + bound) / sd, df);
     g->detectable_pct = sd; /* the sds, until the number of tests is known */
     g->detectable3_pct = sqrt(tau2 / SIDE_RUNS + re->mean_var + v / SIDE_RUNS);
+}
+
+/* A state's log delta and its variance from its 95% interval; false where it has none. */
+static bool state_value(const qsb_state_estimate *e, double *y, double *v)
+{
+    double half = (log1p(e->delta_hi / 100.0) - log1p(e->delta_lo / 100.0)) / 2.0 / Z975;
+    *y = log1p(e->delta_pct / 100.0);
+    *v = half * half;
+    return isfinite(*y) && isfinite(half) && half > 0;
+}
+
+/* The candidate row judged state by state: each of NEW's states with an interval against
+** the states matched to it by speed in the history's runs, whose own level is learned from
+** them alone (the mixture's moves with the states' shares); the row's p is the smallest
+** state's times the states tested (Bonferroni within the row). 1, or 0 (the row untouched)
+** where no state of NEW has a match with an interval in the history; -1 out of memory. */
+static int judge_states(qsb_gate_row *g, const qsb_row *r, const qsb_row_level *level,
+                        const qsb_gate_options *opt)
+{
+    double *y = malloc(2 * level->nstates * sizeof *y), *v = y + level->nstates;
+    if (!y)
+        return -1;
+    double speed[QSB_STATES_MAX], faster = INFINITY;
+    for (size_t k = 0; k < r->nstates; k++)
+        speed[k] = r->states[k].median;
+    qsb_gate_row best = *g;
+    size_t tested = 0;
+    for (size_t k = 0; k < r->nstates; k++) {
+        double yk, vk;
+        if (!state_value(&r->states[k], &yk, &vk))
+            continue;
+        size_t n = 0;
+        for (size_t j = 0; j < level->nstates; j++) {
+            const qsb_run_states *run = &level->states[j];
+            double run_speed[QSB_STATES_MAX];
+            for (size_t m = 0; m < run->n; m++)
+                run_speed[m] = run->s[m].median;
+            qsb_state_pairs pairs;
+            qsb_match_states(speed, r->nstates, run_speed, run->n, &pairs);
+            for (size_t m = 0; m < pairs.n; m++)
+                n += pairs.base[m] == k && state_value(&run->s[pairs.cand[m]], &y[n], &v[n]);
+        }
+        if (n == 0)
+            continue;
+        qsb_random_effects re;
+        qsb_random_effects_dl(y, v, n, &re);
+        re.k = n;
+        qsb_gate_row state = *g;
+        judge_row(&state, &re, re.tau2, yk, vk, opt);
+        state.state_speed = speed[k];
+        if (tested++ == 0 || state.p < best.p)
+            best = state;
+        faster = fmin(faster, state.p_faster_adjusted);
+    }
+    free(y);
+    if (tested == 0)
+        return 0;
+    *g = best;
+    g->states_tested = tested;
+    g->p = fmin(1.0, best.p * (double)tested);
+    g->p_faster_adjusted = fmin(1.0, faster * (double)tested);
+    return 1;
 }
 
 /* A median over the finite values of one field of the rows. */
@@ -93,11 +155,12 @@ static int decide(qsb_gate_report *out, const qsb_gate_options *opt)
     }
     long tests = qsb_adjust_p(p, out->n, opt->correction, p);
     qsb_adjust_p(faster, out->n, opt->correction, faster);
-    double alpha = opt->alpha / (double)(tests > 0 ? tests : 1);
     for (size_t i = 0; i < out->n; i++) {
         qsb_gate_row *g = &out->rows[i];
         if (g->verdict != QSB_GATE_SAME)
             continue;
+        double alpha = opt->alpha / (double)(tests > 0 ? tests : 1) /
+                       (double)(g->states_tested ? g->states_tested : 1);
         g->p_adjusted = p[i];
         g->p_faster_adjusted = faster[i];
         g->verdict = p[i] < opt->alpha        ? QSB_GATE_REGRESSION
@@ -114,7 +177,7 @@ static int decide(qsb_gate_report *out, const qsb_gate_options *opt)
 static void init_row(qsb_gate_row *g, const qsb_cell *cell, size_t row)
 {
     *g = (qsb_gate_row){cell, row, row == 0, 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN,
-                        QSB_GATE_SAME};
+                        0, NAN, QSB_GATE_SAME};
 }
 
 int qsb_gate_judge(const qsb_results *new_run, const qsb_run_levels *levels,
@@ -135,14 +198,19 @@ int qsb_gate_judge(const qsb_results *new_run, const qsb_run_levels *levels,
                                                          at.cell->nelem, at.cell->size,
                                                          r->algorithm);
         double y, v;
+        int judged = 0;
         if (!r->verified)
             g->verdict = QSB_GATE_FAILED;
         else if (!new_value(r, g->by_median, &y, &v))
             g->verdict = QSB_GATE_NO_INTERVAL;
         else if (!level)
             g->verdict = QSB_GATE_NO_HISTORY;
-        else
-            judge_row(g, level, y, v, opt);
+        else if (g->by_median || r->nstates < 2 || !level->nstates ||
+                 (judged = judge_states(g, r, level, opt)) == 0)
+            judge_row(g, g->by_median ? &level->median : &level->delta,
+                      g->by_median ? level->median_tau2 : level->delta_tau2, y, v, opt);
+        if (judged < 0)
+            status = qsb_out_of_memory("the gate's states");
     }
     if (status == QSB_OK)
         status = decide(out, opt);

@@ -42,6 +42,10 @@ typedef struct {
     double p_faster_adjusted;
     double detectable_pct;      /* the smallest change this row's gate sees (80% power) */
     double detectable3_pct;     /* ... with 3 runs a side */
+    size_t states_tested;       /* judged by state: NEW's states tested (p times them); 0
+                                ** for a row judged as a whole; the fields above are then of
+                                ** the state whose p is the smallest */
+    double state_speed;         /* that state's speed in NEW */
     qsb_gate_verdict verdict;
 } qsb_gate_row;
 
@@ -71,7 +75,8 @@ void qsb_gate_report_free(qsb_gate_report *report);
 ** JSON: {"threshold_pct", "alpha", "run_level_pct", "detectable_pct",
 ** "detectable_3_runs_pct", "regressions", "rows": [{"pattern", "nelem", "size",
 ** "algorithm", "judged", "history_n", "run_level_pct", "change_pct", "lo_pct", "hi_pct",
-** "p", "p_adjusted", "detectable_pct", "detectable_3_runs_pct", "verdict"}]}. */
+** "p", "p_adjusted", "detectable_pct", "detectable_3_runs_pct", "verdict"}]}, a row judged
+** by state with "states_tested" and "state_speed" besides. */
 void qsb_gate_write_table(FILE *out, const qsb_gate_report *r, const qsb_gate_options *opt);
 void qsb_gate_warn(const qsb_gate_report *r);
 int qsb_gate_write_json(FILE *out, const qsb_gate_report *r, const qsb_gate_options *opt);

@@ -36,9 +36,12 @@ static void write_row(FILE *out, const qsb_gate_row *g)
                  g->hi_pct);
     if (isfinite(g->detectable_pct))
         snprintf(detectable, sizeof detectable, "%.2f%%", g->detectable_pct);
-    fprintf(out, "%-24s  %-16s  %-6s  %4zu  %-10s  %-30s  %-10s  %s\n", where,
+    char state[64] = "";
+    if (g->states_tested > 0)
+        snprintf(state, sizeof state, " (state at %.0f)", g->state_speed);
+    fprintf(out, "%-24s  %-16s  %-6s  %4zu  %-10s  %-30s  %-10s  %s%s\n", where,
             cell->rows[g->row].algorithm, g->by_median ? "median" : "delta", g->history_n,
-            level, change, detectable, qsb_gate_verdict_name(g->verdict));
+            level, change, detectable, qsb_gate_verdict_name(g->verdict), state);
 }
 
 void qsb_gate_write_table(FILE *out, const qsb_gate_report *r, const qsb_gate_options *opt)
@@ -92,6 +95,9 @@ static cJSON *row_json(const qsb_gate_row *g)
              cJSON_AddNumberToObject(o, "detectable_pct", g->detectable_pct) &&
              cJSON_AddNumberToObject(o, "detectable_3_runs_pct", g->detectable3_pct) &&
              cJSON_AddStringToObject(o, "verdict", qsb_gate_verdict_name(g->verdict));
+    if (ok && g->states_tested > 0)
+        ok = cJSON_AddNumberToObject(o, "states_tested", (double)g->states_tested) &&
+             cJSON_AddNumberToObject(o, "state_speed", g->state_speed);
     if (!ok) {
         cJSON_Delete(o);
         return NULL;

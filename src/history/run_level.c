@@ -9,6 +9,7 @@
 
 #include "diag.h"
 #include "grow.h"
+#include "states_text.h"
 #include "summary.h"
 
 #define Z975 1.959964
@@ -57,6 +58,23 @@ static void estimate(level_walk *w, const qsb_history_series *s,
     re->k = k;
 }
 
+/* The states of the series' last last_n verified points that have them (a candidate's). */
+static int states_of(level_walk *w, const qsb_history_series *s, qsb_row_level *row)
+{
+    for (size_t i = s->n; i-- > 0 && row->nstates < w->last_n;) {
+        const qsb_history_point *p = &s->points[i];
+        if (p->baseline || !p->verified || !p->states)
+            continue;
+        if (!row->states && !(row->states = malloc(w->last_n * sizeof *row->states)))
+            return qsb_out_of_memory("run levels");
+        const char *why;
+        qsb_run_states *r = &row->states[row->nstates];
+        r->n = qsb_states_parse(p->states, r->s, &why);
+        row->nstates += r->n >= 2;
+    }
+    return QSB_OK;
+}
+
 static int grow(level_walk *w, size_t points)
 {
     size_t y = w->scratch, v = w->scratch; /* the two grow alike */
@@ -93,7 +111,7 @@ static int visit_series(void *ctx, const qsb_history_series *s)
     estimate(w, s, delta_of, &row->delta);
     estimate(w, s, median_of, &row->median);
     w->out->n++;
-    return QSB_OK;
+    return states_of(w, s, row);
 }
 
 /* The mean of the rows' own tau^2 where a row has 2 runs or more. */
@@ -139,6 +157,7 @@ void qsb_run_levels_free(qsb_run_levels *levels)
     for (size_t i = 0; i < levels->n; i++) {
         free(levels->rows[i].pattern);
         free(levels->rows[i].algorithm);
+        free(levels->rows[i].states);
     }
     free(levels->rows);
     memset(levels, 0, sizeof *levels);

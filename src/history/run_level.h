@@ -14,8 +14,15 @@
 
 #include "history.h"
 #include "random_effects.h"
+#include "states.h"
 
 #define QSB_HISTORY_LAST_RUNS 30 /* runs of a row a level is learned from, by default */
+
+/* One run's states of a candidate row, as the history holds them (rounded). */
+typedef struct {
+    size_t n;
+    qsb_state_estimate s[QSB_STATES_MAX];
+} qsb_run_states;
 
 /* What a row's history says, on the log scale. */
 typedef struct {
@@ -26,6 +33,8 @@ typedef struct {
     qsb_random_effects delta;  /* over the runs' log(1 + delta) (candidates) */
     qsb_random_effects median; /* over the runs' log medians */
     double delta_tau2, median_tau2; /* shrunk toward the machine's pooled levels */
+    qsb_run_states *states;    /* a candidate's last runs with states, newest first (owned) */
+    size_t nstates;
 } qsb_row_level;
 
 typedef struct {

@@ -443,3 +443,37 @@ double qsb_states_delta_p(const qsb_state_estimate *est, size_t n)
             sets[k++] = est[i].log_ratios;
     return k >= 2 ? qsb_welch_anova_p(sets, k) : NAN;
 }
+
+/* The index of speeds[0..n) nearest to x on the log scale. */
+static size_t nearest(double x, const double *speeds, size_t n)
+{
+    size_t best = 0;
+    for (size_t k = 1; k < n; k++)
+        if (fabs(log(speeds[k] / x)) < fabs(log(speeds[best] / x)))
+            best = k;
+    return best;
+}
+
+void qsb_match_states(const double *a, size_t na, const double *b, size_t nb,
+                      qsb_state_pairs *out)
+{
+    memset(out, 0, sizeof *out);
+    if (na == 1 && nb == 1) {
+        out->n = 1;
+        return;
+    }
+    bool b_matched[QSB_STATES_MAX] = {false};
+    for (size_t i = 0; i < na; i++) {
+        size_t j = nb ? nearest(a[i], b, nb) : 0;
+        if (nb && nearest(b[j], a, na) == i && a[i] > 0 && b[j] > 0 &&
+            fabs(log(b[j] / a[i])) <= log(QSB_STATE_MATCH_RATIO)) {
+            out->base[out->n] = (uint8_t)i;
+            out->cand[out->n++] = (uint8_t)j;
+            b_matched[j] = true;
+        } else {
+            out->only_base++;
+        }
+    }
+    for (size_t j = 0; j < nb; j++)
+        out->only_new += !b_matched[j];
+}

@@ -12,7 +12,8 @@
 ** and is drawn, with a fixed seed, from QSB_STATES_NULL_DRAWS normal samples of that size,
 ** split the same way. Each side is then tested again, up to QSB_STATES_MAX states. The states
 ** are a partition of the speed axis, so they can be applied to another row's units (a
-** candidate grouped by its baseline's states).
+** candidate grouped by its baseline's states). Two runs' states are matched by speed: mutual
+** nearest on the log scale, at most QSB_STATE_MATCH_RATIO apart.
 **
 ** Pure: no I/O, no global state; the same input gives the same states.
 */
@@ -32,6 +33,7 @@
 #define QSB_STATES_DELTA_ALPHA 0.01 /* level of the test of a candidate's states' deltas */
 #define QSB_STATES_NULL_DRAWS 1000
 #define QSB_STATES_SEED UINT64_C(0x5ea7e55eed)
+#define QSB_STATE_MATCH_RATIO 1.25 /* at most 25% apart (docs/results.md#states-match-tolerance) */
 
 typedef struct {
     size_t count;                       /* 0: one speed; else 2 .. QSB_STATES_MAX */
@@ -100,5 +102,18 @@ int qsb_state_estimates(const qsb_states *s, const double *by, const double *val
 ** states were found on the baseline's speeds, not on these ratios, so the test is not of the
 ** split itself. */
 double qsb_states_delta_p(const qsb_state_estimate *est, size_t n);
+
+/* Matched pairs of states of two runs (base[k] with cand[k], k < n), and how many states of
+** each run have no partner. */
+typedef struct {
+    size_t n;
+    uint8_t base[QSB_STATES_MAX], cand[QSB_STATES_MAX];
+    size_t only_base, only_new;
+} qsb_state_pairs;
+
+/* Matches states by speed: speeds a[0..na), b[0..nb) (positive). Two single states always
+** match (a row without states against one without). */
+void qsb_match_states(const double *a, size_t na, const double *b, size_t nb,
+                      qsb_state_pairs *out);
 
 #endif
