@@ -6,6 +6,7 @@
 #include "report_charts.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -148,4 +149,10 @@ void qsb_html_text(FILE *out, const char *text)
                 fputc(*p, out);
         }
     }
+}
+
+void qsb_html_cell(FILE *out, const char *pattern, uint64_t nelem, uint64_t size)
+{
+    qsb_html_text(out, pattern);
+    fprintf(out, " %" PRIu64 " &times; %" PRIu64, nelem, size);
 }

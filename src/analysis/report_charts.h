@@ -10,6 +10,7 @@
 #define QSB_REPORT_CHARTS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 typedef struct {
@@ -29,5 +30,9 @@ int qsb_chart_dir_inline(FILE *out, qsb_chart_dir *d, unsigned *chart_no);
 
 /* Writes text HTML-escaped: & < > " ' as entities, control bytes as U+FFFD. */
 void qsb_html_text(FILE *out, const char *text);
+
+/* Writes a cell's name as every table and heading of the page gives it: "PATTERN N &times; S",
+** the pattern escaped. */
+void qsb_html_cell(FILE *out, const char *pattern, uint64_t nelem, uint64_t size);
 
 #endif

@@ -359,8 +359,8 @@ static const char *verdict_class(qsb_verdict v)
 static void put_comparison(FILE *out, const qsb_comparison *c)
 {
     fputs("<tr><td>", out);
-    qsb_html_text(out, c->pattern);
-    fprintf(out, " %" PRIu64 " &times; %" PRIu64 "</td><td>", c->nelem, c->size);
+    qsb_html_cell(out, c->pattern, c->nelem, c->size);
+    fputs("</td><td>", out);
     qsb_html_text(out, c->algorithm);
     fputs("</td><td class=\"num\">", out);
     html_value(out, c->base_value);

@@ -147,8 +147,8 @@ static void put_steps_table(FILE *out, const qsb_trend *t)
         for (size_t k = 0; k < c->nsteps; k++) {
             const qsb_trend_step *s = &c->steps[k];
             fputs("<tr><td>", out);
-            qsb_html_text(out, c->pattern);
-            fprintf(out, " %" PRIu64 " &times; %" PRIu64 "</td><td>", c->nelem, c->size);
+            qsb_html_cell(out, c->pattern, c->nelem, c->size);
+            fputs("</td><td>", out);
             qsb_html_text(out, c->machine);
             fputs("</td><td>", out);
             qsb_html_text(out, s->algorithm);
@@ -186,8 +186,8 @@ static void put_cell_states(FILE *out, const qsb_trend_cell *c)
 static int put_cell(FILE *out, const qsb_trend_cell *c, size_t index, unsigned *chart_no)
 {
     fputs("<h3>", out);
-    qsb_html_text(out, c->pattern);
-    fprintf(out, " %" PRIu64 " &times; %" PRIu64 " on ", c->nelem, c->size);
+    qsb_html_cell(out, c->pattern, c->nelem, c->size);
+    fputs(" on ", out);
     qsb_html_text(out, c->machine);
     fprintf(out, "</h3>\n");
     if (c->nlines == 0) {
