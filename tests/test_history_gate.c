@@ -89,21 +89,34 @@ static void build(qsb_results *r, const char *machine, const char *date, double 
     c->delta_hi = (1 + delta_pct / 100.0) * f * 100.0 - 100.0;
 }
 
+/* The date of the run filed at clock, in the given hour of the fixtures' day. */
+static const char *date_at(char date[32], int hour, int clock)
+{
+    snprintf(date, 32, "2026-12-01T%02d:%02d:%02dZ", hour, clock / 60, clock % 60);
+    return date;
+}
+
+/* Files r, made for date, as commit c<clock>, and frees it; the clock moves on. */
+static void file_run(qsb_history *h, qsb_results *r, const char *date, int *clock)
+{
+    char commit[16];
+    snprintf(commit, sizeof commit, "c%d", *clock);
+    qsb_history_stamp st = {commit, date, 1000 + *clock, "main", NULL, "r.json", 0, false};
+    CHECK(qsb_history_add(h, r, &st, 1, NULL) == QSB_OK);
+    qsb_results_free(r);
+    (*clock)++;
+}
+
 /* Files n runs of machine: introsort's delta 10% moved by a host level of sd host_sd % per
 ** run, msort's median 1e6 by the same. */
 static void file_runs(qsb_history *h, const char *machine, size_t n, double host_sd, int *clock)
 {
     for (size_t i = 0; i < n; i++) {
         qsb_results r;
-        char date[32], commit[16];
-        snprintf(date, sizeof date, "2026-12-01T00:%02d:%02dZ", *clock / 60, *clock % 60);
-        snprintf(commit, sizeof commit, "c%d", *clock);
+        char date[32];
         double move = series_normal(&rng) * host_sd;
-        build(&r, machine, date, 1e6 * (1 + move / 100.0), 10.0 + move, 1.0);
-        qsb_history_stamp st = {commit, date, 1000 + *clock, "main", NULL, "r.json", 0, false};
-        CHECK(qsb_history_add(h, &r, &st, 1, NULL) == QSB_OK);
-        qsb_results_free(&r);
-        (*clock)++;
+        build(&r, machine, date_at(date, 0, *clock), 1e6 * (1 + move / 100.0), 10.0 + move, 1.0);
+        file_run(h, &r, date, clock);
     }
 }
 
@@ -199,14 +212,9 @@ static void test_step(qsb_history *h, int *clock)
 {
     for (size_t i = 0; i < 5; i++) {
         qsb_results r;
-        char date[32], commit[16];
-        snprintf(date, sizeof date, "2026-12-01T01:%02d:%02dZ", *clock / 60, *clock % 60);
-        snprintf(commit, sizeof commit, "c%d", *clock);
-        build(&r, "vm-x", date, 1e6, 32.0 + series_normal(&rng), 1.0);
-        qsb_history_stamp st = {commit, date, 1000 + *clock, "main", NULL, "r.json", 0, false};
-        CHECK(qsb_history_add(h, &r, &st, 1, NULL) == QSB_OK);
-        qsb_results_free(&r);
-        (*clock)++;
+        char date[32];
+        build(&r, "vm-x", date_at(date, 1, *clock), 1e6, 32.0 + series_normal(&rng), 1.0);
+        file_run(h, &r, date, clock);
     }
     qsb_run_levels l;
     CHECK(qsb_history_run_levels(h, "vm-x", "cycles", 30, &l) == QSB_OK);
@@ -284,8 +292,9 @@ static qsb_gate_row judge_with_states(qsb_history *h, const char *machine, doubl
         qsb_gate_write_table(fp, &report, &opt);
         CHECK(qsb_gate_write_json(json, &report, &opt) == QSB_OK);
         char *text = captured(fp), *doc = captured(json);
+        bool says_state = text && strstr(text, "(state at") != NULL;
         CHECK_MSG(text && (table_has ? strstr(text, table_has) != NULL
-                                     : (strstr(text, "(state at") != NULL) == (g.states_tested > 0)),
+                                     : says_state == (g.states_tested > 0)),
                   "%s", text ? text : "");
         CHECK(doc && (strstr(doc, "\"state_speed\"") != NULL) == (g.states_tested > 0));
         free(text);
@@ -306,16 +315,11 @@ static void test_states(qsb_history *h, int *clock)
 {
     for (size_t i = 0; i < 30; i++) {
         qsb_results r;
-        char date[32], commit[16];
-        snprintf(date, sizeof date, "2026-12-01T02:%02d:%02dZ", *clock / 60, *clock % 60);
-        snprintf(commit, sizeof commit, "c%d", *clock);
-        build(&r, "states", date, 1e6, 0.0, 1.0);
+        char date[32];
+        build(&r, "states", date_at(date, 2, *clock), 1e6, 0.0, 1.0);
         give_states(&r, 6 + (unsigned)(i * 7 % 9), 2.0 + 0.3 * series_normal(&rng),
                     30.0 + 0.3 * series_normal(&rng));
-        qsb_history_stamp st = {commit, date, 1000 + *clock, "main", NULL, "r.json", 0, false};
-        CHECK(qsb_history_add(h, &r, &st, 1, NULL) == QSB_OK);
-        qsb_results_free(&r);
-        (*clock)++;
+        file_run(h, &r, date, clock);
     }
     double slower = (1.02 * 1.10 - 1) * 100.0;
     qsb_gate_row g = judge_with_states(h, "states", slower, false, NULL);
