@@ -88,7 +88,9 @@ bad "not a revision" "$bin" history bisect --repo repo --good nosuch --bad c16 -
     --symbol bisect_sort --db h.sqlite -- $R
 mkdir plain
 bad "not a git repository" "$bin" history bisect --repo plain --good c01 --bad c16 --build "$build" \
-    --symbol bisect_sort --db h.sqlite -- $R
+    --symbol bisect_sort --db new.sqlite -- $R
+[ ! -e new.sqlite ] && ok || fail "a failed bisection left the history it created"
+[ -s h.sqlite ] && ok || fail "a failed bisection removed a history it did not create"
 bad "not an ancestor" "$bin" history bisect --repo repo --good c16 --bad c02 --build "$build" \
     --symbol bisect_sort --db h.sqlite -- $R
 # the build's own messages come first on stderr, then the one error line

@@ -375,22 +375,47 @@ static const qsb_command_spec bisect_spec = {
     "0 the revision named, 1 --bad is not slower than --good, 2 usage error or bad input,\n"
     "3 system error."};
 
+/* Removes a history this bisection created where it failed before filing a run into it (and
+** the default folder it made), as a failed add leaves nothing behind. */
+static void remove_if_empty(const char *db, bool made_folder)
+{
+    qsb_history *h;
+    qsb_history_run *runs = NULL;
+    size_t n = 1;
+    if (qsb_history_open(db, QSB_HISTORY_READ, &h) != QSB_OK)
+        return;
+    if (qsb_history_runs(h, NULL, &runs, &n) == QSB_OK)
+        qsb_history_runs_free(runs, n);
+    else
+        n = 1;
+    qsb_history_close(h);
+    if (n == 0 && unlink(db) == 0 && made_folder)
+        rmdir("results");
+}
+
 static int verb_bisect(history_args *a, int argc, char **argv, int first)
 {
     if (!a->repo || !a->good || !a->bad || !a->build || !a->symbol)
         return qsb_usage_error("history bisect needs --repo, --good, --bad, --build and "
                                "--symbol");
-    make_default_folder(a->db);
+    bool existed = access(a->db, F_OK) == 0;
+    bool made_folder = make_default_folder(a->db);
     qsb_history *h; /* a bad database fails now, not after the first build */
     int status = qsb_history_open(a->db, QSB_HISTORY_CREATE, &h);
     qsb_history_close(h);
-    if (status != QSB_OK)
+    if (status != QSB_OK) {
+        if (made_folder)
+            rmdir("results");
         return status;
+    }
     qsb_bisect_config cfg = {a->repo, a->good, a->bad, a->build, a->symbol, a->threshold_pct,
                              argv + first, (size_t)(argc - first), a->db, "/proc/self/exe",
                              {{0}}};
     qsb_run_words(cfg.run_words);
-    return qsb_bisect(&cfg);
+    status = qsb_bisect(&cfg);
+    if (status != QSB_OK && !existed)
+        remove_if_empty(a->db, made_folder);
+    return status;
 }
 
 /* ---- gate ---- */
