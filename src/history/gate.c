@@ -12,7 +12,6 @@
 #include "student_t.h"
 #include "summary.h"
 
-#define Z975 1.959964
 #define SIDE_RUNS 3.0 /* "3 runs a side would see ..." */
 
 const char *qsb_gate_verdict_name(qsb_gate_verdict v)
@@ -22,23 +21,27 @@ const char *qsb_gate_verdict_name(qsb_gate_verdict v)
     return v < QSB_GATE_COUNT ? names[v] : "?";
 }
 
+/* A delta in % with its 95% interval, on the log scale with its variance; false where it has
+** no interval. */
+static bool delta_value(double pct, double lo, double hi, double *y, double *v)
+{
+    *y = log1p(pct / 100.0);
+    *v = qsb_interval_variance(log1p(lo / 100.0), log1p(hi / 100.0));
+    return isfinite(*y) && isfinite(*v);
+}
+
 /* NEW's value of the row on the log scale and its variance (from its 95% interval); false
 ** where it has none. */
 static bool new_value(const qsb_row *r, bool by_median, double *y, double *v)
 {
-    double lo, hi;
-    if (by_median) {
-        *y = r->summary.median > 0 ? log(r->summary.median) : NAN;
-        lo = r->summary.median_lo > 0 ? log(r->summary.median_lo) : NAN;
-        hi = r->summary.median_hi > 0 ? log(r->summary.median_hi) : NAN;
-    } else {
-        *y = log1p(r->delta_pct / 100.0);
-        lo = log1p(r->delta_lo / 100.0);
-        hi = log1p(r->delta_hi / 100.0);
-    }
-    double half = (hi - lo) / 2.0 / Z975;
-    *v = half * half;
-    return isfinite(*y) && isfinite(half) && half > 0;
+    if (!by_median)
+        return delta_value(r->delta_pct, r->delta_lo, r->delta_hi, y, v);
+    const qsb_summary *m = &r->summary;
+    *y = m->median > 0 ? log(m->median) : NAN;
+    *v = m->median_lo > 0 && m->median_hi > 0
+             ? qsb_interval_variance(log(m->median_lo), log(m->median_hi))
+             : NAN;
+    return isfinite(*y) && isfinite(*v);
 }
 
 /* The row's prediction from the history's estimate re and its level tau2, its test and
@@ -70,10 +73,7 @@ static void judge_row(qsb_gate_row *g, const qsb_random_effects *re, double tau2
 /* A state's log delta and its variance from its 95% interval; false where it has none. */
 static bool state_value(const qsb_state_estimate *e, double *y, double *v)
 {
-    double half = (log1p(e->delta_hi / 100.0) - log1p(e->delta_lo / 100.0)) / 2.0 / Z975;
-    *y = log1p(e->delta_pct / 100.0);
-    *v = half * half;
-    return isfinite(*y) && isfinite(half) && half > 0;
+    return delta_value(e->delta_pct, e->delta_lo, e->delta_hi, y, v);
 }
 
 /* The candidate row judged state by state: each of NEW's states with an interval against

@@ -12,27 +12,18 @@
 #include "states_text.h"
 #include "summary.h"
 
-#define Z975 1.959964
-
-/* A 95% interval [lo, hi] on the log scale as a variance: ((hi - lo) / 2 / 1.96)^2. */
-static double variance_of(double log_lo, double log_hi)
-{
-    double half = (log_hi - log_lo) / 2.0 / Z975;
-    return isfinite(half) && half > 0 ? half * half : NAN;
-}
-
 /* The point's log delta and its variance; NAN where it has none. */
 static void delta_of(const qsb_history_point *p, double *y, double *v)
 {
     *y = log1p(p->delta_pct / 100.0);
-    *v = variance_of(log1p(p->delta_lo / 100.0), log1p(p->delta_hi / 100.0));
+    *v = qsb_interval_variance(log1p(p->delta_lo / 100.0), log1p(p->delta_hi / 100.0));
 }
 
 static void median_of(const qsb_history_point *p, double *y, double *v)
 {
     bool known = p->median > 0 && p->median_lo > 0 && p->median_hi > 0;
     *y = known ? log(p->median) : NAN;
-    *v = known ? variance_of(log(p->median_lo), log(p->median_hi)) : NAN;
+    *v = known ? qsb_interval_variance(log(p->median_lo), log(p->median_hi)) : NAN;
 }
 
 typedef struct {

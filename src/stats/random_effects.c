@@ -73,3 +73,9 @@ double qsb_level_pct(double var)
 {
     return isfinite(var) && var >= 0 ? expm1(Z975 * sqrt(var)) * 100.0 : NAN;
 }
+
+double qsb_interval_variance(double log_lo, double log_hi)
+{
+    double half = (log_hi - log_lo) / 2.0 / Z975;
+    return isfinite(half) && half > 0 ? half * half : NAN;
+}

@@ -47,4 +47,9 @@ double qsb_detectable_pct(double threshold_pct, double sd, double alpha, double 
 /* A spread's 95% half-width as a percentage: (exp(1.96 sqrt(var)) - 1) * 100. */
 double qsb_level_pct(double var);
 
+/* The variance of an estimate from its 95% interval [log_lo, log_hi] on the log scale,
+** ((log_hi - log_lo) / 2 / 1.96)^2, the inverse of qsb_level_pct; NAN for an interval without
+** width. */
+double qsb_interval_variance(double log_lo, double log_hi);
+
 #endif
