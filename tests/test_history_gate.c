@@ -5,7 +5,7 @@
 ** histories of a known spread between runs (seeded, so the same on every machine): the level
 ** recovered, each row's shrunk toward the machine's pooled one with 2, 5 and 30 runs, unknown
 ** under 5; the verdicts on a planted step, on an A/A run, on a row without history; a run
-** filed already found.
+** filed already found; runs whose intervals are wider than their scatter scaled to it.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -41,6 +41,13 @@ static void test_hand_worked(void)
     /* one new run of variance 0.01: sqrt(0.03 + 0.04 / 3 + 0.01) */
     double sd = qsb_prediction_sd(&re, re.tau2, 0.01);
     CHECK(near(sd, 0.2309401, 1e-7));
+    /* its df: the history's part 0.03 + 0.04 / 3 = 0.13 / 3 has 2, the whole is 0.16 / 3:
+    ** 2 (16 / 13)^2 = 512 / 169; the history's part alone keeps k - 1; one run, or a history
+    ** without spread or error: a normal's */
+    CHECK(near(qsb_prediction_df(&re, re.tau2, 0.01), 512.0 / 169.0, 1e-12));
+    CHECK(near(qsb_prediction_df(&re, re.tau2, 0.0), 2.0, 1e-12));
+    CHECK(isinf(qsb_prediction_df(&(qsb_random_effects){1, NAN, 0.0, 0.01, NAN}, 0.0, 0.01)));
+    CHECK(isinf(qsb_prediction_df(&(qsb_random_effects){3, 0.0, 0.0, 0.0, 0.0}, 0.0, 0.01)));
     /* no threshold: (z(0.95) + z(0.8)) sd = (1.6448536 + 0.8416212) sd on the log scale */
     CHECK(near(qsb_detectable_pct(0.0, sd, 0.05, INFINITY),
                expm1(2.4864748 * 0.2309401) * 100.0, 1e-4));
@@ -108,14 +115,16 @@ static void file_run(qsb_history *h, qsb_results *r, const char *date, int *cloc
 }
 
 /* Files n runs of machine: introsort's delta 10% moved by a host level of sd host_sd % per
-** run, msort's median 1e6 by the same. */
-static void file_runs(qsb_history *h, const char *machine, size_t n, double host_sd, int *clock)
+** run, msort's median 1e6 by the same, each with a 95% interval of +-within_pct. */
+static void file_runs(qsb_history *h, const char *machine, size_t n, double host_sd,
+                      double within_pct, int *clock)
 {
     for (size_t i = 0; i < n; i++) {
         qsb_results r;
         char date[32];
         double move = series_normal(&rng) * host_sd;
-        build(&r, machine, date_at(date, 0, *clock), 1e6 * (1 + move / 100.0), 10.0 + move, 1.0);
+        build(&r, machine, date_at(date, 0, *clock), 1e6 * (1 + move / 100.0), 10.0 + move,
+              within_pct);
         file_run(h, &r, date, clock);
     }
 }
@@ -131,7 +140,7 @@ static double level_of(const qsb_run_levels *l, const char *algorithm)
 ** found from the history; 2 runs: unknown; 5: known, pulled toward the machine's pooled. */
 static void test_levels(qsb_history *h, int *clock)
 {
-    file_runs(h, "vm-x", 30, 3.0, clock);
+    file_runs(h, "vm-x", 30, 3.0, 1.0, clock);
     qsb_run_levels l;
     CHECK(qsb_history_run_levels(h, "vm-x", "cycles", 30, &l) == QSB_OK);
     double delta = level_of(&l, "introsort"), median = level_of(&l, "msort");
@@ -342,11 +351,62 @@ static void test_states(qsb_history *h, int *clock)
           with.change_pct == without.change_pct && with.detectable_pct == without.detectable_pct);
 }
 
+/* The verdict on introsort's row of a run of machine whose delta is delta_pct, with its 95%
+** interval of +-within_pct, against the machine's last 30 runs (threshold 0, alpha 5%). */
+static qsb_gate_verdict gate_delta(qsb_history *h, const char *machine, double delta_pct,
+                                   double within_pct, double *delta_scale)
+{
+    qsb_run_levels l;
+    qsb_results r;
+    qsb_gate_report report;
+    qsb_gate_options opt = {0.0, 0.05, QSB_CORRECTION_HOLM};
+    build(&r, machine, "2026-12-02T00:00:00Z", 1e6, delta_pct, within_pct);
+    CHECK(qsb_history_run_levels(h, machine, "cycles", 30, &l) == QSB_OK);
+    CHECK(qsb_gate_judge(&r, &l, &opt, &report) == QSB_OK);
+    qsb_gate_verdict v = report.n == 2 ? report.rows[1].verdict : QSB_GATE_COUNT;
+    *delta_scale = report.delta_scale;
+    qsb_gate_report_free(&report);
+    qsb_run_levels_free(&l);
+    qsb_results_free(&r);
+    return v;
+}
+
+/* Runs whose own intervals (+-4%, an sd of 2% on the log scale) are twice as wide as their
+** scatter (sd 1%): the dispersion, Q over its degrees of freedom, is about (1 / 2)^2, and each
+** view's variances, the new run's too, are scaled by it; +14% against the history's 10% is
+** then a regression, as its true spread makes it (z about 3.5), where the intervals as given
+** would call it the same (z about 1.8: one-sided p 0.04, above Holm's first 0.025). Under 30
+** degrees of freedom a view is not scaled: one row of 30 runs has 29, a second row (another
+** pattern's runs) brings them to 58. A machine whose intervals are right (a host level of sd
+** 3% about intervals of +-1%) keeps them: 1. */
+static void test_dispersion(qsb_history *h, int *clock)
+{
+    double scale;
+    file_runs(h, "wide", 30, 1.0, 4.0, clock);
+    CHECK_EQ_U64(gate_delta(h, "wide", 14.0, 4.0, &scale), QSB_GATE_SAME);
+    CHECK(scale == 1.0);
+    for (size_t i = 0; i < 30; i++) {
+        qsb_results r;
+        char date[32];
+        double move = series_normal(&rng);
+        build(&r, "wide", date_at(date, 2, *clock), 1e6 * (1 + move / 100.0), 10.0 + move,
+              4.0);
+        free(r.cells[0].pattern);
+        r.cells[0].pattern = strdup("sorted");
+        file_run(h, &r, date, clock);
+    }
+    CHECK_EQ_U64(gate_delta(h, "wide", 14.0, 4.0, &scale), QSB_GATE_REGRESSION);
+    CHECK_MSG(scale > 0.12 && scale < 0.4, "scale %g", scale);
+    CHECK_EQ_U64(gate_delta(h, "wide", 10.0, 4.0, &scale), QSB_GATE_SAME);
+    CHECK_EQ_U64(gate_delta(h, "vm-x", 14.0, 1.0, &scale), QSB_GATE_SAME);
+    CHECK(scale == 1.0);
+}
+
 /* A machine whose runs move no more than their own intervals (width 1% about the delta, no
 ** host level): its level is estimated as 0, which is said as "none seen", never as +-0.00%. */
 static void test_level_none_seen(qsb_history *h, int *clock)
 {
-    file_runs(h, "still", 8, 0.0, clock);
+    file_runs(h, "still", 8, 0.0, 1.0, clock);
     qsb_run_levels l;
     CHECK(qsb_history_run_levels(h, "still", "cycles", 30, &l) == QSB_OK);
     CHECK(qsb_run_levels_median_pct(&l) == 0.0);
@@ -377,6 +437,7 @@ int main(void)
     test_step(h, &clock);
     test_states(h, &clock);
     test_level_none_seen(h, &clock);
+    test_dispersion(h, &clock);
     qsb_history_close(h);
     char wal[300], shm[300];
     snprintf(wal, sizeof wal, "%s-wal", path);

@@ -58,7 +58,7 @@ static void judge_row(qsb_gate_row *g, const qsb_random_effects *re, double tau2
     tau2 = known ? tau2 : 0.0;
     g->level_pct = known ? qsb_level_pct(tau2) : NAN;
     double sd = qsb_prediction_sd(re, tau2, v);
-    double df = re->k > 1 ? (double)(re->k - 1) : INFINITY;
+    double df = qsb_prediction_df(re, tau2, v);
     double change = y - re->mean, t = qsb_t_quantile(0.975, df);
     double bound = log1p(opt->threshold_pct / 100.0);
     g->change_pct = expm1(change) * 100.0;
@@ -66,6 +66,7 @@ static void judge_row(qsb_gate_row *g, const qsb_random_effects *re, double tau2
     g->hi_pct = expm1(change + t * sd) * 100.0;
     g->p = qsb_t_sf((change - bound) / sd, df);
     g->p_faster_adjusted = qsb_t_cdf((change + bound) / sd, df);
+    g->df = df;
     g->detectable_pct = sd; /* the sds, until the number of tests is known */
     g->detectable3_pct = sqrt(tau2 / SIDE_RUNS + re->mean_var + v / SIDE_RUNS);
 }
@@ -79,8 +80,11 @@ static bool state_value(const qsb_state_estimate *e, double *y, double *v)
 /* The candidate row judged state by state: each of NEW's states with an interval against
 ** the states matched to it by speed in the history's runs, whose own level is learned from
 ** them alone (the mixture's moves with the states' shares); the row's p is the smallest
-** state's times the states tested (Bonferroni within the row). 1, or 0 (the row untouched)
-** where no state of NEW has a match with an interval in the history; -1 out of memory. */
+** state's times the states tested (Bonferroni within the row). A state matched in fewer than
+** QSB_LEVEL_MIN_RUNS runs is not tested: its level would be unknown, and a state's delta moves
+** between runs more than its own interval says (its processes' share of the host's speeds
+** moves too), where the row's level is learned. 1, or 0 (the row untouched) where no state
+** of NEW is tested; -1 out of memory. */
 static int judge_states(qsb_gate_row *g, const qsb_row *r, const qsb_row_level *level,
                         const qsb_gate_options *opt)
 {
@@ -107,7 +111,7 @@ static int judge_states(qsb_gate_row *g, const qsb_row *r, const qsb_row_level *
             for (size_t m = 0; m < pairs.n; m++)
                 n += pairs.base[m] == k && state_value(&run->s[pairs.cand[m]], &y[n], &v[n]);
         }
-        if (n == 0)
+        if (n < QSB_LEVEL_MIN_RUNS) /* too few to learn the state's level: the row decides */
             continue;
         qsb_random_effects re;
         qsb_random_effects_dl(y, v, n, &re);
@@ -166,9 +170,10 @@ static int decide(qsb_gate_report *out, const qsb_gate_options *opt)
         g->verdict = p[i] < opt->alpha        ? QSB_GATE_REGRESSION
                      : faster[i] < opt->alpha ? QSB_GATE_IMPROVED
                                               : QSB_GATE_SAME;
-        double df = g->history_n > 1 ? (double)(g->history_n - 1) : INFINITY;
-        g->detectable_pct = qsb_detectable_pct(opt->threshold_pct, g->detectable_pct, alpha, df);
-        g->detectable3_pct = qsb_detectable_pct(opt->threshold_pct, g->detectable3_pct, alpha, df);
+        g->detectable_pct = qsb_detectable_pct(opt->threshold_pct, g->detectable_pct, alpha,
+                                               g->df);
+        g->detectable3_pct = qsb_detectable_pct(opt->threshold_pct, g->detectable3_pct, alpha,
+                                                g->df);
     }
     free(p);
     return QSB_OK;
@@ -177,7 +182,14 @@ static int decide(qsb_gate_report *out, const qsb_gate_options *opt)
 static void init_row(qsb_gate_row *g, const qsb_cell *cell, size_t row)
 {
     *g = (qsb_gate_row){cell, row, row == 0, 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN,
-                        0, NAN, QSB_GATE_SAME};
+                        NAN, 0, NAN, QSB_GATE_SAME};
+}
+
+/* The scale of the view's within-run variances (run_level.h); 1 where none was learned. */
+static double view_scale(const qsb_run_levels *levels, bool by_median)
+{
+    double scale = by_median ? levels->median_scale : levels->delta_scale;
+    return scale > 0 && scale < 1 ? scale : 1.0;
 }
 
 int qsb_gate_judge(const qsb_results *new_run, const qsb_run_levels *levels,
@@ -208,7 +220,8 @@ int qsb_gate_judge(const qsb_results *new_run, const qsb_run_levels *levels,
         else if (g->by_median || r->nstates < 2 || !level->nstates ||
                  (judged = judge_states(g, r, level, opt)) == 0)
             judge_row(g, g->by_median ? &level->median : &level->delta,
-                      g->by_median ? level->median_tau2 : level->delta_tau2, y, v, opt);
+                      g->by_median ? level->median_tau2 : level->delta_tau2,
+                      y, v * view_scale(levels, g->by_median), opt);
         if (judged < 0)
             status = qsb_out_of_memory("the gate's states");
     }
@@ -225,6 +238,8 @@ int qsb_gate_judge(const qsb_results *new_run, const qsb_run_levels *levels,
     out->detectable_median_pct = median_over(out, offsetof(qsb_gate_row, detectable_pct));
     out->detectable3_median_pct = median_over(out, offsetof(qsb_gate_row, detectable3_pct));
     out->level_median_pct = median_over(out, offsetof(qsb_gate_row, level_pct));
+    out->delta_scale = view_scale(levels, false);
+    out->median_scale = view_scale(levels, true);
     return QSB_OK;
 }
 

@@ -38,6 +38,7 @@ typedef struct {
     double level_pct;           /* the row's run level (95%); NAN when unknown (< 5 runs) */
     double change_pct;          /* NEW against the history's mean */
     double lo_pct, hi_pct;      /* the 95% prediction interval of that change */
+    double df;                  /* the prediction's degrees of freedom */
     double p, p_adjusted;       /* one-sided p of "slower beyond the threshold" */
     double p_faster_adjusted;
     double detectable_pct;      /* the smallest change this row's gate sees (80% power) */
@@ -57,6 +58,7 @@ typedef struct {
     double detectable_median_pct;  /* over the rows tested */
     double detectable3_median_pct;
     double level_median_pct;       /* over the rows with a known level */
+    double delta_scale, median_scale; /* the within-run variances' scales (run_level.h) */
 } qsb_gate_report;
 
 typedef struct {
@@ -70,13 +72,14 @@ int qsb_gate_judge(const qsb_results *new_run, const qsb_run_levels *levels,
                    const qsb_gate_options *opt, qsb_gate_report *out);
 void qsb_gate_report_free(qsb_gate_report *report);
 
-/* The report as a table (its closing lines: the detectable change, and where it is larger
-** than the threshold), the warnings on stderr (rows without a level or a history), and as
-** JSON: {"threshold_pct", "alpha", "run_level_pct", "detectable_pct",
-** "detectable_3_runs_pct", "regressions", "rows": [{"pattern", "nelem", "size",
-** "algorithm", "judged", "history_n", "run_level_pct", "change_pct", "lo_pct", "hi_pct",
-** "p", "p_adjusted", "detectable_pct", "detectable_3_runs_pct", "verdict"}]}, a row judged
-** by state with "states_tested" and "state_speed" besides. */
+/* The report as a table (its closing lines: the detectable change, the within-run variances'
+** scales where below 1, and where the detectable change is larger than the threshold), the
+** warnings on stderr (rows without a level or a history), and as JSON: {"threshold_pct",
+** "alpha", "run_level_pct", "detectable_pct", "detectable_3_runs_pct",
+** "delta_variance_scale", "median_variance_scale", "regressions", "rows": [{"pattern",
+** "nelem", "size", "algorithm", "judged", "history_n", "run_level_pct", "change_pct",
+** "lo_pct", "hi_pct", "p", "p_adjusted", "detectable_pct", "detectable_3_runs_pct",
+** "verdict"}]}, a row judged by state with "states_tested" and "state_speed" besides. */
 void qsb_gate_write_table(FILE *out, const qsb_gate_report *r, const qsb_gate_options *opt);
 void qsb_gate_warn(const qsb_gate_report *r);
 int qsb_gate_write_json(FILE *out, const qsb_gate_report *r, const qsb_gate_options *opt);

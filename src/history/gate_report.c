@@ -55,6 +55,10 @@ void qsb_gate_write_table(FILE *out, const qsb_gate_report *r, const qsb_gate_op
         fprintf(out, "this gate sees slowdowns above %.1f%% (median row); 3 runs a side would "
                      "see %.1f%%\n",
                 r->detectable_median_pct, r->detectable3_median_pct);
+    if (r->delta_scale < 1.0 || r->median_scale < 1.0)
+        fprintf(out, "the runs' own intervals are wider than their scatter in this history: "
+                     "their variances scaled by %.2f (deltas) and %.2f (medians)\n",
+                r->delta_scale, r->median_scale);
     if (isfinite(r->detectable_median_pct) && r->detectable_median_pct > opt->threshold_pct)
         fprintf(out, "its detectable change is larger than the threshold of %g%%: it cannot "
                      "support \"no regression above %g%%\"\n",
@@ -114,6 +118,8 @@ int qsb_gate_write_json(FILE *out, const qsb_gate_report *r, const qsb_gate_opti
                 cJSON_AddNumberToObject(root, "detectable_pct", r->detectable_median_pct) &&
                 cJSON_AddNumberToObject(root, "detectable_3_runs_pct",
                                         r->detectable3_median_pct) &&
+                cJSON_AddNumberToObject(root, "delta_variance_scale", r->delta_scale) &&
+                cJSON_AddNumberToObject(root, "median_variance_scale", r->median_scale) &&
                 cJSON_AddNumberToObject(root, "regressions",
                                         (double)r->count[QSB_GATE_REGRESSION]);
     cJSON *rows = built ? cJSON_AddArrayToObject(root, "rows") : NULL;

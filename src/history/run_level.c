@@ -35,18 +35,33 @@ typedef struct {
     size_t scratch;
 } level_walk;
 
-/* The estimate of the series' last last_n points that have one, into re. */
-static void estimate(level_walk *w, const qsb_history_series *s,
-                     void (*of)(const qsb_history_point *, double *, double *),
-                     qsb_random_effects *re)
+/* Fits re to the k runs' y and v, the variances first multiplied by scale. */
+static void fit(const double *y, double *v, size_t k, double scale, qsb_random_effects *re)
+{
+    for (size_t i = 0; i < k; i++)
+        v[i] *= scale;
+    qsb_random_effects_dl(y, v, k, re);
+    re->k = k;
+}
+
+/* The series' last last_n points that have an estimate, kept in *y and *v (one block), and
+** re fitted to them. */
+static int estimate(level_walk *w, const qsb_history_series *s,
+                    void (*of)(const qsb_history_point *, double *, double *),
+                    qsb_random_effects *re, double **y, double **v)
 {
     size_t k = 0;
     for (size_t i = s->n; i-- > 0 && k < w->last_n;) {
         of(&s->points[i], &w->y[k], &w->v[k]);
         k += s->points[i].verified && isfinite(w->y[k]) && isfinite(w->v[k]);
     }
-    qsb_random_effects_dl(w->y, w->v, k, re);
-    re->k = k;
+    if (!(*y = malloc((k ? 2 * k : 1) * sizeof **y)))
+        return qsb_out_of_memory("run levels");
+    *v = *y + k;
+    memcpy(*y, w->y, k * sizeof **y);
+    memcpy(*v, w->v, k * sizeof **v);
+    fit(*y, *v, k, 1.0, re);
+    return QSB_OK;
 }
 
 /* The states of the series' last last_n verified points that have them (a candidate's). */
@@ -99,10 +114,11 @@ static int visit_series(void *ctx, const qsb_history_series *s)
     row->size = s->size;
     row->baseline = s->points[s->n - 1].baseline;
     row->last_run_id = s->points[s->n - 1].run_id;
-    estimate(w, s, delta_of, &row->delta);
-    estimate(w, s, median_of, &row->median);
     w->out->n++;
-    return states_of(w, s, row);
+    status = estimate(w, s, delta_of, &row->delta, &row->delta_y, &row->delta_v);
+    if (status == QSB_OK)
+        status = estimate(w, s, median_of, &row->median, &row->median_y, &row->median_v);
+    return status == QSB_OK ? states_of(w, s, row) : status;
 }
 
 /* The mean of the rows' own tau^2 where a row has 2 runs or more. */
@@ -120,6 +136,35 @@ static double pooled(const qsb_run_levels *l, bool delta)
     return n ? sum / (double)n : NAN;
 }
 
+/* A view's scale (run_level.h): its dispersion where that is below 1 and estimated over
+** QSB_DISPERSION_MIN_DF or more; 1 otherwise. */
+static double view_scale(const qsb_run_levels *l, bool delta)
+{
+    double q = 0, df = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const qsb_random_effects *re = delta ? &l->rows[i].delta : &l->rows[i].median;
+        if (re->k >= QSB_LEVEL_MIN_RUNS && isfinite(re->q)) {
+            q += re->q;
+            df += (double)(re->k - 1);
+        }
+    }
+    return df >= QSB_DISPERSION_MIN_DF && q < df ? q / df : 1.0;
+}
+
+/* Each row fitted again with its view's within-run variances scaled, where a scale is below 1. */
+static void scale_views(qsb_run_levels *l)
+{
+    l->delta_scale = view_scale(l, true);
+    l->median_scale = view_scale(l, false);
+    for (size_t i = 0; i < l->n; i++) {
+        qsb_row_level *r = &l->rows[i];
+        if (l->delta_scale < 1.0)
+            fit(r->delta_y, r->delta_v, r->delta.k, l->delta_scale, &r->delta);
+        if (l->median_scale < 1.0)
+            fit(r->median_y, r->median_v, r->median.k, l->median_scale, &r->median);
+    }
+}
+
 int qsb_history_run_levels(qsb_history *h, const char *machine, const char *metric,
                            size_t last_n, qsb_run_levels *out)
 {
@@ -133,6 +178,7 @@ int qsb_history_run_levels(qsb_history *h, const char *machine, const char *metr
         qsb_run_levels_free(out);
         return status;
     }
+    scale_views(out);
     out->pooled_delta_tau2 = pooled(out, true);
     out->pooled_median_tau2 = pooled(out, false);
     for (size_t i = 0; i < out->n; i++) {
@@ -149,6 +195,8 @@ void qsb_run_levels_free(qsb_run_levels *levels)
         free(levels->rows[i].pattern);
         free(levels->rows[i].algorithm);
         free(levels->rows[i].states);
+        free(levels->rows[i].delta_y);
+        free(levels->rows[i].median_y);
     }
     free(levels->rows);
     memset(levels, 0, sizeof *levels);

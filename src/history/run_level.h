@@ -33,6 +33,9 @@ typedef struct {
     qsb_random_effects delta;  /* over the runs' log(1 + delta) (candidates) */
     qsb_random_effects median; /* over the runs' log medians */
     double delta_tau2, median_tau2; /* shrunk toward the machine's pooled levels */
+    /* The runs' estimates and within-run variances the fits are of (owned: y and v of a view
+    ** in one block, delta.k and median.k of them), the variances as scaled (below). */
+    double *delta_y, *delta_v, *median_y, *median_v;
     qsb_run_states *states;    /* a candidate's last runs with states, newest first (owned) */
     size_t nstates;
 } qsb_row_level;
@@ -41,6 +44,12 @@ typedef struct {
     qsb_row_level *rows;
     size_t n;
     double pooled_delta_tau2, pooled_median_tau2; /* the rows' mean tau^2 (NAN: none) */
+    /* Each view's within-run variances are multiplied by its scale: the view's dispersion,
+    ** Cochran's Q summed over its rows of 5 runs or more over their summed k - 1 (a Birge
+    ** ratio), where it is below 1 over QSB_DISPERSION_MIN_DF or more: the runs' own intervals
+    ** are then wider than their scatter around each row's mean. 1 otherwise. A new run's
+    ** interval is of the same procedure, so the gate scales its variance alike. */
+    double delta_scale, median_scale;
     size_t runs;      /* the machine's runs of that metric in the history */
 } qsb_run_levels;
 

@@ -63,6 +63,15 @@ double qsb_prediction_sd(const qsb_random_effects *re, double tau2, double v_new
     return sqrt(tau2 + re->mean_var + (isfinite(v_new) && v_new > 0 ? v_new : 0.0));
 }
 
+double qsb_prediction_df(const qsb_random_effects *re, double tau2, double v_new)
+{
+    if (re->k < 2)
+        return INFINITY;
+    double history = tau2 + re->mean_var;
+    double all = history + (isfinite(v_new) && v_new > 0 ? v_new : 0.0);
+    return history > 0 ? all * all / (history * history / (double)(re->k - 1)) : INFINITY;
+}
+
 double qsb_detectable_pct(double threshold_pct, double sd, double alpha, double df)
 {
     double margin = (qsb_t_quantile(1.0 - alpha, df) + qsb_t_quantile(POWER, df)) * sd;

@@ -35,8 +35,17 @@ int qsb_random_effects_dl(const double *y, const double *v, size_t n, qsb_random
 double qsb_tau2_shrunk(double tau2, size_t k, double pooled);
 
 /* The sd of one new run's estimate around the history's mean: sqrt(tau^2 + the mean's variance
-** + the new run's own variance); the prediction interval is mean +- t(0.975, k - 1) times it. */
+** + the new run's own variance); the prediction interval is mean +- t(0.975, df) times it. */
 double qsb_prediction_sd(const qsb_random_effects *re, double tau2, double v_new);
+
+/* That prediction's degrees of freedom (Welch-Satterthwaite): the history's part, tau^2 and the
+** mean's variance, is estimated from k runs (k - 1 df); the new run's own variance comes with
+** its interval, whose quantile already counts its units, so it counts as known. k - 1 where
+** the history's part is all, more the larger the new run's share; INFINITY under 2 runs. */
+double qsb_prediction_df(const qsb_random_effects *re, double tau2, double v_new);
+
+/* Runs of a view (summed k - 1 over its rows) below which its dispersion is not estimated. */
+#define QSB_DISPERSION_MIN_DF 30.0
 
 /* The smallest true slowdown, in %, that a one-sided test of "slower than threshold_pct" at
 ** level alpha catches with 80% power when its log estimate has sd and df degrees of freedom
