@@ -131,6 +131,11 @@ grep -q "run level" gate.err && ok || fail "gate's table on stderr with --json -
 check_same "$?" 0 "compare --history"
 grep -q "has fewer than 5 runs of a row: its run level is unknown" cmp.err && ok ||
     fail "compare --history's level: $(cat cmp.err)"
+# ... and compare --calibration RUN1's, of the deltas
+"$bin" compare --calibration a.json r.json --history h.sqlite >cal.out 2>cal.err
+check_same "$?" 0 "compare --calibration --history"
+grep -q "has fewer than 5 runs of a row: its run level is unknown" cal.err && ok ||
+    fail "compare --calibration --history's level: $(cat cal.err)"
 # exact counts have no interval: every machine's level is unknown, never 0, in list and info
 "$bin" history list $db >list.out 2>&1
 grep -q "^box (comparisons): run level unknown (11 runs; 5 needed)$" list.out && ok ||

@@ -52,8 +52,9 @@ static const qsb_option compare_options[] = {
                        "the test (with --calibration: to each run's intervals; default 0)"},
     [OPT_HISTORY] = {"history", 0, "FILE",
                      "the run level learned from that history database (history gate): NEW's "
-                     "machine's, of the medians (of the ratios with --normalize), over its "
-                     "last 30 runs; --run-level overrides it"},
+                     "machine's, of the medians (of the ratios with --normalize; with "
+                     "--calibration RUN1's, of the deltas), over its last 30 runs; "
+                     "--run-level overrides it"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -114,13 +115,47 @@ typedef struct {
     qsb_compare_outputs shown; /* BASE and NEW's paths, where the report goes, its verdict */
 } compare_job;
 
-/* Between --json's open and its commit: the calibration's report (compare.h). */
+/* --history: the run level of run's machine learned from the history, of its deltas (the
+** candidates' rows, called view in the line) or of its medians, into *level_pct unless
+** --run-level gave one (above 0), said in a line; unknown under 5 runs a row, said too. */
+static int level_from_history(const char *path, const qsb_results *run, bool deltas,
+                              const char *view, double *level_pct)
+{
+    const char *machine = qsb_machine_name(&run->context);
+    double pct;
+    int status = qsb_history_view_level(path, machine, run->context.metric, deltas, &pct);
+    if (status == QSB_OK && isfinite(pct) && *level_pct <= 0.0) {
+        *level_pct = pct;
+        qsb_note("run level +-%.2f%% from the history of '%s' (the median row's, of the %s, "
+                 "over its last %d runs)",
+                 pct, machine, view, QSB_HISTORY_LAST_RUNS);
+    } else if (status == QSB_OK && !isfinite(pct))
+        qsb_note("the history of '%s' has fewer than %d runs of a row: "
+                 "its run level is unknown",
+                 machine, QSB_LEVEL_MIN_RUNS);
+    return status;
+}
+
+/* Between --json's open and its commit: the calibration's report (compare.h), with the run
+** level of the deltas of RUN1's machine where --history gives one. */
 static int calibration_into(const qsb_outputs *json, void *arg)
 {
     compare_job *job = arg;
-    return qsb_calibration_report(job->run_paths, job->nruns, job->cfg->opt.run_level_pct,
-                                  job->cfg->strictness, qsb_outputs_text_stream(json),
-                                  json->file[0].fp, &job->totals);
+    double level = job->cfg->opt.run_level_pct;
+    int status = QSB_OK;
+    if (job->cfg->history_path) {
+        qsb_results first;
+        memset(&first, 0, sizeof first);
+        status = qsb_read_compare_results(job->run_paths[0], &first);
+        if (status == QSB_OK)
+            status = level_from_history(job->cfg->history_path, &first, true, "deltas", &level);
+        qsb_results_free(&first);
+    }
+    return status != QSB_OK
+               ? status
+               : qsb_calibration_report(job->run_paths, job->nruns, level, job->cfg->strictness,
+                                        qsb_outputs_text_stream(json), json->file[0].fp,
+                                        &job->totals);
 }
 
 static int calibration_command(compare_job *job)
@@ -129,13 +164,15 @@ static int calibration_command(compare_job *job)
         return qsb_usage_error("--calibration reports on the runs' own paired deltas: "
                                "--markdown and --normalize do not apply");
     size_t n = job->nruns;
-    qsb_file_group *read = calloc(n, sizeof *read);
+    qsb_file_group *read = calloc(n + 1, sizeof *read);
     char (*names)[24] = calloc(n, sizeof *names);
     int status = read && names ? QSB_OK : qsb_out_of_memory("compare --calibration");
     for (size_t i = 0; i < n && status == QSB_OK; i++) { /* named RUN1, RUN2, ... in messages */
         snprintf(names[i], sizeof names[i], "RUN%zu", i + 1);
         read[i] = (qsb_file_group){names[i], QSB_FILES_READ, &job->run_paths[i], 1};
     }
+    if (status == QSB_OK && job->cfg->history_path)
+        read[n++] = (qsb_file_group){"--history", QSB_FILES_READ, &job->cfg->history_path, 1};
     const qsb_output_spec spec = {"--json", job->cfg->json_path};
     if (status == QSB_OK)
         status = qsb_with_outputs(&spec, 1, read, n, calibration_into, job);
@@ -145,27 +182,6 @@ static int calibration_command(compare_job *job)
 }
 
 enum { OUT_MARKDOWN, OUT_JSON, OUT_COUNT };
-
-/* --history: the run level of NEW's machine learned from the history, into opt (unless
-** --run-level gave one), said in a line; unknown under 5 runs a row, said too. */
-static int level_from_history(const char *path, const qsb_results *cand,
-                              qsb_compare_options *opt)
-{
-    const char *machine = qsb_machine_name(&cand->context);
-    double pct;
-    int status = qsb_history_view_level(path, machine, cand->context.metric, opt->normalize,
-                                        &pct);
-    if (status == QSB_OK && isfinite(pct) && opt->run_level_pct <= 0.0) {
-        opt->run_level_pct = pct;
-        qsb_note("run level +-%.2f%% from the history of '%s' (the median row's, of the %s, "
-                 "over its last %d runs)",
-                 pct, machine, opt->normalize ? "ratios" : "medians", QSB_HISTORY_LAST_RUNS);
-    } else if (status == QSB_OK && !isfinite(pct))
-        qsb_note("the history of '%s' has fewer than %d runs of a row: "
-                 "its run level is unknown",
-                 machine, QSB_LEVEL_MIN_RUNS);
-    return status;
-}
 
 /* Between the outputs' open and their commit: the step summary opened, BASE and NEW read and
 ** compared, the table on stdout (on stderr when an output is there), every requested output
@@ -180,7 +196,8 @@ static int compare_into(const qsb_outputs *out, void *arg)
         status = qsb_read_compare_results(job->shown.new_path, &job->cand);
     qsb_compare_options opt = job->cfg->opt;
     if (status == QSB_OK && job->cfg->history_path)
-        status = level_from_history(job->cfg->history_path, &job->cand, &opt);
+        status = level_from_history(job->cfg->history_path, &job->cand, opt.normalize,
+                                    opt.normalize ? "ratios" : "medians", &opt.run_level_pct);
     if (status == QSB_OK)
         status = qsb_compare_results(&job->base, &job->cand, &opt, &job->report);
     if (status != QSB_OK)
