@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "option_names.h"
 
 #define DEFAULT_BOUND_SHARE 4                   /* a quarter of physical memory */
 #define UNKNOWN_MEMORY_BOUND ((uint64_t)1 << 30) /* where /proc/meminfo says nothing */
@@ -173,12 +174,13 @@ int qsb_memory_check(const qsb_run_config *cfg, const qsb_memory_plan *m)
         snprintf(at_once, sizeof at_once, " (%llu processes at once)",
                  (unsigned long long)m->at_once);
     uint64_t fits = fitting_count(cfg, m);
-    return qsb_usage_error("--nelem: the run's measuring processes need about %s%s, beyond "
-                           "its memory bound of %s (%s); the largest count that fits with "
-                           "--sizes up to %llu: %llu",
+    return qsb_usage_error("--" QSB_OPT_NELEM ": the run's measuring processes need about "
+                           "%s%s, beyond its memory bound of %s (%s); the largest count that "
+                           "fits with --" QSB_OPT_SIZES " up to %llu: %llu",
                            need, at_once, bound,
-                           m->bound_given ? "--memory"
-                                          : "a quarter of this machine's; --memory to change it",
+                           m->bound_given ? "--" QSB_OPT_MEMORY
+                                          : "a quarter of this machine's; --" QSB_OPT_MEMORY
+                                            " to change it",
                            (unsigned long long)largest_of(cfg->sizes, cfg->n_sizes),
                            (unsigned long long)fits);
 }

@@ -10,6 +10,7 @@
 
 #include "diag.h"
 #include "estimate.h"
+#include "option_names.h"
 
 #define SLICE_SHARE 0.25 /* of the budget, spread over the minimum's visits */
 #define SLICE_MIN_S 0.005
@@ -212,8 +213,9 @@ int qsb_plan_check_budget(const qsb_run_config *cfg, const qsb_run_plan *plan)
     format_duration(plan->first_s, needed, sizeof needed);
     snprintf(name, sizeof name, "%.0fs", budget_to_name(plan->first_s));
     return qsb_usage_error("%s %s cannot hold one %s of this matrix's %zu cells (about %s): "
-                           "give --budget %s or more, or fewer cells",
-                           cfg->budget_s > 0 ? "--budget" : "the default budget of", budget,
+                           "give --" QSB_OPT_BUDGET " %s or more, or fewer cells",
+                           cfg->budget_s > 0 ? "--" QSB_OPT_BUDGET : "the default budget of",
+                           budget,
                            cfg->processes == 1 ? "unit" : "worker process",
                            qsb_run_config_cells(cfg), needed, name);
 }
@@ -230,12 +232,12 @@ static void warn_short(const qsb_run_config *cfg, const qsb_run_plan *plan)
     if (plan->min_units < plan->asked_units)
         qsb_warning("the budget of %s holds %zu %s, fewer than the %zu a row needs for an "
                     "interval (%zu take about %s): its rows have none (too few, flagged "
-                    "~noisy); give --budget %s or more, or fewer cells",
+                    "~noisy); give --" QSB_OPT_BUDGET " %s or more, or fewer cells",
                     budget, plan->min_units, level, plan->asked_units, plan->asked_units,
                     minimum, name);
     else if (cfg->budget_s > 0 && plan->minimum_s > plan->budget_s)
-        qsb_warning("--budget %s is below the %zu %s asked (about %s): the run takes that "
-                    "long",
+        qsb_warning("--" QSB_OPT_BUDGET " %s is below the %zu %s asked (about %s): the run "
+                    "takes that long",
                     budget, plan->min_units, level, minimum);
 }
 
@@ -249,7 +251,7 @@ static void memory_words(const qsb_memory_plan *m, char *buf, size_t len)
     qsb_format_memory(m->peak, peak, sizeof peak);
     qsb_format_memory(m->bound, bound, sizeof bound);
     snprintf(buf, len, "; memory about %s of a %s bound (%s)", peak, bound,
-             m->bound_given ? "--memory" : "a quarter of this machine's");
+             m->bound_given ? "--" QSB_OPT_MEMORY : "a quarter of this machine's");
 }
 
 void qsb_plan_announce(const qsb_run_config *cfg, const qsb_run_plan *plan)

@@ -11,6 +11,7 @@
 #include "auto_nelem.h"
 #include "diag.h"
 #include "machine.h"
+#include "option_names.h"
 #include "run_context.h"
 #include "version.h"
 
@@ -48,11 +49,11 @@ static int fill_noise_context(qsb_context *c, const qsb_run_config *cfg, const q
         snprintf(warmup, sizeof warmup, "auto");
     else
         snprintf(warmup, sizeof warmup, "%llu", (unsigned long long)cfg->warmup);
-    snprintf(counts, sizeof counts, "given (--nelem)");
+    snprintf(counts, sizeof counts, "given (--" QSB_OPT_NELEM ")");
     if (cfg->nelem_source != QSB_NELEM_GIVEN) { /* the run's first line's words */
         char why[512];
         qsb_auto_nelem_describe(cfg, why, sizeof why);
-        snprintf(counts, sizeof counts, "--nelem auto: %s", why);
+        snprintf(counts, sizeof counts, "--" QSB_OPT_NELEM " auto: %s", why);
     }
     c->memory_bound_bytes = (double)plan->memory.bound;
     c->memory_peak_bytes = (double)plan->memory.peak;

@@ -12,6 +12,7 @@
 #include "isolated.h"
 #include "machine.h"
 #include "memory.h"
+#include "option_names.h"
 #include "placement.h"
 #include "child.h"
 #include "plan.h"
@@ -35,7 +36,7 @@ int qsb_run_check_memory(const qsb_run_config *cfg, const qsb_plugins *plugins)
     int status = QSB_OK;
     for (size_t i = 0; i < cfg->n_nelem && status == QSB_OK; i++)
         for (size_t j = 0; j < cfg->n_sizes && status == QSB_OK; j++)
-            status = qsb_check_fits(cfg->nelem[i], cfg->sizes[j], "--nelem");
+            status = qsb_check_fits(cfg->nelem[i], cfg->sizes[j], "--" QSB_OPT_NELEM);
     qsb_memory_plan memory;
     qsb_memory_plan_run(cfg, qsb_plugins_among(plugins, cfg->algos, cfg->n_algos), &memory);
     return status == QSB_OK ? qsb_memory_check(cfg, &memory) : status;
@@ -87,8 +88,8 @@ static int pin_process(int cpu)
     CPU_ZERO(&set);
     CPU_SET(cpu, &set);
     if (sched_setaffinity(0, sizeof set, &set) != 0)
-        return qsb_error(QSB_ESYSTEM, "--pin %d: cannot pin this process to CPU %d: %s", cpu,
-                         cpu, strerror(errno));
+        return qsb_error(QSB_ESYSTEM, "--" QSB_OPT_PIN " %d: cannot pin this process to CPU %d: "
+                         "%s", cpu, cpu, strerror(errno));
     return QSB_OK;
 }
 
@@ -98,7 +99,7 @@ static int start_timer(const qsb_run_config *cfg, qsb_timer *timer)
     if ((cycles && cfg->worker.tsc_hz > 0 ? qsb_timer_init_tsc_hz(timer, cfg->worker.tsc_hz)
                                    : qsb_timer_init(timer, cycles)) != 0)
         return qsb_error(QSB_ESYSTEM, "the invariant TSC could not be calibrated; use "
-                                      "--metric ns");
+                                      "--" QSB_OPT_METRIC " ns");
     return QSB_OK;
 }
 

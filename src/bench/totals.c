@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include "diag.h"
+#include "option_names.h"
 #include "state_needs.h"
 #include "states_text.h"
 #include "stats.h"
@@ -137,7 +138,7 @@ static void warn_noisy_total(const qsb_run_config *cfg, const qsb_run_totals *t,
                  u.need >= NEED_UNITS_CAP ? "more than" : "about", u.need, u.had);
     qsb_warning("%zu of %zu cells are noisy (an interval wider than +-%g%%, none under %d "
                 "units, or slowed by a busy machine): marked '~noisy' in the table and 'noisy' in "
-                "the files%s; a longer --budget or a quieter machine helps",
+                "the files%s; a longer --" QSB_OPT_BUDGET " or a quieter machine helps",
                 t->noisy_cells, t->cells_done, cfg->precision_pct, QSB_MIN_UNITS, need_text);
 }
 

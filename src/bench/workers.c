@@ -16,6 +16,7 @@
 
 #include "diag.h"
 #include "grow.h"
+#include "option_names.h"
 #include "pool.h"
 #include "child.h"
 #include "progress.h"
@@ -662,7 +663,7 @@ static void pass_on_stop(workers *w, uint64_t start_ns)
     w->incomplete = true;
     qsb_warning("the budget ran out before the first worker process had visited every cell "
                 "(%.3g s of it estimated): the cells it finished are kept, marked incomplete; "
-                "give a longer --budget or fewer cells",
+                "give a longer --" QSB_OPT_BUDGET " or fewer cells",
                 p->first_s);
 }
 

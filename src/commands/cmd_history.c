@@ -30,6 +30,7 @@
 #include "gate.h"
 #include "history.h"
 #include "history_report.h"
+#include "option_names.h"
 #include "outfile.h"
 #include "read_results.h"
 #include "run_options.h"
@@ -57,13 +58,20 @@ static const struct {
     const char *name;
     size_t offset; /* of its const char * in history_args */
 } text_options[] = {
-    {"db", offsetof(history_args, db)},         {"commit", offsetof(history_args, commit)},
-    {"date", offsetof(history_args, date)},     {"branch", offsetof(history_args, branch)},
-    {"machine", offsetof(history_args, machine)}, {"cell", offsetof(history_args, cell)},
-    {"algo", offsetof(history_args, algo)},     {"csv", offsetof(history_args, csv)},
-    {"json", offsetof(history_args, json)},     {"repo", offsetof(history_args, repo)},
-    {"good", offsetof(history_args, good)},     {"bad", offsetof(history_args, bad)},
-    {"build", offsetof(history_args, build)},   {"symbol", offsetof(history_args, symbol)},
+    {"db", offsetof(history_args, db)},
+    {QSB_OPT_COMMIT, offsetof(history_args, commit)},
+    {QSB_OPT_DATE, offsetof(history_args, date)},
+    {"branch", offsetof(history_args, branch)},
+    {QSB_OPT_MACHINE, offsetof(history_args, machine)},
+    {QSB_OPT_CELL, offsetof(history_args, cell)},
+    {QSB_OPT_ALGO, offsetof(history_args, algo)},
+    {"csv", offsetof(history_args, csv)},
+    {"json", offsetof(history_args, json)},
+    {QSB_OPT_REPO, offsetof(history_args, repo)},
+    {QSB_OPT_GOOD, offsetof(history_args, good)},
+    {QSB_OPT_BAD, offsetof(history_args, bad)},
+    {"build", offsetof(history_args, build)},
+    {"symbol", offsetof(history_args, symbol)},
 };
 
 /* The parser's context: the arguments, and the table of the verb being parsed. */
@@ -103,10 +111,10 @@ enum { ADD_DB, ADD_COMMIT, ADD_DATE, ADD_BRANCH, ADD_MACHINE };
 
 static const qsb_option add_options[] = {
     [ADD_DB] = {"db", 0, "FILE", DB_HELP},
-    [ADD_COMMIT] = {"commit", 0, "REV", "the commit measured (default: git's HEAD here)"},
-    [ADD_DATE] = {"date", 0, "ISO", "its date, ISO 8601 (default: the commit's date in git)"},
+    [ADD_COMMIT] = {QSB_OPT_COMMIT, 0, "REV", "the commit measured (default: git's HEAD here)"},
+    [ADD_DATE] = {QSB_OPT_DATE, 0, "ISO", "its date, ISO 8601 (default: the commit's date in git)"},
     [ADD_BRANCH] = {"branch", 0, "NAME", "its branch (default: git's current branch)"},
-    [ADD_MACHINE] = {"machine", 0, "NAME", "the machine (default: each run's own)"},
+    [ADD_MACHINE] = {QSB_OPT_MACHINE, 0, "NAME", "the machine (default: each run's own)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -157,7 +165,7 @@ enum { LIST_DB, LIST_MACHINE };
 
 static const qsb_option list_options[] = {
     [LIST_DB] = {"db", 0, "FILE", DB_HELP},
-    [LIST_MACHINE] = {"machine", 0, "NAME", "only this machine's runs"},
+    [LIST_MACHINE] = {QSB_OPT_MACHINE, 0, "NAME", "only this machine's runs"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -192,9 +200,9 @@ enum { SHOW_DB, SHOW_CELL, SHOW_ALGO, SHOW_MACHINE, SHOW_CSV };
 
 static const qsb_option show_options[] = {
     [SHOW_DB] = {"db", 0, "FILE", DB_HELP},
-    [SHOW_CELL] = {"cell", 0, "PATTERN/NELEM/SIZE", "the cell, e.g. random/1000/4 (required)"},
-    [SHOW_ALGO] = {"algo", 0, "NAME", "the algorithm (required)"},
-    [SHOW_MACHINE] = {"machine", 0, "NAME", "only this machine's series (default: every one)"},
+    [SHOW_CELL] = {QSB_OPT_CELL, 0, "PATTERN/NELEM/SIZE", "the cell, e.g. random/1000/4 (required)"},
+    [SHOW_ALGO] = {QSB_OPT_ALGO, 0, "NAME", "the algorithm (required)"},
+    [SHOW_MACHINE] = {QSB_OPT_MACHINE, 0, "NAME", "only this machine's series (default: every one)"},
     [SHOW_CSV] = {"csv", 0, "FILE", "also the series as CSV, one line per run with its "
                                     "samples ('-': stdout)"},
     {NULL, 0, NULL, NULL},
@@ -271,7 +279,7 @@ static const qsb_option detect_options[] = {
     [DETECT_THRESHOLD] = {"threshold", 0, "PCT", "a step slower than this at the newest "
                                                  "commit of its series fails (default 5)"},
     [DETECT_JSON] = {"json", 0, "FILE", "also the steps as JSON ('-': stdout)"},
-    [DETECT_MACHINE] = {"machine", 0, "NAME", "only this machine's series"},
+    [DETECT_MACHINE] = {QSB_OPT_MACHINE, 0, "NAME", "only this machine's series"},
     [DETECT_INCOMPLETE] = {"incomplete", 0, NULL, "also the runs that were interrupted (left "
                                                   "out by default: only their finished cells, "
                                                   "measured under other conditions)"},
@@ -345,9 +353,9 @@ enum { BISECT_REPO, BISECT_GOOD, BISECT_BAD, BISECT_BUILD, BISECT_SYMBOL, BISECT
        BISECT_DB };
 
 static const qsb_option bisect_options[] = {
-    [BISECT_REPO] = {"repo", 0, "DIR", "the git repository of the sort's source (required)"},
-    [BISECT_GOOD] = {"good", 0, "REV", "a revision that is not slower (required)"},
-    [BISECT_BAD] = {"bad", 0, "REV", "a later revision that is slower (required)"},
+    [BISECT_REPO] = {QSB_OPT_REPO, 0, "DIR", "the git repository of the sort's source (required)"},
+    [BISECT_GOOD] = {QSB_OPT_GOOD, 0, "REV", "a revision that is not slower (required)"},
+    [BISECT_BAD] = {QSB_OPT_BAD, 0, "REV", "a later revision that is slower (required)"},
     [BISECT_BUILD] = {"build", 0, "CMD", "a shell command that builds the plug-in $OUT in "
                                          "the checked-out tree (required)"},
     [BISECT_SYMBOL] = {"symbol", 0, "SYM", "the sort in the plug-in, qsort_r's signature "
@@ -425,7 +433,7 @@ enum { GATE_DB, GATE_MACHINE, GATE_LAST, GATE_THRESHOLD, GATE_ALPHA, GATE_CORREC
 
 static const qsb_option gate_options[] = {
     [GATE_DB] = {"db", 0, "FILE", DB_HELP},
-    [GATE_MACHINE] = {"machine", 0, "NAME", "the machine whose history NEW is judged against "
+    [GATE_MACHINE] = {QSB_OPT_MACHINE, 0, "NAME", "the machine whose history NEW is judged against "
                                             "(default: NEW's own)"},
     [GATE_LAST] = {"last", 0, "N", "learn each row's run level from its last N runs (default "
                                    "30)"},

@@ -27,6 +27,7 @@
 #include "diag.h"
 #include "export.h"
 #include "machine.h"
+#include "option_names.h"
 #include "placement.h"
 #include "plugins.h"
 #include "result.h"
@@ -100,10 +101,10 @@ typedef struct {
 #define MAX_SLOWED_PCT 1000.0
 
 static const qsb_option run_options[] = {
-    [OPT_NELEM] = {"nelem", 0, "LIST",
+    [OPT_NELEM] = {QSB_OPT_NELEM, 0, "LIST",
                    "element counts, colon-separated (49152:786432:8388608), or 'auto': "
                    "L1d/L2/L3 capacity / 8 (default auto)"},
-    [OPT_SIZES] = {"sizes", 0, "LIST", "element sizes in bytes, comma-separated (default "
+    [OPT_SIZES] = {QSB_OPT_SIZES, 0, "LIST", "element sizes in bytes, comma-separated (default "
                                        QSB_RUN_DEFAULT_SIZES ")"},
     [OPT_PATTERNS] = {"patterns", 0, "LIST",
                       "comma-separated pattern names or 'all' (default: the five seed "
@@ -115,7 +116,7 @@ static const qsb_option run_options[] = {
     [OPT_PRECISION] = {"precision", 0, "P",
                        "spend the budget on the cells whose 95% intervals are wider than "
                        "+-P % (default 1); cells left wider are flagged noisy"},
-    [OPT_BUDGET] = {"budget", 0, "TIME",
+    [OPT_BUDGET] = {QSB_OPT_BUDGET, 0, "TIME",
                     "the whole run's time, e.g. 90s, 10m (default auto: three times the "
                     "matrix's minimum of 5 worker processes, or with --processes 1 of 5 units "
                     "per cell; at least 10s and at most 5m); the estimate is printed before "
@@ -147,7 +148,7 @@ static const qsb_option run_options[] = {
     [OPT_WARMUP] = {"warmup", 0, "N",
                     "N untimed sorts per algorithm at each visit of a cell, before its rounds "
                     "(default: 1 where a sort takes under 20 ms, else 0)"},
-    [OPT_PIN] = {"pin", 0, "CPU", "run on this CPU only (sched_setaffinity; default: not "
+    [OPT_PIN] = {QSB_OPT_PIN, 0, "CPU", "run on this CPU only (sched_setaffinity; default: not "
                                   "pinned)"},
     [OPT_BATCH] = {"batch", 0, "K",
                    "time K sorts back to back per sample, each on its own fresh copy (default: "
@@ -157,7 +158,7 @@ static const qsb_option run_options[] = {
                     "sample of its cell and algorithm, as slowed by a busy shared machine (10 "
                     "suits these machines; the retakes cost time within --budget); default "
                     "0: never"},
-    [OPT_METRIC] = {"metric", 0, "M", "cycles (invariant TSC), ns or comparisons (default "
+    [OPT_METRIC] = {QSB_OPT_METRIC, 0, "M", "cycles (invariant TSC), ns or comparisons (default "
                                       "cycles where an invariant TSC exists, else ns)"},
     [OPT_COMPAT] = {"compat", 0, "MODE",
                     QSB_COMPAT_2021_NAME ": the 2021 glibc benchmark's inputs, quirks "
@@ -172,7 +173,7 @@ static const qsb_option run_options[] = {
     [OPT_REPORT] = {"report", 0, "FILE",
                     "also write one self-contained HTML page of the run (`qsortbench report`: "
                     "context, tables, inline charts; needs gnuplot: Debian gnuplot-nox)"},
-    [OPT_HISTORY] = {"history", 0, "FILE",
+    [OPT_HISTORY] = {QSB_OPT_HISTORY, 0, "FILE",
                      "also add the run to that history database, filed under git's HEAD in "
                      "the current directory and its date (`qsortbench history --help`)"},
     [OPT_ALPHA] = QSB_OPTION_ALPHA("--fail-above's level after the correction (default "
@@ -188,7 +189,7 @@ static const qsb_option run_options[] = {
     [OPT_SHARD] = {"shard", 0, "K/N",
                    "run part K (1..N) of N of the matrix's cells, split by estimated cost; "
                    "`qsortbench merge` joins the N results files"},
-    [OPT_MACHINE] = {"machine", 0, "NAME",
+    [OPT_MACHINE] = {QSB_OPT_MACHINE, 0, "NAME",
                      "this machine's name in merged files (default: the host name); give "
                      "every shard of one machine kind the same NAME"},
     [OPT_PROCESSES] = {"processes", 0, "N",
@@ -201,7 +202,7 @@ static const qsb_option run_options[] = {
                   "worker processes that run at once, each keeping its sorts paired in "
                   "itself: N, or auto (one per CPU this process may use); 1 runs them one "
                   "after the other (default " QSB_JOBS_DEFAULT ")"},
-    [OPT_MEMORY] = {"memory", 0, "SIZE",
+    [OPT_MEMORY] = {QSB_OPT_MEMORY, 0, "SIZE",
                     "a bound on the run's memory, its inputs and the buffers of every process "
                     "that sorts, e.g. 4G or 512M (default: a quarter of physical memory); a "
                     "matrix beyond it is refused before the first sort, --nelem auto chooses "

@@ -16,6 +16,7 @@
 #include "child.h"
 #include "diag.h"
 #include "history_report.h"
+#include "option_names.h"
 #include "read_results.h"
 #include "stamp.h"
 
@@ -57,28 +58,29 @@ static int list_revisions(bisection *b)
     /* Told apart first: in a directory that is no repository every revision is unknown, and
     ** "not a revision" would send the user after the wrong argument. */
     if (git(b, hash, sizeof hash, "rev-parse", "--git-dir", NULL, NULL, NULL) != 0)
-        return qsb_error(QSB_EUSAGE, "history bisect: --repo '%s' is not a git repository",
-                         qsb_quote_path(c->repo));
+        return qsb_error(QSB_EUSAGE, "history bisect: --" QSB_OPT_REPO " '%s' is not a git "
+                         "repository", qsb_quote_path(c->repo));
     const char *ends[2] = {c->good, c->bad};
     for (int i = 0; i < 2; i++) {
         char rev[300];
         snprintf(rev, sizeof rev, "%s^{commit}", ends[i]);
         if (git(b, hash, sizeof hash, "rev-parse", "--verify", "-q", rev, NULL) != 0)
             return qsb_error(QSB_EUSAGE, "history bisect: %s '%s' is not a revision of %s",
-                             i ? "--bad" : "--good", qsb_quote(ends[i]),
+                             i ? "--" QSB_OPT_BAD : "--" QSB_OPT_GOOD, qsb_quote(ends[i]),
                              qsb_quote_path(c->repo));
     }
     if (git(b, hash, sizeof hash, "merge-base", "--is-ancestor", c->good, c->bad, NULL) != 0)
-        return qsb_error(QSB_EUSAGE, "history bisect: --good '%s' is not an ancestor of --bad "
-                         "'%s'", qsb_quote(c->good), qsb_quote(c->bad));
+        return qsb_error(QSB_EUSAGE, "history bisect: --" QSB_OPT_GOOD " '%s' is not an ancestor "
+                         "of --" QSB_OPT_BAD " '%s'", qsb_quote(c->good), qsb_quote(c->bad));
     if (!(b->rev_text = malloc(REV_LIST_MAX)))
         return qsb_out_of_memory("history bisect");
     char range[300];
     snprintf(range, sizeof range, "%s..%s", c->good, c->bad);
     if (git(b, b->rev_text, REV_LIST_MAX, "rev-list", "--reverse", "--ancestry-path", range,
             NULL) != 0 || !b->rev_text[0])
-        return qsb_error(QSB_EUSAGE, "history bisect: no revisions between --good '%s' and "
-                         "--bad '%s'", qsb_quote(c->good), qsb_quote(c->bad));
+        return qsb_error(QSB_EUSAGE, "history bisect: no revisions between --" QSB_OPT_GOOD
+                         " '%s' and --" QSB_OPT_BAD " '%s'", qsb_quote(c->good),
+                         qsb_quote(c->bad));
     size_t lines = 1;
     for (const char *p = b->rev_text; *p; p++)
         lines += *p == '\n';
@@ -265,11 +267,11 @@ static int search(bisection *b)
     if (status != QSB_OK)
         return status;
     if (b->verdict[bad].state == REV_SKIPPED)
-        return qsb_error(QSB_EUSAGE, "history bisect: --bad %.12s cannot be measured (its "
-                         "build or its sort failed)", b->revs[bad]);
+        return qsb_error(QSB_EUSAGE, "history bisect: --" QSB_OPT_BAD " %.12s cannot be measured "
+                         "(its build or its sort failed)", b->revs[bad]);
     if (b->verdict[bad].state == REV_NOT_SLOWER) {
-        return qsb_error(QSB_FINDING, "history bisect: --bad %.12s is not slower than --good "
-                         "by more than %g%%: nothing to bisect", b->revs[bad],
+        return qsb_error(QSB_FINDING, "history bisect: --" QSB_OPT_BAD " %.12s is not slower than "
+                         "--" QSB_OPT_GOOD " by more than %g%%: nothing to bisect", b->revs[bad],
                          b->cfg->threshold_pct);
     }
     long lo = -1, hi = (long)bad;
@@ -308,8 +310,8 @@ int qsb_bisect(const qsb_bisect_config *cfg)
     if (status == QSB_OK) {
         snprintf(b.good_so, sizeof b.good_so, "%s/good.so", b.dir);
         if (build(&b, cfg->good, b.good_so) != 0)
-            status = qsb_error(QSB_EUSAGE, "history bisect: --good '%s' does not build with "
-                               "'%s'", qsb_quote(cfg->good), qsb_quote(cfg->build));
+            status = qsb_error(QSB_EUSAGE, "history bisect: --" QSB_OPT_GOOD " '%s' does not "
+                               "build with '%s'", qsb_quote(cfg->good), qsb_quote(cfg->build));
     }
     if (status == QSB_OK) {
         printf("bisect: %zu revisions after %s up to %.12s, at most %zu runs\n", b.n,

@@ -17,6 +17,7 @@
 
 #include "diag.h"
 #include "history_sql.h"
+#include "option_names.h"
 #include "samples_codec.h"
 #include "states_text.h"
 
@@ -121,8 +122,8 @@ static int check_schema(qsb_history *h)
     if (status == QSB_OK)
         status = qsb_sql_int(h, "PRAGMA user_version", &version);
     if (status == QSB_OK && version == 0)
-        return qsb_error(QSB_EUSAGE, "%s: no history in it yet (history add or run --history "
-                         "makes one)", qsb_quote_path(h->path));
+        return qsb_error(QSB_EUSAGE, "%s: no history in it yet (history add or run --"
+                         QSB_OPT_HISTORY " makes one)", qsb_quote_path(h->path));
     if (status == QSB_OK && version < QSB_HISTORY_SCHEMA)
         return OLDER_SCHEMA;
     return status;
@@ -136,7 +137,7 @@ static int check_path(const char *path, qsb_history_open_mode mode)
             return qsb_error(QSB_EUSAGE, "%s: %s", qsb_quote_path(path), strerror(errno));
         if (mode == QSB_HISTORY_READ)
             return qsb_error(QSB_EUSAGE, "%s: no history database there (history add or run "
-                             "--history makes one)", qsb_quote_path(path));
+                             "--" QSB_OPT_HISTORY " makes one)", qsb_quote_path(path));
         return QSB_OK;
     }
     if (!S_ISREG(st.st_mode))
@@ -164,7 +165,7 @@ static int check_readable(qsb_history *h)
     int rc = sqlite3_exec(h->db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
     if (rc == SQLITE_READONLY_ROLLBACK)
         return qsb_error(QSB_EUSAGE, "%s: an add stopped before its end left its journal: the "
-                         "next history add (or run --history) on it rolls it back",
+                         "next history add (or run --" QSB_OPT_HISTORY ") on it rolls it back",
                          qsb_quote_path(h->path));
     return rc == SQLITE_OK ? QSB_OK : qsb_sql_error(h, rc, "opening");
 }

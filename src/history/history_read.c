@@ -12,6 +12,7 @@
 #include "diag.h"
 #include "grow.h"
 #include "history_sql.h"
+#include "option_names.h"
 #include "samples_codec.h"
 
 void qsb_history_runs_free(qsb_history_run *runs, size_t n)
@@ -457,7 +458,7 @@ int qsb_history_check_machine(qsb_history *h, const char *machine)
     char names[256];
     if (machines_text(h, names, sizeof names) == 0)
         snprintf(names, sizeof names, "none");
-    return qsb_error(QSB_EUSAGE, "--machine '%s': no run of that machine in %s (there: %s)",
-                     qsb_quote(machine), qsb_quote_path(h->path), names);
+    return qsb_error(QSB_EUSAGE, "--" QSB_OPT_MACHINE " '%s': no run of that machine in %s "
+                     "(there: %s)", qsb_quote(machine), qsb_quote_path(h->path), names);
 }
 

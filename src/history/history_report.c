@@ -11,6 +11,7 @@
 
 #include "diag.h"
 #include "json_write.h"
+#include "option_names.h"
 #include "read_results.h"
 
 /* ---- add ---- */
@@ -247,13 +248,15 @@ int qsb_history_show(qsb_history *h, const qsb_history_filter *filter, FILE *tab
     cell.algorithm = NULL;
     size_t known = qsb_history_algorithms_text(h, &cell, names, sizeof names);
     if (known)
-        return qsb_error(QSB_EUSAGE, "--algo '%s': not in the history of %s/%llu/%llu%s%s "
-                         "(there: %s)", qsb_quote(filter->algorithm), qsb_quote(filter->pattern),
+        return qsb_error(QSB_EUSAGE, "--" QSB_OPT_ALGO " '%s': not in the history of "
+                         "%s/%llu/%llu%s%s (there: %s)", qsb_quote(filter->algorithm),
+                         qsb_quote(filter->pattern),
                          (unsigned long long)filter->nelem, (unsigned long long)filter->size,
                          filter->machine ? " on " : "",
                          filter->machine ? qsb_quote(filter->machine) : "", names);
     qsb_history_cells_text(h, filter->machine, names, sizeof names);
-    return qsb_error(QSB_EUSAGE, "--cell %s/%llu/%llu: not in the history%s%s (there: %s)",
+    return qsb_error(QSB_EUSAGE, "--" QSB_OPT_CELL " %s/%llu/%llu: not in the history%s%s "
+                     "(there: %s)",
                      qsb_quote(filter->pattern), (unsigned long long)filter->nelem,
                      (unsigned long long)filter->size, filter->machine ? " of " : "",
                      filter->machine ? qsb_quote(filter->machine) : "",

@@ -11,6 +11,7 @@
 
 #include "child.h"
 #include "diag.h"
+#include "option_names.h"
 
 static int digits(const char **p, int n, int *out)
 {
@@ -115,7 +116,8 @@ int qsb_stamp_resolve(const char *commit, const char *date, const char *branch,
     } else if (git(dir, out->commit, sizeof out->commit, "rev-parse", "--verify", "-q",
                    "HEAD^{commit}") != 0) {
         return qsb_usage_error("no commit to file the run under: not in a git checkout "
-                               "(run there, or give history add --commit REV --date ISO)");
+                               "(run there, or give history add --" QSB_OPT_COMMIT " REV --"
+                               QSB_OPT_DATE " ISO)");
     }
     if (date) {
         snprintf(out->date, sizeof out->date, "%s", date);
@@ -124,10 +126,10 @@ int qsb_stamp_resolve(const char *commit, const char *date, const char *branch,
         snprintf(rev, sizeof rev, "%s^{commit}", out->commit);
         if (git(dir, out->date, sizeof out->date, "log", "-1", "--format=%cI", rev) != 0)
             return qsb_usage_error("no date for commit '%s' (git does not know it): give "
-                                   "--date ISO", qsb_quote(out->commit));
+                                   "--" QSB_OPT_DATE " ISO", qsb_quote(out->commit));
     }
     if (parse_iso_date(out->date, &out->time) != 0)
-        return qsb_usage_error("--date: '%s' is not an ISO 8601 date "
+        return qsb_usage_error("--" QSB_OPT_DATE ": '%s' is not an ISO 8601 date "
                                "(YYYY-MM-DD[THH:MM[:SS]][Z|+HH:MM])", qsb_quote(out->date));
     if (branch)
         snprintf(out->branch, sizeof out->branch, "%s", branch);
