@@ -149,8 +149,11 @@ static void test_four_states(void)
 static void test_a_few_slowed_processes_are_not_a_state(void)
 {
     double speed[60];
-    const size_t slowed[][2] = {{60, 3}, {60, 5}, {20, 3}, {60, 20}};
-    const size_t states[] = {0, 0, 2, 2};
+    /* processes, how many of them 30% slower; the states found; the processes counted as
+    ** slowed: too few for a state, far beyond the 1% scatter of the rest; none when they are a
+    ** state (a group of 3 has no spread of its own to be beyond) or when none is slowed */
+    const size_t slowed[][2] = {{60, 3}, {60, 5}, {20, 3}, {60, 20}, {60, 0}};
+    const size_t states[] = {0, 0, 2, 2, 0}, counted[] = {3, 5, 0, 0, 0};
     for (size_t c = 0; c < N_OF(states); c++) {
         size_t n = slowed[c][0];
         for (size_t i = 0; i < n; i++)
@@ -158,6 +161,8 @@ static void test_a_few_slowed_processes_are_not_a_state(void)
         qsb_states s;
         CHECK(qsb_states_of_medians(speed, n, &s) == 0);
         CHECK_MSG(s.count == states[c], "%zu of %zu slowed: %zu states", slowed[c][1], n, s.count);
+        CHECK_MSG(s.slowed == counted[c], "%zu of %zu slowed: %zu counted", slowed[c][1], n,
+                  s.slowed);
     }
 }
 
@@ -168,6 +173,7 @@ static void test_no_states(void)
     const double pair[] = {100, 101, 99, 100.5, 99.5, 100.2, 99.8, 100.1, 150, 151};
     CHECK(qsb_states_of_medians(pair, N_OF(pair), &s) == 0);
     CHECK_EQ_U64(s.count, 0);
+    CHECK_EQ_U64(s.slowed, 2); /* ... but two processes slowed */
     /* separated well beyond their scatter, but only 4% apart: under QSB_STATE_MIN_GAP */
     const double close[] = {100, 100.1, 99.9, 100.05, 104, 104.1, 103.9, 104.05};
     CHECK(qsb_states_of_medians(close, N_OF(close), &s) == 0);
@@ -180,6 +186,7 @@ static void test_no_states(void)
     const double even[] = {100, 105, 110, 115, 120, 125, 130, 135, 140, 145, 150, 155};
     CHECK(qsb_states_of_medians(even, N_OF(even), &s) == 0);
     CHECK_EQ_U64(s.count, 0);
+    CHECK_EQ_U64(s.slowed, 0); /* nor slowed processes */
     /* a median that is not positive: no states claimed */
     const double zero[] = {0, 100, 100, 200, 200, 200};
     CHECK(qsb_states_of_medians(zero, N_OF(zero), &s) == 0);

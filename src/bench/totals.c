@@ -153,6 +153,23 @@ static void warn_drift(const qsb_context *c)
                 c->drift_ratios, c->drift_medians);
 }
 
+/* The processes a busy machine slowed beyond their row's spread, too few for a speed of their
+** own (states.h): counted, so that the user sees the machine's part, and kept in the rows'
+** figures, where the medians hardly move for them. */
+static void say_slowed(const qsb_results *r)
+{
+    size_t processes = 0, rows = 0;
+    for (size_t c = 0; c < r->ncells; c++) {
+        processes += r->cells[c].rows[0].slowed;
+        rows += r->cells[c].rows[0].slowed > 0;
+    }
+    if (processes > 0)
+        qsb_note("%zu process%s slowed by the machine in %zu row%s (%g robust sds or more beyond "
+                 "the row's speed): too few for a speed of their own, kept in the rows' figures",
+                 processes, processes == 1 ? "" : "es", rows, rows == 1 ? "" : "s",
+                 QSB_SLOWED_SPREADS);
+}
+
 /* Each algorithm that ran at separated speeds (states) says so, in words: the host's states
 ** decide much of a row's spread, and its rows are reported per state. Each candidate says
 ** whether its delta differed between its baseline's states: where it does, the mixture moves
@@ -163,6 +180,7 @@ static void say_states(const qsb_run_config *cfg, const qsb_results *r)
 {
     size_t algorithms = r->ncells ? r->cells[0].nrows : 0;
     char words[512];
+    say_slowed(r);
     for (size_t i = 0; i < algorithms; i++)
         if (qsb_states_summary(r, i, words, sizeof words) > 0)
             qsb_note("%s", words);

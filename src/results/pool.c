@@ -327,6 +327,7 @@ static int find_states(qsb_cell *cell, const pool_judge *judge)
     if (base->verified &&
         qsb_states_of(base->samples, base->units, base->nsamples, &base_states) != 0)
         return -1;
+    cell->rows[0].slowed = (unsigned)base_states.slowed;
     for (size_t i = 0; i < cell->nrows; i++) {
         qsb_row *row = &cell->rows[i];
         row->states_delta = QSB_STATES_DELTA_UNTESTED;

@@ -127,6 +127,9 @@ typedef struct {
                          ** or the machine slowed them (run.h; JSON only, optional) */
     unsigned near_units; /* units in which the sort's code and the comparator shared a
                          ** 16 MiB-aligned region (placement.h; JSON only, optional) */
+    unsigned slowed;     /* a baseline's units the machine slowed beyond their speed's spread,
+                         ** too few for a state (qsb_states.slowed); of a run just made, not in
+                         ** the files */
     char *failure;       /* NULL when verified, else why ("not sorted at index 12") */
     qsb_state_estimate *states; /* NULL, or the row's nstates states over units (pool.h),
                          ** fastest first, their numbers rounded as the files write them

@@ -166,6 +166,25 @@ static size_t min_state_units(size_t u)
     return share > QSB_STATE_MIN_UNITS ? share : QSB_STATE_MIN_UNITS;
 }
 
+/* The slowed units (qsb_states.slowed) of sorted logs g[0..n), the slowest group: none
+** where they are as many as a state holds (min_side), or the group too small for a spread.
+** scratch holds n doubles. */
+static size_t slowed_units(const double *g, size_t n, size_t min_side, double *scratch)
+{
+    if (n < 2 * QSB_STATE_MIN_UNITS)
+        return 0;
+    double m = qsb_median_of_sorted(g, n);
+    for (size_t i = 0; i < n; i++)
+        scratch[i] = fabs(g[i] - m);
+    qsb_sort_doubles(scratch, n);
+    double limit = m + fmax(QSB_STATE_MIN_GAP,
+                            QSB_SLOWED_SPREADS * 1.4826 * qsb_median_of_sorted(scratch, n));
+    size_t slowed = 0;
+    while (slowed < n && g[n - 1 - slowed] > limit)
+        slowed++;
+    return slowed < min_side ? slowed : 0;
+}
+
 static int compare_doubles(const void *pa, const void *pb)
 {
     double a = *(const double *)pa, b = *(const double *)pb;
@@ -200,6 +219,8 @@ int qsb_states_of_medians(const double *medians, size_t u, qsb_states *out)
         for (size_t i = 0; i < u; i++)
             out->units[qsb_state_index(out, medians[i])]++;
     }
+    size_t slowest = count > 1 ? out->units[count - 1] : u;
+    out->slowed = slowed_units(x + u - slowest, slowest, min_side, x + u);
     free(x);
     return 0;
 }

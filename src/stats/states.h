@@ -34,12 +34,17 @@
 #define QSB_STATES_NULL_DRAWS 1000
 #define QSB_STATES_SEED UINT64_C(0x5ea7e55eed)
 #define QSB_STATE_MATCH_RATIO 1.25 /* at most 25% apart (docs/results.md#states-match-tolerance) */
+#define QSB_SLOWED_SPREADS 5.0    /* robust sds above its group's speed: a unit slowed */
 
 typedef struct {
     size_t count;                       /* 0: one speed; else 2 .. QSB_STATES_MAX */
     double bound[QSB_STATES_MAX - 1];   /* a unit median below bound[k] is in state k or an
                                         ** earlier one (fastest state first); ascending */
     size_t units[QSB_STATES_MAX];       /* units found in each state */
+    size_t slowed; /* units of the slowest state (or of the one speed) more than
+                   ** QSB_SLOWED_SPREADS robust sds (1.4826 MAD) and QSB_STATE_MIN_GAP above its
+                   ** median, too few for a state: slowed by the machine, not a speed it gives;
+                   ** still counted in units[], and in the row's figures */
 } qsb_states;
 
 /* The states of units' medians (medians[0..u), any order, all positive and finite; u may be
