@@ -186,7 +186,7 @@ static void init_row(qsb_gate_row *g, const qsb_cell *cell, size_t row)
 }
 
 /* The scale of the view's within-run variances (run_level.h); 1 where none was learned. */
-static double view_scale(const qsb_run_levels *levels, bool by_median)
+static double variance_scale(const qsb_run_levels *levels, bool by_median)
 {
     double scale = by_median ? levels->median_scale : levels->delta_scale;
     return scale > 0 && scale < 1 ? scale : 1.0;
@@ -221,7 +221,7 @@ int qsb_gate_judge(const qsb_results *new_run, const qsb_run_levels *levels,
                  (judged = judge_states(g, r, level, opt)) == 0)
             judge_row(g, g->by_median ? &level->median : &level->delta,
                       g->by_median ? level->median_tau2 : level->delta_tau2,
-                      y, v * view_scale(levels, g->by_median), opt);
+                      y, v * variance_scale(levels, g->by_median), opt);
         if (judged < 0)
             status = qsb_out_of_memory("the gate's states");
     }
@@ -238,8 +238,8 @@ int qsb_gate_judge(const qsb_results *new_run, const qsb_run_levels *levels,
     out->detectable_median_pct = median_over(out, offsetof(qsb_gate_row, detectable_pct));
     out->detectable3_median_pct = median_over(out, offsetof(qsb_gate_row, detectable3_pct));
     out->level_median_pct = median_over(out, offsetof(qsb_gate_row, level_pct));
-    out->delta_scale = view_scale(levels, false);
-    out->median_scale = view_scale(levels, true);
+    out->delta_scale = variance_scale(levels, false);
+    out->median_scale = variance_scale(levels, true);
     return QSB_OK;
 }
 

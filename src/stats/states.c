@@ -174,11 +174,8 @@ static size_t slowed_units(const double *g, size_t n, size_t min_side, double *s
     if (n < 2 * QSB_STATE_MIN_UNITS)
         return 0;
     double m = qsb_median_of_sorted(g, n);
-    for (size_t i = 0; i < n; i++)
-        scratch[i] = fabs(g[i] - m);
-    qsb_sort_doubles(scratch, n);
     double limit = m + fmax(QSB_STATE_MIN_GAP,
-                            QSB_SLOWED_SPREADS * 1.4826 * qsb_median_of_sorted(scratch, n));
+                            QSB_SLOWED_SPREADS * qsb_robust_sd(g, n, m, scratch));
     size_t slowed = 0;
     while (slowed < n && g[n - 1 - slowed] > limit)
         slowed++;

@@ -115,13 +115,18 @@ double qsb_stddev(const double *x, size_t n, double mean)
     return sqrt(sum / (double)(n - 1));
 }
 
-/* Counts values farther than 3 * 1.4826 * MAD from the median; `scratch` has n slots. */
-static unsigned mad_outliers(const double *x, size_t n, double median, double *scratch)
+double qsb_robust_sd(const double *x, size_t n, double median, double *scratch)
 {
     for (size_t i = 0; i < n; i++)
         scratch[i] = fabs(x[i] - median);
     qsb_sort_doubles(scratch, n);
-    double limit = MAD_CUTOFF * MAD_SCALE * qsb_median_of_sorted(scratch, n);
+    return MAD_SCALE * qsb_median_of_sorted(scratch, n);
+}
+
+/* Counts values farther than 3 * 1.4826 * MAD from the median; `scratch` has n slots. */
+static unsigned mad_outliers(const double *x, size_t n, double median, double *scratch)
+{
+    double limit = MAD_CUTOFF * qsb_robust_sd(x, n, median, scratch);
     unsigned outliers = 0;
     for (size_t i = 0; i < n; i++)
         outliers += fabs(x[i] - median) > limit;

@@ -24,6 +24,10 @@ int qsb_summarize(const double *x, size_t n, qsb_summary *out);
 
 double qsb_median_of_sorted(const double *sorted, size_t n);
 
+/* The spread of x[0..n) around its median that a normal's sd would be, robust to outliers:
+** 1.4826 times the median absolute deviation. scratch has n slots. */
+double qsb_robust_sd(const double *x, size_t n, double median, double *scratch);
+
 /* The median of the finite values of x[0..n), sorted in place (NANs moved to the end); NAN
 ** when none is finite. */
 double qsb_median_of_finite(double *x, size_t n);
