@@ -64,8 +64,10 @@ static void swap_bytes(char *a, char *b, size_t bytes)
     } while (--bytes > 0);
 }
 
-/* newlib's swapfunc: longs unless the kind is bytes. */
-static void swap_blocks(const newlib_sort *s, char *a, char *b, size_t bytes)
+/* newlib's swapfunc: longs unless the kind is bytes. Inline, as newlib declares swapfunc and
+** med3 (and its swap and vecswap are macros): called instead, the swap of each pair of 4-byte
+** elements made SORTED 22% slower than newlib's own. */
+static inline void swap_blocks(const newlib_sort *s, char *a, char *b, size_t bytes)
 {
     if (s->kind == SWAP_BYTES)
         swap_bytes(a, b, bytes);
@@ -73,7 +75,7 @@ static void swap_blocks(const newlib_sort *s, char *a, char *b, size_t bytes)
         swap_longs(a, b, bytes);
 }
 
-static void swap(const newlib_sort *s, char *a, char *b)
+static inline void swap(const newlib_sort *s, char *a, char *b)
 {
     if (s->kind == SWAP_ONE_LONG) {
         long x, y;
@@ -86,7 +88,7 @@ static void swap(const newlib_sort *s, char *a, char *b)
     }
 }
 
-static void vecswap(const newlib_sort *s, char *a, char *b, size_t bytes)
+static inline void vecswap(const newlib_sort *s, char *a, char *b, size_t bytes)
 {
     if (bytes > 0)
         swap_blocks(s, a, b, bytes);
@@ -107,7 +109,7 @@ static void insertion_sort(const newlib_sort *s, char *a, size_t n)
             swap(s, l, l - es);
 }
 
-static char *median_of_three(const newlib_sort *s, char *a, char *b, char *c)
+static inline char *median_of_three(const newlib_sort *s, char *a, char *b, char *c)
 {
     if (s->cmp(a, b, s->arg) < 0) {
         if (s->cmp(b, c, s->arg) < 0)
