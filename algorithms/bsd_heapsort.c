@@ -22,26 +22,17 @@
 
 #include "sorts.h"
 
-typedef struct {
-    char *array; /* elements are numbered from 1, as in Knuth and libbsd */
-    size_t size;
-    qsb_compare cmp;
-    void *arg;
-} heap;
+/* The sort's parameters are passed as values, as libbsd keeps them in locals: read through a
+** struct, each would be loaded again after every byte the loops below store. */
 
-static char *element(const heap *h, size_t i)
-{
-    return h->array + (i - 1) * h->size;
-}
-
-static void copy_bytes(char *to, const char *from, size_t size)
+static inline void copy_bytes(char *to, const char *from, size_t size)
 {
     do
         *to++ = *from++;
     while (--size);
 }
 
-static void swap_bytes(char *a, char *b, size_t size)
+static inline void swap_bytes(char *a, char *b, size_t size)
 {
     do {
         char t = *a;
@@ -50,47 +41,52 @@ static void swap_bytes(char *a, char *b, size_t size)
     } while (--size);
 }
 
-/* The larger child of parent, or 0 when it has none within the first n elements. */
-static size_t larger_child(const heap *h, size_t parent, size_t n)
+/* The larger child of parent in the heap at base (elements numbered from 1, as in Knuth and
+** libbsd), or 0 when it has none within the first n elements. */
+static inline size_t larger_child(char *base, size_t size, size_t parent, size_t n,
+                                  qsb_compare cmp, void *arg)
 {
     size_t child = parent * 2;
     if (child > n)
         return 0;
-    if (child < n && h->cmp(element(h, child), element(h, child + 1), h->arg) < 0)
+    if (child < n && cmp(base + child * size, base + (child + 1) * size, arg) < 0)
         child++;
     return child;
 }
 
 /* Heap construction: the element at `parent` sinks, swapped with its larger child while that
 ** child is greater. */
-static void sift_down(const heap *h, size_t parent, size_t n)
+static void sift_down(char *base, size_t size, size_t parent, size_t n, qsb_compare cmp,
+                      void *arg)
 {
-    for (size_t child; (child = larger_child(h, parent, n)) != 0; parent = child) {
-        if (h->cmp(element(h, child), element(h, parent), h->arg) <= 0)
+    for (size_t child; (child = larger_child(base, size, parent, n, cmp, arg)) != 0;
+         parent = child) {
+        if (cmp(base + child * size, base + parent * size, arg) <= 0)
             break;
-        swap_bytes(element(h, parent), element(h, child), h->size);
+        swap_bytes(base + parent * size, base + child * size, size);
     }
 }
 
 /* Re-heaps the first n elements after the root was taken, with `saved` (outside the array) to
 ** be placed: the hole goes down to a leaf, then saved climbs up from there. */
-static void select_root(const heap *h, size_t n, const char *saved)
+static void select_root(char *base, size_t size, size_t n, const char *saved, qsb_compare cmp,
+                        void *arg)
 {
     size_t hole = 1;
-    for (size_t child; (child = larger_child(h, hole, n)) != 0; hole = child)
-        copy_bytes(element(h, hole), element(h, child), h->size);
+    for (size_t child; (child = larger_child(base, size, hole, n, cmp, arg)) != 0; hole = child)
+        copy_bytes(base + hole * size, base + child * size, size);
     for (;;) {
         size_t parent = hole / 2;
-        if (hole == 1 || h->cmp(saved, element(h, parent), h->arg) < 0) {
-            copy_bytes(element(h, hole), saved, h->size);
+        if (hole == 1 || cmp(saved, base + parent * size, arg) < 0) {
+            copy_bytes(base + hole * size, saved, size);
             return;
         }
-        copy_bytes(element(h, hole), element(h, parent), h->size);
+        copy_bytes(base + hole * size, base + parent * size, size);
         hole = parent;
     }
 }
 
-int qsb_bsd_heapsort_status(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
+int qsb_bsd_heapsort_status(void *array, size_t n, size_t size, qsb_compare cmp, void *arg)
 {
     if (n <= 1)
         return 0;
@@ -99,14 +95,14 @@ int qsb_bsd_heapsort_status(void *base, size_t n, size_t size, qsb_compare cmp, 
     char *saved = malloc(size);
     if (!saved)
         return -1;
-    const heap h = {base, size, cmp, arg};
+    char *base = (char *)array - size; /* element i at base + i * size, from 1 */
     for (size_t parent = n / 2; parent >= 1; parent--)
-        sift_down(&h, parent, n);
+        sift_down(base, size, parent, n, cmp, arg);
     while (n > 1) {
-        copy_bytes(saved, element(&h, n), size);
-        copy_bytes(element(&h, n), element(&h, 1), size);
+        copy_bytes(saved, base + n * size, size);
+        copy_bytes(base + n * size, base + size, size);
         n--;
-        select_root(&h, n, saved);
+        select_root(base, size, n, saved, cmp, arg);
     }
     free(saved);
     return 0;
