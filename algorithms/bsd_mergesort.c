@@ -36,6 +36,9 @@ enum {
 #define LINK_SIZE sizeof(byte *)
 #define WORD_SIZE sizeof(int) /* libbsd's copy unit when the size and the base allow */
 
+/* The sort's parameters; the functions that call the comparator take it and its argument into
+** locals first, as libbsd's code has them: read through the struct, each would be loaded again
+** after every byte the copies store, which may alias it. */
 typedef struct {
     size_t size;
     qsb_compare cmp;
@@ -86,7 +89,9 @@ static void reverse(byte *bottom, byte *top, size_t size)
 }
 
 /* Copies [*from, end) to *to (at least one unit: libbsd's do-while), advancing both. */
-static void copy_run(const merge_sort *m, byte **from, byte **to, const byte *end)
+/* Inline, as libbsd's copies are macros: called, the merge's cursors, whose addresses they take,
+** would live in memory across every copy. */
+static inline void copy_run(const merge_sort *m, byte **from, byte **to, const byte *end)
 {
     byte *src = *from, *dst = *to;
     if (m->words) {
@@ -104,7 +109,7 @@ static void copy_run(const merge_sort *m, byte **from, byte **to, const byte *en
     *to = dst;
 }
 
-static void copy_element(const merge_sort *m, byte **from, byte **to)
+static inline void copy_element(const merge_sort *m, byte **from, byte **to)
 {
     byte *end = *from + m->size;
     copy_run(m, from, to, end);
@@ -115,11 +120,13 @@ static void copy_element(const merge_sort *m, byte **from, byte **to)
 static void insertion_sort(const merge_sort *m, byte *a, size_t n)
 {
     const size_t size = m->size;
+    const qsb_compare cmp = m->cmp;
+    void *const arg = m->arg;
     byte *next = a + size;
     for (; --n >= 1; next += size)
         for (byte *t = next; t > a; t -= size) {
             byte *u = t - size;
-            if (m->cmp(u, t, m->arg) <= 0)
+            if (cmp(u, t, arg) <= 0)
                 break;
             swap_bytes(u, t, size);
         }
@@ -132,12 +139,14 @@ static void insertion_sort(const merge_sort *m, byte *a, size_t n)
 static void cut_runs(const merge_sort *m, byte *list1, byte *list2, size_t n, byte *last)
 {
     const size_t size = m->size, size2 = 2 * size;
+    const qsb_compare cmp = m->cmp;
+    void *const arg = m->arg;
     byte *p2 = list2, *f1 = list1, *f2;
-    int sense = m->cmp(f1, f1 + size, m->arg) > 0;
+    int sense = cmp(f1, f1 + size, arg) > 0;
     for (; f1 < last; sense = !sense) {
         size_t length = 2;
         for (f2 = f1 + size2; f2 < last; f2 += size2) {
-            if ((m->cmp(f2, f2 + size, m->arg) > 0) != sense)
+            if ((cmp(f2, f2 + size, arg) > 0) != sense)
                 break;
             length += 2;
         }
@@ -153,7 +162,7 @@ static void cut_runs(const merge_sort *m, byte *list1, byte *list2, size_t n, by
         }
         byte *stretch_end = f2;
         for (f2 = f1 + size2; f2 < stretch_end; f2 += size2)
-            if ((m->cmp(f2 - size, f2, m->arg) > 0) != sense) {
+            if ((cmp(f2 - size, f2, arg) > 0) != sense) {
                 byte *next = f2 - list1 + list2;
                 set_link(p2, next);
                 p2 = next;
@@ -164,7 +173,7 @@ static void cut_runs(const merge_sort *m, byte *list1, byte *list2, size_t n, by
         if (sense > 0)
             reverse(f1, f2 - size, size);
         f1 = f2;
-        byte *next = f2 < last || m->cmp(f2 - size, f2, m->arg) > 0 ? f2 - list1 + list2
+        byte *next = f2 < last || cmp(f2 - size, f2, arg) > 0 ? f2 - list1 + list2
                                                              : list2 + n * size;
         set_link(p2, next);
         p2 = next;
@@ -195,25 +204,27 @@ static void setup(const merge_sort *m, byte *list1, byte *list2, size_t n)
 static byte *gallop(const merge_sort *m, const byte *q, byte *b, byte *t, int sense, int *big)
 {
     const size_t size = m->size;
+    const qsb_compare cmp = m->cmp;
+    void *const arg = m->arg;
     size_t i;
     byte *p;
     for (i = size;; i <<= 1) {
         if (i >= (size_t)(t - b)) {
-            if ((p = t - size) > b && m->cmp(q, p, m->arg) <= sense)
+            if ((p = t - size) > b && cmp(q, p, arg) <= sense)
                 t = p;
             else
                 b = p;
             break;
         }
         p = b + i;
-        if (m->cmp(q, p, m->arg) <= sense) {
+        if (cmp(q, p, arg) <= sense) {
             t = p;
             if (i == size)
                 *big = 0;
             while (i > size) {
                 i >>= 1;
                 p = b + i;
-                if (m->cmp(q, p, m->arg) <= sense)
+                if (cmp(q, p, arg) <= sense)
                     t = p;
                 else
                     b = p;
@@ -225,7 +236,7 @@ static byte *gallop(const merge_sort *m, const byte *q, byte *b, byte *t, int se
     while (t > b + size) {
         i = (((size_t)(t - b) / size) >> 1) * size;
         p = b + i;
-        if (m->cmp(q, p, m->arg) <= sense)
+        if (cmp(q, p, arg) <= sense)
             t = p;
         else
             b = p;
@@ -238,10 +249,12 @@ static void merge_runs(const merge_sort *m, byte *f1, byte *l1, byte *f2, byte *
                        int *big)
 {
     const size_t size = m->size;
+    const qsb_compare cmp = m->cmp;
+    void *const arg = m->arg;
     while (f1 < l1 && f2 < l2) {
         byte *q, *b, *t;
         int sense;
-        if (m->cmp(f1, f2, m->arg) <= 0) {
+        if (cmp(f1, f2, arg) <= 0) {
             q = f2, b = f1, t = l1, sense = -1;
         } else {
             q = f1, b = f2, t = l2, sense = 0;
@@ -249,7 +262,7 @@ static void merge_runs(const merge_sort *m, byte *f1, byte *l1, byte *f2, byte *
         int galloping = *big;
         if (!galloping) {
             unsigned steps = 0;
-            while ((b += size) < t && m->cmp(q, b, m->arg) > sense)
+            while ((b += size) < t && cmp(q, b, arg) > sense)
                 if (++steps == LINEAR_STEPS) {
                     *big = galloping = 1;
                     break;
