@@ -235,11 +235,14 @@ static void test_tiny_budget(void)
 /* How many worker processes the run's last line says it pooled (0 when it does not say). */
 static size_t processes_said(const char *stderr_text)
 {
-    size_t processes = 0;
     const char *said = strstr(stderr_text, "qsortbench: ");
-    while (said && sscanf(said, "qsortbench: %zu worker processes, ", &processes) != 1)
-        said = strstr(said + 1, "qsortbench: ");
-    return processes;
+    for (; said; said = strstr(said + 1, "qsortbench: ")) {
+        size_t processes = 0;
+        int end = 0; /* set only where the whole pattern matched: sscanf counts the number alone */
+        if (sscanf(said, "qsortbench: %zu worker processes, %n", &processes, &end) == 1 && end > 0)
+            return processes;
+    }
+    return 0;
 }
 
 /* After the minimum, processes visit every cell that still needs them while the time left

@@ -164,7 +164,7 @@ static void say_slowed(const qsb_results *r)
         rows += r->cells[c].rows[0].slowed > 0;
     }
     if (processes > 0)
-        qsb_note("%zu process%s slowed by the machine in %zu row%s (%g robust sds or more beyond "
+        qsb_note("the machine slowed %zu process%s in %zu row%s (%g robust sds or more beyond "
                  "the row's speed): too few for a speed of their own, kept in the rows' figures",
                  processes, processes == 1 ? "" : "es", rows, rows == 1 ? "" : "s",
                  QSB_SLOWED_SPREADS);
