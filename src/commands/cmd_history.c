@@ -112,7 +112,8 @@ enum { ADD_DB, ADD_COMMIT, ADD_DATE, ADD_BRANCH, ADD_MACHINE };
 static const qsb_option add_options[] = {
     [ADD_DB] = {"db", 0, "FILE", DB_HELP},
     [ADD_COMMIT] = {QSB_OPT_COMMIT, 0, "REV", "the commit measured (default: git's HEAD here)"},
-    [ADD_DATE] = {QSB_OPT_DATE, 0, "ISO", "its date, ISO 8601 (default: the commit's date in git)"},
+    [ADD_DATE] = {QSB_OPT_DATE, 0, "ISO",
+                  "its date, ISO 8601 (default: the commit's date in git)"},
     [ADD_BRANCH] = {"branch", 0, "NAME", "its branch (default: git's current branch)"},
     [ADD_MACHINE] = {QSB_OPT_MACHINE, 0, "NAME", "the machine (default: each run's own)"},
     {NULL, 0, NULL, NULL},
@@ -200,9 +201,11 @@ enum { SHOW_DB, SHOW_CELL, SHOW_ALGO, SHOW_MACHINE, SHOW_CSV };
 
 static const qsb_option show_options[] = {
     [SHOW_DB] = {"db", 0, "FILE", DB_HELP},
-    [SHOW_CELL] = {QSB_OPT_CELL, 0, "PATTERN/NELEM/SIZE", "the cell, e.g. random/1000/4 (required)"},
+    [SHOW_CELL] = {QSB_OPT_CELL, 0, "PATTERN/NELEM/SIZE",
+                   "the cell, e.g. random/1000/4 (required)"},
     [SHOW_ALGO] = {QSB_OPT_ALGO, 0, "NAME", "the algorithm (required)"},
-    [SHOW_MACHINE] = {QSB_OPT_MACHINE, 0, "NAME", "only this machine's series (default: every one)"},
+    [SHOW_MACHINE] = {QSB_OPT_MACHINE, 0, "NAME",
+                      "only this machine's series (default: every one)"},
     [SHOW_CSV] = {"csv", 0, "FILE", "also the series as CSV, one line per run with its "
                                     "samples ('-': stdout)"},
     {NULL, 0, NULL, NULL},
@@ -353,7 +356,8 @@ enum { BISECT_REPO, BISECT_GOOD, BISECT_BAD, BISECT_BUILD, BISECT_SYMBOL, BISECT
        BISECT_DB };
 
 static const qsb_option bisect_options[] = {
-    [BISECT_REPO] = {QSB_OPT_REPO, 0, "DIR", "the git repository of the sort's source (required)"},
+    [BISECT_REPO] = {QSB_OPT_REPO, 0, "DIR",
+                     "the git repository of the sort's source (required)"},
     [BISECT_GOOD] = {QSB_OPT_GOOD, 0, "REV", "a revision that is not slower (required)"},
     [BISECT_BAD] = {QSB_OPT_BAD, 0, "REV", "a later revision that is slower (required)"},
     [BISECT_BUILD] = {"build", 0, "CMD", "a shell command that builds the plug-in $OUT in "
@@ -433,8 +437,8 @@ enum { GATE_DB, GATE_MACHINE, GATE_LAST, GATE_THRESHOLD, GATE_ALPHA, GATE_CORREC
 
 static const qsb_option gate_options[] = {
     [GATE_DB] = {"db", 0, "FILE", DB_HELP},
-    [GATE_MACHINE] = {QSB_OPT_MACHINE, 0, "NAME", "the machine whose history NEW is judged against "
-                                            "(default: NEW's own)"},
+    [GATE_MACHINE] = {QSB_OPT_MACHINE, 0, "NAME",
+                      "the machine whose history NEW is judged against (default: NEW's own)"},
     [GATE_LAST] = {"last", 0, "N", "learn each row's run level from its last N runs (default "
                                    "30)"},
     [GATE_THRESHOLD] = {"threshold", 0, "PCT", "a regression is slower than PCT % beyond the "
