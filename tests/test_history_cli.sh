@@ -28,7 +28,8 @@ awk -F, -v OFS=, -v f=1.30 'NR > 1 && $4 == "introsort" { $9 = $9 * f; $12 = (1 
 
 db="--db h.sqlite"
 for i in 01 02 03 04 05 06 07 08; do
-    "$bin" history add a.csv $db --commit c$i --date 2026-11-$i --machine box 2>>add.err ||
+    another_run a.csv 00000000000000$i >a$i.csv
+    "$bin" history add a$i.csv $db --commit c$i --date 2026-11-$i --machine box 2>>add.err ||
         fail "add c$i: $(cat add.err)"
 done
 check_same "$(grep -c 'added' add.err)" 8 "add's lines"
@@ -40,8 +41,10 @@ grep -q '^no steps$' detect.out && ok || fail "a flat history has steps: $(cat d
 grep -q '^this detect sees a slower step at the newest commit above 5\.0% (median series)$' \
     detect.out && ok || fail "exact counts: detect sees any step beyond 5%: $(cat detect.out)"
 
-"$bin" history add b.csv $db --commit c09 --date 2026-11-09 --machine box 2>/dev/null || fail "add c09"
-"$bin" history add b.csv $db --commit c10 --date 2026-11-10T12:00:00+01:00 --machine box 2>/dev/null || fail "add c10"
+another_run b.csv 0000000000000b09 >b09.csv
+another_run b.csv 0000000000000b10 >b10.csv
+"$bin" history add b09.csv $db --commit c09 --date 2026-11-09 --machine box 2>/dev/null || fail "add c09"
+"$bin" history add b10.csv $db --commit c10 --date 2026-11-10T12:00:00+01:00 --machine box 2>/dev/null || fail "add c10"
 "$bin" history detect $db --json steps.json >detect.out 2>&1
 check_same "$?" 0 "detect with a step before the newest commit"
 python3 - steps.json <<'PY' && ok || fail "steps.json: $(cat steps.json)"
@@ -60,7 +63,8 @@ assert not [s for s in d["steps"] if s["algorithm"] == "msort"], d
 assert 5 < d["detectable_pct"] < 5.01, d  # exact counts: any step beyond the threshold
 PY
 
-"$bin" history add c.csv $db --commit c11 --date 2026-11-11 --machine box 2>/dev/null || fail "add c11"
+another_run c.csv 0000000000000c11 >c11.csv
+"$bin" history add c11.csv $db --commit c11 --date 2026-11-11 --machine box 2>/dev/null || fail "add c11"
 "$bin" history detect $db >detect.out 2>detect.err
 check_same "$?" 1 "detect with a slower step at the newest commit"
 grep -q 'SLOWER at the newest commit' detect.out && ok || fail "no mark: $(cat detect.out)"
@@ -112,11 +116,12 @@ grep -q "^ *12  $(echo "$head" | cut -c1-12) " list.out && ok || fail "the run's
 "$bin" history gate a.json $db --machine box2 >gate.out 2>gate.err
 check_same "$?" 2 "gate of a run filed already"
 grep -q "filed in the history already" gate.err && ok || fail "gate's refusal: $(cat gate.err)"
-"$bin" history gate c.csv $db --machine nobody >gate.out 2>gate.err
+another_run c.csv 0000000000000c12 >new.csv # a run not filed
+"$bin" history gate new.csv $db --machine nobody >gate.out 2>gate.err
 check_same "$?" 2 "gate against an unknown machine"
 grep -q "nobody.*box" gate.err && ok ||
     fail "gate's machines: $(cat gate.err)"
-"$bin" history gate c.csv $db --machine box --json - >gate.json 2>gate.err
+"$bin" history gate new.csv $db --machine box --json - >gate.json 2>gate.err
 check_same "$?" 0 "gate of exact counts"
 python3 - gate.json <<'PY' && ok || fail "gate.json: $(cat gate.json)"
 import json, sys

@@ -1,7 +1,7 @@
 #!/bin/sh
 # How the history files runs:
-#  - a run is filed once: the same run again (its start, host and command line), in another
-#    add or twice in one, is exit 2 and nothing is added; one commit has one date;
+#  - a run is filed once: the same run again (its run id), in another add, twice in one or in
+#    its other format, is exit 2 and nothing is added; one commit has one date;
 #  - an interrupted run is marked "incomplete" in list and show, and detect leaves it out of
 #    the step fit unless --incomplete is given;
 #  - a run filed under HEAD with uncommitted changes (run --history, history add) warns and is
@@ -37,16 +37,19 @@ check_refused "commit 'c1' is filed under the date 2026-11-01: 2026-11-05 would 
     "$bin" history add b.json $db --commit c1 --date 2026-11-05
 "$bin" history add b.json $db --commit c1 --date 2026-11-01 --machine box 2>/dev/null &&
     ok || fail "a second run of one commit, at its date"
+check_refused "b.csv: a run filed already (run 2 of h.sqlite)" \
+    "$bin" history add b.csv $db --commit c3 --date 2026-11-03 --machine box
 
 # incomplete runs: marked, and out of the step fit unless asked
 db="--db steps.sqlite"
 for i in 1 2 3 4 5; do
-    "$bin" history add a.csv $db --commit c$i --date 2026-11-0$i --machine box 2>/dev/null || fail "add c$i"
+    another_run a.csv 00000000000000c$i >a$i.csv
+    "$bin" history add a$i.csv $db --commit c$i --date 2026-11-0$i --machine box 2>/dev/null || fail "add c$i"
 done
 # c6: introsort 30% more comparisons, in a run that was interrupted
 awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "incomplete") c = i }
     NR > 1 { $c = "true" } NR > 1 && $4 == "introsort" { $9 = $9 * 1.3; $12 = (1 + $12 / 100) * 1.3 * 100 - 100 } 1' \
-    a.csv >slow-incomplete.csv
+    a.csv | another_run /dev/stdin 00000000000000c6 >slow-incomplete.csv
 "$bin" history add slow-incomplete.csv $db --commit c6 --date 2026-11-06 --machine box 2>/dev/null ||
     fail "add the incomplete run"
 "$bin" history list $db >out 2>err
@@ -85,8 +88,11 @@ for c in one two three; do
     GIT_COMMITTER_DATE="2026-11-01T12:00:00Z" git commit -q --allow-empty -m $c || fail "commit $c"
     git tag $c
 done
+n=0
 for c in three one two; do
-    "$bin" history add ../b.csv --db h.sqlite --commit $c --machine box 2>/dev/null || fail "add $c"
+    n=$((n + 1))
+    another_run ../b.csv 000000000000000$n >b-$c.csv
+    "$bin" history add b-$c.csv --db h.sqlite --commit $c --machine box 2>/dev/null || fail "add $c"
 done
 "$bin" history list --db h.sqlite >out 2>&1
 check_same "$(run_lines <out | awk '{ print $2 }' | tr '\n' ' ')" "one two three " "runs in ancestry order"

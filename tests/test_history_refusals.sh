@@ -23,7 +23,8 @@ M="--nelem 1000 --sizes 4 --patterns random --metric comparisons -q"
 mkdir ro
 db="--db ro/h.sqlite"
 "$bin" history add a.json $db --commit c1 --date 2026-11-01 --machine box 2>/dev/null || fail "add c1"
-"$bin" history add a.csv $db --commit c2 --date 2026-11-02 --machine box 2>/dev/null || fail "add c2"
+another_run a.csv 00000000000000c2 >a2.csv
+"$bin" history add a2.csv $db --commit c2 --date 2026-11-02 --machine box 2>/dev/null || fail "add c2"
 before=$(cksum <ro/h.sqlite; stat -c %Y ro/h.sqlite)
 sleep 1 # a write by a reader would show in the mtime
 

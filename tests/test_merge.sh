@@ -1,7 +1,8 @@
 #!/bin/sh
 # Shards and fleets through the binary: run --shard K/N and merge.
 #  - shards 1..N of a --metric comparisons matrix merged give exactly the unsharded run: the
-#    CSV byte for byte, the JSON apart from the date, command line and load average;
+#    CSV byte for byte but its run id, the JSON apart from the date, command line, run id and
+#    load average; the merged run's id is none of the shards';
 #  - the shards' cells partition the matrix (each shard non-empty);
 #  - merge is order-independent (every permutation of 3 shards, and of 2 machines x 2 shards:
 #    byte-identical outputs, JSON and CSV);
@@ -45,7 +46,7 @@ bad_merge() {
 # A results file without what is each run's own: its values of those fields blanked (a
 # shard's planned memory is its own cells' inputs).
 own_fields() {
-    grep -v '"date"\|"command_line"\|"load_average"\|"memory_peak_bytes"' "$1" |
+    grep -v '"date"\|"command_line"\|"run_id"\|"load_average"\|"memory_peak_bytes"' "$1" |
         sed 's/^\([[:space:]]*"\(wall\|timed\|counted\|warmups\|retaken\|inputs\|copies\|checks\)":\).*/\1 -/'
 }
 
@@ -68,7 +69,9 @@ for order in "s1 s2 s3" "s1 s3 s2" "s2 s1 s3" "s2 s3 s1" "s3 s1 s2" "s3 s2 s1"; 
     set -- $order
     if "$bin" merge $1.json $2.json $3.json -o m.json --csv m.csv 2>err; then ok; else
         fail "merge $order: $(cat err)"; fi
-    cmp -s m.csv whole.csv && ok || fail "merge $order: CSV differs from the unsharded run's"
+    without_run_id m.csv >m.csv.cut
+    without_run_id whole.csv >whole.csv.cut
+    cmp -s m.csv.cut whole.csv.cut && ok || fail "merge $order: CSV differs from the unsharded run's"
     # the date, the command, the load average and where the time went are each run's own (the
     # load average moves every 5 s: whole.json and shard 1 may straddle a change)
     own_fields m.json >m.cut
@@ -79,6 +82,13 @@ for order in "s1 s2 s3" "s1 s3 s2" "s2 s1 s3" "s2 s3 s1" "s3 s1 s2" "s3 s2 s1"; 
     else
         cp m.json first.json
     fi
+done
+# The merged run has an id of its own: none of its shards', nor the unsharded run's.
+run_id_of() { grep -m1 '"run_id"' "$1" | cut -d'"' -f4; }
+merged_id=$(run_id_of m.json)
+check_eval '[ ${#merged_id} -eq 16 ]'
+for f in s1.json s2.json s3.json whole.json; do
+    [ "$(run_id_of $f)" != "$merged_id" ] && ok || fail "the merged run has the id of $f"
 done
 # -o OUT.csv writes CSV; a whole run merges as itself.
 "$bin" merge whole.json -o w.csv 2>err && cmp -s w.csv whole.csv && ok || fail "-o w.csv"
@@ -198,10 +208,11 @@ run --shard 1/3 --json s1again.json
     ok || fail "runs of one shard pool into that shard: $(grep shard s11.json)"
 bad_merge "needs two runs or more" --pool p1.json -o x.json
 # A run given twice would count as two agreeing runs: refused, both arguments named, whether
-# the same file (however spelled) or the same run in another file (a copy: same samples).
+# the same file (however spelled) or the same run in another file (a copy: its run id; a copy
+# under another id: its samples).
 bad_merge "merge --pool: p1.json and ./p1.json are the same run" --pool p1.json p2.json \
     ./p1.json p3.json p4.json -o x.json
-cp p2.csv again.csv
+another_run p2.csv 00000000000000ff >again.csv
 bad_merge "p2.csv and again.csv are the same run: identical samples" --pool p1.csv p2.csv \
     p3.csv again.csv -o x.json
 

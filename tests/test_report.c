@@ -108,14 +108,14 @@ static void test_csv(const qsb_results *r)
     CHECK(starts_with(t, "pattern,nelem,size,algorithm,baseline,metric,reps,min,median,mean,"
                          "stddev,delta_pct,comparisons,verified,cv,median_lo,median_hi,"
                          "outliers,delta_lo,delta_hi,noisy,failure,mode,seed,samples,units,"
-                         "incomplete,states\n"));
+                         "incomplete,states,run_id\n"));
     CHECK(strstr(t, "\nsorted,49152,4,msort,msort,cycles,1,,3654381,,,,100,true,,,,0,,,false,,"
-                    "glibc-bench-2021,0x9abc56781234,3654381,0,false,\n") != NULL);
+                    "glibc-bench-2021,0x9abc56781234,3654381,0,false,,\n") != NULL);
     CHECK(strstr(t, "\nsorted,49152,4,introsort,msort,cycles,1,,5571774,,,52.46875,0,true,") !=
           NULL);
     CHECK(strstr(t, "\nbitonic,49152,32,introsort,msort,cycles,0,,,,,,0,false,,,,0,,,false,"
                     "\"not sorted at index 12, after 3 rounds\",glibc-bench-2021,"
-                    "0x9abc56781234,,,false,\n") != NULL);
+                    "0x9abc56781234,,,false,,\n") != NULL);
     free(t);
 }
 
@@ -184,6 +184,7 @@ static void test_context_keys(void)
     CHECK(qsb_matrix_copy(&c->matrix, &m) == 0);
     CHECK(qsb_set_string(&c->repetitions, "fixed: 1 rounds") == 0);
     CHECK(qsb_set_string(&c->machine, "box") == 0);
+    CHECK(qsb_set_string(&c->run_id, "0123456789abcdef") == 0);
     CHECK(qsb_set_string(&c->metric, "ns") == 0);
     c->shard_k = 1;
     c->shard_n = 2;

@@ -32,13 +32,14 @@ static const char *const csv_columns[] = {
     "min",      "median",    "mean",      "stddev",    "delta_pct", "comparisons",
     "verified", "cv",        "median_lo", "median_hi", "outliers",  "delta_lo", "delta_hi",
     "noisy",    "failure",   "mode",      "seed",      "samples",  "units",
-    "incomplete", "states"};
+    "incomplete", "states", "run_id"};
 #define NCOLUMNS (sizeof csv_columns / sizeof csv_columns[0])
 
 static const char *const context_fields[] = {
     "tool_version", "date",       "host",       "cpu_model", "caches", "cache_bytes",
     "libc",         "compiler",   "build_flags", "build_type", "timer", "tsc_hz",
-    "metric",       "seed",       "mode",       "command_line", "incomplete"};
+    "metric",       "seed",       "mode",       "command_line", "run_id",
+    "incomplete"};
 
 static char dir[256];
 
@@ -226,6 +227,13 @@ static void check_context(const cJSON *root, const char *metric)
         CHECK_MSG(cJSON_GetObjectItemCaseSensitive(context, context_fields[i]) != NULL,
                   "context.%s missing", context_fields[i]);
     CHECK(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(context, "incomplete")));
+    /* The run's id: 16 hex digits, the same on every row (which the CSV's rows repeat). */
+    const char *id = json_string(context, "run_id");
+    CHECK_MSG(id && strlen(id) == 16 && strspn(id, "0123456789abcdef") == 16, "run_id %s",
+              id ? id : "(none)");
+    const cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(root, "results"))
+        CHECK(id && json_string(row, "run_id") && strcmp(json_string(row, "run_id"), id) == 0);
     const char *m = json_string(context, "metric");
     CHECK_MSG(m && (metric ? strcmp(m, metric) == 0
                            : strcmp(m, "cycles") == 0 || strcmp(m, "ns") == 0),

@@ -117,7 +117,10 @@ done
 [ -s "$tmp/merged.csv" ] || fail "no merged file: $(cat "$tmp/log/merge.out" 2>/dev/null)"
 ls "$tmp/out" | sed 's/^/slurm: shard file /'
 "$bin" run $M --json "$tmp/whole.json" --csv "$tmp/whole.csv" >/dev/null 2>&1 || fail "unsharded run"
-cmp -s "$tmp/merged.csv" "$tmp/whole.csv" || fail "the merged CSV differs from the unsharded run's"
+# Each run has its own id (the last column): the rest must be the same.
+sed 's/,[^,]*$//' "$tmp/merged.csv" >"$tmp/merged.cut"
+sed 's/,[^,]*$//' "$tmp/whole.csv" >"$tmp/whole.cut"
+cmp -s "$tmp/merged.cut" "$tmp/whole.cut" || fail "the merged CSV differs from the unsharded run's"
 rows=$(($(wc -l <"$tmp/merged.csv") - 1))
-echo "slurm: merged $rows rows from $N shards = the unsharded run, byte for byte (CSV)"
+echo "slurm: merged $rows rows from $N shards = the unsharded run, byte for byte but the run id (CSV)"
 echo "1 passed, 0 failed"

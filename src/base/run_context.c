@@ -7,9 +7,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "machine.h"
+
+/* 64 random bits as 16 hex digits. Without the kernel's generator, the clock and the process
+** (which no other run shares at once) stand in for them. */
+static void new_run_id(char out[17])
+{
+    uint64_t bits;
+    if (getrandom(&bits, sizeof bits, GRND_NONBLOCK) != (ssize_t)sizeof bits) {
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        bits = ((uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec) ^
+               ((uint64_t)getpid() << 40);
+    }
+    snprintf(out, 17, "%016llx", (unsigned long long)bits);
+}
 
 void qsb_run_context_gather(qsb_run_context *c, const struct tm *utc)
 {
@@ -25,6 +40,7 @@ void qsb_run_context_gather(qsb_run_context *c, const struct tm *utc)
     qsb_caches_describe(&caches, c->caches, sizeof c->caches);
     for (size_t i = 0; i < 3; i++)
         c->cache_bytes[i] = caches.level[i].total_bytes;
+    new_run_id(c->run_id);
 }
 
 /* A word as a POSIX shell would need it: bare when it is safe, else in single quotes. */

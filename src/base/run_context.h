@@ -1,8 +1,8 @@
 /*
 ** Where and how a results file was made, gathered in one place for every command that
 ** writes one (run, audit): the date, this host, its CPU, caches and libc, and the command
-** line, shell-quoted so that it can be pasted back. The build's own facts (version,
-** compiler, flags) are version.h's.
+** line, shell-quoted so that it can be pasted back, and the run's id. The build's own facts
+** (version, compiler, flags) are version.h's.
 */
 #ifndef QSB_RUN_CONTEXT_H
 #define QSB_RUN_CONTEXT_H
@@ -17,6 +17,8 @@ typedef struct {
     char libc[128];          /* "glibc 2.36" */
     char caches[256];        /* human form (machine.h) */
     uint64_t cache_bytes[3]; /* L1d, L2, L3 totals; 0 when unknown */
+    char run_id[17];         /* 16 random hex digits: tells this run from every other, even
+                             ** one of the same command started in the same second */
 } qsb_run_context;
 
 /* Gathers the context at `utc`, the moment the command started. */

@@ -111,11 +111,11 @@ int qsb_run_record_context(qsb_results *r, const qsb_run_config *cfg, const qsb_
         QSB_COMPILER, QSB_BUILD_FLAGS, QSB_BUILD_TYPE, timer ? timer->name : "none",
         qsb_metric_name(cfg->metric),
         cfg->mode == QSB_MODE_COMPAT_2021 ? QSB_COMPAT_2021_NAME : "default",
-        cfg->command_line, cfg->algos[0].name};
+        cfg->command_line, where.run_id, cfg->algos[0].name};
     char **const fields[] = {
         &c->tool_version, &c->date,     &c->host,       &c->cpu_model,    &c->caches,
         &c->libc,         &c->compiler, &c->build_flags, &c->build_type,  &c->timer,
-        &c->metric,       &c->mode,     &c->command_line, &r->baseline};
+        &c->metric,       &c->mode,     &c->command_line, &c->run_id,      &r->baseline};
     int status = set_strings(values, fields, sizeof fields / sizeof fields[0]);
     if (status == QSB_OK)
         status = fill_matrix(c, cfg);

@@ -384,26 +384,14 @@ static int add_run_row(qsb_history *h, add_statements *s, int64_t run_id,
     return step_insert(h, st);
 }
 
-/* A run's identity: the moment it started on its host, with its command line (as merge
-** --pool tells one run given twice); NULL when its file does not give all three (a CSV
-** file). malloc'd. */
-static char *run_identity(const qsb_context *c)
-{
-    if (!c->date || !*c->date || !c->host || !c->command_line)
-        return NULL;
-    size_t len = strlen(c->date) + strlen(c->host) + strlen(c->command_line) + 3;
-    char *key = malloc(len);
-    if (key)
-        snprintf(key, len, "%s\n%s\n%s", c->date, c->host, c->command_line);
-    return key;
-}
-
 int qsb_history_holds_run(qsb_history *h, const qsb_context *c, bool *held)
 {
     *held = false;
-    char *key = run_identity(c);
-    if (!key) /* a file without its run's date (an old CSV): not known to be */
+    if (!qsb_run_has_key(c)) /* a CSV of an earlier version: not known to be */
         return QSB_OK;
+    char *key = qsb_run_key(c);
+    if (!key)
+        return qsb_out_of_memory("the history's runs");
     sqlite3_stmt *st;
     int status = qsb_sql_prepare(h, SQL_RUN_FILED, &st);
     if (status == QSB_OK) {
@@ -461,8 +449,8 @@ static int add_one_run(qsb_history *h, add_statements *s, const qsb_results *r,
                        const qsb_history_stamp *stamp, int64_t *id, long stop_at, long *rows)
 {
     const qsb_context *c = &r->context;
-    char *key = run_identity(c);
-    if (!key && c->date && c->host && c->command_line)
+    char *key = qsb_run_key(c);
+    if (!key && qsb_run_has_key(c))
         return qsb_out_of_memory("the history's runs");
     int status = check_filing(h, s, key, stamp);
     if (status != QSB_OK) {

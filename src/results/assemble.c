@@ -236,6 +236,8 @@ static void first_row(qsb_assembler *a, qsb_file_row *fr, size_t place)
     a->baseline = take(out->baseline ? &out->baseline : &fr->baseline);
     if (fr->mode && !c->mode)
         c->mode = take(&fr->mode);
+    if (fr->run_id && !c->run_id)
+        c->run_id = take(&fr->run_id);
     if (!c->seed && fr->has_seed)
         c->seed = fr->seed;
     c->incomplete |= fr->incomplete; /* every row of a file carries the run's flag */

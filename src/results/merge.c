@@ -140,6 +140,29 @@ static size_t matrix_index(const qsb_matrix *x, const qsb_cell *cell)
     return (p * x->n_sizes + z) * x->n_nelem + e;
 }
 
+/* A run's id as its 64 bits; false when it is not 16 hex digits (or absent). */
+static bool run_id_bits(const char *id, uint64_t *bits)
+{
+    if (!id || strlen(id) != 16 || strspn(id, "0123456789abcdef") != 16)
+        return false;
+    *bits = strtoull(id, NULL, 16);
+    return true;
+}
+
+int qsb_merged_run_id(const qsb_merge_input *in, size_t n, qsb_context *out)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t bits;
+        if (!run_id_bits(in[i].run.context.run_id, &bits))
+            return qsb_set_string(&out->run_id, NULL);
+        sum ^= bits;
+    }
+    char text[17];
+    snprintf(text, sizeof text, "%016llx", (unsigned long long)sum);
+    return qsb_set_string(&out->run_id, text);
+}
+
 /* Joins the machine's shards into *out (their cells are moved; the shards stay freeable). */
 static int join_machine(qsb_merge_input *in, size_t n, qsb_results *out)
 {
@@ -173,7 +196,8 @@ static int join_machine(qsb_merge_input *in, size_t n, qsb_results *out)
                 from[at] = in[i].file;
             }
         }
-    if (status == QSB_OK && qsb_context_copy(&out->context, &in[0].run.context) != 0)
+    if (status == QSB_OK && (qsb_context_copy(&out->context, &in[0].run.context) != 0 ||
+                             qsb_merged_run_id(in, n, &out->context) != 0))
         status = qsb_out_of_memory("merge");
     if (status == QSB_OK && qsb_set_string(&out->baseline, in[0].run.baseline) != 0)
         status = qsb_out_of_memory("merge");

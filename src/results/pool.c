@@ -164,15 +164,17 @@ static bool same_samples(const qsb_results *a, const qsb_results *b)
     return compared > 0;
 }
 
-/* The same run given twice: its samples, or its identity (the moment it started on its host,
-** with its command line), which a copy or a rewrite of the file keeps. Pooled, a run given
-** k times would count as k agreeing runs and shrink every interval toward zero width. */
+/* The same run given twice: its samples, or its name (qsb_run_key), which a copy or a rewrite
+** of the file into the other format keeps. Pooled, a run given k times would count as k
+** agreeing runs and shrink every interval toward zero width. */
 static const char *same_run(const qsb_results *a, const qsb_results *b)
 {
     const qsb_context *x = &a->context, *y = &b->context;
-    if (x->date && y->date && x->command_line && y->command_line &&
+    if (x->run_id && y->run_id && strcmp(x->run_id, y->run_id) == 0)
+        return "the same run: the same run id";
+    if (!x->run_id && !y->run_id && qsb_run_has_key(x) && qsb_run_has_key(y) &&
         strcmp(x->date, y->date) == 0 && strcmp(x->command_line, y->command_line) == 0 &&
-        qsb_same_text(x->host, y->host))
+        strcmp(x->host, y->host) == 0)
         return "the same run: same start, host and command line";
     return same_samples(a, b) ? "the same run: identical samples" : NULL;
 }
@@ -382,6 +384,7 @@ static void flag_noisy(qsb_cell *cell, double precision_pct, bool exact)
 static int pool_context(const qsb_merge_input *in, size_t n, qsb_results *out)
 {
     if (qsb_context_copy(&out->context, &in[0].run.context) != 0 ||
+        qsb_merged_run_id(in, n, &out->context) != 0 ||
         qsb_set_string(&out->baseline, in[0].run.baseline) != 0)
         return -1;
     qsb_context *c = &out->context;

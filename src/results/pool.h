@@ -25,15 +25,15 @@
 ** - a row failed in any run is failed; comparisons are the first run's (the counted sorts are
 **   the same input each time); retaken and near_units add up;
 ** - the context is the first run's, incomplete when any was, its drift factors 1 (the runs
-**   are the level above), its repetitions say it was pooled.
+**   are the level above), its repetitions say it was pooled, its run id the runs' XORed.
 **
 ** The runs must agree on metric, machine, seed, mode, baseline, shard, their whole matrix
 ** (when their files give it), their cells and rows and their algorithms' identities (the same
 ** command; runs of one shard pool into that shard, which merge then joins with the others);
 ** otherwise one line through diag naming the first difference and QSB_EUSAGE. Fewer than
-** QSB_MIN_UNITS runs pool without intervals, and a warning says so. No run may be given twice (merge's
-** runs: identical samples, or the same start, host and command line): one line naming both
-** files, QSB_EUSAGE.
+** QSB_MIN_UNITS runs pool without intervals, and a warning says so. No run may be given twice
+** (its run id, result.h qsb_run_key, or identical samples): one line naming both files,
+** QSB_EUSAGE.
 */
 #ifndef QSB_POOL_H
 #define QSB_POOL_H
@@ -43,9 +43,9 @@
 #include "merge.h"
 
 /* Whether run b may stand beside run a as another run of the same command, as pooling and
-** compare --calibration need: not the same run (identical samples, or the same start, host
-** and command line), and the same metric, machine, inputs, baseline, shard, matrix, cells
-** and algorithms (a plug-in's library and symbol, as the command lines give them). QSB_OK,
+** compare --calibration need: not the same run (its run id, or identical samples), and the
+** same metric, machine, inputs, baseline, shard, matrix, cells and algorithms (a plug-in's
+** library and symbol, as the command lines give them). QSB_OK,
 ** or one line naming who ("compare --calibration"), both files and the first difference,
 ** QSB_EUSAGE. */
 int qsb_check_separate_runs(const char *who, const qsb_results *a, const char *file_a,

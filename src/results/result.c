@@ -28,6 +28,24 @@ int qsb_set_string(char **field, const char *value)
     return 0;
 }
 
+bool qsb_run_has_key(const qsb_context *c)
+{
+    return c->run_id || (c->date && *c->date && c->host && c->command_line);
+}
+
+char *qsb_run_key(const qsb_context *c)
+{
+    if (!qsb_run_has_key(c))
+        return NULL;
+    if (c->run_id)
+        return strdup(c->run_id);
+    size_t len = strlen(c->date) + strlen(c->host) + strlen(c->command_line) + 3;
+    char *key = malloc(len);
+    if (key)
+        snprintf(key, len, "%s\n%s\n%s", c->date, c->host, c->command_line);
+    return key;
+}
+
 int qsb_row_init(qsb_row *row, const char *algorithm)
 {
     memset(row, 0, sizeof *row);
@@ -231,7 +249,7 @@ int qsb_matrix_copy(qsb_matrix *dst, const qsb_matrix *src)
 #define CONTEXT_STRINGS(c)                                                                   \
     &(c)->tool_version, &(c)->date, &(c)->host, &(c)->cpu_model, &(c)->caches, &(c)->libc,   \
         &(c)->compiler, &(c)->build_flags, &(c)->build_type, &(c)->timer, &(c)->metric,      \
-        &(c)->mode, &(c)->command_line, &(c)->governor, &(c)->turbo, &(c)->repetitions,      \
+        &(c)->mode, &(c)->command_line, &(c)->run_id, &(c)->governor, &(c)->turbo, &(c)->repetitions,      \
         &(c)->warmup, &(c)->nelem_source, &(c)->placement, &(c)->machine
 
 void qsb_time_split_add(qsb_time_split *sum, const qsb_time_split *part)

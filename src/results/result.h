@@ -69,6 +69,8 @@ typedef struct {
     uint64_t seed;
     char *mode;           /* "default" or "glibc-bench-2021" */
     char *command_line;
+    char *run_id;         /* 16 hex digits, one run's own (run_context.h); a merge's is its
+                          ** inputs' XORed; NULL when unknown (files of earlier versions) */
     bool incomplete;      /* interrupted: the cells are those finished */
     /* Noise control (JSON only, optional; readers may ignore them): */
     char *governor;       /* cpufreq scaling governor, "unknown" when not readable */
@@ -194,6 +196,13 @@ const char *qsb_machine_name(const qsb_context *c);
 int qsb_matrix_copy(qsb_matrix *dst, const qsb_matrix *src);
 /* Deep copy of a whole context, for merge; 0 or -1 when out of memory (then dst is freed). */
 int qsb_context_copy(qsb_context *dst, const qsb_context *src);
+
+/* Whether the context names its run: by its id, or (files written before ids) by the moment
+** it started on its host with its command line. */
+bool qsb_run_has_key(const qsb_context *c);
+/* That name, as pooling, calibration and the history tell one run given twice (in one format
+** or two); malloc'd, NULL when the context has none or out of memory. */
+char *qsb_run_key(const qsb_context *c);
 
 /* Building results (result.c), for the run and the readers. Functions returning int give 0,
 ** or -1 when out of memory, and report nothing: the caller reports. */

@@ -139,6 +139,7 @@ void qsb_file_row_view(const qsb_results *r, const qsb_cell *cell, size_t index,
     out->reps = out->row.nsamples;
     out->has_samples = 1;
     out->incomplete = r->context.incomplete;
+    out->run_id = r->context.run_id;
 }
 
 void qsb_file_row_init(qsb_file_row *r)
@@ -156,5 +157,6 @@ void qsb_file_row_free(qsb_file_row *r)
     free(r->baseline);
     free(r->metric);
     free(r->mode);
+    free(r->run_id);
     memset(r, 0, sizeof *r);
 }

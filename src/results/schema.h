@@ -16,7 +16,9 @@
 **   unit of each sample likewise (empty when unknown);
 ** - incomplete: the run's own flag (the context's in JSON) on every row, so that a CSV file of
 **   an interrupted run says so too; readers of files without it take false, and a reader sets
-**   its context's incomplete from it.
+**   its context's incomplete from it;
+** - run_id likewise: the run's id on every row, so that a CSV file names its run and one run
+**   given in both formats is known as one.
 **
 ** JSON: {"schema_version": 1, "context": {...}, "baseline": NAME, "results": [...]}
 ** - each result has the columns as members, in this order: numbers as numbers, NAN as null,
@@ -41,6 +43,7 @@ typedef struct {
     char *baseline;  /* owned */
     char *metric;    /* owned */
     char *mode;      /* owned, NULL when the file has none */
+    char *run_id;    /* owned, NULL when the file has none */
     uint64_t nelem, size, seed;
     uint64_t reps;   /* must equal the samples' count when the file gives samples */
     int has_seed;
@@ -96,7 +99,8 @@ typedef enum {
     X(batch,       UINT,    row.batch,              0, false)  \
     X(retaken,     UINT,    row.retaken,            0, false)  \
     X(near_units,  UINT,    row.near_units,         0, false)  \
-    X(states,      STATES,  row.states,             0, true)
+    X(states,      STATES,  row.states,             0, true)   \
+    X(run_id,      TEXT,    run_id,                 0, true)
 
 /* The members of a state's object in the JSON files' `states` beside the columns' median,
 ** delta_pct, delta_lo and delta_hi, which give those figures of the state alone. */
@@ -175,6 +179,7 @@ typedef enum { QSB_CTX_ALWAYS, QSB_CTX_RUN } qsb_context_group;
     X(seed,                SEED,    seed,                0, ALWAYS)     \
     X(mode,                TEXT,    mode,                0, ALWAYS)     \
     X(command_line,        TEXT,    command_line,        0, ALWAYS)     \
+    X(run_id,              NAME,    run_id,              0, ALWAYS)     \
     X(incomplete,          BOOL,    incomplete,          0, ALWAYS)     \
     X(governor,            TEXT,    governor,            0, RUN)        \
     X(turbo,               TEXT,    turbo,               0, RUN)        \
