@@ -131,7 +131,7 @@ void qsb_memory_plan_run(const qsb_run_config *cfg, unsigned plug_ins, qsb_memor
     m->bound_given = cfg->memory_bytes > 0;
     m->bound = m->bound_given ? cfg->memory_bytes : default_memory_bound();
     m->inputs = inputs_bytes(cfg);
-    /* Its buffers (work_buffers.c): the input, the work copy, the spare result, msort's
+    /* Its buffers (run.c): the input, the work copy, the spare result, msort's
     ** scratch, and one per plug-in; a one-process run keeps inputs between visits (run.c). */
     m->buffers = BUFFERS_OF_PROCESS + plug_ins;
     m->base = QSB_PROCESS_BASE_BYTES;

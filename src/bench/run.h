@@ -1,5 +1,5 @@
 /*
-** The benchmark matrix (run.c, and the files of matrix_state.h): sweeps over the cells under
+** The benchmark matrix (run.c): sweeps over the cells under
 ** the schedule (schedule.h), each sweep in a new placement (placement.h), so each visit of a
 ** cell is one unit of it (stats.h, units). A visit generates the input, counts comparisons
 ** (first visit), warms up, times interleaved rounds (only the sort inside the interval),

@@ -42,7 +42,7 @@ static int fill_noise_context(qsb_context *c, const qsb_run_config *cfg, const q
     c->sanitized = QSB_SANITIZED;
     c->precision_pct = cfg->precision_pct;
     c->budget_s = plan->budget_s > 0 ? plan->budget_s : NAN;
-    c->drift_ratios = c->drift_medians = NAN; /* known when the run ends (cell_summary.c) */
+    c->drift_ratios = c->drift_medians = NAN; /* known when the run ends (run.c) */
     qsb_placement_describe(placement, where, sizeof where);
     qsb_plan_describe(cfg, plan, repetitions, sizeof repetitions);
     if (cfg->warmup == QSB_WARMUP_AUTO)

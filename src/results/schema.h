@@ -150,7 +150,7 @@ typedef enum {
     QSB_CTX_CACHES,  /* uint64_t[3]: L1d, L2, L3 bytes, 0 when unknown */
     QSB_CTX_SHARD,   /* shard_k and shard_n as "K/N"; absent for a whole run (0/0) */
     QSB_CTX_MATRIX,  /* qsb_matrix as {nelem, sizes, patterns, algos, seed, mode}, absent when
-                     ** unknown: hand-written in report_json.c and read_json_context.c (its
+                     ** unknown: hand-written in report_json.c and read_json.c (its
                      ** lists, and its seed and mode checked against the context's) */
     QSB_CTX_TIME,    /* qsb_time_split as an object of QSB_TIME_PARTS, absent when unknown */
 } qsb_context_type;

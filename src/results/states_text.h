@@ -8,7 +8,7 @@
 ** the share of the row's processes (2 decimals), their count, the row's median in the state
 ** (1 decimal), and for a candidate the delta in % with its 95% interval (2 decimals; the
 ** interval absent under 3 processes). A baseline's states have no delta. The JSON files carry
-** the same numbers as an array of objects (report_json.c, read_json_row.c). States are well
+** the same numbers as an array of objects (report_json.c, read_json.c). States are well
 ** formed when there are 2 to QSB_STATES_MAX of them, every one of at least one process, all
 ** with a delta or none, each interval holding its delta, and shares summing to 1 within their
 ** rounding. The text is made and read here only, for the CSV writer and reader and the
