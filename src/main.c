@@ -9,24 +9,11 @@
 #include "diag.h"
 #include "generate.h"
 
-static const qsb_command commands[] = {
-    {"run", qsb_cmd_run, "the benchmark matrix (the default command)", qsb_run_specs},
-    {"list", qsb_cmd_list, "the algorithm registry and the input patterns", qsb_list_specs},
-    {"info", qsb_cmd_info, "this machine: CPU, caches, timer, libc, build", qsb_info_specs},
-    {"gen", qsb_cmd_gen, "write one input's raw bytes", qsb_gen_specs},
-    {"compare", qsb_cmd_compare, "regression check between two results files",
-     qsb_compare_specs},
-    {"merge", qsb_cmd_merge, "join shards (run --shard K/N) and machines into one file",
-     qsb_merge_specs},
-    {"plot", qsb_cmd_plot, "charts from a results file, through gnuplot", qsb_plot_specs},
-    {"report", qsb_cmd_report, "one self-contained HTML page of results files",
-     qsb_report_specs},
-    {"export", qsb_cmd_export, "a results file in a format CI dashboards read", qsb_export_specs},
-    {"history", qsb_cmd_history, "every run kept with its commit; steps across commits",
-     qsb_history_specs},
-    {"audit", qsb_cmd_audit, "stability, allocation, stack, worst case, broken comparators",
-     qsb_audit_specs},
-    {NULL, NULL, NULL, NULL},
+/* The commands, in the order --help lists them; each is defined in its own file. */
+static const qsb_command *const commands[] = {
+    &qsb_run_command,    &qsb_list_command,  &qsb_info_command,    &qsb_gen_command,
+    &qsb_compare_command, &qsb_merge_command, &qsb_plot_command,   &qsb_report_command,
+    &qsb_export_command, &qsb_history_command, &qsb_audit_command, NULL,
 };
 
 static const qsb_tool tool = {
@@ -43,8 +30,8 @@ static void print_help(bool all)
     printf("Usage: qsortbench [run] [OPTIONS]\n"
            "       qsortbench COMMAND [OPTIONS]   (qsortbench COMMAND --help for its options)\n"
            "\n%s\n\nCommands:\n", tool.description);
-    for (const qsb_command *c = commands; c->name; c++)
-        printf("  %-10s %s\n", c->name, c->summary);
+    for (const qsb_command *const *c = commands; *c; c++)
+        printf("  %-10s %s\n", (*c)->name, (*c)->summary);
     printf("\nOptions of run:\n");
     qsb_print_options(qsb_run_spec.options, all);
     printf("  %-26s %s\n", "-V, --version", "print the version, commit and build, and exit");
@@ -66,9 +53,9 @@ int main(int argc, char **argv)
     /* No word, or an option first: the default command, run, with argv[0] as its word. */
     int implicit_run = argc < 2 || argv[1][0] == '-';
     const char *word = implicit_run ? "run" : argv[1];
-    for (const qsb_command *c = commands; c->name; c++) {
-        if (strcmp(word, c->name) == 0)
-            return implicit_run ? c->run(argc, argv) : c->run(argc - 1, argv + 1);
+    for (const qsb_command *const *c = commands; *c; c++) {
+        if (strcmp(word, (*c)->name) == 0)
+            return implicit_run ? (*c)->run(argc, argv) : (*c)->run(argc - 1, argv + 1);
     }
     return qsb_usage_error("unknown command '%s'", qsb_quote(word));
 }

@@ -1,5 +1,5 @@
 /*
-** The table of an audit file (`audit --json FILE`, written by src/audit/audit_report.c), read
+** The table of an audit file (`audit --json FILE`, written by src/audit/audit.c), read
 ** back for the HTML report: one line of texts per algorithm and variant, the verdicts exactly
 ** as the audit wrote them (nothing is recomputed). The file is untrusted input: every string
 ** is copied as it is, for the writer to escape; a field of the wrong type is reported naming

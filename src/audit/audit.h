@@ -250,20 +250,13 @@ typedef struct {
 int qsb_audit_run_row(const qsb_audit_subject *subject, const qsb_audit_config *config,
                       qsb_audit_row *row);
 
-/* Cell texts shared by the reporters, so the table, CSV and JSON say the same thing. */
+/* Cell texts shared by the reporters, so the table, CSV and JSON say the same thing (audit.c
+** has the others). */
 const char *qsb_audit_stable_text(const qsb_audit_row *row);    /* "yes", "no", "UNSORTED" */
-const char *qsb_audit_allocates_text(const qsb_audit_row *row); /* "yes", "no", "n/a" */
-const char *qsb_audit_stack_text(const qsb_audit_row *row, char *buf, size_t len);
 const char *qsb_audit_worst_text(const qsb_audit_row *row);     /* "nlogn", "quadratic", ... */
-void qsb_audit_row_label(const qsb_audit_row *row, char *buf, size_t len); /* "msort (malloc fails)" */
 
-/* ---- reporters (audit_report.c) ---- */
+/* ---- reporters (audit.c) ---- */
 
-/* The text table in three parts, so rows can be printed as they are measured. */
-void qsb_audit_print_table_head(FILE *fp, const qsb_audit_config *config);
-void qsb_audit_print_table_row(FILE *fp, const qsb_audit_row *row);
-void qsb_audit_print_table_foot(FILE *fp, const qsb_audit_row *rows, size_t count,
-                                const qsb_audit_config *config);
 int qsb_audit_write_csv(FILE *fp, const qsb_audit_row *rows, size_t count);
 /* The JSON's context: where (run_context.h) and the command line. */
 int qsb_audit_write_json(FILE *fp, const qsb_audit_row *rows, size_t count,

@@ -1,5 +1,5 @@
 /*
-** The audit as a whole (audit_run.c): its subjects (each algorithm followed by its "malloc
+** The audit as a whole (audit.c): its subjects (each algorithm followed by its "malloc
 ** fails" row), every probe on each of them with the table printed row by row as each is
 ** measured, and the process it runs in (the allocation counter preloaded). The command
 ** splits the names, owns the set of plug-ins they resolve into (plugins.h) and the files; the

@@ -507,7 +507,7 @@ static double model_sort_s(const matrix_state *s, const qsb_row *m)
 /* The counted sorts' products, taken from the model instead of sorting: the exact counts
 ** (deterministic), the batch and a sort's duration (the first estimate). */
 static void matrix_take_from_model(const matrix_state *s, cell_plan *plan, qsb_cell *cell,
-                            const qsb_cell *m)
+                                   const qsb_cell *m)
 {
     for (size_t i = 0; i < cell->nrows; i++) {
         cell->rows[i].comparisons = m->rows[i].comparisons;
@@ -649,7 +649,7 @@ static int choose_batch(matrix_state *s, cell_plan *plan, size_t algo, qsb_row *
 /* Warm-ups, then (at the first visit) the batch size. Without a warm-up, the counted sort's
 ** time (an upper bound: the counting comparator is slower) is the first estimate. */
 static int matrix_prepare_algorithm(matrix_state *s, cell_plan *plan, size_t algo, qsb_row *row,
-                             qsb_visit_kind visit)
+                                    qsb_visit_kind visit)
 {
     bool first_visit = visit == QSB_FIRST_VISIT;
     double one_sort = plan->algos[algo].counted_s * 1e9 * counts_per_ns(s->setup->timer);

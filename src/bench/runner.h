@@ -3,9 +3,9 @@
 ** qsb_run_bench catches the stop signals (stop.h), has the caller open its outputs, warns
 ** about what makes timings noisy (the build, the governor, the load), pins the process
 ** (--pin), calibrates the timer, places the sorts (placement.h), plans the run (plan.h),
-** records its context (run_record.h), measures it in this process, in a watched child
+** records its context, measures it in this process, in a watched child
 ** (isolated.h) or by worker processes (workers.h), and hands the result to the caller's
-** reporter; then it tells where the time went (totals.h).
+** reporter; then it tells where the time went.
 **
 ** A one-process run (--reps, --processes 1) is measured in a watched child, and the reporter
 ** runs there: the child reports, commits the outputs and exits with the reporter's status,

@@ -1,6 +1,6 @@
 /*
 ** How many processes each state of a run got, and how many it would need for --precision:
-** for the run's last lines (totals.h) and what a later run should spend. A state's delta
+** for the run's last lines (runner.c) and what a later run should spend. A state's delta
 ** interval narrows about as 1/sqrt(its processes), so a state of m processes whose interval
 ** is h% wide (half-width, % of the paired ratio) reaches p% with about m (h/p)^2 of them, and
 ** never with fewer than QSB_STATE_MIN_UNITS (under that it has no interval: "too few"). The

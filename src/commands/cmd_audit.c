@@ -37,7 +37,7 @@ static const qsb_command_spec audit_spec = {
     "0 whatever properties are found (they are data), 1 when a subject FAILED\n"
     "(crashed, hung, exited or wrote outside its array), 2 usage error or bad input, 3 system\n"
     "error."};
-const qsb_command_spec *const qsb_audit_specs[] = {&audit_spec, NULL};
+static const qsb_command_spec *const audit_specs[] = {&audit_spec, NULL};
 
 /* Each option's argument ("" for --quick) into ctx, an array of OPT_COUNT texts. */
 static int on_option(void *ctx, int index, const char *arg)
@@ -93,7 +93,7 @@ static int audit_with_files(audit_job *job, const qsb_output_spec *paths)
     return qsb_with_outputs(paths, OUT_COUNT, &read, 1, audit_into, job);
 }
 
-int qsb_cmd_audit(int argc, char **argv)
+static int audit_main(int argc, char **argv)
 {
     const char *text[OPT_COUNT] = {NULL};
     int first, status = qsb_parse_options(&audit_spec, argc, argv, on_option, text, &first);
@@ -117,3 +117,11 @@ int qsb_cmd_audit(int argc, char **argv)
     qsb_plugins_free(job.plugins); /* last: the rows name its plug-ins */
     return status;
 }
+
+/* The command's row of the tool's table (main.c). */
+const qsb_command qsb_audit_command = {
+    .name = "audit",
+    .run = audit_main,
+    .summary = "stability, allocation, stack, worst case, broken comparators",
+    .specs = audit_specs,
+};

@@ -72,7 +72,7 @@ static const qsb_command_spec compare_spec = {
     "threshold) or failed verification (--strict: also a row in one file only; --calibration\n"
     "--strict: under 90% agreeing); 2 usage error or bad input (an unreadable or malformed\n"
     "file, different metrics, an output that is BASE or NEW); 3 system error; else 0."};
-const qsb_command_spec *const qsb_compare_specs[] = {&compare_spec, &qsb_compare_machines_spec,
+static const qsb_command_spec *const compare_specs[] = {&compare_spec, &qsb_compare_machines_spec,
                                                      NULL};
 
 typedef struct {
@@ -224,7 +224,7 @@ static int compare_command(compare_job *job)
     return qsb_compare_finish(&job->report, &job->shown, status);
 }
 
-int qsb_cmd_compare(int argc, char **argv)
+static int compare_main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) /* two machines of a fleet: fleet_view.h */
         if (strncmp(argv[i], "--machines", 10) == 0 && (!argv[i][10] || argv[i][10] == '='))
@@ -255,3 +255,11 @@ int qsb_cmd_compare(int argc, char **argv)
     qsb_results_free(&job.cand);
     return status;
 }
+
+/* The command's row of the tool's table (main.c). */
+const qsb_command qsb_compare_command = {
+    .name = "compare",
+    .run = compare_main,
+    .summary = "regression check between two results files",
+    .specs = compare_specs,
+};

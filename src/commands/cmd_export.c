@@ -36,7 +36,7 @@ static const qsb_command_spec export_spec = {
     export_options,
     "0 success, 2 usage error or bad input (an unreadable or malformed file, a\n"
     "format that cannot carry the results, -o naming RESULTS), 3 system error (I/O)."};
-const qsb_command_spec *const qsb_export_specs[] = {&export_spec, NULL};
+static const qsb_command_spec *const export_specs[] = {&export_spec, NULL};
 
 typedef struct {
     const qsb_export_format *format;
@@ -75,7 +75,7 @@ static int export_into(const qsb_outputs *out, void *arg)
     return status;
 }
 
-int qsb_cmd_export(int argc, char **argv)
+static int export_main(int argc, char **argv)
 {
     export_config cfg = {NULL, NULL, NULL};
     int first;
@@ -93,3 +93,11 @@ int qsb_cmd_export(int argc, char **argv)
     const qsb_file_group read = {"RESULTS", QSB_FILES_READ, &cfg.results, 1};
     return qsb_with_outputs(paths, 1, &read, 1, export_into, &cfg); /* -o may not be RESULTS */
 }
+
+/* The command's row of the tool's table (main.c). */
+const qsb_command qsb_export_command = {
+    .name = "export",
+    .run = export_main,
+    .summary = "a results file in a format CI dashboards read",
+    .specs = export_specs,
+};

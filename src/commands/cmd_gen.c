@@ -36,7 +36,7 @@ static const qsb_command_spec gen_spec = {
     gen_options,
     "0 success, 2 usage error or bad input (binary data for a terminal, an\n"
     "output refused), 3 system error (I/O)."};
-const qsb_command_spec *const qsb_gen_specs[] = {&gen_spec, NULL};
+static const qsb_command_spec *const gen_specs[] = {&gen_spec, NULL};
 
 typedef struct {
     uint64_t nelem;
@@ -144,7 +144,7 @@ static int generate_into(const qsb_outputs *out, void *arg)
     return status;
 }
 
-int qsb_cmd_gen(int argc, char **argv)
+static int gen_main(int argc, char **argv)
 {
     gen_config cfg = {.seed = QSB_DEFAULT_SEED, .mode = QSB_MODE_DEFAULT, .output = "-"};
     int first;
@@ -162,3 +162,11 @@ int qsb_cmd_gen(int argc, char **argv)
     const qsb_output_spec output[1] = {{NULL, cfg.output}}; /* messages name the path alone */
     return status == QSB_OK ? qsb_with_outputs(output, 1, NULL, 0, generate_into, &cfg) : status;
 }
+
+/* The command's row of the tool's table (main.c). */
+const qsb_command qsb_gen_command = {
+    .name = "gen",
+    .run = gen_main,
+    .summary = "write one input's raw bytes",
+    .specs = gen_specs,
+};

@@ -562,11 +562,11 @@ static const history_verb verbs[] = {
 
 /* The verbs' tables, in the table's order, for the man page and the completion; a verb added
 ** above without its table here does not compile. */
-const qsb_command_spec *const qsb_history_specs[] = {&add_spec, &list_spec, &show_spec,
+static const qsb_command_spec *const history_specs[] = {&add_spec, &list_spec, &show_spec,
                                                      &detect_spec, &bisect_spec, &gate_spec, NULL};
-_Static_assert(sizeof qsb_history_specs / sizeof *qsb_history_specs ==
+_Static_assert(sizeof history_specs / sizeof *history_specs ==
                    sizeof verbs / sizeof *verbs,
-               "every history verb's table is in qsb_history_specs");
+               "every history verb's table is in history_specs");
 
 static const char *verb_word(const history_verb *v)
 {
@@ -597,7 +597,7 @@ static const char *verb_names(char *buf, size_t len)
     return buf;
 }
 
-int qsb_cmd_history(int argc, char **argv)
+static int history_main(int argc, char **argv)
 {
     char names[128];
     qsb_usage_help_of("history");
@@ -622,3 +622,11 @@ int qsb_cmd_history(int argc, char **argv)
     return qsb_usage_error("history: unknown verb '%s' (%s)", qsb_quote(argv[1]),
                            verb_names(names, sizeof names));
 }
+
+/* The command's row of the tool's table (main.c). */
+const qsb_command qsb_history_command = {
+    .name = "history",
+    .run = history_main,
+    .summary = "every run kept with its commit; steps across commits",
+    .specs = history_specs,
+};

@@ -38,7 +38,7 @@ static const qsb_command_spec info_spec = {
     "Describe this machine: CPU, caches, the --nelem auto counts, timer, libc, build.",
     info_options,
     "0 success, 2 usage error, 3 system error (I/O)."};
-const qsb_command_spec *const qsb_info_specs[] = {&info_spec, NULL};
+static const qsb_command_spec *const info_specs[] = {&info_spec, NULL};
 
 static const char *const level_names[3] = {"L1d", "L2", "L3"};
 
@@ -249,7 +249,7 @@ static int describe_into(const qsb_outputs *out, void *arg)
     return out->file[0].fp ? qsb_json_print(out->file[0].fp, info_json(&m), "info JSON") : QSB_OK;
 }
 
-int qsb_cmd_info(int argc, char **argv)
+static int info_main(int argc, char **argv)
 {
     const char *paths[2] = {NULL, NULL}; /* --json, --history */
     int first;
@@ -262,6 +262,14 @@ int qsb_cmd_info(int argc, char **argv)
     const qsb_file_group history = {"--history", QSB_FILES_READ, &paths[OPT_HISTORY], 1};
     return qsb_with_outputs(output, 1, &history, 1, describe_into, paths);
 }
+
+/* The command's row of the tool's table (main.c). */
+const qsb_command qsb_info_command = {
+    .name = "info",
+    .run = info_main,
+    .summary = "this machine: CPU, caches, timer, libc, build",
+    .specs = info_specs,
+};
 
 int qsb_print_version(void)
 {

@@ -12,7 +12,7 @@
 static const qsb_command_spec list_spec = {
     "list", "", "Print the algorithm registry and the input patterns, one per line.", NULL,
     "0 success, 2 for bad arguments."};
-const qsb_command_spec *const qsb_list_specs[] = {&list_spec, NULL};
+static const qsb_command_spec *const list_specs[] = {&list_spec, NULL};
 
 static int ignore_option(void *ctx, int index, const char *arg)
 {
@@ -32,7 +32,7 @@ static void print_properties(unsigned p)
            p & QSB_PROP_FALLBACK ? " fallback" : "         ");
 }
 
-int qsb_cmd_list(int argc, char **argv)
+static int list_main(int argc, char **argv)
 {
     int first;
     int status = qsb_parse_options(&list_spec, argc, argv, ignore_option, NULL, &first);
@@ -54,3 +54,11 @@ int qsb_cmd_list(int argc, char **argv)
                qsb_patterns[i].seed_pattern ? " (seed pattern)" : "");
     return QSB_OK;
 }
+
+/* The command's row of the tool's table (main.c). */
+const qsb_command qsb_list_command = {
+    .name = "list",
+    .run = list_main,
+    .summary = "the algorithm registry and the input patterns",
+    .specs = list_specs,
+};

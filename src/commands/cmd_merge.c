@@ -52,7 +52,7 @@ static const qsb_command_spec merge_spec = {
     merge_options,
     "0 success, 2 usage error or bad input (an unreadable or malformed file,\n"
     "files that cannot be merged, an output that is an input), 3 system error (I/O)."};
-const qsb_command_spec *const qsb_merge_specs[] = {&merge_spec, NULL};
+static const qsb_command_spec *const merge_specs[] = {&merge_spec, NULL};
 
 typedef struct {
     const char *csv, *json;
@@ -183,7 +183,7 @@ static int merge_into(const qsb_outputs *out, void *arg)
     return status;
 }
 
-int qsb_cmd_merge(int argc, char **argv)
+static int merge_main(int argc, char **argv)
 {
     merge_outputs o = {0};
     int first;
@@ -208,3 +208,11 @@ int qsb_cmd_merge(int argc, char **argv)
     }
     return status;
 }
+
+/* The command's row of the tool's table (main.c). */
+const qsb_command qsb_merge_command = {
+    .name = "merge",
+    .run = merge_main,
+    .summary = "join shards (run --shard K/N) and machines into one file",
+    .specs = merge_specs,
+};

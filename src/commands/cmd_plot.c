@@ -31,7 +31,7 @@ static const qsb_command_spec plot_spec = {
     plot_options,
     "0 success, 2 usage error or bad input, 3 system error (gnuplot missing or\n"
     "failing, I/O)."};
-const qsb_command_spec *const qsb_plot_specs[] = {&plot_spec, NULL};
+static const qsb_command_spec *const plot_specs[] = {&plot_spec, NULL};
 
 typedef struct {
     const char *out_dir;
@@ -54,7 +54,7 @@ static int handle_option(void *ctx, int index, const char *arg)
     }
 }
 
-int qsb_cmd_plot(int argc, char **argv)
+static int plot_main(int argc, char **argv)
 {
     plot_config cfg = {NULL, QSB_PLOT_PNG, NULL};
     int first;
@@ -81,3 +81,11 @@ int qsb_cmd_plot(int argc, char **argv)
     free(runs);
     return status;
 }
+
+/* The command's row of the tool's table (main.c). */
+const qsb_command qsb_plot_command = {
+    .name = "plot",
+    .run = plot_main,
+    .summary = "charts from a results file, through gnuplot",
+    .specs = plot_specs,
+};

@@ -61,7 +61,7 @@ static const qsb_command_spec report_spec = {
     report_options,
     "0 success, 2 usage error or bad input (an unreadable or malformed file, -o\n"
     "naming an operand), 3 system error (gnuplot missing or failing, I/O)."};
-const qsb_command_spec *const qsb_report_specs[] = {&report_spec, NULL};
+static const qsb_command_spec *const report_specs[] = {&report_spec, NULL};
 
 typedef struct {
     const char *output;
@@ -208,7 +208,7 @@ static int report_into(const qsb_outputs *out, void *arg)
     return status;
 }
 
-int qsb_cmd_report(int argc, char **argv)
+static int report_main(int argc, char **argv)
 {
     report_config cfg = {NULL, NULL,
                          {.threshold_pct = QSB_DEFAULT_THRESHOLD_PCT, .alpha = QSB_DEFAULT_ALPHA,
@@ -232,3 +232,11 @@ int qsb_cmd_report(int argc, char **argv)
     /* the page may not be one of the files read */
     return qsb_with_outputs(paths, 1, read, cfg.history ? 2 : 1, report_into, &cfg);
 }
+
+/* The command's row of the tool's table (main.c). */
+const qsb_command qsb_report_command = {
+    .name = "report",
+    .run = report_main,
+    .summary = "one self-contained HTML page of results files",
+    .specs = report_specs,
+};

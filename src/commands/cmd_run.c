@@ -148,7 +148,7 @@ static void say_auto_nelem(const qsb_run_config *cfg)
 }
 
 /* The plug-ins of --algos are the command's (plugins.h): freed after the config naming them. */
-int qsb_cmd_run(int argc, char **argv)
+static int run_main(int argc, char **argv)
 {
     qsb_plugins *plugins = qsb_plugins_new();
     qsb_run_options run = {0};
@@ -162,3 +162,11 @@ int qsb_cmd_run(int argc, char **argv)
     qsb_plugins_free(plugins);
     return status;
 }
+
+/* The command's row of the tool's table (main.c). */
+const qsb_command qsb_run_command = {
+    .name = "run",
+    .run = run_main,
+    .summary = "the benchmark matrix (the default command)",
+    .specs = qsb_run_specs,
+};

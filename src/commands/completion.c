@@ -165,15 +165,15 @@ static void put_function(FILE *out, const qsb_tool *tool)
           "    COMPREPLY=()\n"
           "    if ((COMP_CWORD == 1)) && [[ $cur != -* ]]; then\n"
           "        _qsortbench_words '", out);
-    for (const qsb_command *c = tool->commands; c->name; c++)
-        fprintf(out, "%s%s", c == tool->commands ? "" : " ", c->name);
+    for (const qsb_command *const *at = tool->commands, *c = *at; c; c = *++at)
+        fprintf(out, "%s%s", at == tool->commands ? "" : " ", c->name);
     fputs("'\n        return\n    fi\n"
           "    # The command word (none: run), and history's verb.\n"
           "    [[ ${COMP_WORDS[1]} != -* ]] && key=${COMP_WORDS[1]}\n"
           "    if [[ $key == history ]]; then\n"
           "        if ((COMP_CWORD == 2)); then\n"
           "            _qsortbench_words '", out);
-    for (const qsb_command *c = tool->commands; c->name; c++)
+    for (const qsb_command *const *at = tool->commands, *c = *at; c; c = *++at)
         for (const qsb_command_spec *const *s = c->specs; *s; s++)
             if (strcmp(c->name, "history") == 0 && qsb_spec_verb(*s))
                 fprintf(out, "%s%s", s == c->specs ? "" : " ", qsb_spec_verb(*s));
@@ -181,7 +181,7 @@ static void put_function(FILE *out, const qsb_tool *tool)
           "        key=history/${COMP_WORDS[2]}\n    fi\n\n"
           "    # The value of the option before the word.\n"
           "    case $key:$prev in\n", out);
-    for (const qsb_command *c = tool->commands; c->name; c++)
+    for (const qsb_command *const *at = tool->commands, *c = *at; c; c = *++at)
         for (const qsb_command_spec *const *s = c->specs; *s; s++)
             for (const qsb_option *o = (*s)->options; o && o->name; o++)
                 if (o->arg)
@@ -189,7 +189,7 @@ static void put_function(FILE *out, const qsb_tool *tool)
     fputs("    esac\n\n"
           "    if [[ $cur == -* ]]; then\n"
           "        case $key in\n", out);
-    for (const qsb_command *c = tool->commands; c->name; c++)
+    for (const qsb_command *const *at = tool->commands, *c = *at; c; c = *++at)
         for (const qsb_command_spec *const *s = c->specs; *s; s++)
             if (first_of_key(c, s))
                 put_options_case(out, c, *s);

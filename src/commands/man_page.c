@@ -179,7 +179,7 @@ static void tool_page(FILE *out, const qsb_tool *tool)
           "\\fBqsortbench\\-\\fICOMMAND\\fR(1), and its own \\fB\\-\\-help\\fR. "
           "\\fBqsortbench\\fR(7) summarizes the measurement model.\n"
           ".SH COMMANDS\n", out);
-    for (const qsb_command *c = tool->commands; c->name; c++) {
+    for (const qsb_command *const *at = tool->commands, *c = *at; c; c = *++at) {
         fprintf(out, ".TP\n\\fB%s\\fR\n", c->name);
         put_text(out, c->summary);
         fprintf(out, " (\\fBqsortbench\\-%s\\fR(1))\n", c->name);
@@ -208,7 +208,7 @@ static void tool_page(FILE *out, const qsb_tool *tool)
           ".TP\n.I " QSB_DATADIR "/plots/\n"
           "The gnuplot scripts of \\fBplot\\fR and \\fBreport\\fR.\n"
           ".SH \"SEE ALSO\"\n", out);
-    for (const qsb_command *c = tool->commands; c->name; c++)
+    for (const qsb_command *const *at = tool->commands, *c = *at; c; c = *++at)
         fprintf(out, "\\fBqsortbench\\-%s\\fR(1), ", c->name);
     fputs("\\fBqsortbench\\fR(7), \\fBgnuplot\\fR(1)\n", out);
 }
@@ -235,7 +235,7 @@ static int write_page(const char *dir, const char *file, const qsb_tool *tool,
 int qsb_write_man_pages(const qsb_tool *tool, const char *dir)
 {
     int status = write_page(dir, "qsortbench.1", tool, NULL);
-    for (const qsb_command *c = tool->commands; c->name && status == QSB_OK; c++) {
+    for (const qsb_command *const *at = tool->commands, *c = *at; c && status == QSB_OK; c = *++at) {
         char file[64];
         snprintf(file, sizeof file, "qsortbench-%s.1", c->name);
         status = write_page(dir, file, tool, c);

@@ -114,7 +114,7 @@ static double column_double(sqlite3_stmt *st, int i)
 ** malloc'd array of items, *items and *n. On failure (reported, doing naming it) the rows
 ** read so far stay in *items for the caller to free. */
 static int sql_select(qsb_history *h, const char *sql, const char *param, size_t item_size,
-                   sql_row_reader read, void **items, size_t *n, const char *doing)
+                      sql_row_reader read, void **items, size_t *n, const char *doing)
 {
     *items = NULL;
     *n = 0;

@@ -76,7 +76,7 @@ static const cJSON *member_of(const cJSON *obj, const char *key)
 ** absent (or null) member is refused when `required` is non-zero. QSB_OK, or the error
 ** reported. */
 static int get_string(const json_place *at, const cJSON *obj, const char *key,
-                        int required, char **out)
+                      int required, char **out)
 {
     const cJSON *item = member_of(obj, key);
     *out = NULL;
@@ -100,7 +100,7 @@ static int number_to_u64(double v, uint64_t *out)
 }
 
 static int get_u64(const json_place *at, const cJSON *obj, const char *key,
-                     int required, uint64_t *out)
+                   int required, uint64_t *out)
 {
     const cJSON *item = member_of(obj, key);
     if (!item)
@@ -112,7 +112,7 @@ static int get_u64(const json_place *at, const cJSON *obj, const char *key,
 
 /* Absent or null means unknown (NAN), as the writers put it. */
 static int get_double(const json_place *at, const cJSON *obj, const char *key,
-                        int required, double *out)
+                      int required, double *out)
 {
     const cJSON *item = member_of(obj, key);
     *out = NAN;
@@ -127,7 +127,7 @@ static int get_double(const json_place *at, const cJSON *obj, const char *key,
 }
 
 static int get_bool(const json_place *at, const cJSON *obj, const char *key,
-                      int required, bool *out)
+                    int required, bool *out)
 {
     const cJSON *item = member_of(obj, key);
     if (!item)
@@ -140,7 +140,7 @@ static int get_bool(const json_place *at, const cJSON *obj, const char *key,
 
 /* The seed: a number, or a "0x..." string (a number above 2^53 would lose bits). */
 static int get_seed(const json_place *at, const cJSON *obj, const char *key, uint64_t *out,
-                      int *found)
+                    int *found)
 {
     const cJSON *item = member_of(obj, key);
     *found = item != NULL;
