@@ -28,8 +28,6 @@ typedef enum {
     QSB_GATE_COUNT
 } qsb_gate_verdict;
 
-const char *qsb_gate_verdict_name(qsb_gate_verdict v);
-
 typedef struct {
     const qsb_cell *cell;       /* NEW's */
     size_t row;                 /* its index in the cell */
