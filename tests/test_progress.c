@@ -16,20 +16,20 @@
 static void test_format(void)
 {
     char buf[200];
-    size_t len = qsb_progress_format(buf, 199, 0, 45, "sorted n=49152 size=4", 0.0);
+    size_t len = qsb_progress_format(buf, 199, 0, 45, "sorted n=49152 size=4", 0.0, -1.0);
     CHECK_MSG(strcmp(buf, "[0/45] 0% sorted n=49152 size=4  0:00 elapsed, ~? left") == 0,
               "%s", buf);
     CHECK_EQ_U64(len, strlen(buf));
 
     /* 15 of 45 in 30 s: 2 s a cell, 30 cells left, one minute. */
-    qsb_progress_format(buf, 199, 15, 45, "random n=786432 size=8", 30.0);
+    qsb_progress_format(buf, 199, 15, 45, "random n=786432 size=8", 30.0, -1.0);
     CHECK_MSG(strcmp(buf, "[15/45] 33% random n=786432 size=8  0:30 elapsed, ~1:00 left") == 0,
               "%s", buf);
 
-    qsb_progress_format(buf, 199, 45, 45, NULL, 3725.0);
+    qsb_progress_format(buf, 199, 45, 45, NULL, 3725.0, -1.0);
     CHECK_MSG(strcmp(buf, "[45/45] 100%  1:02:05 elapsed, ~0:00 left") == 0, "%s", buf);
 
-    len = qsb_progress_format(buf, 10, 15, 45, "random n=786432 size=8", 30.0);
+    len = qsb_progress_format(buf, 10, 15, 45, "random n=786432 size=8", 30.0, -1.0);
     CHECK_EQ_U64(len, 10);
     CHECK(strcmp(buf, "[15/45] 33") == 0);
 }
@@ -40,10 +40,10 @@ static char *capture_stderr(int write_fd, int read_fd, bool enabled, size_t *len
     int saved = dup(STDERR_FILENO);
     dup2(write_fd, STDERR_FILENO);
     qsb_progress_begin(2, enabled ? QSB_PROGRESS_SHOWN : QSB_PROGRESS_QUIET);
-    qsb_progress_update(0, "sorted n=49152 size=4");
-    qsb_progress_update(1, "sorted n=786432 size=4");
+    qsb_progress_update(0, "sorted n=49152 size=4", -1.0);
+    qsb_progress_update(1, "sorted n=786432 size=4", -1.0);
     qsb_progress_clear();
-    qsb_progress_update(1, "x");
+    qsb_progress_update(1, "x", -1.0);
     qsb_progress_end();
     dup2(saved, STDERR_FILENO);
     close(saved);
@@ -92,7 +92,7 @@ static void test_lines_off_terminal(void)
         qsb_progress_begin(40, shown ? QSB_PROGRESS_SHOWN : QSB_PROGRESS_QUIET);
         for (size_t done = 0; done < 40; done++) {
             fake_now += done == 20 ? 25.0 : 7.0;
-            qsb_progress_update_eta((size_t)done, "worker process 3", 300.0 - 7.0 * done);
+            qsb_progress_update((size_t)done, "worker process 3", 300.0 - 7.0 * done);
             qsb_progress_tick();
         }
         qsb_progress_end();

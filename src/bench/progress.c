@@ -65,19 +65,12 @@ static void format_duration(double seconds, char *buf, size_t len)
 }
 
 size_t qsb_progress_format(char *buf, size_t width, size_t done, size_t total,
-                           const char *label, double elapsed_s)
-{
-    double remaining = done > 0 && done <= total
-                           ? elapsed_s / (double)done * (double)(total - done)
-                           : -1.0;
-    return qsb_progress_format_eta(buf, width, done, total, label, elapsed_s, remaining);
-}
-
-size_t qsb_progress_format_eta(char *buf, size_t width, size_t done, size_t total,
-                               const char *label, double elapsed_s, double remaining_s)
+                           const char *label, double elapsed_s, double remaining_s)
 {
     char elapsed[32], left[32] = "?";
     format_duration(elapsed_s, elapsed, sizeof elapsed);
+    if (remaining_s < 0.0 && done > 0 && done <= total) /* none given: at the rate so far */
+        remaining_s = elapsed_s / (double)done * (double)(total - done);
     if (remaining_s >= 0.0)
         format_duration(remaining_s, left, sizeof left);
     unsigned percent = total ? (unsigned)(100.0 * (double)done / (double)total) : 100;
@@ -129,10 +122,8 @@ static size_t text_now(char *text, size_t width, double now)
     double elapsed = now - line.start_s, remaining = -1.0;
     if (line.remaining_s >= 0.0)
         remaining = fmax(0.0, line.remaining_s - (now - line.updated_s));
-    else if (line.done > 0 && line.done <= line.total)
-        remaining = elapsed / (double)line.done * (double)(line.total - line.done);
-    return qsb_progress_format_eta(text, width, line.done, line.total, line.label, elapsed,
-                                   remaining);
+    return qsb_progress_format(text, width, line.done, line.total, line.label, elapsed,
+                               remaining);
 }
 
 static void redraw(void)
@@ -164,7 +155,7 @@ void qsb_progress_tick(void)
         redraw();
 }
 
-void qsb_progress_update_eta(size_t done, const char *label, double remaining_s)
+void qsb_progress_update(size_t done, const char *label, double remaining_s)
 {
     if (!line.active && !line.logging)
         return;
@@ -176,11 +167,6 @@ void qsb_progress_update_eta(size_t done, const char *label, double remaining_s)
         log_if_due();
     else
         redraw();
-}
-
-void qsb_progress_update(size_t done, const char *label)
-{
-    qsb_progress_update_eta(done, label, -1.0);
 }
 
 void qsb_progress_clear(void)

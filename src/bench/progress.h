@@ -3,8 +3,7 @@
 ** in place with '\r' and erased at the end; elsewhere (a CI log, a file) a plain line
 ** "qsortbench: progress: ..." every QSB_PROGRESS_LOG_S seconds, no control characters, so that
 ** a long run is seen to move. It shows the cells done / total, the current cell, the elapsed
-** time and an estimate of the time remaining (elapsed / done * cells left, or the caller's:
-** qsb_progress_update_eta).
+** time and an estimate of the time remaining (elapsed / done * cells left, or the caller's).
 ** One line per process, so the state is module-private.
 ** No colour is used (NO_COLOR has nothing to turn off).
 */
@@ -32,12 +31,9 @@ void qsb_progress_use_clock(double (*now_s)(void));
 void qsb_progress_set_total(size_t total);
 
 /* `done` cells are finished and `label` ("sorted n=49152 size=4") is the one running now
-** (NULL or "" when none). Redraws the line. */
-void qsb_progress_update(size_t done, const char *label);
-
-/* Like qsb_progress_update, with the caller's estimate of the seconds left (negative:
-** unknown); the redraws of qsb_progress_tick count it down. */
-void qsb_progress_update_eta(size_t done, const char *label, double remaining_s);
+** (NULL or "" when none), with the caller's estimate of the seconds left (negative: none, the
+** rate so far tells it); the redraws of qsb_progress_tick count it down. Redraws the line. */
+void qsb_progress_update(size_t done, const char *label, double remaining_s);
 
 /* Redraws the line as last updated (the elapsed time and the estimate move on). */
 void qsb_progress_tick(void);
@@ -50,13 +46,10 @@ void qsb_progress_clear(void);
 void qsb_progress_end(void);
 
 /* The line's text, cut to `width` columns (no '\r', no padding) into buf, which holds
-** width + 1 bytes: the pure part, for tests. elapsed_s is the time since begin. Returns the
-** length written. */
+** width + 1 bytes: the pure part, for tests. elapsed_s is the time since begin, remaining_s
+** the time left (negative: at the rate so far, "?" before a cell is done). Returns the length
+** written. */
 size_t qsb_progress_format(char *buf, size_t width, size_t done, size_t total,
-                           const char *label, double elapsed_s);
-
-/* The same with the remaining time given (negative: unknown, shown as "?"). */
-size_t qsb_progress_format_eta(char *buf, size_t width, size_t done, size_t total,
-                               const char *label, double elapsed_s, double remaining_s);
+                           const char *label, double elapsed_s, double remaining_s);
 
 #endif

@@ -774,7 +774,7 @@ static void show_progress(const matrix_state *s, const cell_plan *plan, size_t s
     char label[96];
     snprintf(label, sizeof label, "unit %zu: %s n=%llu size=%llu", sweep, plan->pattern->name,
              (unsigned long long)plan->nelem, (unsigned long long)plan->size);
-    qsb_progress_update_eta(cells_with_minimum(s), label, remaining_s(s));
+    qsb_progress_update(cells_with_minimum(s), label, remaining_s(s));
 }
 
 /* Rounds of one unit: for slice_s seconds (at least one round), or with --reps the unit's

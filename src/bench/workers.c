@@ -500,7 +500,7 @@ static void show_start(workers *w, const slot *at, double elapsed_s)
         snprintf(label, sizeof label, "worker process %zu%s%s%s", at->k + 1,
                  others[0] ? " (" : "", others[0] ? others + 2 : "", others[0] ? ")" : "");
     append_state_needs(w, label, sizeof label);
-    qsb_progress_update_eta(ended, label, left);
+    qsb_progress_update(ended, label, left);
 }
 
 /* Fills the free slots with the workers the plan has next. */

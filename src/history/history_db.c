@@ -507,11 +507,11 @@ static int add_run_row(qsb_history *h, add_statements *s, int64_t run_id,
 int qsb_history_holds_run(qsb_history *h, const qsb_context *c, bool *held)
 {
     *held = false;
-    if (!qsb_run_has_key(c)) /* a CSV of an earlier version: not known to be */
-        return QSB_OK;
-    char *key = qsb_run_key(c);
-    if (!key)
+    char *key;
+    if (qsb_run_key(c, &key) != 0)
         return qsb_out_of_memory("the history's runs");
+    if (!key) /* a CSV of an earlier version: not known to be */
+        return QSB_OK;
     sqlite3_stmt *st;
     int status = sql_prepare(h, SQL_RUN_FILED, &st);
     if (status == QSB_OK) {
@@ -569,8 +569,8 @@ static int add_one_run(qsb_history *h, add_statements *s, const qsb_results *r,
                        const qsb_history_stamp *stamp, int64_t *id, long stop_at, long *rows)
 {
     const qsb_context *c = &r->context;
-    char *key = qsb_run_key(c);
-    if (!key && qsb_run_has_key(c))
+    char *key;
+    if (qsb_run_key(c, &key) != 0)
         return qsb_out_of_memory("the history's runs");
     int status = check_filing(h, s, key, stamp);
     if (status != QSB_OK) {

@@ -164,17 +164,18 @@ static bool same_samples(const qsb_results *a, const qsb_results *b)
     return compared > 0;
 }
 
-/* The same run given twice: its samples, or its name (qsb_run_key), which a copy or a rewrite
-** of the file into the other format keeps. Pooled, a run given k times would count as k
+/* The same run given twice: its id (or in files written before ids, the same start, host and
+** command line), which a copy or a rewrite of the file into the other format keeps, or its
+** samples. Pooled, a run given k times would count as k
 ** agreeing runs and shrink every interval toward zero width. */
 static const char *same_run(const qsb_results *a, const qsb_results *b)
 {
     const qsb_context *x = &a->context, *y = &b->context;
     if (x->run_id && y->run_id && strcmp(x->run_id, y->run_id) == 0)
         return "the same run: the same run id";
-    if (!x->run_id && !y->run_id && qsb_run_has_key(x) && qsb_run_has_key(y) &&
+    if (!x->run_id && !y->run_id && x->date && y->date && x->command_line && y->command_line &&
         strcmp(x->date, y->date) == 0 && strcmp(x->command_line, y->command_line) == 0 &&
-        strcmp(x->host, y->host) == 0)
+        qsb_same_text(x->host, y->host))
         return "the same run: same start, host and command line";
     return same_samples(a, b) ? "the same run: identical samples" : NULL;
 }

@@ -32,7 +32,7 @@
 ** command; runs of one shard pool into that shard, which merge then joins with the others);
 ** otherwise one line through diag naming the first difference and QSB_EUSAGE. Fewer than
 ** QSB_MIN_UNITS runs pool without intervals, and a warning says so. No run may be given twice
-** (its run id, result.h qsb_run_key, or identical samples): one line naming both files,
+** (its run id, or identical samples): one line naming both files,
 ** QSB_EUSAGE.
 */
 #ifndef QSB_POOL_H

@@ -28,22 +28,18 @@ int qsb_set_string(char **field, const char *value)
     return 0;
 }
 
-bool qsb_run_has_key(const qsb_context *c)
+int qsb_run_key(const qsb_context *c, char **key)
 {
-    return c->run_id || (c->date && *c->date && c->host && c->command_line);
-}
-
-char *qsb_run_key(const qsb_context *c)
-{
-    if (!qsb_run_has_key(c))
-        return NULL;
+    *key = NULL;
     if (c->run_id)
-        return strdup(c->run_id);
-    size_t len = strlen(c->date) + strlen(c->host) + strlen(c->command_line) + 3;
-    char *key = malloc(len);
-    if (key)
-        snprintf(key, len, "%s\n%s\n%s", c->date, c->host, c->command_line);
-    return key;
+        *key = strdup(c->run_id);
+    else if (c->date && *c->date && c->host && c->command_line) {
+        size_t len = strlen(c->date) + strlen(c->host) + strlen(c->command_line) + 3;
+        if ((*key = malloc(len)) != NULL)
+            snprintf(*key, len, "%s\n%s\n%s", c->date, c->host, c->command_line);
+    } else
+        return 0;
+    return *key ? 0 : -1;
 }
 
 int qsb_row_init(qsb_row *row, const char *algorithm)
