@@ -1,6 +1,6 @@
 /*
-** What the results readers share, below their entry points (read_results.h): the CSV reader
-** taken in pieces, the JSON reader of a fleet, the assembly of read rows into cells
+** What the results readers share, below their entry points (read_results.h, whose file has
+** the CSV reader too): the JSON reader of a fleet, the assembly of read rows into cells
 ** (assemble.c) and the strict parsing of file fields. Nobody but the readers includes it.
 */
 #ifndef QSB_ASSEMBLE_H
@@ -12,19 +12,12 @@
 #include "result.h"
 #include "schema.h"
 
-/* `name` is the file's name as messages show it: qsb_read_results escapes the path once
-** (qsb_quote_path), and every value taken from the text is escaped where it is quoted. */
-/* The CSV reader takes the text in pieces, in order: begin (NULL when out of memory), a feed
-** per piece (QSB_OK, or the status of the first defect, reported), then end, which reads what
-** is left and hands over the runs when `status` (of the feeding and the file's reading) is
-** QSB_OK, and frees the reader in any case. */
 /* How a reader keeps the rows: in full, or slim as compare holds them. */
 typedef enum { QSB_ROWS_FULL, QSB_ROWS_SLIM } qsb_rows_view;
 
-typedef struct qsb_csv_reader qsb_csv_reader;
-qsb_csv_reader *qsb_csv_begin(const char *name, qsb_rows_view view);
-int qsb_csv_feed(qsb_csv_reader *r, const char *text, size_t len);
-int qsb_csv_end(qsb_csv_reader *r, int status, qsb_results **runs, size_t *n);
+/* The JSON reader of a fleet file (read_json.c). `name` is the file's name as messages show
+** it: qsb_read_results escapes the path once (qsb_quote_path), and every value taken from
+** the text is escaped where it is quoted. */
 int qsb_read_json_fleet(const char *name, const char *text, size_t len, qsb_rows_view view,
                         qsb_results **runs, size_t *n);
 
