@@ -20,12 +20,4 @@
 /* argv[0] is QSB_GENERATE_OPTION, argv[1] WHAT, argv[2] PATH. */
 int qsb_generate_files(const qsb_tool *tool, int argc, char **argv);
 
-/* ---- private to the module (generate.c, man_page.c, completion.c) ---- */
-
-/* Writes every page into the existing directory dir. */
-int qsb_write_man_pages(const qsb_tool *tool, const char *dir);
-
-/* The completion script, written to out (write errors stay in out's error flag). */
-void qsb_write_bash_completion(const qsb_tool *tool, FILE *out);
-
 #endif

@@ -504,11 +504,29 @@ static int add_run_row(qsb_history *h, add_statements *s, int64_t run_id,
     return step_insert(h, st);
 }
 
+/* The name of the context's run, as the history tells one run filed twice (in one format or
+** two): its id, or in files written before ids the moment it started on its host with its
+** command line. *key is malloc'd, NULL when the context names no run (a CSV file of an
+** earlier version); 0, or -1 when out of memory. */
+static int run_identity(const qsb_context *c, char **key)
+{
+    *key = NULL;
+    if (c->run_id)
+        *key = strdup(c->run_id);
+    else if (c->date && *c->date && c->host && c->command_line) {
+        size_t len = strlen(c->date) + strlen(c->host) + strlen(c->command_line) + 3;
+        if ((*key = malloc(len)) != NULL)
+            snprintf(*key, len, "%s\n%s\n%s", c->date, c->host, c->command_line);
+    } else
+        return 0;
+    return *key ? 0 : -1;
+}
+
 int qsb_history_holds_run(qsb_history *h, const qsb_context *c, bool *held)
 {
     *held = false;
     char *key;
-    if (qsb_run_key(c, &key) != 0)
+    if (run_identity(c, &key) != 0)
         return qsb_out_of_memory("the history's runs");
     if (!key) /* a CSV of an earlier version: not known to be */
         return QSB_OK;
@@ -570,7 +588,7 @@ static int add_one_run(qsb_history *h, add_statements *s, const qsb_results *r,
 {
     const qsb_context *c = &r->context;
     char *key;
-    if (qsb_run_key(c, &key) != 0)
+    if (run_identity(c, &key) != 0)
         return qsb_out_of_memory("the history's runs");
     int status = check_filing(h, s, key, stamp);
     if (status != QSB_OK) {

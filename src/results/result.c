@@ -28,20 +28,6 @@ int qsb_set_string(char **field, const char *value)
     return 0;
 }
 
-int qsb_run_key(const qsb_context *c, char **key)
-{
-    *key = NULL;
-    if (c->run_id)
-        *key = strdup(c->run_id);
-    else if (c->date && *c->date && c->host && c->command_line) {
-        size_t len = strlen(c->date) + strlen(c->host) + strlen(c->command_line) + 3;
-        if ((*key = malloc(len)) != NULL)
-            snprintf(*key, len, "%s\n%s\n%s", c->date, c->host, c->command_line);
-    } else
-        return 0;
-    return *key ? 0 : -1;
-}
-
 int qsb_row_init(qsb_row *row, const char *algorithm)
 {
     memset(row, 0, sizeof *row);

@@ -197,12 +197,6 @@ int qsb_matrix_copy(qsb_matrix *dst, const qsb_matrix *src);
 /* Deep copy of a whole context, for merge; 0 or -1 when out of memory (then dst is freed). */
 int qsb_context_copy(qsb_context *dst, const qsb_context *src);
 
-/* The name of the context's run, as the history tells one run filed twice (in one format or
-** two): its id, or in files written before ids the moment it started on its host with its
-** command line. *key is malloc'd, NULL when the context names no run (a CSV file of an
-** earlier version); 0, or -1 when out of memory. */
-int qsb_run_key(const qsb_context *c, char **key);
-
 /* Building results (result.c), for the run and the readers. Functions returning int give 0,
 ** or -1 when out of memory, and report nothing: the caller reports. */
 
