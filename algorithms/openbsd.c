@@ -82,8 +82,9 @@ static void swap_bytes(char *a, char *b, size_t bytes)
     } while (--bytes > 0);
 }
 
-/* OpenBSD's swapfunc: blocks of ints, longs or bytes, by the kind. */
-static void swap_blocks(const openbsd_sort *s, char *a, char *b, size_t bytes)
+/* OpenBSD's swapfunc: blocks of ints, longs or bytes, by the kind. Inline, as OpenBSD declares
+** it: called, each swap of a larger element is a call. */
+static inline void swap_blocks(const openbsd_sort *s, char *a, char *b, size_t bytes)
 {
     if (s->kind == SWAP_INTS || s->kind == SWAP_ONE_INT)
         swap_ints(a, b, bytes);
@@ -140,7 +141,8 @@ static void insertion_sort(const openbsd_sort *s, char *a, size_t n)
             swap(s, l, l - es);
 }
 
-static char *median_of_three(const openbsd_sort *s, char *a, char *b, char *c)
+/* Inline, as OpenBSD declares its med3: no call for each pivot chosen. */
+static inline char *median_of_three(const openbsd_sort *s, char *a, char *b, char *c)
 {
     if (s->cmp(a, b, s->arg) < 0) {
         if (s->cmp(b, c, s->arg) < 0)
