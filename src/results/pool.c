@@ -166,8 +166,8 @@ static bool same_samples(const qsb_results *a, const qsb_results *b)
 
 /* The same run given twice: its id (or in files written before ids, the same start, host and
 ** command line), which a copy or a rewrite of the file into the other format keeps, or its
-** samples. Pooled, a run given k times would count as k
-** agreeing runs and shrink every interval toward zero width. */
+** samples. Pooled, a run given k times would count as k agreeing runs and shrink every
+** interval toward zero width. */
 static const char *same_run(const qsb_results *a, const qsb_results *b)
 {
     const qsb_context *x = &a->context, *y = &b->context;
