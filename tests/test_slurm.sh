@@ -32,6 +32,7 @@ teardown() {
 }
 trap teardown EXIT
 trap 'exit 1' INT TERM
+. "$(dirname "$0")/check.sh" # without_run_id; this test's own fail, below, stops at once
 fail() { echo "FAIL: $*" >&2; for f in "$tmp"/log/*; do echo "== $f" >&2; tail -5 "$f" >&2; done; exit 1; }
 
 mkdir -p "$tmp/log" "$tmp/state" "$tmp/spool" "$tmp/out" "$tmp/munge"
@@ -117,9 +118,9 @@ done
 [ -s "$tmp/merged.csv" ] || fail "no merged file: $(cat "$tmp/log/merge.out" 2>/dev/null)"
 ls "$tmp/out" | sed 's/^/slurm: shard file /'
 "$bin" run $M --json "$tmp/whole.json" --csv "$tmp/whole.csv" >/dev/null 2>&1 || fail "unsharded run"
-# Each run has its own id (the last column): the rest must be the same.
-sed 's/,[^,]*$//' "$tmp/merged.csv" >"$tmp/merged.cut"
-sed 's/,[^,]*$//' "$tmp/whole.csv" >"$tmp/whole.cut"
+# Each run has its own id: the rest must be the same.
+without_run_id "$tmp/merged.csv" >"$tmp/merged.cut"
+without_run_id "$tmp/whole.csv" >"$tmp/whole.cut"
 cmp -s "$tmp/merged.cut" "$tmp/whole.cut" || fail "the merged CSV differs from the unsharded run's"
 rows=$(($(wc -l <"$tmp/merged.csv") - 1))
 echo "slurm: merged $rows rows from $N shards = the unsharded run, byte for byte but the run id (CSV)"
