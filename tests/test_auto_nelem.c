@@ -15,7 +15,6 @@
 #include "auto_nelem.h"
 #include "check.h"
 #include "estimate.h"
-#include "memory.h"
 #include "plan.h"
 #include "run_binary.h"
 

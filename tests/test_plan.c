@@ -14,7 +14,6 @@
 
 #include "check.h"
 #include "diag.h"
-#include "memory.h"
 #include "plan.h"
 #include "worker_protocol.h"
 

@@ -42,7 +42,6 @@ static char *capture_stderr(int write_fd, int read_fd, bool enabled, size_t *len
     qsb_progress_begin(2, enabled ? QSB_PROGRESS_SHOWN : QSB_PROGRESS_QUIET);
     qsb_progress_update(0, "sorted n=49152 size=4", -1.0);
     qsb_progress_update(1, "sorted n=786432 size=4", -1.0);
-    qsb_progress_clear();
     qsb_progress_update(1, "x", -1.0);
     qsb_progress_end();
     dup2(saved, STDERR_FILENO);

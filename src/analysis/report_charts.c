@@ -81,7 +81,7 @@ int qsb_chart_dir_open(qsb_chart_dir *d)
 }
 
 /* What a chart shows, from its name (plot.h: <stem>-deltas-<candidate>, -scaling,
-** -comparisons; report_trend.h: trend-<n>). */
+** -comparisons; the trend section: trend-<n>). */
 static const char *caption(const char *path)
 {
     static const struct {

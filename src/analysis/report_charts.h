@@ -1,7 +1,7 @@
 /*
 ** What every section of the report's page (report_html.h) uses: its text HTML-escaped, and its
 ** charts as inline SVG: a private temporary directory that the chart writers (plot.h,
-** fleet_view.h, report_trend.h) draw into, naming each chart they write on the directory's
+** fleet_view.h, the trend section) draw into, naming each chart they write on the directory's
 ** stream, then every chart listed inlined in the page in a figure with its caption, its ids
 ** made unique in the page, and the files and directory removed. Below the page and its
 ** sections, so that none of them calls back into another.

@@ -15,7 +15,7 @@
 **   #fleet    a fleet file: a section per machine (its context and its table), then the
 **             fleet's charts (a bar or line per machine)
 **   #history  a history database's trend: per cell the deltas over commits, the steps found
-**             (report_trend.h)
+**             (the trend: trend.h)
 **   #audit    an audit file's table (audit_file.h)
 **
 ** Every text taken from a file is HTML-escaped (the files are untrusted input). Tables are
@@ -29,8 +29,8 @@
 
 #include "audit_file.h"
 #include "compare.h"
-#include "report_trend.h"
 #include "result.h"
+#include "trend.h"
 
 typedef struct {
     const qsb_results *run;       /* the run the page is about; NULL: a fleet or history page */

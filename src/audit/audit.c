@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "alloc.h"
@@ -21,6 +22,8 @@
 #include "comparator.h"
 #include "diag.h"
 #include "json_write.h"
+#include "outfile.h"
+#include "plugins.h"
 #include "run_context.h"
 #include "version.h"
 
@@ -821,9 +824,16 @@ int qsb_audit_write_json(FILE *fp, const qsb_audit_row *rows, size_t count,
 
 /* ---- The audit as a whole ---- */
 
+/* The subjects of an audit, in the order their rows are measured. */
+typedef struct {
+    qsb_audit_subject *items;
+    size_t count;
+    size_t capacity;
+} audit_subjects;
+
 /* Room for the subjects of n algorithms (each may bring a variant). QSB_OK, or QSB_ESYSTEM
 ** (reported) when out of memory. */
-static int subjects_init(qsb_audit_subjects *s, size_t n)
+static int subjects_init(audit_subjects *s, size_t n)
 {
     s->count = 0;
     s->capacity = 2 * n; /* room for every variant */
@@ -831,7 +841,7 @@ static int subjects_init(qsb_audit_subjects *s, size_t n)
     return s->items ? QSB_OK : qsb_out_of_memory("audit rows");
 }
 
-static bool has_subject(const qsb_audit_subjects *s, const char *name)
+static bool has_subject(const audit_subjects *s, const char *name)
 {
     for (size_t i = 0; i < s->count; i++)
         if (!s->items[i].variant && strcmp(s->items[i].name, name) == 0)
@@ -842,7 +852,7 @@ static bool has_subject(const qsb_audit_subjects *s, const char *name)
 /* Adds an algorithm (a registry entry or a plug-in), then its "malloc fails" variant when it
 ** has one. QSB_EUSAGE (reported) when it was added already. Plug-ins and `system` declare
 ** nothing, so nothing they do can contradict a claim. */
-static int subjects_add(qsb_audit_subjects *s, const qsb_algorithm *algorithm)
+static int subjects_add(audit_subjects *s, const qsb_algorithm *algorithm)
 {
     qsb_audit_subject subject = {
         .name = algorithm->name,
@@ -863,8 +873,11 @@ static int subjects_add(qsb_audit_subjects *s, const qsb_algorithm *algorithm)
     return QSB_OK;
 }
 
-int qsb_audit_subjects_select(qsb_audit_subjects *s, qsb_plugins *plugins,
-                              const char *const *names, size_t n)
+/* The subjects of names[0..n-1] (NULL: the whole registry), each resolved through plugins
+** (plugins.h: a plug-in is checked in a child, not loaded here) and added in turn. QSB_OK or
+** an error (reported). */
+static int subjects_select(audit_subjects *s, qsb_plugins *plugins, const char *const *names,
+                           size_t n)
 {
     size_t count = names ? n : qsb_algorithm_count;
     int status = subjects_init(s, count);
@@ -877,19 +890,17 @@ int qsb_audit_subjects_select(qsb_audit_subjects *s, qsb_plugins *plugins,
     return status;
 }
 
-void qsb_audit_subjects_free(qsb_audit_subjects *s)
-{
-    free(s->items);
-    memset(s, 0, sizeof *s);
-}
-
-void qsb_audit_result_begin(qsb_audit_result *r, qsb_audit_depth depth)
-{
-    memset(r, 0, sizeof *r);
-    qsb_audit_config_init(&r->config, depth);
-    time_t now = time(NULL);
-    gmtime_r(&now, &r->started);
-}
+/* An audit in progress: its subjects, the set of plug-ins they were resolved into, and the
+** rows measured so far with what the files record beside them. */
+typedef struct {
+    const qsb_audit_request *request;
+    audit_subjects subjects;
+    qsb_plugins *plugins;
+    qsb_audit_config config;
+    struct tm started;   /* when the audit began (UTC), for the files' context */
+    qsb_audit_row *rows; /* one per subject */
+    size_t count;
+} audit_job;
 
 static size_t failed_rows(const qsb_audit_row *rows, size_t count)
 {
@@ -899,22 +910,26 @@ static size_t failed_rows(const qsb_audit_row *rows, size_t count)
     return failed;
 }
 
-int qsb_audit_run(const qsb_audit_subjects *s, qsb_plugins *plugins, FILE *table,
-                  qsb_audit_result *r)
+/* Every probe on every subject into the job's rows, the table on `table`: its head, each row
+** as it is measured, its foot. Every probe's child loads the job's plug-ins; this process
+** never does. QSB_OK, QSB_FINDING when a subject ended a probe given a correct comparator
+** (reported as its row ended), or an error (reported) that ended the audit. */
+static int probe_subjects(audit_job *job, FILE *table)
 {
-    r->config.plugins = plugins;
+    job->config.plugins = job->plugins;
     if (QSB_SANITIZED)
         qsb_warning("sanitized build: stack depths include ASan's redzones, allocations are "
                     "counted through ASan's hooks, and 'system' runs through ASan's qsort_r "
                     "interceptor (n-1 extra comparator calls); audit a normal build for the "
                     "real figures");
-    if (!(r->rows = calloc(s->count ? s->count : 1, sizeof *r->rows)))
+    const audit_subjects *s = &job->subjects;
+    if (!(job->rows = calloc(s->count ? s->count : 1, sizeof *job->rows)))
         return qsb_out_of_memory("audit rows");
-    print_table_head(table, &r->config);
+    print_table_head(table, &job->config);
     int status = QSB_OK;
-    for (; r->count < s->count && status == QSB_OK; r->count++) {
-        qsb_audit_row *row = &r->rows[r->count];
-        status = qsb_audit_run_row(&s->items[r->count], &r->config, row);
+    for (; job->count < s->count && status == QSB_OK; job->count++) {
+        qsb_audit_row *row = &job->rows[job->count];
+        status = qsb_audit_run_row(&s->items[job->count], &job->config, row);
         if (status == QSB_OK) {
             print_table_row(table, row);
             fflush(table);
@@ -922,26 +937,56 @@ int qsb_audit_run(const qsb_audit_subjects *s, qsb_plugins *plugins, FILE *table
     }
     if (status != QSB_OK)
         return status;
-    print_table_foot(table, r->rows, r->count, &r->config);
-    return failed_rows(r->rows, r->count) ? QSB_FINDING : QSB_OK;
+    print_table_foot(table, job->rows, job->count, &job->config);
+    return failed_rows(job->rows, job->count) ? QSB_FINDING : QSB_OK;
 }
 
-int qsb_audit_write(FILE *csv, FILE *json, const qsb_audit_result *r, const char *command_line)
+enum { OUT_CSV, OUT_JSON, OUT_COUNT };
+
+/* The audit between its opened files: both written (a subject that FAILED too) or neither.
+** When a file takes stdout ("-", /dev/stdout...), the table goes to stderr so the file stays
+** parseable. */
+static int audit_into(const qsb_outputs *files, void *arg)
 {
+    audit_job *job = arg;
+    int status = probe_subjects(job, qsb_outputs_text_stream(files));
+    if (status != QSB_OK && status != QSB_FINDING)
+        return status;
     qsb_run_context where;
-    qsb_run_context_gather(&where, &r->started);
-    int status = csv ? qsb_audit_write_csv(csv, r->rows, r->count) : QSB_OK;
-    if (status == QSB_OK && json)
-        status = qsb_audit_write_json(json, r->rows, r->count, &r->config, &where,
-                                      command_line);
-    return status;
+    qsb_run_context_gather(&where, &job->started);
+    FILE *csv = files->file[OUT_CSV].fp, *json = files->file[OUT_JSON].fp;
+    int write_status = csv ? qsb_audit_write_csv(csv, job->rows, job->count) : QSB_OK;
+    if (write_status == QSB_OK && json)
+        write_status = qsb_audit_write_json(json, job->rows, job->count, &job->config, &where,
+                                            job->request->command_line);
+    return write_status != QSB_OK ? write_status : status;
 }
 
-void qsb_audit_result_free(qsb_audit_result *r)
+/* The audit with its files, opened first; none may be the library of a plug-in audited. */
+static int audit_with_files(audit_job *job)
 {
-    free(r->rows);
-    r->rows = NULL;
-    r->count = 0;
+    const char *libraries[QSB_PLUGIN_MAX];
+    const qsb_file_group read = {"the plug-in", QSB_FILES_READ, libraries,
+                                 qsb_plugins_libraries(job->plugins, libraries)};
+    const qsb_output_spec paths[OUT_COUNT] = {job->request->csv, job->request->json};
+    return qsb_with_outputs(paths, OUT_COUNT, &read, 1, audit_into, job);
+}
+
+int qsb_audit(const qsb_audit_request *request)
+{
+    audit_job job = {.request = request, .plugins = qsb_plugins_new()};
+    qsb_audit_config_init(&job.config, request->depth);
+    time_t now = time(NULL);
+    gmtime_r(&now, &job.started);
+    int status = job.plugins ? subjects_select(&job.subjects, job.plugins, request->names,
+                                               request->n_names)
+                             : QSB_ESYSTEM;
+    if (status == QSB_OK)
+        status = audit_with_files(&job);
+    free(job.rows);
+    free(job.subjects.items);
+    qsb_plugins_free(job.plugins); /* last: the rows name its plug-ins */
+    return status;
 }
 
 #define PROBE_MARK "QSB_AUDIT_PROBE" /* set in the audit run again with the probe */

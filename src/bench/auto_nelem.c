@@ -8,7 +8,6 @@
 
 #include "diag.h"
 #include "machine.h"
-#include "memory.h"
 #include "plan.h"
 
 /* Does the run, with its counts as they are now, keep its minimum within its budget? */

@@ -4,7 +4,7 @@
 ** 49152:786432:8388608 on its Ryzen 9), never above the cover letter's 8,388,608
 ** (machine.h). Then the largest count is halved while the run's minimum of processes would
 ** not fit in its budget (5 minutes when the budget is auto) or its inputs and buffers not in
-** its memory bound (memory.h), but never below twice the count before it: it stays beyond
+** its memory bound (plan.h), but never below twice the count before it: it stays beyond
 ** that level's cache. What was chosen, and why, is said in the run's first line and by
 ** `info` (docs/measurement.md, "--nelem auto").
 */

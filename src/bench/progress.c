@@ -169,7 +169,8 @@ void qsb_progress_update(size_t done, const char *label, double remaining_s)
         redraw();
 }
 
-void qsb_progress_clear(void)
+/* Blanks the line drawn and puts the cursor back at its start. */
+static void erase_line(void)
 {
     if (!line.active || line.drawn == 0)
         return;
@@ -180,6 +181,6 @@ void qsb_progress_clear(void)
 
 void qsb_progress_end(void)
 {
-    qsb_progress_clear();
+    erase_line();
     line.active = line.logging = false;
 }

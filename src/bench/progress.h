@@ -38,10 +38,6 @@ void qsb_progress_update(size_t done, const char *label, double remaining_s);
 /* Redraws the line as last updated (the elapsed time and the estimate move on). */
 void qsb_progress_tick(void);
 
-/* Erases the line for a moment, so a warning can be printed on a clean line; the next
-** update draws it again. */
-void qsb_progress_clear(void);
-
 /* Erases the line and stops. */
 void qsb_progress_end(void);
 

@@ -21,7 +21,7 @@
 #include "canary.h"
 #include "counting.h"
 #include "diag.h"
-#include "memory.h"
+#include "plan.h"
 #include "progress.h"
 #include "verify.h"
 

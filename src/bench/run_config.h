@@ -111,7 +111,7 @@ typedef struct {
     const char *machine;    /* --machine NAME; NULL: the host's name is recorded */
     uint64_t processes;     /* --processes: worker processes (workers.h); 0 = auto */
     uint64_t jobs;          /* --jobs: worker processes at once (workers.h); at least 1 */
-    uint64_t memory_bytes;  /* --memory: the bound on the run's memory (memory.h); 0: a
+    uint64_t memory_bytes;  /* --memory: the bound on the run's memory (plan.h); 0: a
                             ** quarter of physical memory */
     qsb_worker_protocol worker; /* --worker and the options only a worker is given */
 } qsb_run_config;

@@ -4,7 +4,7 @@
 ** about what makes timings noisy (the build, the governor, the load), pins the process
 ** (--pin), calibrates the timer, places the sorts (placement.h), plans the run (plan.h),
 ** records its context, measures it in this process, in a watched child
-** (isolated.h) or by worker processes (workers.h), and hands the result to the caller's
+** (runner.c) or by worker processes (workers.h), and hands the result to the caller's
 ** reporter; then it tells where the time went.
 **
 ** A one-process run (--reps, --processes 1) is measured in a watched child, and the reporter

@@ -1,6 +1,6 @@
 /*
 ** The finished part of a one-process run, kept by the run's owner. The watched child that
-** measures (isolated.h) hands its owner, as cells finish, what it would write were it stopped
+** measures (runner.c) hands its owner, as cells finish, what it would write were it stopped
 ** then: the cells with their minimum of units, summarized, marked incomplete (run.h), as a
 ** JSON results document. When the child cannot write its files itself (a plug-in's sort that
 ** ignores the stop request and never returns is killed after the grace), the owner writes

@@ -10,7 +10,7 @@
 ** temporary file, instead of killing the run silently between its files.
 **
 ** The request is one flag per process, set by the handler: the run's loop, its worker
-** processes' parent and its watched child read it (run.h, workers.h, isolated.h). The parent
+** processes' parent and its watched child read it (run.h, workers.h, runner.c). The parent
 ** also passes it on in the visit record (visit_record.h), so that a sorting process whose
 ** plug-in ignores or blocks the signals stops all the same.
 */

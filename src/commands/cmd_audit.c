@@ -1,21 +1,16 @@
 /*
-** `qsortbench audit [--algos LIST] [--json FILE] [--csv FILE] [--quick]`: parse; resolve the
-** names into the command's set of plug-ins (plugins.h); open the files before the first probe
-** (a bad path fails at once, and none may be a plug-in's library); run the audit with the set
-** (audit_run.h); write and commit the files; free the set last (the rows name its plug-ins).
+** `qsortbench audit [--algos LIST] [--json FILE] [--csv FILE] [--quick]`: parse, then the
+** audit (audit_run.h) with the names, the depth and the files' paths.
 ** Properties are data (exit 0); a subject that FAILED is a finding (exit 1); 2 on bad
 ** arguments, 3 on a system error.
 */
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit.h"
 #include "audit_run.h"
 #include "cli.h"
 #include "commands.h"
 #include "diag.h"
-#include "outfile.h"
-#include "plugins.h"
 
 enum { OPT_ALGOS, OPT_JSON, OPT_CSV, OPT_QUICK, OPT_COUNT };
 
@@ -46,53 +41,6 @@ static int on_option(void *ctx, int index, const char *arg)
     return QSB_OK;
 }
 
-/* The algorithms of --algos (default: the registry), resolved into plugins. */
-static int select_subjects(const char *algos, qsb_plugins *plugins,
-                           qsb_audit_subjects *subjects)
-{
-    char **words = NULL;
-    size_t n = 0;
-    if (algos && qsb_split_words(algos, "--algos", &words, &n) != QSB_OK)
-        return QSB_EUSAGE;
-    int status = qsb_audit_subjects_select(subjects, plugins, (const char *const *)words, n);
-    free(words);
-    return status;
-}
-
-enum { OUT_CSV, OUT_JSON, OUT_COUNT };
-
-/* What the audit owns, from the names resolved to the rows written. */
-typedef struct {
-    qsb_audit_subjects subjects;
-    qsb_plugins *plugins;
-    qsb_audit_result result;
-    char *command_line;
-} audit_job;
-
-/* The audit between its opened files: both written (a subject that FAILED too) or neither.
-** When a file takes stdout ("-", /dev/stdout...), the table goes to stderr so the file stays
-** parseable. */
-static int audit_into(const qsb_outputs *files, void *arg)
-{
-    audit_job *job = arg;
-    int status = qsb_audit_run(&job->subjects, job->plugins, qsb_outputs_text_stream(files),
-                               &job->result);
-    if (status != QSB_OK && status != QSB_FINDING)
-        return status;
-    int write_status = qsb_audit_write(files->file[OUT_CSV].fp, files->file[OUT_JSON].fp,
-                                       &job->result, job->command_line);
-    return write_status != QSB_OK ? write_status : status;
-}
-
-/* The audit with its files, opened first; none may be the library of a plug-in audited. */
-static int audit_with_files(audit_job *job, const qsb_output_spec *paths)
-{
-    const char *libraries[QSB_PLUGIN_MAX];
-    const qsb_file_group read = {"the plug-in", QSB_FILES_READ, libraries,
-                                 qsb_plugins_libraries(job->plugins, libraries)};
-    return qsb_with_outputs(paths, OUT_COUNT, &read, 1, audit_into, job);
-}
-
 static int audit_main(int argc, char **argv)
 {
     const char *text[OPT_COUNT] = {NULL};
@@ -102,19 +50,21 @@ static int audit_main(int argc, char **argv)
     if (first < argc)
         return qsb_usage_error("audit takes no operands ('%s')", qsb_quote(argv[first]));
     qsb_audit_exec_with_probe(argc, argv);
-    audit_job job = {.subjects = {NULL, 0, 0}, .plugins = qsb_plugins_new()};
-    qsb_audit_result_begin(&job.result, text[OPT_QUICK] ? QSB_AUDIT_QUICK : QSB_AUDIT_FULL);
-    const qsb_output_spec paths[OUT_COUNT] = {{"--csv", text[OPT_CSV]}, {"--json", text[OPT_JSON]}};
-    status = job.plugins ? select_subjects(text[OPT_ALGOS], job.plugins, &job.subjects)
-                         : QSB_ESYSTEM;
-    if (status == QSB_OK && !(job.command_line = qsb_command_line("audit", argc, argv)))
-        status = qsb_out_of_memory("audit rows");
-    if (status == QSB_OK)
-        status = audit_with_files(&job, paths);
-    free(job.command_line);
-    qsb_audit_result_free(&job.result);
-    qsb_audit_subjects_free(&job.subjects);
-    qsb_plugins_free(job.plugins); /* last: the rows name its plug-ins */
+    char **names = NULL;
+    qsb_audit_request request = {
+        .depth = text[OPT_QUICK] ? QSB_AUDIT_QUICK : QSB_AUDIT_FULL,
+        .csv = {"--csv", text[OPT_CSV]},
+        .json = {"--json", text[OPT_JSON]},
+    };
+    if (text[OPT_ALGOS] &&
+        qsb_split_words(text[OPT_ALGOS], "--algos", &names, &request.n_names) != QSB_OK)
+        return QSB_EUSAGE;
+    request.names = (const char *const *)names;
+    char *command_line = qsb_command_line("audit", argc, argv);
+    request.command_line = command_line;
+    status = command_line ? qsb_audit(&request) : qsb_out_of_memory("audit rows");
+    free(command_line);
+    free(names);
     return status;
 }
 

@@ -12,7 +12,7 @@
 
 #include "commands.h"
 #include "diag.h"
-#include "memory.h"
+#include "plan.h"
 #include "outfile.h"
 #include "patterns.h"
 

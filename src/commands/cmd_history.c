@@ -328,11 +328,9 @@ static int detect_into(const qsb_outputs *out, void *arg)
         status = qsb_history_check_machine(h, a->machine);
     if (status == QSB_OK)
         status = qsb_detect_all(h, a->machine, a->runs, &steps);
-    if (status == QSB_OK) {
-        qsb_steps_write_table(qsb_outputs_text_stream(out), &steps, a->threshold_pct);
-        if (out->file[0].fp)
-            status = qsb_steps_write_json(out->file[0].fp, &steps, a->threshold_pct);
-    }
+    if (status == QSB_OK)
+        status = qsb_steps_write(qsb_outputs_text_stream(out), out->file[0].fp, &steps,
+                                 a->threshold_pct);
     if (status == QSB_OK)
         status = detect_status(&steps, a->threshold_pct);
     qsb_step_list_free(&steps);

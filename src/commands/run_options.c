@@ -255,7 +255,7 @@ static int collect_option(void *ctx, int index, const char *arg)
 
 /* ---- the matrix ---- */
 
-#define MAX_NELEM (UINT64_C(1) << 40) /* a typo guard; memory.h decides what fits */
+#define MAX_NELEM (UINT64_C(1) << 40) /* a typo guard; plan.h decides what fits */
 #define MAX_SIZE (UINT64_C(1) << 20)
 
 static int reject_repeated_numbers(const uint64_t *v, size_t n, const char *what)

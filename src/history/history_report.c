@@ -283,7 +283,7 @@ static void write_seen(FILE *out, double seen, double threshold_pct)
                      "support \"no regression above %g%%\"\n", threshold_pct, threshold_pct);
 }
 
-void qsb_steps_write_table(FILE *out, const qsb_step_list *steps, double threshold_pct)
+static void write_steps_table(FILE *out, const qsb_step_list *steps, double threshold_pct)
 {
     if (steps->n == 0) {
         fprintf(out, "no steps\n");
@@ -332,7 +332,7 @@ static cJSON *step_json(const qsb_step *s, double threshold_pct)
     return o;
 }
 
-int qsb_steps_write_json(FILE *out, const qsb_step_list *steps, double threshold_pct)
+static int write_steps_json(FILE *out, const qsb_step_list *steps, double threshold_pct)
 {
     cJSON *root = cJSON_CreateObject();
     int built = root && cJSON_AddNumberToObject(root, "threshold_pct", threshold_pct) &&
@@ -346,4 +346,11 @@ int qsb_steps_write_json(FILE *out, const qsb_step_list *steps, double threshold
     }
     return built ? qsb_json_print(out, root, "the steps' JSON")
                  : qsb_json_abandon(root, "the steps' JSON");
+}
+
+int qsb_steps_write(FILE *table_out, FILE *json_out, const qsb_step_list *steps,
+                    double threshold_pct)
+{
+    write_steps_table(table_out, steps, threshold_pct);
+    return json_out ? write_steps_json(json_out, steps, threshold_pct) : QSB_OK;
 }

@@ -33,10 +33,11 @@ int qsb_history_write_runs(FILE *out, qsb_history *h, const char *machine);
 int qsb_history_show(qsb_history *h, const qsb_history_filter *filter, FILE *table_out,
                      FILE *csv_out);
 
-/* The steps as a table (the failing ones marked), and as JSON:
-** {"threshold_pct": T, "steps": [{"machine", "pattern", "nelem", "size", "algorithm",
-** "metric", "before", "after", "change_pct", "lo", "hi", "newest", "fails"}]}. */
-void qsb_steps_write_table(FILE *out, const qsb_step_list *steps, double threshold_pct);
-int qsb_steps_write_json(FILE *out, const qsb_step_list *steps, double threshold_pct);
+/* The steps as a table on table_out (the failing ones marked), and as JSON on json_out when
+** not NULL: {"threshold_pct": T, "steps": [{"machine", "pattern", "nelem", "size",
+** "algorithm", "metric", "before", "after", "change_pct", "lo", "hi", "newest", "fails"}]}.
+** QSB_OK or an error (reported). */
+int qsb_steps_write(FILE *table_out, FILE *json_out, const qsb_step_list *steps,
+                    double threshold_pct);
 
 #endif

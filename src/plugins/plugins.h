@@ -19,13 +19,13 @@
 ** sort is then one of this file's entry points, which call the plug-in once a sorting
 ** process has loaded it (qsb_plugins_load(), or at its first call).
 **
-** A set of plug-ins is a handle (qsb_plugins) with one owner: the command creates it,
-** resolves its --algos entries through it, hands it to the run (runner.h) or the audit
-** (audit_run.h), which load it in the processes that sort, and frees it last, after every
-** algorithm it resolved (their names and summaries are the set's). The one state outside the
-** handle is the binding of the entry points to the set that resolved them: a sort function
-** is a bare pointer, with no room for "which plug-in", so each set claims entry points when
-** it resolves an entry and gives them back when it is freed.
+** A set of plug-ins is a handle (qsb_plugins) with one owner: the run's command or the audit
+** (audit_run.h) creates it, resolves its --algos entries through it, hands it to the run
+** (runner.h) or the audit's probes, which load it in the processes that sort, and frees it last,
+** after every algorithm it resolved (their names and summaries are the set's). The one state
+** outside the handle is the binding of the entry points to the set that resolved them: a sort
+** function is a bare pointer, with no room for "which plug-in", so each set claims entry points
+** when it resolves an entry and gives them back when it is freed.
 **
 ** qsort-signature functions cannot receive the comparator's argument (the counter of the
 ** comparisons metric, for one), so each is called through an adapter: a thread-local record

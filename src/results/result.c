@@ -428,3 +428,8 @@ int qsb_widen_for_time(qsb_results *r)
             widen_row(&r->cells[c].rows[i], r->context.drift_medians, r->context.drift_ratios);
     return 0;
 }
+
+const char *qsb_cell_algorithm(const qsb_cell *cell, size_t i)
+{
+    return cell->slim_rows ? cell->slim[i].algorithm : cell->rows[i].algorithm;
+}

@@ -250,11 +250,6 @@ const char *qsb_cell_algorithm(const qsb_cell *cell, size_t i);
 ** summary NAN but for the median, its deltas NAN); not to be freed. */
 void qsb_slim_row_view(const qsb_slim_row *slim, qsb_row *row);
 
-/* The slim form of row, its arrays and texts copied into one block of the store (the
-** algorithm's text is kept as given: the caller stores names once). 0, or -1 when out of
-** memory. */
-int qsb_slim_row_pack(qsb_store **store, const qsb_row *row, qsb_slim_row *out);
-
 /* Frees what the row owns (algorithm, samples, units, failure, states) and zeroes it. */
 void qsb_row_free(qsb_row *row);
 

@@ -2,7 +2,7 @@
 ** The trend a history of runs gives (`report --history FILE`): per machine and cell, the
 ** paired delta of each candidate run by run in commit order, the states of each run in words
 ** and the steps found in each series. The history layer makes it (history.h,
-** qsb_trend_load), the report lays it out (report_trend.h); it is declared here, below both.
+** qsb_trend_load), the report lays it out (report_html.c); it is declared here, below both.
 */
 #ifndef QSB_TREND_H
 #define QSB_TREND_H

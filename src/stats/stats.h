@@ -8,11 +8,10 @@
 
 #include "bootstrap.h"   /* the cluster bootstrap of a pooled median */
 #include "corrections.h" /* p-values corrected for many tests */
-#include "drift.h"       /* the time level above units */
 #include "random_effects.h" /* the level between runs, from a history */
 #include "rank_tests.h"  /* Mann-Whitney U, the Hodges-Lehmann interval */
 #include "student_t.h"   /* Student's t, Welch over units */
 #include "summary.h"     /* summaries of samples, the paired delta */
-#include "units.h"       /* units: their spread, intervals, precision */
+#include "units.h"       /* units: their spread, intervals, precision; the time level above */
 
 #endif

@@ -1,7 +1,8 @@
 /*
 ** Units, the independent level of the experiment (see units.h): the units' medians, their
 ** spread on the log scale, the order-statistic interval of their median, and what a
-** precision target asks of them.
+** precision target asks of them; and the time level above units, how far a run's rows moved
+** between the first and the second half of their units, pooled into one widening factor.
 */
 #include "units.h"
 
@@ -52,8 +53,12 @@ static bool unit_log_medians(const double *values, const uint32_t *units, size_t
     return true;
 }
 
-int qsb_unit_logs(const double *values, const uint32_t *units, size_t n, double **logs,
-                  size_t *count, bool *positive)
+/* The logs of the units' medians of values (non-finite values skipped), in the units' order,
+** into a new array *logs (n long, the caller frees it; NULL without units): *count units,
+** *positive whether every median was positive (else its log is NAN; false without units).
+** Returns 0, or -1 when out of memory. */
+static int unit_logs(const double *values, const uint32_t *units, size_t n, double **logs,
+                     size_t *count, bool *positive)
 {
     *logs = NULL;
     *count = 0;
@@ -76,7 +81,7 @@ int qsb_unit_spread_of(const double *values, const uint32_t *units, size_t n,
     double *logs;
     size_t u;
     bool positive;
-    if (qsb_unit_logs(values, units, n, &logs, &u, &positive) != 0)
+    if (unit_logs(values, units, n, &logs, &u, &positive) != 0)
         return -1;
     out->units = u;
     if (positive && u > 0) {
@@ -95,7 +100,7 @@ int qsb_unit_median_order_interval(const double *values, const uint32_t *units, 
     double *logs;
     size_t u;
     bool positive;
-    if (qsb_unit_logs(values, units, n, &logs, &u, &positive) != 0)
+    if (unit_logs(values, units, n, &logs, &u, &positive) != 0)
         return -1;
     if (positive && u > 0) {
         qsb_sort_doubles(logs, u);
@@ -172,4 +177,41 @@ int qsb_paired_ratio_spread(const double *base, const double *cand, const uint32
                      : 0; /* no valid pair: no unit */
     free(ratios);
     return status;
+}
+
+int qsb_drift_add(qsb_drift *d, const double *values, const uint32_t *units, size_t n)
+{
+    double *logs;
+    size_t u;
+    bool positive;
+    if (unit_logs(values, units, n, &logs, &u, &positive) != 0)
+        return -1;
+    if (positive && u >= QSB_DRIFT_MIN_UNITS) {
+        size_t first = u / 2, second = u - first;
+        double m1 = qsb_mean(logs, first), m2 = qsb_mean(logs + first, second);
+        double var = qsb_stddev(logs, u, qsb_mean(logs, u));
+        var *= var;
+        /* two block means: their variance is (m1 - m2)^2 / 2; independent units predict the
+        ** mean of var / block size */
+        d->between += (m1 - m2) * (m1 - m2) / 2.0;
+        d->expected += var * (1.0 / (double)first + 1.0 / (double)second) / 2.0;
+        d->rows++;
+    }
+    free(logs);
+    return 0;
+}
+
+double qsb_drift_factor(const qsb_drift *d)
+{
+    if (d->rows == 0 || !(d->expected > 0.0))
+        return 1.0;
+    return sqrt(fmax(1.0, d->between / d->expected));
+}
+
+void qsb_widen_interval(double center, double *lo, double *hi, double factor)
+{
+    if (!(center > 0.0) || !(*lo > 0.0) || !(*hi > 0.0) || factor == 1.0)
+        return;
+    *lo = center * pow(*lo / center, factor);
+    *hi = center * pow(*hi / center, factor);
 }

@@ -1,7 +1,8 @@
 /*
 ** Units, the independent level of the experiment: the spread of the units' medians, the
 ** order-statistic interval of their median, the precision they give and how many a target
-** needs, and the paired ratios that a candidate's tests are made of.
+** needs, the paired ratios that a candidate's tests are made of, and the time level above
+** units, the drift between a run's halves that widens its intervals.
 */
 #ifndef QSB_UNITS_H
 #define QSB_UNITS_H
@@ -62,11 +63,34 @@ int qsb_paired_ratios(const double *base, const double *cand, size_t n, double *
 int qsb_paired_ratio_spread(const double *base, const double *cand, const uint32_t *units,
                             size_t n, qsb_unit_spread *out);
 
-/* The logs of the units' medians of values (non-finite values skipped), in the units' order,
-** into a new array *logs (n long, the caller frees it; NULL without units): *count units,
-** *positive whether every median was positive (else its log is NAN; false without units).
-** Returns 0, or -1 when out of memory. */
-int qsb_unit_logs(const double *values, const uint32_t *units, size_t n, double **logs,
-                  size_t *count, bool *positive);
+
+/* The level above units: time. How much a run's rows moved between the halves of their
+** units, as a factor that widens the run's intervals. */
+
+/* The machine's state (other tenants, frequency) can change
+** within minutes, moving every unit after the change: units then are not independent in time
+** and their interval is too narrow for the next run. Each row's units are split in time into
+** a first and a second half; the halves' means differ by more than the units' scatter
+** predicts when the state moved. Pooled over the rows of a run, that excess is a factor
+** (>= 1) by which the run's intervals are widened (docs/measurement.md). */
+#define QSB_DRIFT_MIN_UNITS 4 /* two units per half, at least */
+
+typedef struct {
+    double between;  /* sum over rows of the halves' mean logs' variance */
+    double expected; /* what independent units would give */
+    size_t rows;     /* rows with at least QSB_DRIFT_MIN_UNITS units */
+} qsb_drift;
+
+/* Adds a row: values[i] taken in units[i] (units numbered in time order, as a run does).
+** Rows without units or with fewer than QSB_DRIFT_MIN_UNITS add nothing. 0, or -1 when out
+** of memory. */
+int qsb_drift_add(qsb_drift *d, const double *values, const uint32_t *units, size_t n);
+
+/* sqrt(between / expected), at least 1; 1 without a row. */
+double qsb_drift_factor(const qsb_drift *d);
+
+/* Widens [lo, hi] around center by factor on the log scale:
+** center * (bound / center)^factor. Nothing happens to unknown or non-positive bounds. */
+void qsb_widen_interval(double center, double *lo, double *hi, double factor);
 
 #endif
