@@ -25,14 +25,16 @@ static size_t next_gap(size_t gap)
     return gap < 1 ? 1 : gap;
 }
 
-/* klibc's memswap: the two blocks exchanged byte by byte, first to last. Kept out of line, as
-** in klibc, where it is a function of its own object (memswap.o) that qsort calls. */
-static __attribute__((noinline)) void memswap(char *a, char *b, size_t size)
+/* klibc's memswap: the two blocks exchanged byte by byte, first to last, both pointers moved
+** and the count run down as klibc's loop does (an indexed loop compiles to other, faster code).
+** Kept out of line, as in klibc, where it is a function of its own object (memswap.o) that
+** qsort calls. */
+static __attribute__((noinline)) void memswap(char *p, char *q, size_t n)
 {
-    for (size_t i = 0; i < size; i++) {
-        char t = a[i];
-        a[i] = b[i];
-        b[i] = t;
+    while (n--) {
+        char t = *p;
+        *p++ = *q;
+        *q++ = t;
     }
 }
 

@@ -34,6 +34,9 @@ typedef enum {
     SWAP_BYTES
 } swap_kind;
 
+/* The sort's parameters. The loops that call the comparator take it and its argument into
+** locals first, as newlib's one function has them: read through the struct, each would be
+** loaded again after every call (SORTED was 3-5% slower than newlib's own). */
 typedef struct {
     size_t size;
     qsb_compare cmp;
@@ -104,8 +107,10 @@ static swap_kind choose_swap(const void *base, size_t size)
 static void insertion_sort(const newlib_sort *s, char *a, size_t n)
 {
     const size_t es = s->size;
+    const qsb_compare cmp = s->cmp;
+    void *const arg = s->arg;
     for (char *m = a + es; m < a + n * es; m += es)
-        for (char *l = m; l > a && s->cmp(l - es, l, s->arg) > 0; l -= es)
+        for (char *l = m; l > a && cmp(l - es, l, arg) > 0; l -= es)
             swap(s, l, l - es);
 }
 
@@ -148,11 +153,13 @@ static size_t min_size(size_t a, size_t b)
 static int partition(const newlib_sort *s, char *a, size_t n, size_t *less, size_t *greater)
 {
     const size_t es = s->size;
+    const qsb_compare cmp = s->cmp;
+    void *const arg = s->arg;
     int swapped = 0, c;
     swap(s, a, choose_pivot(s, a, n));
     char *pa = a + es, *pb = pa, *pc = a + (n - 1) * es, *pd = pc;
     for (;;) {
-        while (pb <= pc && (c = s->cmp(pb, a, s->arg)) <= 0) {
+        while (pb <= pc && (c = cmp(pb, a, arg)) <= 0) {
             if (c == 0) {
                 swapped = 1;
                 swap(s, pa, pb);
@@ -160,7 +167,7 @@ static int partition(const newlib_sort *s, char *a, size_t n, size_t *less, size
             }
             pb += es;
         }
-        while (pb <= pc && (c = s->cmp(pc, a, s->arg)) >= 0) {
+        while (pb <= pc && (c = cmp(pc, a, arg)) >= 0) {
             if (c == 0) {
                 swapped = 1;
                 swap(s, pc, pd);
