@@ -402,169 +402,6 @@ static void print_totals(const qsb_run_totals *t, double wall_ns, qsb_metric met
              shared);
 }
 
-/* ---- A one-process run measured in a watched child ----
-** A one-process run (--reps N, --processes 1) is measured in a child process, so that a plug-in
-** that crashes, calls exit() or hangs cannot take the run with it (the worker processes of a run
-** are watched the same way, workers.h). The child is a fork of the run: it measures, prints the
-** table, writes and commits the files and exits with the run's status, which the parent returns.
-** When the child ends inside an algorithm's sorts (visit_record.h), the parent names the algorithm
-** and the cause, excludes it and measures again: the files then hold its rows FAILED with the
-** cause and every other row. A child killed from outside (SIGKILL) or dead outside any sort is
-** measured again once. A stop request (stop.h) is passed on, in the visit record too; the child
-** writes its finished cells, marked incomplete, and exits with the stop's status. A child whose
-** sort does not return within the grace after the stop (a plug-in that ignores the signal and
-** blocks) is killed, and the parent writes the finished cells the child handed it as they finished
-** (snapshot.h), marked incomplete, with the same status: what was measured is kept whatever a
-** plug-in does with signals. */
-
-/* What the child runs: the run from its measurement to its committed files; returns its
-** exit status. */
-typedef int (*measure_fn)(void *arg, qsb_visit_record *record);
-
-typedef struct {
-    measure_fn measure;
-    void *arg;
-    double estimate_s;              /* of the whole run: its visits' deadline (visit_record.h) */
-    volatile sig_atomic_t *stop;    /* the run's stop request, passed on */
-    const char *const *algo_names;  /* for naming an algorithm that took the child down */
-    qsb_snapshot *snapshot;         /* where the child hands over its finished cells */
-    /* The child was killed inside the matrix after the stop request: reports the finished
-    ** cells of the snapshot (none when none was taken), marked incomplete, and returns the
-    ** run's exit status, `stopped` (stop.h) when the files are written. */
-    int (*report_kept)(void *arg, const qsb_snapshot *snapshot, int stopped);
-} isolated_run;
-
-typedef struct {
-    const isolated_run *run;
-    qsb_visit_record *record;
-    sigset_t *mask;
-} child_args;
-
-/* In the child. */
-static int measure_forked(void *arg)
-{
-    const child_args *c = arg;
-    qsb_signals_restore(c->mask); /* the run's handlers are the child's already */
-    int status = c->run->measure(c->run->arg, c->record);
-    fflush(NULL);
-    return status; /* then _exit: the parent's cleanup is the parent's */
-}
-
-/* Forks the child that measures and watches it to its end. */
-static int fork_and_watch(const isolated_run *run, qsb_visit_record *record,
-                          qsb_process_end *end)
-{
-    qsb_visit_record_reset(record);
-    qsb_snapshot_clear(run->snapshot);
-    sigset_t mask;
-    qsb_signals_block(&mask);
-    child_args c = {run, record, &mask};
-    /* Its own group: a Ctrl-C reaches the run, which passes it on once, and what it leaves
-    ** running is ended. */
-    pid_t pid = qsb_child_fork(measure_forked, &c);
-    qsb_signals_restore(&mask);
-    if (pid < 0)
-        return qsb_error(QSB_ESYSTEM, "cannot start the measuring process: %s",
-                         strerror(errno));
-    qsb_watch watch = {qsb_visit_deadline_s(run->estimate_s), run->stop, NULL,
-                       "the measuring process"};
-    return qsb_watch_process(&watch, pid, record, end);
-}
-
-static void blame(const isolated_run *run, qsb_visit_record *record,
-                  const qsb_process_end *end)
-{
-    qsb_warning("%s %s in cell %s; its rows are FAILED (%s) and the others measured again",
-                run->algo_names[end->algo], end->cause, end->cell[0] ? end->cell : "(none)",
-                end->cause);
-    snprintf(record->excluded[end->algo], QSB_VISIT_CAUSE_BYTES, "%s", end->cause);
-}
-
-/* Killed by the watch after the grace (its cause, visit_record.c), not ended by itself. */
-static bool killed_after_grace(const qsb_process_end *end)
-{
-    return strcmp(end->cause, "killed after the grace") == 0;
-}
-
-/* The child was passed the stop request (visit_record.h: in its record too, so whatever its
-** plug-ins do with the signal, it stops after the current sort). One killed after the grace
-** inside the matrix (a sort that never returned) wrote nothing: what it handed over is
-** written here. */
-static int interrupted(const isolated_run *run, const qsb_visit_record *record,
-                       const qsb_process_end *end)
-{
-    if (qsb_stop_is_exit_status(end->exit_code))
-        return end->exit_code; /* the child wrote its finished cells and said so */
-    if (end->exit_code == QSB_OK || end->exit_code == QSB_FINDING) { /* it had finished */
-        qsb_note("the run had finished its measurements when the stop request came: its "
-                 "results are complete");
-        return end->exit_code;
-    }
-    if (end->exit_code >= 0)
-        return end->exit_code; /* it failed and said why */
-    int status = qsb_stop_status_of((int)*run->stop);
-    status = status ? status : QSB_SIGTERM;
-    const char *cell = end->cell[0] ? end->cell : "(none)";
-    bool killed = killed_after_grace(end);
-    if (!record->finished) {
-        if (killed)
-            qsb_warning("a sort did not return within %.0f s of the stop request (in cell %s): "
-                        "the measuring process was killed; writing the cells it had finished",
-                        QSB_STOP_GRACE_S, cell);
-        else
-            qsb_warning("the measuring process ended after the stop request (%s, in cell %s); "
-                        "writing the cells it had finished", end->cause, cell);
-        return run->report_kept(run->arg, run->snapshot, status);
-    }
-    if (killed)
-        return qsb_error(status, "interrupted: the measuring process did not write its files "
-                                 "within %.0f s of the stop request and was killed; no results "
-                                 "written", QSB_STOP_GRACE_S);
-    return qsb_error(status, "interrupted: the measuring process ended while it wrote its files "
-                             "(%s); no results written", end->cause);
-}
-
-/* Runs it in a watched child; returns the child's exit status, that of report_kept, or an error (reported): the
-** child lost twice, or killed after the grace when it had left the matrix (the stop's status
-** then). The caller aborts its output files afterwards: those committed are no longer
-** temporary. */
-static int run_isolated(const isolated_run *run)
-{
-    int fd = -1;
-    qsb_visit_record *record = qsb_visit_record_create(&fd);
-    if (!record)
-        return QSB_ESYSTEM;
-    bool retried = false;
-    int status = QSB_OK;
-    for (;;) {
-        qsb_process_end end;
-        status = fork_and_watch(run, record, &end);
-        if (status != QSB_OK)
-            break;
-        if (end.kind == QSB_END_SORT_FAILED) {
-            blame(run, record, &end);
-            continue;
-        }
-        if (end.kind == QSB_END_LOST && !retried) {
-            qsb_warning("the measuring process was lost (%s) in cell %s; measuring again",
-                        end.cause, end.cell[0] ? end.cell : "(none)");
-            retried = true;
-            continue;
-        }
-        if (end.kind == QSB_END_LOST)
-            status = qsb_error(QSB_ESYSTEM, "the measuring process was lost again (%s) in cell "
-                                            "%s; no results written",
-                               end.cause, end.cell[0] ? end.cell : "(none)");
-        else if (end.kind == QSB_END_INTERRUPTED)
-            status = interrupted(run, record, &end);
-        else
-            status = end.exit_code;
-        break;
-    }
-    qsb_visit_record_close(record, fd);
-    return status;
-}
-
 /* ---- The run ---- */
 
 /* Of --budget, kept for pooling the worker processes and writing the results. */
@@ -782,16 +619,26 @@ static int measure_and_report(run_state *s, qsb_visit_record *record)
     return status;
 }
 
-static int measure_in_child(void *arg, qsb_visit_record *record)
-{
-    return measure_and_report(arg, record);
-}
+/* ---- A one-process run measured in a watched child ----
+** A one-process run (--reps N, --processes 1) is measured in a child process, so that a plug-in
+** that crashes, calls exit() or hangs cannot take the run with it (the worker processes of a run
+** are watched the same way, workers.h). The child is a fork of the run: it measures, prints the
+** table, writes and commits the files and exits with the run's status, which the parent returns.
+** When the child ends inside an algorithm's sorts (visit_record.h), the parent names the algorithm
+** and the cause, excludes it and measures again: the files then hold its rows FAILED with the
+** cause and every other row. A child killed from outside (SIGKILL) or dead outside any sort is
+** measured again once. A stop request (stop.h) is passed on, in the visit record too; the child
+** writes its finished cells, marked incomplete, and exits with the stop's status. A child whose
+** sort does not return within the grace after the stop (a plug-in that ignores the signal and
+** blocks) is killed, and the parent writes the finished cells the child handed it as they finished
+** (snapshot.h), marked incomplete, with the same status: what was measured is kept whatever a
+** plug-in does with signals. */
 
 /* The watched child was killed inside the matrix after a stop (run_isolated): the finished
 ** cells it handed over, or none, reported here with the run's context, marked incomplete. */
-static int report_kept(void *arg, const qsb_snapshot *snapshot, int stopped)
+static int report_kept(run_state *s, int stopped)
 {
-    run_state *s = arg;
+    const qsb_snapshot *snapshot = s->snapshot;
     qsb_results kept;
     memset(&kept, 0, sizeof kept);
     int status = qsb_snapshot_taken(snapshot) ? qsb_snapshot_read(snapshot, &kept) : QSB_OK;
@@ -814,6 +661,136 @@ static int report_kept(void *arg, const qsb_snapshot *snapshot, int stopped)
     return status;
 }
 
+/* What the forked child is handed: the run, its visit record and the signal mask to restore. */
+typedef struct {
+    run_state *s;
+    qsb_visit_record *record;
+    sigset_t *mask;
+} child_args;
+
+/* In the child. */
+static int measure_forked(void *arg)
+{
+    const child_args *c = arg;
+    qsb_signals_restore(c->mask); /* the run's handlers are the child's already */
+    int status = measure_and_report(c->s, c->record);
+    fflush(NULL);
+    return status; /* then _exit: the parent's cleanup is the parent's */
+}
+
+/* Forks the child that measures and watches it to its end. */
+static int fork_and_watch(run_state *s, qsb_visit_record *record, qsb_process_end *end)
+{
+    qsb_visit_record_reset(record);
+    qsb_snapshot_clear(s->snapshot);
+    sigset_t mask;
+    qsb_signals_block(&mask);
+    child_args c = {s, record, &mask};
+    /* Its own group: a Ctrl-C reaches the run, which passes it on once, and what it leaves
+    ** running is ended. */
+    pid_t pid = qsb_child_fork(measure_forked, &c);
+    qsb_signals_restore(&mask);
+    if (pid < 0)
+        return qsb_error(QSB_ESYSTEM, "cannot start the measuring process: %s",
+                         strerror(errno));
+    qsb_watch watch = {qsb_visit_deadline_s(s->plan.estimate_s), qsb_stop_request(), NULL,
+                       "the measuring process"};
+    return qsb_watch_process(&watch, pid, record, end);
+}
+
+static void blame(const run_state *s, qsb_visit_record *record, const qsb_process_end *end)
+{
+    qsb_warning("%s %s in cell %s; its rows are FAILED (%s) and the others measured again",
+                s->results.context.matrix.algos[end->algo], end->cause, end->cell[0] ? end->cell : "(none)",
+                end->cause);
+    snprintf(record->excluded[end->algo], QSB_VISIT_CAUSE_BYTES, "%s", end->cause);
+}
+
+/* Killed by the watch after the grace (its cause, visit_record.c), not ended by itself. */
+static bool killed_after_grace(const qsb_process_end *end)
+{
+    return strcmp(end->cause, "killed after the grace") == 0;
+}
+
+/* The child was passed the stop request (visit_record.h: in its record too, so whatever its
+** plug-ins do with the signal, it stops after the current sort). One killed after the grace
+** inside the matrix (a sort that never returned) wrote nothing: what it handed over is
+** written here. */
+static int interrupted(run_state *s, const qsb_visit_record *record,
+                       const qsb_process_end *end)
+{
+    if (qsb_stop_is_exit_status(end->exit_code))
+        return end->exit_code; /* the child wrote its finished cells and said so */
+    if (end->exit_code == QSB_OK || end->exit_code == QSB_FINDING) { /* it had finished */
+        qsb_note("the run had finished its measurements when the stop request came: its "
+                 "results are complete");
+        return end->exit_code;
+    }
+    if (end->exit_code >= 0)
+        return end->exit_code; /* it failed and said why */
+    int status = qsb_stop_status_of((int)*qsb_stop_request());
+    status = status ? status : QSB_SIGTERM;
+    const char *cell = end->cell[0] ? end->cell : "(none)";
+    bool killed = killed_after_grace(end);
+    if (!record->finished) {
+        if (killed)
+            qsb_warning("a sort did not return within %.0f s of the stop request (in cell %s): "
+                        "the measuring process was killed; writing the cells it had finished",
+                        QSB_STOP_GRACE_S, cell);
+        else
+            qsb_warning("the measuring process ended after the stop request (%s, in cell %s); "
+                        "writing the cells it had finished", end->cause, cell);
+        return report_kept(s, status);
+    }
+    if (killed)
+        return qsb_error(status, "interrupted: the measuring process did not write its files "
+                                 "within %.0f s of the stop request and was killed; no results "
+                                 "written", QSB_STOP_GRACE_S);
+    return qsb_error(status, "interrupted: the measuring process ended while it wrote its files "
+                             "(%s); no results written", end->cause);
+}
+
+/* The run measured in a watched child; returns the child's exit status, that of report_kept,
+** or an error (reported): the child lost twice, or killed after the grace when it had left the
+** matrix (the stop's status then). The caller aborts its output files afterwards: those
+** committed are no longer temporary. */
+static int run_isolated(run_state *s)
+{
+    int fd = -1;
+    qsb_visit_record *record = qsb_visit_record_create(&fd);
+    if (!record)
+        return QSB_ESYSTEM;
+    bool retried = false;
+    int status = QSB_OK;
+    for (;;) {
+        qsb_process_end end;
+        status = fork_and_watch(s, record, &end);
+        if (status != QSB_OK)
+            break;
+        if (end.kind == QSB_END_SORT_FAILED) {
+            blame(s, record, &end);
+            continue;
+        }
+        if (end.kind == QSB_END_LOST && !retried) {
+            qsb_warning("the measuring process was lost (%s) in cell %s; measuring again",
+                        end.cause, end.cell[0] ? end.cell : "(none)");
+            retried = true;
+            continue;
+        }
+        if (end.kind == QSB_END_LOST)
+            status = qsb_error(QSB_ESYSTEM, "the measuring process was lost again (%s) in cell "
+                                            "%s; no results written",
+                               end.cause, end.cell[0] ? end.cell : "(none)");
+        else if (end.kind == QSB_END_INTERRUPTED)
+            status = interrupted(s, record, &end);
+        else
+            status = end.exit_code;
+        break;
+    }
+    qsb_visit_record_close(record, fd);
+    return status;
+}
+
 /* One process (--reps, --processes 1): measured in a watched child, where a plug-in's crash,
 ** exit() or hang is reported against it (run_isolated); worker processes are watched by their
 ** run (workers.h), and a worker measures in itself. */
@@ -821,17 +798,9 @@ static int measure_isolated(run_state *s)
 {
     if (s->plan.processes > 1 || s->cfg->worker.slice_s > 0)
         return measure_and_report(s, NULL);
-    isolated_run run = {
-        .measure = measure_in_child,
-        .arg = s,
-        .estimate_s = s->plan.estimate_s,
-        .stop = qsb_stop_request(),
-        .algo_names = (const char *const *)s->results.context.matrix.algos,
-        .report_kept = report_kept,
-    };
-    if (!(run.snapshot = s->snapshot = qsb_snapshot_create()))
+    if (!(s->snapshot = qsb_snapshot_create()))
         return QSB_ESYSTEM;
-    int status = run_isolated(&run);
+    int status = run_isolated(s);
     qsb_snapshot_free(s->snapshot);
     s->snapshot = NULL;
     return status;
