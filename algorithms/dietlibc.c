@@ -54,10 +54,10 @@ static void exchange(char *base, size_t size, size_t a, size_t b)
 static void quicksort(char *base, size_t size, ssize_t l, ssize_t r, qsb_compare cmp,
                       void *arg, uint32_t *seed)
 {
+    if (r <= l)
+        return; /* r may be l - 1 here, even -1: no pointer is formed from it */
     ssize_t i = l - 1, j = r, p = l - 1, q = r;
     char *v = base + (size_t)r * size;
-    if (r <= l)
-        return;
     exchange(base, size, (size_t)(l + next_random(seed) % (r - l)), (size_t)r);
     for (;;) {
         while (++i != r && cmp(base + (size_t)i * size, v, arg) < 0)
