@@ -44,9 +44,13 @@ typedef struct {
     swap_kind kind;
 } newlib_sort;
 
+/* Both swaps count down a signed long, as newlib's swapcode does: with the longs tested first
+** (below), gcc then lays out the loop of longs apart and the byte loop in line, as in newlib's
+** object; counted in size_t, the indexed loop it made ran SORTED at 32 bytes up to 10% faster
+** than newlib's. */
 static void swap_longs(char *a, char *b, size_t bytes)
 {
-    size_t i = bytes / sizeof(long);
+    long i = (long)(bytes / sizeof(long));
     do {
         long x, y;
         memcpy(&x, a, sizeof x);
@@ -60,22 +64,23 @@ static void swap_longs(char *a, char *b, size_t bytes)
 
 static void swap_bytes(char *a, char *b, size_t bytes)
 {
+    long i = (long)bytes;
     do {
         char t = *a;
         *a++ = *b;
         *b++ = t;
-    } while (--bytes > 0);
+    } while (--i > 0);
 }
 
-/* newlib's swapfunc: longs unless the kind is bytes. Inline, as newlib declares swapfunc and
-** med3 (and its swap and vecswap are macros): called instead, the swap of each pair of 4-byte
-** elements made SORTED 22% slower than newlib's own. */
+/* newlib's swapfunc: longs when the kind is one of them, else bytes. Inline, as newlib declares
+** swapfunc and med3 (and its swap and vecswap are macros): called instead, the swap of each pair
+** of 4-byte elements made SORTED 22% slower than newlib's own. */
 static inline void swap_blocks(const newlib_sort *s, char *a, char *b, size_t bytes)
 {
-    if (s->kind == SWAP_BYTES)
-        swap_bytes(a, b, bytes);
-    else
+    if (s->kind <= SWAP_LONGS)
         swap_longs(a, b, bytes);
+    else
+        swap_bytes(a, b, bytes);
 }
 
 static inline void swap(const newlib_sort *s, char *a, char *b)
