@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "outfile.h"
 #include "result.h"
 #include "stats.h"
 
@@ -249,16 +250,23 @@ void qsb_calibration_free(qsb_calibration *c);
 ** none has an interval); QSB_OK otherwise. */
 int qsb_calibration_status(const qsb_calibration_totals *t, qsb_compare_strictness strictness);
 
-/* compare --calibration RUN1 RUN2 [RUN3 ...] (n >= 2 paths): reads the runs, calibrates each
-** against the next and writes each pair's report on text, with more than two runs what the
-** pairs add up to, and when json is not NULL the JSON of them all; *totals is what they add
-** up to. QSB_FINDING when qsb_calibration_status says so (its line is the caller's, once the
-** JSON is committed: qsb_calibration_report_finding); else QSB_OK or the failure of reading
-** or calibrating (reported). */
-int qsb_calibration_report(const char *const *paths, size_t n, double assumed_level_pct,
-                           qsb_compare_strictness strictness, FILE *text, FILE *json,
-                           qsb_calibration_totals *totals);
-/* The error line of --calibration --strict's finding, with QSB_FINDING. */
-int qsb_calibration_report_finding(const qsb_calibration_totals *t);
+/* compare --calibration's run level: pct (--run-level; 0 for none), passed to of_first when
+** it is not NULL, with the first run once read, to change it or keep it: compare --history
+** takes a level from the history layer, which analysis does not read. */
+typedef struct {
+    double pct;
+    int (*of_first)(const qsb_results *first, void *ctx, double *pct);
+    void *ctx;
+} qsb_calibration_level;
+
+/* compare --calibration RUN1 RUN2 [RUN3 ...] (n >= 2 paths): --json (json_path; NULL for none)
+** opened, and checked against the runs and `also_read` (a file the level reads; NULL for none),
+** before anything is read; then the runs read and each calibrated against the next, each
+** pair's report written on the text stream, with more than two runs what the pairs add up to,
+** and the JSON of them all committed. QSB_FINDING when qsb_calibration_status says so (its line
+** said after the commit); else QSB_OK or the failure (reported). */
+int qsb_calibration_command(const char *const *paths, size_t n, const char *json_path,
+                            const qsb_file_group *also_read, qsb_calibration_level level,
+                            qsb_compare_strictness strictness);
 
 #endif

@@ -15,6 +15,7 @@
 #include "compare_states.h"
 #include "diag.h"
 #include "json_write.h"
+#include "outfile.h"
 #include "pool.h"
 #include "read_results.h"
 #include "stats.h"
@@ -492,17 +493,21 @@ static int write_series_json(FILE *fp, const qsb_calibration *pairs, const char 
 /* ---- the report over RUN1 RUN2 ... ---- */
 
 /* The runs read, each consecutive pair calibrated and its report written on text. */
-static int calibrate_pairs(const char *const *paths, size_t n, double assumed_level_pct,
+/* Reads the runs and calibrates each against the next, the level known once the first is
+** read; each pair's report on text. */
+static int calibrate_pairs(const char *const *paths, size_t n, qsb_calibration_level level,
                            qsb_results *runs, qsb_calibration *cals, FILE *text)
 {
     int status = qsb_read_results(paths[0], &runs[0]);
+    if (status == QSB_OK && level.of_first)
+        status = level.of_first(&runs[0], level.ctx, &level.pct);
     for (size_t k = 0; k + 1 < n && status == QSB_OK; k++) {
         status = qsb_read_results(paths[k + 1], &runs[k + 1]);
         if (status == QSB_OK) /* the same run twice would agree at 100% and prove nothing */
             status = qsb_check_separate_runs("compare --calibration", &runs[k], paths[k],
                                              &runs[k + 1], paths[k + 1]);
         if (status == QSB_OK)
-            status = qsb_calibrate(&runs[k], &runs[k + 1], assumed_level_pct, &cals[k]);
+            status = qsb_calibrate(&runs[k], &runs[k + 1], level.pct, &cals[k]);
         if (status != QSB_OK)
             break;
         if (k > 0)
@@ -512,34 +517,39 @@ static int calibrate_pairs(const char *const *paths, size_t n, double assumed_le
     return status;
 }
 
-int qsb_calibration_report_finding(const qsb_calibration_totals *t)
-{
-    return qsb_error(QSB_FINDING, "--calibration --strict: %zu of %zu rows agree, under %.0f%%: "
-                     "the intervals are too narrow on this machine (or the runs differ)",
-                     t->agree, t->with_interval, QSB_CALIBRATION_STRICT_SHARE * 100.0);
-}
+/* What compare --calibration reads and adds up, between --json's open and its commit. */
+typedef struct {
+    const char *const *paths;
+    size_t n;
+    qsb_calibration_level level;
+    qsb_compare_strictness strictness;
+    qsb_calibration_totals totals;
+} calibration_job;
 
-int qsb_calibration_report(const char *const *paths, size_t n, double assumed_level_pct,
-                           qsb_compare_strictness strictness, FILE *text, FILE *json,
-                           qsb_calibration_totals *totals)
+/* Between --json's open and its commit: the runs calibrated, each pair's report on the text
+** stream, what they add up to, the JSON. */
+static int calibration_into(const qsb_outputs *out, void *arg)
 {
-    memset(totals, 0, sizeof *totals);
+    calibration_job *job = arg;
+    FILE *text = qsb_outputs_text_stream(out), *json = out->file[0].fp;
+    size_t n = job->n, pairs = n - 1;
     qsb_results *runs = calloc(n, sizeof *runs);
-    qsb_calibration *cals = calloc(n - 1, sizeof *cals);
-    int status = runs && cals ? calibrate_pairs(paths, n, assumed_level_pct, runs, cals, text)
+    qsb_calibration *cals = calloc(pairs, sizeof *cals);
+    int status = runs && cals ? calibrate_pairs(job->paths, n, job->level, runs, cals, text)
                               : qsb_out_of_memory("compare --calibration");
-    size_t pairs = n - 1;
     int verdict = QSB_OK;
     if (status == QSB_OK) {
-        qsb_calibration_add_up(cals, pairs, totals);
-        verdict = qsb_calibration_status(totals, strictness);
+        qsb_calibration_add_up(cals, pairs, &job->totals);
+        verdict = qsb_calibration_status(&job->totals, job->strictness);
         if (pairs > 1)
-            write_totals(text, totals, paths);
+            write_totals(text, &job->totals, job->paths);
         const char *metric = runs[0].context.metric;
         if (json && pairs == 1)
-            status = write_json(json, &cals[0], paths[0], paths[1], metric, strictness, verdict);
+            status = write_json(json, &cals[0], job->paths[0], job->paths[1], metric,
+                                job->strictness, verdict);
         else if (json)
-            status = write_series_json(json, cals, paths, metric, totals, strictness, verdict);
+            status = write_series_json(json, cals, job->paths, metric, &job->totals,
+                                       job->strictness, verdict);
     }
     for (size_t i = 0; runs && i < n; i++)
         qsb_results_free(&runs[i]);
@@ -548,4 +558,32 @@ int qsb_calibration_report(const char *const *paths, size_t n, double assumed_le
     free(runs);
     free(cals);
     return status != QSB_OK ? status : verdict;
+}
+
+int qsb_calibration_command(const char *const *paths, size_t n, const char *json_path,
+                            const qsb_file_group *also_read, qsb_calibration_level level,
+                            qsb_compare_strictness strictness)
+{
+    calibration_job job = {paths, n, level, strictness, {0}};
+    qsb_file_group *read = calloc(n + 1, sizeof *read);
+    char (*names)[24] = calloc(n, sizeof *names);
+    int status = read && names ? QSB_OK : qsb_out_of_memory("compare --calibration");
+    for (size_t i = 0; i < n && status == QSB_OK; i++) { /* named RUN1, RUN2, ... in messages */
+        snprintf(names[i], sizeof names[i], "RUN%zu", i + 1);
+        read[i] = (qsb_file_group){names[i], QSB_FILES_READ, &paths[i], 1};
+    }
+    if (status == QSB_OK && also_read)
+        read[n] = *also_read;
+    const qsb_output_spec spec = {"--json", json_path};
+    if (status == QSB_OK)
+        status = qsb_with_outputs(&spec, 1, read, n + (also_read != NULL), calibration_into,
+                                  &job);
+    free(read);
+    free(names);
+    if (status != QSB_FINDING)
+        return status;
+    const qsb_calibration_totals *t = &job.totals;
+    return qsb_error(QSB_FINDING, "--calibration --strict: %zu of %zu rows agree, under %.0f%%: "
+                     "the intervals are too narrow on this machine (or the runs differ)",
+                     t->agree, t->with_interval, QSB_CALIBRATION_STRICT_SHARE * 100.0);
 }

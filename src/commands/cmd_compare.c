@@ -2,7 +2,7 @@
 ** `qsortbench compare BASE NEW`: reads two results files (CSV or JSON, any combination),
 ** compares them and writes the report (compare.h, compare_write.h): the table, and where asked
 ** Markdown (--markdown FILE, $GITHUB_STEP_SUMMARY) and JSON (--json FILE). --calibration RUN1
-** RUN2 [RUN3 ...] is a report instead, on runs of the same thing (qsb_calibration_report). The
+** RUN2 [RUN3 ...] is a report instead, on runs of the same thing (qsb_calibration_command). The
 ** exit statuses are the spec's below.
 */
 #include <math.h>
@@ -111,7 +111,6 @@ typedef struct {
     qsb_compare_report report;
     const char *const *run_paths; /* --calibration: RUN1 RUN2 ... */
     size_t nruns;
-    qsb_calibration_totals totals; /* what the pairs add up to */
     qsb_compare_outputs shown; /* BASE and NEW's paths, where the report goes, its verdict */
 } compare_job;
 
@@ -136,49 +135,24 @@ static int level_from_history(const char *path, const qsb_results *run, bool del
     return status;
 }
 
-/* Between --json's open and its commit: the calibration's report (compare.h), with the run
-** level of the deltas of RUN1's machine where --history gives one. */
-static int calibration_into(const qsb_outputs *json, void *arg)
+/* compare --calibration --history: the run level of the deltas of RUN1's machine. */
+static int level_of_first(const qsb_results *first, void *ctx, double *level_pct)
 {
-    compare_job *job = arg;
-    double level = job->cfg->opt.run_level_pct;
-    int status = QSB_OK;
-    if (job->cfg->history_path) {
-        qsb_results first;
-        memset(&first, 0, sizeof first);
-        status = qsb_read_compare_results(job->run_paths[0], &first);
-        if (status == QSB_OK)
-            status = level_from_history(job->cfg->history_path, &first, true, "deltas", &level);
-        qsb_results_free(&first);
-    }
-    return status != QSB_OK
-               ? status
-               : qsb_calibration_report(job->run_paths, job->nruns, level, job->cfg->strictness,
-                                        qsb_outputs_text_stream(json), json->file[0].fp,
-                                        &job->totals);
+    const compare_config *cfg = ctx;
+    return level_from_history(cfg->history_path, first, true, "deltas", level_pct);
 }
 
-static int calibration_command(compare_job *job)
+static int calibration_command(const compare_job *job)
 {
-    if (job->cfg->markdown_path || job->cfg->opt.normalize)
+    const compare_config *cfg = job->cfg;
+    if (cfg->markdown_path || cfg->opt.normalize)
         return qsb_usage_error("--calibration reports on the runs' own paired deltas: "
                                "--markdown and --normalize do not apply");
-    size_t n = job->nruns;
-    qsb_file_group *read = calloc(n + 1, sizeof *read);
-    char (*names)[24] = calloc(n, sizeof *names);
-    int status = read && names ? QSB_OK : qsb_out_of_memory("compare --calibration");
-    for (size_t i = 0; i < n && status == QSB_OK; i++) { /* named RUN1, RUN2, ... in messages */
-        snprintf(names[i], sizeof names[i], "RUN%zu", i + 1);
-        read[i] = (qsb_file_group){names[i], QSB_FILES_READ, &job->run_paths[i], 1};
-    }
-    if (status == QSB_OK && job->cfg->history_path)
-        read[n++] = (qsb_file_group){"--history", QSB_FILES_READ, &job->cfg->history_path, 1};
-    const qsb_output_spec spec = {"--json", job->cfg->json_path};
-    if (status == QSB_OK)
-        status = qsb_with_outputs(&spec, 1, read, n, calibration_into, job);
-    free(read);
-    free(names);
-    return status == QSB_FINDING ? qsb_calibration_report_finding(&job->totals) : status;
+    const qsb_file_group history = {"--history", QSB_FILES_READ, &cfg->history_path, 1};
+    const qsb_calibration_level level = {cfg->opt.run_level_pct,
+                                         cfg->history_path ? level_of_first : NULL, (void *)cfg};
+    return qsb_calibration_command(job->run_paths, job->nruns, cfg->json_path,
+                                   cfg->history_path ? &history : NULL, level, cfg->strictness);
 }
 
 enum { OUT_MARKDOWN, OUT_JSON, OUT_COUNT };
