@@ -492,7 +492,6 @@ static int write_series_json(FILE *fp, const qsb_calibration *pairs, const char 
 
 /* ---- the report over RUN1 RUN2 ... ---- */
 
-/* The runs read, each consecutive pair calibrated and its report written on text. */
 /* Reads the runs and calibrates each against the next, the level known once the first is
 ** read; each pair's report on text. */
 static int calibrate_pairs(const char *const *paths, size_t n, qsb_calibration_level level,
