@@ -129,22 +129,26 @@ static void sift(const smoothsort *s, byte *root, int order)
     rotate_path(s->width, path, len);
 }
 
+/* Copies a forest's shape a word at a time, as musl's trinkle copies its pp[2]: copied whole,
+** the words just stored one at a time are read back as one 16-byte load, which the store cannot
+** forward, and that stall made SORTED 60% slower than musl's own code. */
+static void copy_shape(forest *to, const forest *from)
+{
+    to->bits[0] = from->bits[0];
+    to->bits[1] = from->bits[1];
+    to->order = from->order;
+}
+
 /*
-** Moves the root at head left past the roots of the heaps before it (the forest `shape`, head
+** Moves the root at head left past the roots of the heaps before it (the forest `from`, head
 ** the root of its rightmost heap) while the previous root is larger than it and than head's own
 ** children, then sifts it into the heap where it stops. `children_ok` says head's heap is
 ** already a heap, so only the roots' order needs repair; it holds only before the first move.
 */
-/* The shape comes by pointer and is copied a word at a time, as musl's trinkle copies its
-** pp[2]: a forest passed or copied whole is read as one 16-byte load of words just stored one
-** at a time, which the store cannot forward, and that stall made SORTED 60% slower than musl's
-** own code. */
 static void trinkle(const smoothsort *s, byte *head, const forest *from, int children_ok)
 {
     forest shape;
-    shape.bits[0] = from->bits[0];
-    shape.bits[1] = from->bits[1];
-    shape.order = from->order;
+    copy_shape(&shape, from);
     byte *path[MAX_PATH];
     int len = 0;
     path[len++] = head;
@@ -207,10 +211,9 @@ static void shrink(const smoothsort *s, forest *f, byte *head)
     f->order -= 2;
     f->bits[0] ^= 7; /* drop the root's heap, add its two subheaps */
     shift_down(f, 1);
-    forest left; /* the left subheap rightmost, one order above the right; by words: trinkle */
-    left.bits[0] = f->bits[0];
-    left.bits[1] = f->bits[1];
-    left.order = f->order + 1;
+    forest left; /* the shape with the left subheap rightmost: one order above the right */
+    copy_shape(&left, f);
+    left.order++;
     trinkle(s, head - s->leonardo[f->order] - s->width, &left, 1);
     shift_up(f, 1);
     f->bits[0] |= 1;
