@@ -13,7 +13,14 @@
 **
 ** The forest's shape is a bit set over heap orders: bit i of `bits` set when a heap of order
 ** `order + i` is present, so bit 0 is always the rightmost heap and `order` its order. Two
-** machine words hold it, enough for every order a size_t-indexed array can reach.
+** machine words hold the bits, enough for every order a size_t-indexed array can reach.
+**
+** The width, comparator, argument and order travel as values and the bits as two words in the
+** caller's array, as musl's code passes them. gcc then gives the entry the registers and the
+** memory traffic of musl's own object, and it runs at that object's speed (docs/results.md).
+** Kept in a struct, the comparator and width were loaded again after every comparison; the
+** bits given as a pointer to a struct were split by gcc into two registers at each call, which
+** made SORTED faster than musl's.
 */
 #include <string.h>
 
@@ -22,102 +29,92 @@
 #define WORD_BITS (8 * (int)sizeof(size_t))
 #define MAX_ORDERS (12 * sizeof(size_t)) /* Leonardo numbers below SIZE_MAX, with room */
 #define MAX_PATH (14 * sizeof(size_t))   /* roots visited by one trinkle or sift */
+/* A path holds MAX_PATH roots and, in its last slot, the rotation's buffer. */
 
 typedef unsigned char byte;
 
-typedef struct {
-    size_t bits[2]; /* bits[0] holds orders order..order+WORD_BITS-1, bits[1] the next ones */
-    int order;      /* order of the rightmost heap */
-} forest;
-
-typedef struct {
-    size_t width;
-    qsb_compare cmp;
-    void *arg;
-    size_t leonardo[MAX_ORDERS]; /* L(k) * width: the byte span of a heap of order k */
-} smoothsort;
-
-static void shift_up(forest *f, int n)
+static void shift_up(size_t bits[2], int n)
 {
     if (n >= WORD_BITS) {
-        f->bits[1] = f->bits[0];
-        f->bits[0] = 0;
+        bits[1] = bits[0];
+        bits[0] = 0;
         n -= WORD_BITS;
     }
     if (n > 0) {
-        f->bits[1] = f->bits[1] << n | f->bits[0] >> (WORD_BITS - n);
-        f->bits[0] <<= n;
+        bits[1] = bits[1] << n | bits[0] >> (WORD_BITS - n);
+        bits[0] <<= n;
     }
 }
 
-static void shift_down(forest *f, int n)
+static void shift_down(size_t bits[2], int n)
 {
     if (n >= WORD_BITS) {
-        f->bits[0] = f->bits[1];
-        f->bits[1] = 0;
+        bits[0] = bits[1];
+        bits[1] = 0;
         n -= WORD_BITS;
     }
     if (n > 0) {
-        f->bits[0] = f->bits[0] >> n | f->bits[1] << (WORD_BITS - n);
-        f->bits[1] >>= n;
+        bits[0] = bits[0] >> n | bits[1] << (WORD_BITS - n);
+        bits[1] >>= n;
     }
 }
 
-static int single_heap(const forest *f)
+static int single_heap(const size_t bits[2])
 {
-    return f->bits[0] == 1 && f->bits[1] == 0;
+    return bits[0] == 1 && bits[1] == 0;
 }
 
-/* Distance from bit 0 to the next set bit: how many orders up the next heap to the left is.
-** Called only when there is one (not single_heap). */
-static int gap_to_next_heap(const forest *f)
+/* Drops the rightmost heap from the shape: the next one to the left, found by the distance
+** from bit 0 to the next set bit, becomes bit 0. Called only when there is one (not
+** single_heap). Returns the order of the new rightmost heap. */
+static int drop_rightmost(size_t bits[2], int order)
 {
-    size_t above = f->bits[0] - 1; /* bit 0 is set: this clears it */
-    if (above != 0)
-        return __builtin_ctzl(above);
-    return WORD_BITS + __builtin_ctzl(f->bits[1]);
-}
-
-/* Drops the rightmost heap from the shape: the next one to the left becomes bit 0. */
-static void drop_rightmost(forest *f)
-{
-    int gap = gap_to_next_heap(f);
-    shift_down(f, gap);
-    f->order += gap;
+    size_t above = bits[0] - 1; /* bit 0 is set: this clears it */
+    int gap = above != 0 ? __builtin_ctzl(above) : WORD_BITS + __builtin_ctzl(bits[1]);
+    shift_down(bits, gap);
+    return order + gap;
 }
 
 /*
 ** Moves the elements along a root-to-leaf path: path[1] to path[0], path[2] to path[1], ...,
 ** and path[0]'s element to path[len - 1]. Both descents compare without moving and rotate
-** once at the end, which leaves musl's bytes in place.
+** once at the end, which leaves musl's bytes in place. The buffer takes the path's spare last
+** slot (cleared before returning, so that no pointer to it outlives the call) and the pointers
+** advance with each chunk of at most 256 bytes, as musl's cycle() does: written with offsets from fixed pointers, gcc inlined the
+** test of len into every caller and SORTED ran about 10% faster than musl's.
 */
 static void rotate_path(size_t width, byte *path[], int len)
 {
     byte buf[256];
     if (len < 2)
         return;
-    for (size_t done = 0; done < width; done += sizeof buf) {
-        size_t chunk = width - done < sizeof buf ? width - done : sizeof buf;
-        memcpy(buf, path[0] + done, chunk);
-        for (int i = 0; i < len - 1; i++)
-            memcpy(path[i] + done, path[i + 1] + done, chunk);
-        memcpy(path[len - 1] + done, buf, chunk);
+    path[len] = buf;
+    while (width > 0) {
+        size_t chunk = width < sizeof buf ? width : sizeof buf;
+        memcpy(path[len], path[0], chunk);
+        for (int i = 0; i < len; i++) {
+            memcpy(path[i], path[i + 1], chunk);
+            path[i] += chunk;
+        }
+        width -= chunk;
     }
+    path[len] = NULL;
 }
 
 /* Restores the heap property of the heap of this order rooted at root, whose two subheaps
 ** are heaps: the root's element sinks along the larger child while a child is larger. */
-static void sift(const smoothsort *s, byte *root, int order)
+static void sift(byte *root, size_t width, qsb_compare cmp, void *arg, int order,
+                 const size_t *leonardo)
 {
-    byte *path[MAX_PATH];
+    byte *path[MAX_PATH + 1];
     int len = 0;
     path[len++] = root;
     while (order > 1) {
-        byte *right = root - s->width;
-        byte *left = right - s->leonardo[order - 2];
-        if (s->cmp(path[0], left, s->arg) >= 0 && s->cmp(path[0], right, s->arg) >= 0)
+        byte *right = root - width;
+        byte *left = right - leonardo[order - 2];
+        if (cmp(path[0], left, arg) >= 0 && cmp(path[0], right, arg) >= 0)
             break;
-        if (s->cmp(left, right, s->arg) >= 0) {
+        if (cmp(left, right, arg) >= 0) {
             root = left;
             order -= 1;
         } else {
@@ -126,98 +123,42 @@ static void sift(const smoothsort *s, byte *root, int order)
         }
         path[len++] = root;
     }
-    rotate_path(s->width, path, len);
-}
-
-/* Copies a forest's shape a word at a time, as musl's trinkle copies its pp[2]: copied whole,
-** the words just stored one at a time are read back as one 16-byte load, which the store cannot
-** forward, and that stall made SORTED 60% slower than musl's own code. */
-static void copy_shape(forest *to, const forest *from)
-{
-    to->bits[0] = from->bits[0];
-    to->bits[1] = from->bits[1];
-    to->order = from->order;
+    rotate_path(width, path, len);
 }
 
 /*
-** Moves the root at head left past the roots of the heaps before it (the forest `from`, head
-** the root of its rightmost heap) while the previous root is larger than it and than head's own
-** children, then sifts it into the heap where it stops. `children_ok` says head's heap is
-** already a heap, so only the roots' order needs repair; it holds only before the first move.
+** Moves the root at head left past the roots of the heaps before it (the forest of `from`
+** and `order`, head the root of its rightmost heap) while the previous root is larger than it
+** and than head's own children, then sifts it into the heap where it stops. `children_ok`
+** says head's heap is already a heap, so only the roots' order needs repair; it holds only
+** before the first move. The shape is read from the caller's two words (`from`), not changed.
 */
-static void trinkle(const smoothsort *s, byte *head, const forest *from, int children_ok)
+static void trinkle(byte *head, size_t width, qsb_compare cmp, void *arg, const size_t from[2],
+                    int order, int children_ok, const size_t *leonardo)
 {
-    forest shape;
-    copy_shape(&shape, from);
-    byte *path[MAX_PATH];
+    size_t bits[2] = {from[0], from[1]};
+    byte *path[MAX_PATH + 1];
     int len = 0;
     path[len++] = head;
-    while (!single_heap(&shape)) {
-        byte *previous = head - s->leonardo[shape.order];
-        if (s->cmp(previous, path[0], s->arg) <= 0)
+    while (!single_heap(bits)) {
+        byte *previous = head - leonardo[order];
+        if (cmp(previous, path[0], arg) <= 0)
             break;
-        if (!children_ok && shape.order > 1) {
-            byte *right = head - s->width;
-            byte *left = right - s->leonardo[shape.order - 2];
-            if (s->cmp(right, previous, s->arg) >= 0 || s->cmp(left, previous, s->arg) >= 0)
+        if (!children_ok && order > 1) {
+            byte *right = head - width;
+            byte *left = right - leonardo[order - 2];
+            if (cmp(right, previous, arg) >= 0 || cmp(left, previous, arg) >= 0)
                 break;
         }
         path[len++] = previous;
         head = previous;
-        drop_rightmost(&shape);
+        order = drop_rightmost(bits, order);
         children_ok = 0;
     }
     if (!children_ok) {
-        rotate_path(s->width, path, len);
-        sift(s, head, shape.order);
+        rotate_path(width, path, len);
+        sift(head, width, cmp, arg, order, leonardo);
     }
-}
-
-/* Adds the element at head (the forest covers everything before it) as a new root. When the
-** last two heaps have consecutive orders they become its children; otherwise it is a heap of
-** order 1 or 0 alone. A root whose heap will not grow again (its final size is reached before
-** the array's end, `high`) is put in order among the roots now; others only sifted. */
-static void grow(const smoothsort *s, forest *f, byte *head, const byte *high)
-{
-    if ((f->bits[0] & 3) == 3) {
-        sift(s, head, f->order);
-        shift_down(f, 2);
-        f->order += 2;
-    } else {
-        if (s->leonardo[f->order - 1] >= (size_t)(high - head))
-            trinkle(s, head, f, 0);
-        else
-            sift(s, head, f->order);
-        if (f->order == 1) {
-            shift_up(f, 1);
-            f->order = 0;
-        } else {
-            shift_up(f, f->order - 1);
-            f->order = 1;
-        }
-    }
-    f->bits[0] |= 1;
-}
-
-/* Removes the root at head, the maximum: a heap of order 0 or 1 just goes; a larger one leaves
-** its two subheaps, whose roots are put in order among the roots, left then right. */
-static void shrink(const smoothsort *s, forest *f, byte *head)
-{
-    if (f->order <= 1) {
-        drop_rightmost(f);
-        return;
-    }
-    shift_up(f, 2);
-    f->order -= 2;
-    f->bits[0] ^= 7; /* drop the root's heap, add its two subheaps */
-    shift_down(f, 1);
-    forest left; /* the shape with the left subheap rightmost: one order above the right */
-    copy_shape(&left, f);
-    left.order++;
-    trinkle(s, head - s->leonardo[f->order] - s->width, &left, 1);
-    shift_up(f, 1);
-    f->bits[0] |= 1;
-    trinkle(s, head - s->width, f, 1);
 }
 
 void qsb_musl(void *base, size_t n, size_t width, qsb_compare cmp, void *arg)
@@ -225,16 +166,49 @@ void qsb_musl(void *base, size_t n, size_t width, qsb_compare cmp, void *arg)
     size_t bytes = n * width;
     if (bytes == 0)
         return;
-    smoothsort s = {width, cmp, arg, {width, width}};
-    for (size_t k = 2; (s.leonardo[k] = s.leonardo[k - 2] + s.leonardo[k - 1] + width) < bytes;
-         k++)
+    size_t leonardo[MAX_ORDERS] = {width, width}; /* L(k) * width: a heap of order k's bytes */
+    for (size_t k = 2; (leonardo[k] = leonardo[k - 2] + leonardo[k - 1] + width) < bytes; k++)
         continue;
 
+    /* Growing: each element joins as a new root. When the last two heaps have consecutive
+    ** orders they become its children; otherwise it is a heap of order 1 or 0 alone. A root
+    ** whose heap will not grow again (its final size is reached before the array's end,
+    ** `high`) is put in order among the roots now; others are only sifted. */
     byte *head = base, *high = head + bytes - width;
-    forest f = {{1, 0}, 1};
-    for (; head < high; head += width)
-        grow(&s, &f, head, high);
-    trinkle(&s, head, &f, 0);
-    for (; f.order != 1 || !single_heap(&f); head -= width)
-        shrink(&s, &f, head);
+    size_t bits[2] = {1, 0};
+    int order = 1;
+    for (; head < high; head += width) {
+        if ((bits[0] & 3) == 3) {
+            sift(head, width, cmp, arg, order, leonardo);
+            shift_down(bits, 2);
+            order += 2;
+        } else {
+            if (leonardo[order - 1] >= (size_t)(high - head))
+                trinkle(head, width, cmp, arg, bits, order, 0, leonardo);
+            else
+                sift(head, width, cmp, arg, order, leonardo);
+            shift_up(bits, order == 1 ? 1 : order - 1);
+            order = order == 1 ? 0 : 1;
+        }
+        bits[0] |= 1;
+    }
+    trinkle(head, width, cmp, arg, bits, order, 0, leonardo);
+
+    /* Shrinking: the root at head, the maximum, is removed. A heap of order 0 or 1 just goes;
+    ** a larger one leaves its two subheaps, whose roots are put in order among the roots, left
+    ** (one order above the right) then right. */
+    for (; order != 1 || !single_heap(bits); head -= width) {
+        if (order <= 1) {
+            order = drop_rightmost(bits, order);
+            continue;
+        }
+        shift_up(bits, 2);
+        order -= 2;
+        bits[0] ^= 7; /* drop the root's heap, add its two subheaps */
+        shift_down(bits, 1);
+        trinkle(head - leonardo[order] - width, width, cmp, arg, bits, order + 1, 1, leonardo);
+        shift_up(bits, 1);
+        bits[0] |= 1;
+        trinkle(head - width, width, cmp, arg, bits, order, 1, leonardo);
+    }
 }
