@@ -460,8 +460,9 @@ static next_step next_worker(workers *w, double elapsed_s, size_t **cells, size_
 
 /* Once states are seen, the progress line says what the cell furthest from the target has of
 ** them: "; states 7/3 of 10/15 processes" (each state's processes, and what each would need
-** for the precision: worker_cells.h). */
-static void append_state_needs(const workers *w, char *label, size_t len)
+** for the precision: worker_cells.h), and when a need is more than the run's `total`
+** processes, that the budget will not reach it. */
+static void append_state_needs(const workers *w, size_t total, char *label, size_t len)
 {
     size_t got[QSB_STATES_MAX], need[QSB_STATES_MAX];
     size_t states = qsb_tally_state_needs(&w->tally, w->plan->precision_pct, got, need);
@@ -474,15 +475,36 @@ static void append_state_needs(const workers *w, char *label, size_t len)
             used += n > 0 ? (size_t)n : 0;
         }
     }
+    size_t most = 0;
+    for (size_t k = 0; k < states; k++)
+        most = need[k] > most ? need[k] : most;
     if (states > 0 && used < len)
-        snprintf(label + used, len - used, " processes");
+        snprintf(label + used, len - used, " processes%s",
+                 most > total ? ", more than this budget holds" : "");
+}
+
+/* The processes the progress line counts towards: the plan's estimate until some have ended,
+** then those started and as many as the rest of the budget holds at their mean duration,
+** mean_s a slot (the plan's estimate can be off by half), at least the minimum and one more
+** than started, so that the line is full only at the end. */
+static size_t expected_processes(const workers *w, size_t ended, double mean_s,
+                                 double elapsed_s)
+{
+    const qsb_workers_plan *p = w->plan;
+    size_t total = p->planned;
+    if (ended > 0 && !p->exact) {
+        double more = fmax(p->budget_s - elapsed_s, 0.0) * (double)w->jobs / mean_s;
+        total = w->started + (size_t)fmin(more, (double)p->max_processes);
+        total = total > p->min_processes ? total : p->min_processes;
+    }
+    return total > w->started ? total : w->started + 1;
 }
 
 /* The progress line after a start: the worker started last, and how many run at once. */
 static void show_start(workers *w, const slot *at, double elapsed_s)
 {
     const qsb_workers_plan *p = w->plan;
-    char label[128], others[32] = "";
+    char label[160], others[32] = "";
     size_t ended = w->started - w->in_flight, before = w->started - 1; /* started before it */
     double mean = ended ? elapsed_s * (double)w->jobs / (double)ended : p->worker_s;
     double left = fmax(p->budget_s - elapsed_s,
@@ -499,12 +521,14 @@ static void show_start(workers *w, const slot *at, double elapsed_s)
     else
         snprintf(label, sizeof label, "worker process %zu%s%s%s", at->k + 1,
                  others[0] ? " (" : "", others[0] ? others + 2 : "", others[0] ? ")" : "");
-    append_state_needs(w, label, sizeof label);
+    size_t total = expected_processes(w, ended, mean, elapsed_s);
+    qsb_progress_set_total(total);
+    append_state_needs(w, total, label, sizeof label);
     qsb_progress_update(ended, label, left);
 }
 
 /* Fills the free slots with the workers the plan has next. */
-static int start_workers(workers *w, uint64_t start_ns, size_t *planned)
+static int start_workers(workers *w, uint64_t start_ns)
 {
     int status = QSB_OK;
     for (size_t j = 0; status == QSB_OK && j < w->jobs; j++) {
@@ -524,10 +548,6 @@ static int start_workers(workers *w, uint64_t start_ns, size_t *planned)
         status = launch(w, at);
         if (status != QSB_OK)
             release(w, at);
-        if (w->started >= *planned) {
-            *planned = w->started + 1;
-            qsb_progress_set_total(*planned);
-        }
     }
     return status;
 }
@@ -671,13 +691,12 @@ static void pass_on_stop(workers *w, uint64_t start_ns)
 ** and settles each as it ends. */
 static int run_all(workers *w)
 {
-    size_t planned = w->plan->planned;
     uint64_t start = qsb_clock_ns();
     int status = QSB_OK;
-    qsb_progress_begin(planned,
+    qsb_progress_begin(w->plan->planned,
                        w->plan->progress ? QSB_PROGRESS_SHOWN : QSB_PROGRESS_QUIET);
     for (;;) {
-        status = start_workers(w, start, &planned);
+        status = start_workers(w, start);
         if (status != QSB_OK || w->in_flight == 0)
             break;
         wait_for_workers(w);
