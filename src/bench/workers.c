@@ -484,9 +484,9 @@ static void append_state_needs(const workers *w, size_t total, char *label, size
 }
 
 /* The processes the progress line counts towards: the plan's estimate until some have ended,
-** then those started and as many as the rest of the budget holds at their mean duration,
-** mean_s a slot (the plan's estimate can be off by half), at least the minimum and one more
-** than started, so that the line is full only at the end. */
+** then those started and as many as the rest of the budget holds at the slots' mean time a
+** process, mean_s (the plan's estimate can be off by half); at least the minimum, and one
+** more than started, so that the line is full only at the end. */
 static size_t expected_processes(const workers *w, size_t ended, double mean_s,
                                  double elapsed_s)
 {
