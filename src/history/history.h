@@ -92,7 +92,11 @@ typedef struct {
     int verified;
     double median, median_lo, median_hi; /* NAN when unknown */
     double delta_pct, delta_lo, delta_hi;
-    const char *states;                /* the row's speed states as read, or NULL */
+    const char *states;                /* the row's speed states as read (the report echoes
+                                       ** them), or NULL */
+    const qsb_state_estimate *state;   /* ... read once by the reader: nstates of them, 0 when
+                                       ** there are none or the text is not well formed */
+    size_t nstates;
     size_t nsamples;
     const double *samples;
 } qsb_history_point;

@@ -741,6 +741,21 @@ static const char *store_text(struct qsb_history_store **store, const char *text
     return copy ? memcpy(copy, text, len) : NULL;
 }
 
+/* The point's states read from its text into the store; a text that is not well formed gives
+** none (the report still echoes it). Returns QSB_OK, or -1 when out of memory. */
+static int point_states(struct qsb_history_store **store, qsb_history_point *p)
+{
+    qsb_state_estimate read[QSB_STATES_MAX];
+    const char *why;
+    size_t n = *p->states ? qsb_states_parse(p->states, read, &why) : 0;
+    qsb_state_estimate *kept = n ? store_alloc(store, n * sizeof *kept) : NULL;
+    if (n && !kept)
+        return -1;
+    p->state = n ? memcpy(kept, read, n * sizeof *kept) : NULL;
+    p->nstates = n;
+    return QSB_OK;
+}
+
 static void store_free(struct qsb_history_store *store)
 {
     while (store) {
@@ -921,7 +936,9 @@ static int series_read(qsb_history *h, sqlite3_stmt *st, int64_t id, const run_k
         p->delta_lo = column_double(st, 7);
         p->delta_hi = column_double(st, 8);
         if (sqlite3_column_type(st, 9) != SQLITE_NULL &&
-            !(p->states = store_text(&s->store, (const char *)sqlite3_column_text(st, 9))))
+            ((p->states = store_text(&s->store, (const char *)sqlite3_column_text(st, 9))) ==
+                 NULL ||
+             point_states(&s->store, p) != QSB_OK))
             status = qsb_out_of_memory("a series");
         if (status == QSB_OK && detail == QSB_HISTORY_SAMPLES &&
             sqlite3_column_type(st, 10) == SQLITE_BLOB)

@@ -87,11 +87,8 @@ static int add_axis_runs(cell_axis *axis, const qsb_history_series *s)
 /* The states of a point in words, or NULL when it has none (or on no memory: shown without). */
 static char *states_words(const qsb_history_point *p)
 {
-    qsb_state_estimate states[QSB_STATES_MAX];
-    const char *why;
-    size_t n = p->states && *p->states ? qsb_states_parse(p->states, states, &why) : 0;
     char words[512];
-    return qsb_states_words(states, n, words, sizeof words) ? strdup(words) : NULL;
+    return qsb_states_words(p->state, p->nstates, words, sizeof words) ? strdup(words) : NULL;
 }
 
 static int add_line(qsb_trend_cell *c, cell_axis *axis, const qsb_history_series *s)

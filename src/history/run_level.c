@@ -9,7 +9,6 @@
 
 #include "diag.h"
 #include "grow.h"
-#include "states_text.h"
 #include "summary.h"
 
 /* The point's log delta and its variance; NAN where it has none. */
@@ -73,9 +72,10 @@ static int states_of(level_walk *w, const qsb_history_series *s, qsb_row_level *
             continue;
         if (!row->states && !(row->states = malloc(w->last_n * sizeof *row->states)))
             return qsb_out_of_memory("run levels");
-        const char *why;
         qsb_run_states *r = &row->states[row->nstates];
-        r->n = qsb_states_parse(p->states, r->s, &why);
+        r->n = p->nstates;
+        if (r->n)
+            memcpy(r->s, p->state, r->n * sizeof *r->s);
         row->nstates += r->n >= 2;
     }
     return QSB_OK;
