@@ -741,13 +741,16 @@ static const char *store_text(struct qsb_history_store **store, const char *text
     return copy ? memcpy(copy, text, len) : NULL;
 }
 
-/* The point's states read from its text into the store; a text that is not well formed gives
-** none (the report still echoes it). Returns QSB_OK, or -1 when out of memory. */
-static int point_states(struct qsb_history_store **store, qsb_history_point *p)
+/* The point's states into the store: their text as read (the report echoes it) and the states
+** read once from it; a text that is not well formed gives none. Returns QSB_OK, or -1 when
+** out of memory. */
+static int point_states(struct qsb_history_store **store, qsb_history_point *p, const char *text)
 {
     qsb_state_estimate read[QSB_STATES_MAX];
     const char *why;
-    size_t n = *p->states ? qsb_states_parse(p->states, read, &why) : 0;
+    if (!(p->states = store_text(store, text)))
+        return -1;
+    size_t n = *text ? qsb_states_parse(text, read, &why) : 0;
     qsb_state_estimate *kept = n ? store_alloc(store, n * sizeof *kept) : NULL;
     if (n && !kept)
         return -1;
@@ -936,9 +939,7 @@ static int series_read(qsb_history *h, sqlite3_stmt *st, int64_t id, const run_k
         p->delta_lo = column_double(st, 7);
         p->delta_hi = column_double(st, 8);
         if (sqlite3_column_type(st, 9) != SQLITE_NULL &&
-            ((p->states = store_text(&s->store, (const char *)sqlite3_column_text(st, 9))) ==
-                 NULL ||
-             point_states(&s->store, p) != QSB_OK))
+            point_states(&s->store, p, (const char *)sqlite3_column_text(st, 9)) != QSB_OK)
             status = qsb_out_of_memory("a series");
         if (status == QSB_OK && detail == QSB_HISTORY_SAMPLES &&
             sqlite3_column_type(st, 10) == SQLITE_BLOB)
