@@ -80,8 +80,9 @@ static int drop_rightmost(size_t bits[2], int order)
 ** and path[0]'s element to path[len - 1]. Both descents compare without moving and rotate
 ** once at the end, which leaves musl's bytes in place. The buffer takes the path's spare last
 ** slot (cleared before returning, so that no pointer to it outlives the call) and the pointers
-** advance with each chunk of at most 256 bytes, as musl's cycle() does: written with offsets from fixed pointers, gcc inlined the
-** test of len into every caller and SORTED ran about 10% faster than musl's.
+** advance with each chunk of at most 256 bytes, as musl's cycle() does: written with offsets
+** from fixed pointers, gcc inlined the test of len into every caller and SORTED ran about 10%
+** faster than musl's.
 */
 static void rotate_path(size_t width, byte *path[], int len)
 {
