@@ -35,8 +35,6 @@ typedef enum {
     QSB_HEAP_PROPER = 1
 } qsb_heap_shape;
 
-#define QSB_ALWAYS_INLINE inline __attribute__((always_inline))
-
 /* Restores the heap of elements 0..last below k. For the committed shape the loop condition
 ** 2k <= last is glibc's k <= last / 2. */
 static QSB_ALWAYS_INLINE void qsb_heap_siftdown(char *base, size_t k, size_t last, size_t size,

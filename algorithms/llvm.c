@@ -30,8 +30,6 @@
 #include "element_swap.h"
 #include "sorts.h"
 
-#define LLVM_INLINE inline __attribute__((always_inline))
-
 enum {
     LLVM_SMALL_PIVOT = 8,            /* below it, element 0 is the pivot */
     LLVM_PSEUDO_MEDIAN_REC = 64      /* from it on, the pivot is a recursive pseudo-median */
@@ -50,22 +48,22 @@ typedef enum {
     LLVM_NOT_GREATER
 } llvm_order;
 
-static LLVM_INLINE bool llvm_less(const void *a, const void *b, const llvm_ctx *ctx)
+static QSB_ALWAYS_INLINE bool llvm_less(const void *a, const void *b, const llvm_ctx *ctx)
 {
     return ctx->cmp(a, b, ctx->arg) < 0;
 }
 
 /* a before b in `order`: for the second order, !(b < a), with the comparator's operands in
 ** LLVM's order (the pivot first). */
-static LLVM_INLINE bool llvm_before(const void *a, const void *b, const llvm_ctx *ctx,
-                                    const llvm_order order)
+static QSB_ALWAYS_INLINE bool llvm_before(const void *a, const void *b, const llvm_ctx *ctx,
+                                          const llvm_order order)
 {
     return order == LLVM_LESS ? llvm_less(a, b, ctx) : !llvm_less(b, a, ctx);
 }
 
 /* ---- element access and swaps ---- */
 
-static LLVM_INLINE char *llvm_at(char *base, size_t i, size_t size)
+static QSB_ALWAYS_INLINE char *llvm_at(char *base, size_t i, size_t size)
 {
     return base + i * size;
 }
@@ -78,7 +76,7 @@ static LLVM_INLINE char *llvm_at(char *base, size_t i, size_t size)
 ** elements do not overlap, it moves 32 bytes per step in 16-byte registers and leaves the last
 ** size / 4 % 8 words to the word loop; otherwise (a == b among them) the word loop does all.
 ** gcc -O2 does not vectorise such a loop, so the test and the 32-byte steps are written out. */
-static LLVM_INLINE void llvm_swap_words(char *a, char *b, size_t size)
+static QSB_ALWAYS_INLINE void llvm_swap_words(char *a, char *b, size_t size)
 {
     const size_t words = size / 4;
     size_t done = 0;
@@ -99,7 +97,7 @@ static LLVM_INLINE void llvm_swap_words(char *a, char *b, size_t size)
     }
 }
 
-static LLVM_INLINE void llvm_swap(char *a, char *b, size_t size, const bool fixed)
+static QSB_ALWAYS_INLINE void llvm_swap(char *a, char *b, size_t size, const bool fixed)
 {
     if (fixed) {
         char tmp[16];
@@ -113,8 +111,8 @@ static LLVM_INLINE void llvm_swap(char *a, char *b, size_t size, const bool fixe
 
 /* ---- pivot choice ---- */
 
-static LLVM_INLINE size_t llvm_median3(char *base, size_t a, size_t b, size_t c, size_t size,
-                                       const llvm_ctx *ctx)
+static QSB_ALWAYS_INLINE size_t llvm_median3(char *base, size_t a, size_t b, size_t c, size_t size,
+                                             const llvm_ctx *ctx)
 {
     const char *pa = llvm_at(base, a, size), *pb = llvm_at(base, b, size);
     const char *pc = llvm_at(base, c, size);
@@ -131,9 +129,9 @@ typedef size_t (*llvm_median_fn)(char *base, size_t a, size_t b, size_t c, size_
 
 /* The median of three of a, b, c, each first replaced by the pseudo-median of its eighths
 ** while the sections (n elements each) are large enough. `recurse`: the instantiation. */
-static LLVM_INLINE size_t llvm_median3_rec(char *base, size_t a, size_t b, size_t c, size_t n,
-                                           size_t size, const llvm_ctx *ctx,
-                                           llvm_median_fn recurse)
+static QSB_ALWAYS_INLINE size_t llvm_median3_rec(char *base, size_t a, size_t b, size_t c, size_t n,
+                                                 size_t size, const llvm_ctx *ctx,
+                                                 llvm_median_fn recurse)
 {
     if (n * 8 >= LLVM_PSEUDO_MEDIAN_REC) {
         size_t n8 = n / 8;
@@ -144,8 +142,8 @@ static LLVM_INLINE size_t llvm_median3_rec(char *base, size_t a, size_t b, size_
     return llvm_median3(base, a, b, c, size, ctx);
 }
 
-static LLVM_INLINE size_t llvm_choose_pivot(char *base, size_t len, size_t size,
-                                            const llvm_ctx *ctx, llvm_median_fn median_rec)
+static QSB_ALWAYS_INLINE size_t llvm_choose_pivot(char *base, size_t len, size_t size,
+                                                  const llvm_ctx *ctx, llvm_median_fn median_rec)
 {
     if (len < LLVM_SMALL_PIVOT)
         return 0;
@@ -161,9 +159,9 @@ static LLVM_INLINE size_t llvm_choose_pivot(char *base, size_t len, size_t size,
 ** many come first in `order`; those are then at the front. Both scans stop at the other's
 ** position, so no comparator answer can move them outside the part. For sizes without a
 ** fixed instantiation, whose swaps are dear. */
-static LLVM_INLINE size_t llvm_hoare(char *part, size_t len, const char *pivot, size_t size,
-                                     const llvm_ctx *ctx, const bool fixed,
-                                     const llvm_order order)
+static QSB_ALWAYS_INLINE size_t llvm_hoare(char *part, size_t len, const char *pivot, size_t size,
+                                           const llvm_ctx *ctx, const bool fixed,
+                                           const llvm_order order)
 {
     size_t left = 0, right = len;
     for (;;) {
@@ -194,8 +192,8 @@ static LLVM_INLINE size_t llvm_hoare(char *part, size_t len, const char *pivot, 
 /* Lomuto's scheme without a branch on the comparison (Bergdoll and Peters' branchless Lomuto,
 ** without its cyclic permutation): every element is compared once, left to right, and swapped
 ** to the end of the leading run of those that come first. Cheap swaps only: fixed sizes. */
-static LLVM_INLINE size_t llvm_lomuto(char *part, size_t len, const char *pivot, size_t size,
-                                      const llvm_ctx *ctx, const llvm_order order)
+static QSB_ALWAYS_INLINE size_t llvm_lomuto(char *part, size_t len, const char *pivot, size_t size,
+                                            const llvm_ctx *ctx, const llvm_order order)
 {
     size_t left = 0;
     for (size_t right = 0; right < len; right++) {
@@ -208,9 +206,9 @@ static LLVM_INLINE size_t llvm_lomuto(char *part, size_t len, const char *pivot,
 
 /* Partitions base[0..len) (len >= 2) around element pivot_index; returns the pivot's final
 ** index: the elements before it come first in `order`, the others follow it. */
-static LLVM_INLINE size_t llvm_partition(char *base, size_t len, size_t pivot_index,
-                                         size_t size, const llvm_ctx *ctx, const bool fixed,
-                                         const llvm_order order)
+static QSB_ALWAYS_INLINE size_t llvm_partition(char *base, size_t len, size_t pivot_index,
+                                               size_t size, const llvm_ctx *ctx, const bool fixed,
+                                               const llvm_order order)
 {
     if (pivot_index != 0)
         llvm_swap(base, llvm_at(base, pivot_index, size), size, fixed);
@@ -222,8 +220,8 @@ static LLVM_INLINE size_t llvm_partition(char *base, size_t len, size_t pivot_in
 
 /* ---- heapsort (the step budget's fallback) ---- */
 
-static LLVM_INLINE void llvm_heap_sort(char *base, size_t len, size_t size, const llvm_ctx *ctx,
-                                       const bool fixed)
+static QSB_ALWAYS_INLINE void llvm_heap_sort(char *base, size_t len, size_t size,
+                                             const llvm_ctx *ctx, const bool fixed)
 {
     size_t end = len, start = len / 2;
     while (end > 1) {
@@ -254,10 +252,10 @@ typedef void (*llvm_part_sort)(char *base, size_t len, const char *ancestor, siz
 /* Sorts base[0..len); `ancestor`, when not NULL, is the pivot placed just before the part (no
 ** element of the part is smaller); `steps` partitioning steps are left before the heapsort.
 ** `recurse` is the instantiation itself, for the left parts; `median_rec` its pivot sampler. */
-static LLVM_INLINE void llvm_sort_part(char *base, size_t len, const char *ancestor,
-                                       size_t steps, const llvm_ctx *ctx, size_t size,
-                                       const bool fixed, llvm_part_sort recurse,
-                                       llvm_median_fn median_rec)
+static QSB_ALWAYS_INLINE void llvm_sort_part(char *base, size_t len, const char *ancestor,
+                                             size_t steps, const llvm_ctx *ctx, size_t size,
+                                             const bool fixed, llvm_part_sort recurse,
+                                             llvm_median_fn median_rec)
 {
     while (len > 1) {
         if (steps == 0) {

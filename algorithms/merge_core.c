@@ -19,11 +19,9 @@ typedef struct {
     qsb_copy_mode mode; /* how an item moves */
 } merge_params;
 
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-
 /* The comparator always gets element addresses: through the pointer when indirect. */
-static ALWAYS_INLINE int compare_items(qsb_compare cmp, void *arg, const char *a, const char *b,
-                                       qsb_copy_mode mode)
+static QSB_ALWAYS_INLINE int compare_items(qsb_compare cmp, void *arg, const char *a, const char *b,
+                                           qsb_copy_mode mode)
 {
     if (mode == QSB_COPY_INDIRECT) {
         const void *ea, *eb;
@@ -37,7 +35,7 @@ static ALWAYS_INLINE int compare_items(qsb_compare cmp, void *arg, const char *a
 /* glibc's word type for QSB_COPY_LONGS, allowed to alias the caller's elements. */
 typedef unsigned long __attribute__((may_alias)) long_word;
 
-static ALWAYS_INLINE void copy_item(char *to, const char *from, size_t size)
+static QSB_ALWAYS_INLINE void copy_item(char *to, const char *from, size_t size)
 {
     memcpy(to, from, size); /* constant size except for QSB_COPY_BYTES */
 }
@@ -52,8 +50,8 @@ typedef struct {
 /* The merge loop of one copy mode: takes the smaller head of the two runs into the scratch
 ** until one run is used up. The cursor is the caller's, so that the tail after the loop is
 ** written once for every mode, as in glibc. */
-static ALWAYS_INLINE void merge_loop(qsb_compare cmp, void *arg, merge_cursor *c, size_t size,
-                                     qsb_copy_mode mode)
+static QSB_ALWAYS_INLINE void merge_loop(qsb_compare cmp, void *arg, merge_cursor *c, size_t size,
+                                         qsb_copy_mode mode)
 {
     char *left = c->left, *right = c->right, *out = c->out;
     size_t n1 = c->n1, n2 = c->n2;

@@ -1,6 +1,6 @@
 /*
 ** The sort functions of the registry, each in its own file of algorithms/. All have glibc's
-** qsort_r signature (registry.h). Only registry.c and the tests should need this header.
+** qsort_r signature (registry.h). registry.c, the tests and the algorithms' files include it.
 */
 #ifndef QSB_SORTS_H
 #define QSB_SORTS_H
@@ -8,6 +8,11 @@
 #include <stddef.h>
 
 #include "comparator.h"
+
+/* For a helper that stands for a macro of the real code: inlined before its caller is
+** optimized, as a macro's text is, so that gcc compiles the entry as it compiles the real code
+** (a plain inline function is optimized on its own first, and the caller's code can differ). */
+#define QSB_ALWAYS_INLINE inline __attribute__((always_inline))
 
 void qsb_msort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_msort_239(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);

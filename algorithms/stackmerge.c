@@ -76,8 +76,6 @@ enum {
     DUAL_MIN = 8 /* a buffered run this short is merged by one chain: no search, no move */
 };
 
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-
 typedef struct sorter sorter;
 typedef void (*merge_fn)(const sorter *s, char *lo, char *mid, char *hi);
 
@@ -90,26 +88,26 @@ struct sorter {
     merge_fn buffered; /* merge_buffered specialised for this size */
 };
 
-static ALWAYS_INLINE void copy_element(char *dst, const char *src, size_t size)
+static QSB_ALWAYS_INLINE void copy_element(char *dst, const char *src, size_t size)
 {
     memcpy(dst, src, size); /* a constant size in the specialised copies: plain moves */
 }
 
-static ALWAYS_INLINE int less(const sorter *s, const char *a, const char *b)
+static QSB_ALWAYS_INLINE int less(const sorter *s, const char *a, const char *b)
 {
     return s->cmp(a, b, s->arg) < 0;
 }
 
 /* `second` when pick is 1, `first` when 0, by masks: gcc turns a ?: on a comparator's answer
 ** into a branch, which mispredicts half the time on random keys. */
-static ALWAYS_INLINE const char *pick(int pick_second, const char *first, const char *second)
+static QSB_ALWAYS_INLINE const char *pick(int pick_second, const char *first, const char *second)
 {
     uintptr_t mask = -(uintptr_t)pick_second;
     return (const char *)(((uintptr_t)first & ~mask) | ((uintptr_t)second & mask));
 }
 
 /* size when pick is 1, 0 when 0 */
-static ALWAYS_INLINE size_t step_if(int pick_second, size_t size)
+static QSB_ALWAYS_INLINE size_t step_if(int pick_second, size_t size)
 {
     return size & -(size_t)pick_second;
 }
@@ -157,12 +155,12 @@ typedef struct {
     char *out;
 } forward_chain;
 
-static ALWAYS_INLINE int forward_open(const forward_chain *c)
+static QSB_ALWAYS_INLINE int forward_open(const forward_chain *c)
 {
     return c->a < c->a_end && c->b < c->b_end;
 }
 
-static ALWAYS_INLINE void forward_step(const sorter *s, forward_chain *c, size_t size)
+static QSB_ALWAYS_INLINE void forward_step(const sorter *s, forward_chain *c, size_t size)
 {
     int take_b = less(s, c->b, c->a); /* ties take A: stable */
     copy_element(c->out, pick(take_b, c->a, c->b), size);
@@ -173,7 +171,7 @@ static ALWAYS_INLINE void forward_step(const sorter *s, forward_chain *c, size_t
 
 /* Runs the chain out; what is left of A follows, what is left of B is already in place (or,
 ** into a separate destination, is copied too). */
-static ALWAYS_INLINE void forward_finish(const sorter *s, forward_chain *c, size_t size)
+static QSB_ALWAYS_INLINE void forward_finish(const sorter *s, forward_chain *c, size_t size)
 {
     while (forward_open(c))
         forward_step(s, c, size);
@@ -190,12 +188,12 @@ typedef struct {
     char *out_end;
 } backward_chain;
 
-static ALWAYS_INLINE int backward_open(const backward_chain *c)
+static QSB_ALWAYS_INLINE int backward_open(const backward_chain *c)
 {
     return c->a_end > c->a_lo && c->b_end > c->b_lo;
 }
 
-static ALWAYS_INLINE void backward_step(const sorter *s, backward_chain *c, size_t size)
+static QSB_ALWAYS_INLINE void backward_step(const sorter *s, backward_chain *c, size_t size)
 {
     int take_a = less(s, c->b_end - size, c->a_end - size); /* ties put B last: stable */
     c->out_end -= size;
@@ -204,7 +202,7 @@ static ALWAYS_INLINE void backward_step(const sorter *s, backward_chain *c, size
     c->b_end -= step_if(!take_a, size);
 }
 
-static ALWAYS_INLINE void backward_finish(const sorter *s, backward_chain *c, size_t size)
+static QSB_ALWAYS_INLINE void backward_finish(const sorter *s, backward_chain *c, size_t size)
 {
     while (backward_open(c))
         backward_step(s, c, size);
@@ -225,14 +223,15 @@ typedef struct {
     char *out, *out_end;
 } parity_merge;
 
-static ALWAYS_INLINE parity_merge parity_begin(const char *src, char *dst, size_t w, size_t size)
+static QSB_ALWAYS_INLINE parity_merge parity_begin(const char *src, char *dst, size_t w,
+                                                   size_t size)
 {
     parity_merge m = {src, src + w * size, src + w * size, src + 2 * w * size,
                       dst, dst + 2 * w * size};
     return m;
 }
 
-static ALWAYS_INLINE void parity_step(const sorter *s, parity_merge *m, size_t size)
+static QSB_ALWAYS_INLINE void parity_step(const sorter *s, parity_merge *m, size_t size)
 {
     int take_r = less(s, m->r, m->l); /* ties take the left run first */
     copy_element(m->out, pick(take_r, m->l, m->r), size);
@@ -246,16 +245,16 @@ static ALWAYS_INLINE void parity_step(const sorter *s, parity_merge *m, size_t s
     m->r_end -= step_if(!take_l, size);
 }
 
-static ALWAYS_INLINE void parity_end(const parity_merge *m, const char *src, char *dst, size_t w,
-                                     size_t size)
+static QSB_ALWAYS_INLINE void parity_end(const parity_merge *m, const char *src, char *dst,
+                                         size_t w, size_t size)
 {
     if (m->l != m->l_end)
         memcpy(dst, src, 2 * w * size);
 }
 
 /* Two parity merges side by side (four chains): groups g and g + 2w of one level. */
-static ALWAYS_INLINE void parity_merge_two(const sorter *s, const char *src, char *dst, size_t w,
-                                           size_t size)
+static QSB_ALWAYS_INLINE void parity_merge_two(const sorter *s, const char *src, char *dst,
+                                               size_t w, size_t size)
 {
     const size_t group = 2 * w * size;
     parity_merge x = parity_begin(src, dst, w, size);
@@ -268,8 +267,8 @@ static ALWAYS_INLINE void parity_merge_two(const sorter *s, const char *src, cha
     parity_end(&y, src + group, dst + group, w, size);
 }
 
-static ALWAYS_INLINE void parity_merge_one(const sorter *s, const char *src, char *dst, size_t w,
-                                           size_t size)
+static QSB_ALWAYS_INLINE void parity_merge_one(const sorter *s, const char *src, char *dst,
+                                               size_t w, size_t size)
 {
     parity_merge x = parity_begin(src, dst, w, size);
     for (size_t k = 0; k < w; k++)
@@ -278,14 +277,14 @@ static ALWAYS_INLINE void parity_merge_one(const sorter *s, const char *src, cha
 }
 
 /* Runs of n1 and n2 elements at src into dst (not overlapping): one bounded chain. */
-static ALWAYS_INLINE void merge_into(const sorter *s, const char *src, size_t n1, size_t n2,
-                                     char *dst, size_t size)
+static QSB_ALWAYS_INLINE void merge_into(const sorter *s, const char *src, size_t n1, size_t n2,
+                                         char *dst, size_t size)
 {
     forward_chain c = {src, src + n1 * size, src + n1 * size, src + (n1 + n2) * size, dst};
     forward_finish(s, &c, size);
 }
 
-static ALWAYS_INLINE void reverse(char *lo, size_t k, char *tmp, size_t size)
+static QSB_ALWAYS_INLINE void reverse(char *lo, size_t k, char *tmp, size_t size)
 {
     for (char *a = lo, *b = lo + (k - 1) * size; a < b; a += size, b -= size) {
         memcpy(tmp, a, size);
@@ -296,7 +295,7 @@ static ALWAYS_INLINE void reverse(char *lo, size_t k, char *tmp, size_t size)
 
 /* 1 when the k elements at lo are in order, or were strictly descending and are reversed
 ** (never with equal neighbours: stable). Stops at the first element out of that order. */
-static ALWAYS_INLINE int presorted(const sorter *s, char *lo, size_t k, size_t size)
+static QSB_ALWAYS_INLINE int presorted(const sorter *s, char *lo, size_t k, size_t size)
 {
     size_t i = 1;
     if (less(s, lo + size, lo)) {
@@ -313,7 +312,7 @@ static ALWAYS_INLINE int presorted(const sorter *s, char *lo, size_t k, size_t s
 }
 
 /* Orders each pair (a stable exchange: only when the second is less). */
-static ALWAYS_INLINE void sort_pairs(const sorter *s, char *lo, size_t k, size_t size)
+static QSB_ALWAYS_INLINE void sort_pairs(const sorter *s, char *lo, size_t k, size_t size)
 {
     for (char *p = lo; p + size < lo + k * size; p += 2 * size) {
         int swap = less(s, p + size, p);
@@ -332,7 +331,7 @@ static ALWAYS_INLINE void sort_pairs(const sorter *s, char *lo, size_t k, size_t
 /* Sorts k <= capacity elements at lo: pairs in place, then each level of merges from the
 ** array into the buffer or back, equal runs by parity merges, the last uneven pair by one
 ** chain. */
-static ALWAYS_INLINE void sort_chunk_sized(const sorter *s, char *lo, size_t k, size_t size)
+static QSB_ALWAYS_INLINE void sort_chunk_sized(const sorter *s, char *lo, size_t k, size_t size)
 {
     if (k < 2 || presorted(s, lo, k, size))
         return;
@@ -363,8 +362,8 @@ static ALWAYS_INLINE void sort_chunk_sized(const sorter *s, char *lo, size_t k, 
 /* How many of the first h elements of the stable merge of A (n1 at a) and B (n2 at b) come
 ** from A: the least i whose A[i] follows B[h-1-i] (B strictly less), found by binary search.
 ** Every probe is inside both runs, whatever the comparator answers. */
-static ALWAYS_INLINE size_t co_rank(const sorter *s, const char *a, size_t n1, const char *b,
-                                    size_t n2, size_t h, size_t size)
+static QSB_ALWAYS_INLINE size_t co_rank(const sorter *s, const char *a, size_t n1, const char *b,
+                                        size_t n2, size_t h, size_t size)
 {
     size_t l = h > n2 ? h - n2 : 0, r = h < n1 ? h : n1;
     while (l < r) {
@@ -380,8 +379,8 @@ static ALWAYS_INLINE size_t co_rank(const sorter *s, const char *a, size_t n1, c
 /* A = [lo, mid) into the buffer; the first half of the output takes A[0, i) and B[0, j),
 ** the second A[i, n1) and B[j, n2). B[0, j) moves down next to the output's first half, and
 ** the two halves merge forward side by side: each writes below its own next B element. */
-static ALWAYS_INLINE void merge_dual_forward(const sorter *s, char *lo, char *mid, char *hi,
-                                             size_t size)
+static QSB_ALWAYS_INLINE void merge_dual_forward(const sorter *s, char *lo, char *mid, char *hi,
+                                                 size_t size)
 {
     const size_t n1 = (size_t)(mid - lo) / size, n2 = (size_t)(hi - mid) / size;
     const size_t h = (n1 + n2) / 2, i = co_rank(s, lo, n1, mid, n2, h, size), j = h - i;
@@ -399,8 +398,8 @@ static ALWAYS_INLINE void merge_dual_forward(const sorter *s, char *lo, char *mi
 
 /* The mirror image: B = [mid, hi) into the buffer, A[i, n1) moves up to start the output's
 ** second half, and both halves merge backward. */
-static ALWAYS_INLINE void merge_dual_backward(const sorter *s, char *lo, char *mid, char *hi,
-                                              size_t size)
+static QSB_ALWAYS_INLINE void merge_dual_backward(const sorter *s, char *lo, char *mid, char *hi,
+                                                  size_t size)
 {
     const size_t n1 = (size_t)(mid - lo) / size, n2 = (size_t)(hi - mid) / size;
     const size_t h = (n1 + n2) / 2, i = co_rank(s, lo, n1, mid, n2, h, size), j = h - i;
@@ -418,8 +417,8 @@ static ALWAYS_INLINE void merge_dual_backward(const sorter *s, char *lo, char *m
 
 /* A merge whose smaller run fits the buffer: the smaller run is copied out (A forward, B
 ** backward); two chains when it is long enough to pay for the search and the move. */
-static ALWAYS_INLINE void merge_buffered_sized(const sorter *s, char *lo, char *mid, char *hi,
-                                               size_t size)
+static QSB_ALWAYS_INLINE void merge_buffered_sized(const sorter *s, char *lo, char *mid, char *hi,
+                                                   size_t size)
 {
     const size_t n1 = (size_t)(mid - lo) / size, n2 = (size_t)(hi - mid) / size;
     if (n1 <= s->capacity && (n1 <= n2 || n2 > s->capacity)) {
@@ -535,8 +534,8 @@ static void merge_in_place(const sorter *s, char *lo, char *mid, char *hi)
     }
 }
 
-static ALWAYS_INLINE void merge_sized(const sorter *s, char *lo, char *mid, char *hi,
-                                      size_t size)
+static QSB_ALWAYS_INLINE void merge_sized(const sorter *s, char *lo, char *mid, char *hi,
+                                          size_t size)
 {
     size_t n1 = (size_t)(mid - lo) / size, n2 = (size_t)(hi - mid) / size;
     if (!less(s, mid, mid - size))
@@ -552,8 +551,8 @@ static ALWAYS_INLINE void merge_sized(const sorter *s, char *lo, char *mid, char
 /* Chunks of `chunk` elements sorted in turn; after chunk j, merge as long as the count of
 ** chunks done is even at that width (a binary counter), then merge what is left from the
 ** right. */
-static ALWAYS_INLINE void sort_sized(const sorter *s, char *base, size_t n, size_t chunk,
-                                     size_t size)
+static QSB_ALWAYS_INLINE void sort_sized(const sorter *s, char *base, size_t n, size_t chunk,
+                                         size_t size)
 {
     const size_t chunks = (n + chunk - 1) / chunk;
     for (size_t j = 0; j < chunks; j++) {
