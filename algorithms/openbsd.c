@@ -14,10 +14,10 @@
 ** inputs that exhaust the depth (such as McIlroy's adversary). Swaps move one int or one long
 ** when the element is one, ints or longs when the size and the base are multiples of them,
 ** else bytes, as OpenBSD's do. OpenBSD's has qsort's signature; here the comparator's argument
-** is passed along (one indirect call per comparison, as OpenBSD's). The
-** comparator calls and the bytes equal those of OpenBSD's own qsort.c built with libbsd's
-** heapsort (the same 4.4BSD code as OpenBSD's), checked outside the test suite since no Debian
-** package ships it (docs/results.md).
+** is passed along (one indirect call per comparison, as OpenBSD's). The comparator calls and
+** the bytes equal those of OpenBSD's own qsort.c built with libbsd's heapsort (the same 4.4BSD
+** code as OpenBSD's), checked outside the test suite since no Debian package ships it
+** (docs/results.md).
 */
 #include <stdint.h>
 #include <string.h>
@@ -30,22 +30,16 @@ enum {
     NINTHER_ABOVE = 40   /* n > 40: median of three medians */
 };
 
+/* How elements are swapped, numbered as OpenBSD's so that the switches compile alike. */
 typedef enum {
-    SWAP_BYTES,
+    SWAP_BYTES = 1,
     SWAP_INTS,
     SWAP_LONGS,
     SWAP_ONE_INT,
     SWAP_ONE_LONG
 } swap_kind;
 
-typedef struct {
-    size_t size;
-    qsb_compare cmp;
-    void *arg;
-    swap_kind kind;
-} openbsd_sort;
-
-static void swap_ints(char *a, char *b, size_t bytes)
+static inline void swap_ints(char *a, char *b, size_t bytes)
 {
     size_t i = bytes / sizeof(int);
     do {
@@ -59,7 +53,7 @@ static void swap_ints(char *a, char *b, size_t bytes)
     } while (--i > 0);
 }
 
-static void swap_longs(char *a, char *b, size_t bytes)
+static inline void swap_longs(char *a, char *b, size_t bytes)
 {
     size_t i = bytes / sizeof(long);
     do {
@@ -73,7 +67,7 @@ static void swap_longs(char *a, char *b, size_t bytes)
     } while (--i > 0);
 }
 
-static void swap_bytes(char *a, char *b, size_t bytes)
+static inline void swap_bytes(char *a, char *b, size_t bytes)
 {
     do {
         char t = *a;
@@ -82,49 +76,60 @@ static void swap_bytes(char *a, char *b, size_t bytes)
     } while (--bytes > 0);
 }
 
-/* OpenBSD's swapfunc: blocks of ints, longs or bytes, by the kind. Inline, as OpenBSD declares
-** it: called, each swap of a larger element is a call. */
-static inline void swap_blocks(const openbsd_sort *s, char *a, char *b, size_t bytes)
+/* OpenBSD's swapfunc: blocks of ints, longs or bytes, by the kind. */
+static inline void swap_blocks(char *a, char *b, size_t bytes, swap_kind kind)
 {
-    if (s->kind == SWAP_INTS || s->kind == SWAP_ONE_INT)
+    switch (kind) {
+    case SWAP_ONE_INT:
+    case SWAP_INTS:
         swap_ints(a, b, bytes);
-    else if (s->kind == SWAP_LONGS || s->kind == SWAP_ONE_LONG)
+        break;
+    case SWAP_ONE_LONG:
+    case SWAP_LONGS:
         swap_longs(a, b, bytes);
-    else
+        break;
+    default:
         swap_bytes(a, b, bytes);
+        break;
+    }
 }
 
-static void swap(const openbsd_sort *s, char *a, char *b)
+static QSB_ALWAYS_INLINE void swap(char *a, char *b, size_t es, swap_kind kind)
 {
-    if (s->kind == SWAP_ONE_INT) {
+    switch (kind) {
+    case SWAP_ONE_INT: {
         int x, y;
         memcpy(&x, a, sizeof x);
         memcpy(&y, b, sizeof y);
         memcpy(a, &y, sizeof y);
         memcpy(b, &x, sizeof x);
-    } else if (s->kind == SWAP_ONE_LONG) {
+        break;
+    }
+    case SWAP_ONE_LONG: {
         long x, y;
         memcpy(&x, a, sizeof x);
         memcpy(&y, b, sizeof y);
         memcpy(a, &y, sizeof y);
         memcpy(b, &x, sizeof x);
-    } else {
-        swap_blocks(s, a, b, s->size);
+        break;
+    }
+    default:
+        swap_blocks(a, b, es, kind);
     }
 }
 
-static void vecswap(const openbsd_sort *s, char *a, char *b, size_t bytes)
+static QSB_ALWAYS_INLINE void vecswap(char *a, char *b, size_t bytes, swap_kind kind)
 {
     if (bytes > 0)
-        swap_blocks(s, a, b, bytes);
+        swap_blocks(a, b, bytes, kind);
 }
 
-static int aligned_for(const void *base, size_t size, size_t word)
+static QSB_ALWAYS_INLINE int aligned_for(const void *base, size_t size, size_t word)
 {
     return (uintptr_t)base % word == 0 && size % word == 0;
 }
 
-static swap_kind choose_swap(const void *base, size_t size)
+static QSB_ALWAYS_INLINE swap_kind choose_swap(const void *base, size_t size)
 {
     if (aligned_for(base, size, sizeof(long)))
         return size == sizeof(long) ? SWAP_ONE_LONG : SWAP_LONGS;
@@ -133,112 +138,88 @@ static swap_kind choose_swap(const void *base, size_t size)
     return SWAP_BYTES;
 }
 
-static void insertion_sort(const openbsd_sort *s, char *a, size_t n)
+static inline char *median_of_three(char *a, char *b, char *c, qsb_compare cmp, void *arg)
 {
-    const size_t es = s->size;
-    for (char *m = a + es; m < a + n * es; m += es)
-        for (char *l = m; l > a && s->cmp(l - es, l, s->arg) > 0; l -= es)
-            swap(s, l, l - es);
+    return cmp(a, b, arg) < 0 ? (cmp(b, c, arg) < 0 ? b : cmp(a, c, arg) < 0 ? c : a)
+                            : (cmp(b, c, arg) > 0 ? b : cmp(a, c, arg) < 0 ? a : c);
 }
 
-/* Inline, as OpenBSD declares its med3: no call for each pivot chosen. */
-static inline char *median_of_three(const openbsd_sort *s, char *a, char *b, char *c)
+/* The code keeps OpenBSD's shape where gcc's output depends on it, so that both compile to the
+** same instructions with the loops at nearly the same offsets, whatever the alignment flags
+** (written otherwise, the two sides' partition loops landed differently and SORTED differed by
+** seven points): the parameters travel as values and every step is in one recursive function;
+** what OpenBSD writes as a macro (swap, vecswap) is always inlined, what it declares inline is
+** inline; the swap kind is chosen in the caller's own body (always inlined: from a function
+** inlined later, gcc knows less of the kind in introsort and lays all of it out otherwise). */
+static void introsort(char *a, size_t n, size_t es, size_t depth, swap_kind kind,
+                      qsb_compare cmp, void *arg)
 {
-    if (s->cmp(a, b, s->arg) < 0) {
-        if (s->cmp(b, c, s->arg) < 0)
-            return b;
-        return s->cmp(a, c, s->arg) < 0 ? c : a;
-    }
-    if (s->cmp(b, c, s->arg) > 0)
-        return b;
-    return s->cmp(a, c, s->arg) < 0 ? a : c;
-}
-
-static char *choose_pivot(const openbsd_sort *s, char *a, size_t n)
-{
-    const size_t es = s->size;
-    char *m = a + (n / 2) * es;
-    if (n == INSERTION_BELOW)
-        return m;
-    char *l = a, *r = a + (n - 1) * es;
-    if (n > NINTHER_ABOVE) {
-        size_t d = (n / 8) * es;
-        l = median_of_three(s, l, l + d, l + 2 * d);
-        m = median_of_three(s, m - d, m, m + d);
-        r = median_of_three(s, r - 2 * d, r - d, r);
-    }
-    return median_of_three(s, l, m, r);
-}
-
-static size_t min_size(size_t a, size_t b)
-{
-    return a < b ? a : b;
-}
-
-/* Partitions a[0, n) (n >= 7) around the pivot, moved to a[0]; returns the byte lengths of the
-** smaller-than and greater-than parts, which end at the two ends. */
-static void partition(const openbsd_sort *s, char *a, size_t n, size_t *less, size_t *greater)
-{
-    const size_t es = s->size;
-    int c;
-    swap(s, a, choose_pivot(s, a, n));
-    char *pa = a + es, *pb = pa, *pc = a + (n - 1) * es, *pd = pc;
-    for (;;) {
-        while (pb <= pc && (c = s->cmp(pb, a, s->arg)) <= 0) {
-            if (c == 0) {
-                swap(s, pa, pb);
-                pa += es;
-            }
-            pb += es;
-        }
-        while (pb <= pc && (c = s->cmp(pc, a, s->arg)) >= 0) {
-            if (c == 0) {
-                swap(s, pc, pd);
-                pd -= es;
-            }
-            pc -= es;
-        }
-        if (pb > pc)
-            break;
-        swap(s, pb, pc);
-        pb += es;
-        pc -= es;
-    }
-    char *pn = a + n * es;
-    size_t r = min_size((size_t)(pa - a), (size_t)(pb - pa));
-    vecswap(s, a, pb - r, r);
-    r = min_size((size_t)(pd - pc), (size_t)(pn - pd) - es);
-    vecswap(s, pb, pn - r, r);
-    *less = (size_t)(pb - pa);
-    *greater = (size_t)(pd - pc);
-}
-
-static void introsort(const openbsd_sort *s, char *a, size_t n, size_t depth)
-{
-    const size_t es = s->size;
     for (;;) {
         if (n < INSERTION_BELOW) {
-            insertion_sort(s, a, n);
+            for (char *m = a + es; m < a + n * es; m += es)
+                for (char *l = m; l > a && cmp(l - es, l, arg) > 0; l -= es)
+                    swap(l, l - es, es, kind);
             return;
         }
-        if (depth == 0 && qsb_bsd_heapsort_status(a, n, es, s->cmp, s->arg) == 0)
+        if (depth == 0 && qsb_bsd_heapsort_status(a, n, es, cmp, arg) == 0)
             return;
         depth--; /* past zero when the heapsort failed: it is not tried again */
-        size_t less, greater;
-        partition(s, a, n, &less, &greater);
-        char *right = a + n * es - greater;
+        char *pm = a + (n / 2) * es;
+        if (n > INSERTION_BELOW) {
+            char *pl = a, *pn = a + (n - 1) * es;
+            if (n > NINTHER_ABOVE) {
+                size_t d = (n / 8) * es;
+                pl = median_of_three(pl, pl + d, pl + 2 * d, cmp, arg);
+                pm = median_of_three(pm - d, pm, pm + d, cmp, arg);
+                pn = median_of_three(pn - 2 * d, pn - d, pn, cmp, arg);
+            }
+            pm = median_of_three(pl, pm, pn, cmp, arg);
+        }
+        /* The pivot at a[0]; the keys equal to it gathered at both ends, then swapped to the
+        ** middle. */
+        swap(a, pm, es, kind);
+        char *pa = a + es, *pb = pa, *pc = a + (n - 1) * es, *pd = pc;
+        int c;
+        for (;;) {
+            while (pb <= pc && (c = cmp(pb, a, arg)) <= 0) {
+                if (c == 0) {
+                    swap(pa, pb, es, kind);
+                    pa += es;
+                }
+                pb += es;
+            }
+            while (pb <= pc && (c = cmp(pc, a, arg)) >= 0) {
+                if (c == 0) {
+                    swap(pc, pd, es, kind);
+                    pd -= es;
+                }
+                pc -= es;
+            }
+            if (pb > pc)
+                break;
+            swap(pb, pc, es, kind);
+            pb += es;
+            pc -= es;
+        }
+        char *pn = a + n * es;
+        size_t r = pa - a < pb - pa ? (size_t)(pa - a) : (size_t)(pb - pa);
+        vecswap(a, pb - r, r, kind);
+        r = (size_t)(pd - pc) < (size_t)(pn - pd) - es ? (size_t)(pd - pc) : (size_t)(pn - pd) - es;
+        vecswap(pb, pn - r, r, kind);
+        size_t less = (size_t)(pb - pa), greater = (size_t)(pd - pc);
+        /* The smaller side by recursion, the larger by the loop. */
         if (less < greater) {
             if (greater <= es)
                 return;
             if (less > es)
-                introsort(s, a, less / es, depth);
-            a = right;
+                introsort(a, less / es, es, depth, kind, cmp, arg);
+            a = pn - greater;
             n = greater / es;
         } else {
             if (less <= es)
                 return;
             if (greater > es)
-                introsort(s, right, greater / es, depth);
+                introsort(pn - greater, greater / es, es, depth, kind, cmp, arg);
             n = less / es;
         }
     }
@@ -249,6 +230,5 @@ void qsb_openbsd(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
     size_t depth = 0;
     for (size_t i = n; i > 0; i >>= 1)
         depth++;
-    const openbsd_sort s = {size, cmp, arg, choose_swap(base, size)};
-    introsort(&s, base, n, 2 * depth);
+    introsort(base, n, size, 2 * depth, choose_swap(base, size), cmp, arg);
 }
