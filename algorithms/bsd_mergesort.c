@@ -20,6 +20,7 @@
 ** libbsd through -lbsd). It has qsort's signature there; here the comparator's argument is
 ** passed along (one indirect call per comparison, as libbsd's).
 */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,65 +37,64 @@ enum {
 #define LINK_SIZE sizeof(byte *)
 #define WORD_SIZE sizeof(int) /* libbsd's copy unit when the size and the base allow */
 
-/* The sort's parameters; the functions that call the comparator take it and its argument into
-** locals first, as libbsd's code has them: read through the struct, each would be loaded again
-** after every byte the copies store, which may alias it. */
-typedef struct {
-    size_t size;
-    qsb_compare cmp;
-    void *arg;
-    int words; /* copies move WORD_SIZE at a time */
-} merge_sort;
-
 /* ---- the run list, threaded through the elements ---- */
 
-/* The first pointer-aligned address at or after p. */
-static byte *link_slot(byte *p)
+/* A link as stored in an element: a pointer that may alias the caller's elements, whatever
+** their type (a GCC extension; merge_core.c's words are the same kind). */
+typedef byte *__attribute__((may_alias)) link;
+
+/* The first pointer-aligned address at or after p, where p's element keeps its link. */
+static QSB_ALWAYS_INLINE link *link_slot(byte *p)
 {
-    uintptr_t a = (uintptr_t)p;
-    return p + ((LINK_SIZE - a % LINK_SIZE) % LINK_SIZE);
+    return (link *)(((uintptr_t)p + LINK_SIZE - 1) & ~(uintptr_t)(LINK_SIZE - 1));
 }
 
-static byte *get_link(byte *p)
+static QSB_ALWAYS_INLINE byte *get_link(byte *p)
 {
-    byte *next;
-    memcpy(&next, link_slot(p), sizeof next);
-    return next;
+    return *link_slot(p);
 }
 
-static void set_link(byte *p, byte *next)
+/* Links p's element to next, and returns next. */
+static QSB_ALWAYS_INLINE byte *set_link(byte *p, byte *next)
 {
-    memcpy(link_slot(p), &next, sizeof next);
+    return *link_slot(p) = next;
 }
 
 /* ---- moving elements ---- */
 
-static void swap_bytes(byte *a, byte *b, size_t size)
+/* Swaps the elements at *a and b, stepping *a through its element and back, as libbsd's
+** macro does (with *a left alone, gcc allocates the whole sort's registers differently). */
+static QSB_ALWAYS_INLINE void swap_bytes(byte **a, byte *b, size_t size)
 {
+    int count = (int)size; /* libbsd's int */
     do {
-        byte t = *a;
-        *a++ = *b;
+        byte t = **a;
+        *(*a)++ = *b;
         *b++ = t;
-    } while (--size);
+    } while (--count);
+    *a -= size;
 }
 
-/* Reverses the elements from bottom to top (both included; bottom < top). */
-static void reverse(byte *bottom, byte *top, size_t size)
+/* Reverses the elements from bottom to top (both included; bottom < top); size2 is twice the
+** size, as libbsd's int. */
+static QSB_ALWAYS_INLINE void reverse(byte *bottom, byte *top, size_t size, int size2)
 {
     do {
-        swap_bytes(bottom, top, size);
-        bottom += size;
-        top -= size;
+        int count = (int)size;
+        do {
+            byte t = *bottom;
+            *bottom++ = *top;
+            *top++ = t;
+        } while (--count);
+        top -= size2;
     } while (bottom < top);
 }
 
-/* Copies [*from, end) to *to (at least one unit: libbsd's do-while), advancing both. */
-/* Inline, as libbsd's copies are macros: called, the merge's cursors, whose addresses they take,
-** would live in memory across every copy. */
-static inline void copy_run(const merge_sort *m, byte **from, byte **to, const byte *end)
+/* Copies from *from up to end (at least one unit: libbsd's do-while), advancing both. */
+static QSB_ALWAYS_INLINE void copy_run(byte **from, byte **to, const byte *end, int words)
 {
     byte *src = *from, *dst = *to;
-    if (m->words) {
+    if (words) {
         do {
             memcpy(dst, src, WORD_SIZE);
             src += WORD_SIZE;
@@ -109,207 +109,212 @@ static inline void copy_run(const merge_sort *m, byte **from, byte **to, const b
     *to = dst;
 }
 
-static inline void copy_element(const merge_sort *m, byte **from, byte **to)
+/* The elements of one run passed by the search, up to end, then one element of the other run:
+** the second copy counts *count (its size) down to 0, as libbsd's does. */
+static QSB_ALWAYS_INLINE void copy_run_then_element(byte **run, const byte *end, byte **element,
+                                                    byte **to, size_t *count, int words)
 {
-    byte *end = *from + m->size;
-    copy_run(m, from, to, end);
+    byte *src = *run, *dst = *to, *e = *element;
+    if (words) {
+        do {
+            memcpy(dst, src, WORD_SIZE);
+            src += WORD_SIZE;
+            dst += WORD_SIZE;
+        } while (src < end);
+        do {
+            memcpy(dst, e, WORD_SIZE);
+            e += WORD_SIZE;
+            dst += WORD_SIZE;
+        } while (*count -= WORD_SIZE);
+    } else {
+        do
+            *dst++ = *src++;
+        while (src < end);
+        do
+            *dst++ = *e++;
+        while (*count -= 1);
+    }
+    *run = src;
+    *element = e;
+    *to = dst;
 }
 
 /* ---- the first pass ---- */
 
-static void insertion_sort(const merge_sort *m, byte *a, size_t n)
+/* Never cloned: with the comparator's argument unused (a plug-in with qsort's comparator), gcc
+** would specialize a copy without it, laid out otherwise than libbsd's, which moves everything
+** after it. */
+static __attribute__((noclone)) void insertion_sort(byte *a, size_t n, size_t size,
+                                                    qsb_compare cmp, void *arg)
 {
-    const size_t size = m->size;
-    const qsb_compare cmp = m->cmp;
-    void *const arg = m->arg;
-    byte *next = a + size;
-    for (; --n >= 1; next += size)
+    for (byte *next = a + size; --n >= 1; next += size)
         for (byte *t = next; t > a; t -= size) {
             byte *u = t - size;
             if (cmp(u, t, arg) <= 0)
                 break;
-            swap_bytes(u, t, size);
+            swap_bytes(&u, t, size);
         }
 }
 
-/* Cuts list1 (n > 5 elements, the last 4 or 5 already sorted from `last` on) into runs,
-** linked through list2 at the same offsets. Runs are decided pair by pair: a stretch of
-** pairs of one sense shorter than NATURAL_RUN_MIN elements gives pairs, a longer one gives
-** natural runs. */
-static void cut_runs(const merge_sort *m, byte *list1, byte *list2, size_t n, byte *last)
+/* Insertion sorts the last 4 or 5 elements as one run and cuts the rest into runs, linked
+** through list2 at the same offsets. Runs are decided pair by pair: a stretch of pairs of one
+** sense shorter than NATURAL_RUN_MIN elements gives pairs, a longer one gives natural runs. */
+static void setup(byte *list1, byte *list2, size_t n, size_t size, qsb_compare cmp, void *arg)
 {
-    const size_t size = m->size, size2 = 2 * size;
-    const qsb_compare cmp = m->cmp;
-    void *const arg = m->arg;
+    int size2 = (int)(size * 2); /* libbsd's int */
+    if (n <= 5) {
+        insertion_sort(list1, n, size, cmp, arg);
+        set_link(list2, list2 + n * size);
+        return;
+    }
+    /* The last 4 or 5 elements (an even count before them) are one run. */
+    int tail = 4 + (int)(n & 1);
+    insertion_sort(list1 + (n - tail) * size, tail, size, cmp, arg);
+    byte *last = list1 + size * (n - tail);
+    set_link(list2 + (last - list1), list2 + n * size);
     byte *p2 = list2, *f1 = list1, *f2;
     int sense = cmp(f1, f1 + size, arg) > 0;
     for (; f1 < last; sense = !sense) {
-        size_t length = 2;
+        int length = 2;
         for (f2 = f1 + size2; f2 < last; f2 += size2) {
             if ((cmp(f2, f2 + size, arg) > 0) != sense)
                 break;
             length += 2;
         }
-        if (length < NATURAL_RUN_MIN) {
+        if (length < NATURAL_RUN_MIN) { /* pairs */
             do {
-                byte *next = f1 + size2 - list1 + list2;
-                set_link(p2, next);
-                p2 = next;
+                p2 = set_link(p2, f1 + size2 - list1 + list2);
                 if (sense > 0)
-                    swap_bytes(f1, f1 + size, size);
+                    swap_bytes(&f1, f1 + size, size);
             } while ((f1 += size2) < f2);
-            continue;
+        } else { /* natural runs */
+            byte *stretch_end = f2;
+            for (f2 = f1 + size2; f2 < stretch_end; f2 += size2)
+                if ((cmp(f2 - size, f2, arg) > 0) != sense) {
+                    p2 = set_link(p2, f2 - list1 + list2);
+                    if (sense > 0)
+                        reverse(f1, f2 - size, size, size2);
+                    f1 = f2;
+                }
+            if (sense > 0)
+                reverse(f1, f2 - size, size, size2);
+            f1 = f2;
+            if (f2 < last || cmp(f2 - size, f2, arg) > 0)
+                p2 = set_link(p2, f2 - list1 + list2);
+            else
+                p2 = set_link(p2, list2 + n * size);
         }
-        byte *stretch_end = f2;
-        for (f2 = f1 + size2; f2 < stretch_end; f2 += size2)
-            if ((cmp(f2 - size, f2, arg) > 0) != sense) {
-                byte *next = f2 - list1 + list2;
-                set_link(p2, next);
-                p2 = next;
-                if (sense > 0)
-                    reverse(f1, f2 - size, size);
-                f1 = f2;
-            }
-        if (sense > 0)
-            reverse(f1, f2 - size, size);
-        f1 = f2;
-        byte *next = f2 < last || cmp(f2 - size, f2, arg) > 0 ? f2 - list1 + list2
-                                                             : list2 + n * size;
-        set_link(p2, next);
-        p2 = next;
     }
-}
-
-static void setup(const merge_sort *m, byte *list1, byte *list2, size_t n)
-{
-    if (n <= 5) {
-        insertion_sort(m, list1, n);
-        set_link(list2, list2 + n * m->size);
-        return;
-    }
-    /* The last 4 or 5 elements (an even count before them) are one run. */
-    size_t tail = 4 + (n & 1);
-    insertion_sort(m, list1 + (n - tail) * m->size, tail);
-    byte *last = list1 + m->size * (n - tail);
-    set_link(list2 + (last - list1), list2 + n * m->size);
-    cut_runs(m, list1, list2, n, last);
 }
 
 /* ---- merging ---- */
 
-/* Where q goes in (b, t): b before it, t after it (by `sense`: -1, q from the right run,
-** goes after equal elements; 0, from the left run, before them). Exponential steps from b, then
-** bisection. *big is cleared when the first step already overshoots. Returns the first element
-** that goes after q. */
-static byte *gallop(const merge_sort *m, const byte *q, byte *b, byte *t, int sense, int *big)
+/* Merges the runs of list1, listed in list2, pairwise into list2, and again from there, until
+** one run is left. Each step of a merge takes the smaller head q of the two runs and finds
+** where it goes in the other run, from b up to t (`sense`: -1, q from the right run, goes after
+** equal elements; 0, from the left run, before them): by linear steps, or, after LINEAR_STEPS
+** of them in a row (big set), by exponential steps then bisection, until an exponential search
+** stops at its first step (big cleared). i is 0 between steps: the copy of q counts it down.
+**
+** The code keeps libbsd's shape where gcc's output depends on it, so that the two compile to
+** nearly the same instructions (about 60 of 750 lines differ, in register moves) and most loops
+** land at the same offsets: the merge inline in the passes with libbsd's jumps, and i shared
+** by the search and the copy (with the merge in a function of its own, or i local to it, gcc
+** allocated the whole sort's registers otherwise); the links read and written as pointers
+** (through memcpy, the sort compiled otherwise); the exponential step's end tested as libbsd
+** does, with a pointer that may pass the run's end; the status returned, from a function of its
+** own, and errno set, as libbsd's (inlined into a void function, it compiled otherwise too). */
+int qsb_bsd_mergesort_status(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
 {
-    const size_t size = m->size;
-    const qsb_compare cmp = m->cmp;
-    void *const arg = m->arg;
-    size_t i;
-    byte *p;
-    for (i = size;; i <<= 1) {
-        if (i >= (size_t)(t - b)) {
-            if ((p = t - size) > b && cmp(q, p, arg) <= sense)
-                t = p;
-            else
-                b = p;
-            break;
-        }
-        p = b + i;
-        if (cmp(q, p, arg) <= sense) {
-            t = p;
-            if (i == size)
-                *big = 0;
-            while (i > size) {
-                i >>= 1;
-                p = b + i;
-                if (cmp(q, p, arg) <= sense)
-                    t = p;
-                else
-                    b = p;
-            }
-            return t;
-        }
-        b = p;
+    if (size < LINK_SIZE / 2) {
+        errno = EINVAL;
+        return -1;
     }
-    while (t > b + size) {
-        i = (((size_t)(t - b) / size) >> 1) * size;
-        p = b + i;
-        if (cmp(q, p, arg) <= sense)
-            t = p;
-        else
-            b = p;
-    }
-    return t;
-}
-
-/* Merges the runs [f1, l1) and [f2, l2) of list1 into *out. */
-static void merge_runs(const merge_sort *m, byte *f1, byte *l1, byte *f2, byte *l2, byte **out,
-                       int *big)
-{
-    const size_t size = m->size;
-    const qsb_compare cmp = m->cmp;
-    void *const arg = m->arg;
-    while (f1 < l1 && f2 < l2) {
-        byte *q, *b, *t;
-        int sense;
-        if (cmp(f1, f2, arg) <= 0) {
-            q = f2, b = f1, t = l1, sense = -1;
-        } else {
-            q = f1, b = f2, t = l2, sense = 0;
-        }
-        int galloping = *big;
-        if (!galloping) {
-            unsigned steps = 0;
-            while ((b += size) < t && cmp(q, b, arg) > sense)
-                if (++steps == LINEAR_STEPS) {
-                    *big = galloping = 1;
-                    break;
-                }
-        }
-        if (galloping)
-            b = gallop(m, q, b, t, sense, big);
-        /* The elements passed, then q. */
-        if (q == f1) {
-            copy_run(m, &f2, out, b);
-            copy_element(m, &f1, out);
-        } else {
-            copy_run(m, &f1, out, b);
-            copy_element(m, &f2, out);
-        }
-    }
-    if (f2 < l2)
-        copy_run(m, &f2, out, l2);
-    else if (f1 < l1)
-        copy_run(m, &f1, out, l1);
-}
-
-static int bsd_mergesort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
-{
-    if (size < LINK_SIZE / 2)
-        return -1; /* libbsd: EINVAL */
     if (n == 0)
         return 0;
-    const merge_sort m = {size, cmp, arg,
-                          size % WORD_SIZE == 0 && (uintptr_t)base % WORD_SIZE == 0};
+    int words = size % WORD_SIZE == 0 && (uintptr_t)base % WORD_SIZE == 0;
     byte *list1 = base, *list2 = malloc(n * size + LINK_SIZE);
     if (!list2)
         return -1;
-    setup(&m, list1, list2, n);
+    setup(list1, list2, n, size, cmp, arg);
     byte *last = list2 + n * size;
+    size_t i = 0;
     int big = 0;
     while (get_link(list2) != last) {
-        /* One pass: runs of list1, listed in list2, merged pairwise into list2. */
-        byte *l2 = list1, *link = list1, *out = list2;
-        for (byte *p2 = list2; p2 != last; link = l2) {
+        /* One pass: the runs of list1, listed in list2, merged pairwise into list2; each
+        ** merged run's first element is linked to the next where slot points. */
+        byte *l2 = list1;
+        link *slot = link_slot(list1);
+        for (byte *out = list2, *p2 = list2; p2 != last; slot = link_slot(l2)) {
             p2 = get_link(p2);
             byte *f1 = l2, *l1 = list1 + (p2 - list2), *f2 = l1;
             if (p2 != last)
                 p2 = get_link(p2);
             l2 = list1 + (p2 - list2);
-            merge_runs(&m, f1, l1, f2, l2, &out, &big);
-            set_link(link, l2);
+            while (f1 < l1 && f2 < l2) {
+                byte *q, *b, *t, *p;
+                int sense;
+                if (cmp(f1, f2, arg) <= 0) {
+                    q = f2, b = f1, t = l1, sense = -1;
+                } else {
+                    q = f1, b = f2, t = l2, sense = 0;
+                }
+                if (!big) {
+                    while ((b += size) < t && cmp(q, b, arg) > sense)
+                        if (++i == LINEAR_STEPS) {
+                            big = 1;
+                            goto gallop;
+                        }
+                } else {
+                gallop:
+                    for (i = size;; i <<= 1) {
+                        if ((p = b + i) >= t) { /* libbsd's test: p may pass t */
+                            if ((p = t - size) > b && cmp(q, p, arg) <= sense)
+                                t = p;
+                            else
+                                b = p;
+                            break;
+                        }
+                        if (cmp(q, p, arg) <= sense) {
+                            t = p;
+                            if (i == size)
+                                big = 0;
+                            goto halve;
+                        }
+                        b = p;
+                    }
+                    while (t > b + size) {
+                        i = (((size_t)(t - b) / size) >> 1) * size;
+                        p = b + i;
+                        if (cmp(q, p, arg) <= sense)
+                            t = p;
+                        else
+                            b = p;
+                    }
+                    goto found;
+                halve:
+                    while (i > size) {
+                        p = b + (i >>= 1);
+                        if (cmp(q, p, arg) <= sense)
+                            t = p;
+                        else
+                            b = p;
+                    }
+                found:
+                    b = t;
+                }
+                /* The elements passed, then q. */
+                i = size;
+                if (q == f1)
+                    copy_run_then_element(&f2, b, &f1, &out, &i, words);
+                else
+                    copy_run_then_element(&f1, b, &f2, &out, &i, words);
+            }
+            if (f2 < l2)
+                copy_run(&f2, &out, l2, words);
+            else if (f1 < l1)
+                copy_run(&f1, &out, l1, words);
+            *slot = l2;
         }
         byte *t = list1;
         list1 = list2;
@@ -326,5 +331,5 @@ static int bsd_mergesort(void *base, size_t n, size_t size, qsb_compare cmp, voi
 
 void qsb_bsd_mergesort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
 {
-    (void)bsd_mergesort(base, n, size, cmp, arg);
+    (void)qsb_bsd_mergesort_status(base, n, size, cmp, arg);
 }
