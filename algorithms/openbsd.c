@@ -144,6 +144,14 @@ static inline char *median_of_three(char *a, char *b, char *c, qsb_compare cmp, 
                             : (cmp(b, c, arg) > 0 ? b : cmp(a, c, arg) < 0 ? a : c);
 }
 
+static QSB_ALWAYS_INLINE void insertion_sort(char *a, size_t n, size_t es, swap_kind kind,
+                                             qsb_compare cmp, void *arg)
+{
+    for (char *m = a + es; m < a + n * es; m += es)
+        for (char *l = m; l > a && cmp(l - es, l, arg) > 0; l -= es)
+            swap(l, l - es, es, kind);
+}
+
 /* The code keeps OpenBSD's shape where gcc's output depends on it, so that both compile to the
 ** same instructions with the loops at nearly the same offsets, whatever the alignment flags
 ** (written otherwise, the two sides' partition loops landed differently and SORTED differed by
@@ -156,9 +164,7 @@ static void introsort(char *a, size_t n, size_t es, size_t depth, swap_kind kind
 {
     for (;;) {
         if (n < INSERTION_BELOW) {
-            for (char *m = a + es; m < a + n * es; m += es)
-                for (char *l = m; l > a && cmp(l - es, l, arg) > 0; l -= es)
-                    swap(l, l - es, es, kind);
+            insertion_sort(a, n, es, kind, cmp, arg);
             return;
         }
         if (depth == 0 && qsb_bsd_heapsort_status(a, n, es, cmp, arg) == 0)
