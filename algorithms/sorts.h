@@ -25,8 +25,8 @@ void qsb_bsd(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_musl(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_bsd_heapsort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_bsd_mergesort(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
-/* libbsd's mergesort(3) with its status: 0, or -1 (errno EINVAL for elements smaller than half
-** a pointer) without sorting. */
+/* libbsd's mergesort(3) with its status: 0, or -1 without sorting (errno EINVAL for elements
+** smaller than half a pointer, malloc's when the buffer cannot be had). */
 int qsb_bsd_mergesort_status(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_dietlibc(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
 void qsb_klibc(void *base, size_t n, size_t size, qsb_compare cmp, void *arg);
