@@ -28,27 +28,18 @@ enum {
     STACK_LEVELS = 8     /* newlib's PARAMETER_STACK_LEVELS */
 };
 
-typedef enum {
-    SWAP_ONE_LONG, /* the element is one aligned long */
-    SWAP_LONGS,    /* size and base are multiples of a long */
-    SWAP_BYTES
-} swap_kind;
-
-/* The sort's parameters. The loops that call the comparator take it and its argument into
-** locals first, as newlib's one function has them: read through the struct, each would be
-** loaded again after every call (SORTED was 3-5% slower than newlib's own). */
-typedef struct {
-    size_t size;
-    qsb_compare cmp;
-    void *arg;
-    swap_kind kind;
-} newlib_sort;
+/* How elements are swapped, numbered as newlib's swaptype so that its tests compile alike. */
+enum {
+    SWAP_ONE_LONG = 0, /* the element is one aligned long */
+    SWAP_LONGS = 1,    /* size and base are multiples of a long */
+    SWAP_BYTES = 2
+};
 
 /* Both swaps count down a signed long, as newlib's swapcode does: with the longs tested first
 ** (below), gcc then lays out the loop of longs apart and the byte loop in line, as in newlib's
 ** object; counted in size_t, the indexed loop it made ran SORTED at 32 bytes up to 10% faster
 ** than newlib's. */
-static void swap_longs(char *a, char *b, size_t bytes)
+static inline void swap_longs(char *a, char *b, int bytes)
 {
     long i = (long)(bytes / sizeof(long));
     do {
@@ -62,9 +53,9 @@ static void swap_longs(char *a, char *b, size_t bytes)
     } while (--i > 0);
 }
 
-static void swap_bytes(char *a, char *b, size_t bytes)
+static inline void swap_bytes(char *a, char *b, int bytes)
 {
-    long i = (long)bytes;
+    long i = bytes;
     do {
         char t = *a;
         *a++ = *b;
@@ -72,102 +63,92 @@ static void swap_bytes(char *a, char *b, size_t bytes)
     } while (--i > 0);
 }
 
-/* newlib's swapfunc: longs when the kind is one of them, else bytes. Inline, as newlib declares
-** swapfunc and med3 (and its swap and vecswap are macros): called instead, the swap of each pair
-** of 4-byte elements made SORTED 22% slower than newlib's own. */
-static inline void swap_blocks(const newlib_sort *s, char *a, char *b, size_t bytes)
+/* newlib's swapfunc, inline as newlib declares it, with its int byte count: longs when the
+** kind is one of them, else bytes. */
+static inline void swap_blocks(char *a, char *b, int bytes, int kind)
 {
-    if (s->kind <= SWAP_LONGS)
+    if (kind <= SWAP_LONGS)
         swap_longs(a, b, bytes);
     else
         swap_bytes(a, b, bytes);
 }
 
-static inline void swap(const newlib_sort *s, char *a, char *b)
+/* newlib's swap and vecswap macros. */
+static QSB_ALWAYS_INLINE void swap(char *a, char *b, size_t es, int kind)
 {
-    if (s->kind == SWAP_ONE_LONG) {
+    if (kind == SWAP_ONE_LONG) {
         long x, y;
         memcpy(&x, a, sizeof x);
         memcpy(&y, b, sizeof y);
         memcpy(a, &y, sizeof y);
         memcpy(b, &x, sizeof x);
     } else {
-        swap_blocks(s, a, b, s->size);
+        swap_blocks(a, b, (int)es, kind);
     }
 }
 
-static inline void vecswap(const newlib_sort *s, char *a, char *b, size_t bytes)
+static QSB_ALWAYS_INLINE void vecswap(char *a, char *b, size_t bytes, int kind)
 {
     if (bytes > 0)
-        swap_blocks(s, a, b, bytes);
+        swap_blocks(a, b, (int)bytes, kind);
 }
 
-static swap_kind choose_swap(const void *base, size_t size)
+static inline char *median_of_three(char *a, char *b, char *c, qsb_compare cmp, void *arg)
 {
-    if ((uintptr_t)base % sizeof(long) || size % sizeof(long))
-        return SWAP_BYTES;
-    return size == sizeof(long) ? SWAP_ONE_LONG : SWAP_LONGS;
+    return cmp(a, b, arg) < 0 ? (cmp(b, c, arg) < 0 ? b : cmp(a, c, arg) < 0 ? c : a)
+                            : (cmp(b, c, arg) > 0 ? b : cmp(a, c, arg) < 0 ? a : c);
 }
 
-static void insertion_sort(const newlib_sort *s, char *a, size_t n)
+static QSB_ALWAYS_INLINE void insertion_sort(char *a, size_t n, size_t es, int kind,
+                                             qsb_compare cmp, void *arg)
 {
-    const size_t es = s->size;
-    const qsb_compare cmp = s->cmp;
-    void *const arg = s->arg;
     for (char *m = a + es; m < a + n * es; m += es)
         for (char *l = m; l > a && cmp(l - es, l, arg) > 0; l -= es)
-            swap(s, l, l - es);
+            swap(l, l - es, es, kind);
 }
 
-static inline char *median_of_three(const newlib_sort *s, char *a, char *b, char *c)
+/* The code keeps newlib's shape where gcc's output depends on it, so that both compile to the
+** same instructions with their loops at the same offsets: one function, its own recursion
+** past the stack's 8 levels; newlib's macros (swap, vecswap) always inlined and its inline
+** functions (swapfunc, med3) inline; the swap kind chosen in the function's body, with
+** newlib's numbers; swapfunc's byte count an int, as newlib's. */
+void qsb_newlib(void *base, size_t n, size_t es, qsb_compare cmp, void *arg)
 {
-    if (s->cmp(a, b, s->arg) < 0) {
-        if (s->cmp(b, c, s->arg) < 0)
-            return b;
-        return s->cmp(a, c, s->arg) < 0 ? c : a;
+    char *a = base;
+    struct {
+        char *a;
+        size_t n;
+    } stack[STACK_LEVELS];
+    size_t depth = 0;
+    int kind = (uintptr_t)a % sizeof(long) || es % sizeof(long) ? SWAP_BYTES
+               : es == sizeof(long)                             ? SWAP_ONE_LONG
+                                                                : SWAP_LONGS;
+loop:
+    if (n < INSERTION_BELOW) {
+        insertion_sort(a, n, es, kind, cmp, arg);
+        goto pop;
     }
-    if (s->cmp(b, c, s->arg) > 0)
-        return b;
-    return s->cmp(a, c, s->arg) < 0 ? a : c;
-}
-
-static char *choose_pivot(const newlib_sort *s, char *a, size_t n)
-{
-    const size_t es = s->size;
-    char *m = a + (n / 2) * es;
-    if (n == INSERTION_BELOW)
-        return m;
-    char *l = a, *r = a + (n - 1) * es;
-    if (n > NINTHER_ABOVE) {
-        size_t d = (n / 8) * es;
-        l = median_of_three(s, l, l + d, l + 2 * d);
-        m = median_of_three(s, m - d, m, m + d);
-        r = median_of_three(s, r - 2 * d, r - d, r);
+    char *pm = a + (n / 2) * es;
+    if (n > INSERTION_BELOW) {
+        char *pl = a, *pn = a + (n - 1) * es;
+        if (n > NINTHER_ABOVE) {
+            size_t d = (n / 8) * es;
+            pl = median_of_three(pl, pl + d, pl + 2 * d, cmp, arg);
+            pm = median_of_three(pm - d, pm, pm + d, cmp, arg);
+            pn = median_of_three(pn - 2 * d, pn - d, pn, cmp, arg);
+        }
+        pm = median_of_three(pl, pm, pn, cmp, arg);
     }
-    return median_of_three(s, l, m, r);
-}
-
-static size_t min_size(size_t a, size_t b)
-{
-    return a < b ? a : b;
-}
-
-/* Partitions a[0, n) (n >= 7) around the pivot, moved to a[0]. Returns 0 when the scan swapped
-** nothing (the caller then insertion sorts the range), else 1 with the byte lengths of the
-** smaller-than and greater-than parts, which end at the two ends. */
-static int partition(const newlib_sort *s, char *a, size_t n, size_t *less, size_t *greater)
-{
-    const size_t es = s->size;
-    const qsb_compare cmp = s->cmp;
-    void *const arg = s->arg;
+    /* The pivot at a[0]; the keys equal to it gathered at both ends, then swapped to the
+    ** middle. A partition that moves nothing ends in an insertion sort (swapped stays 0). */
+    swap(a, pm, es, kind);
     int swapped = 0, c;
-    swap(s, a, choose_pivot(s, a, n));
     char *pa = a + es, *pb = pa, *pc = a + (n - 1) * es, *pd = pc;
     for (;;) {
         while (pb <= pc && (c = cmp(pb, a, arg)) <= 0) {
             if (c == 0) {
                 swapped = 1;
-                swap(s, pa, pb);
+                swap(pa, pb, es, kind);
                 pa += es;
             }
             pb += es;
@@ -175,79 +156,60 @@ static int partition(const newlib_sort *s, char *a, size_t n, size_t *less, size
         while (pb <= pc && (c = cmp(pc, a, arg)) >= 0) {
             if (c == 0) {
                 swapped = 1;
-                swap(s, pc, pd);
+                swap(pc, pd, es, kind);
                 pd -= es;
             }
             pc -= es;
         }
         if (pb > pc)
             break;
-        swap(s, pb, pc);
+        swap(pb, pc, es, kind);
         swapped = 1;
         pb += es;
         pc -= es;
     }
-    if (!swapped)
-        return 0;
+    if (!swapped) {
+        insertion_sort(a, n, es, kind, cmp, arg);
+        goto pop;
+    }
     char *pn = a + n * es;
-    size_t r = min_size((size_t)(pa - a), (size_t)(pb - pa));
-    vecswap(s, a, pb - r, r);
-    r = min_size((size_t)(pd - pc), (size_t)(pn - pd) - es);
-    vecswap(s, pb, pn - r, r);
-    *less = (size_t)(pb - pa);
-    *greater = (size_t)(pd - pc);
-    return 1;
-}
-
-static void sort(const newlib_sort *s, char *a, size_t n)
-{
-    const size_t es = s->size;
-    struct {
-        char *a;
-        size_t n;
-    } stack[STACK_LEVELS];
-    size_t depth = 0;
-    for (;;) {
-        size_t less, greater;
-        if (n < INSERTION_BELOW || !partition(s, a, n, &less, &greater)) {
-            insertion_sort(s, a, n);
-        } else {
-            /* The larger part to (a, larger), the smaller one to (small, smaller); bytes. */
-            char *right = a + n * es - greater, *small;
-            size_t larger, smaller;
-            if (greater > less) {
-                small = a, smaller = less;
-                a = right, larger = greater;
-            } else {
-                small = right, smaller = greater;
-                larger = less;
-            }
-            if (smaller > es) {
-                if (depth < STACK_LEVELS) {
-                    stack[depth].a = a;
-                    stack[depth].n = larger / es;
-                    depth++;
-                    a = small;
-                    n = smaller / es;
-                    continue;
-                }
-                sort(s, small, smaller / es);
-            }
-            if (larger > es) {
-                n = larger / es;
-                continue;
-            }
+    size_t r = pa - a < pb - pa ? (size_t)(pa - a) : (size_t)(pb - pa);
+    vecswap(a, pb - r, r, kind);
+    r = (size_t)(pd - pc) < (size_t)(pn - pd) - es ? (size_t)(pd - pc) : (size_t)(pn - pd) - es;
+    vecswap(pb, pn - r, r, kind);
+    /* The larger part to (a, n), the smaller one to (pa, r); bytes. */
+    size_t d = (size_t)(pb - pa);
+    r = (size_t)(pd - pc);
+    pn -= r;
+    if (r > d) {
+        pa = a;
+        a = pn;
+        n = r;
+        r = d;
+    } else {
+        pa = pn;
+        n = d;
+    }
+    if (r > es) { /* both parts need sorting: the smaller first */
+        if (depth < STACK_LEVELS) {
+            stack[depth].a = a;
+            stack[depth].n = n / es;
+            depth++;
+            a = pa;
+            n = r / es;
+            goto loop;
         }
-        if (depth == 0)
-            return;
+        qsb_newlib(pa, r / es, es, cmp, arg);
+    }
+    if (n > es) {
+        n = n / es;
+        goto loop;
+    }
+pop:
+    if (depth != 0) {
         depth--;
         a = stack[depth].a;
         n = stack[depth].n;
+        goto loop;
     }
-}
-
-void qsb_newlib(void *base, size_t n, size_t size, qsb_compare cmp, void *arg)
-{
-    const newlib_sort s = {size, cmp, arg, choose_swap(base, size)};
-    sort(&s, base, n);
 }
