@@ -107,11 +107,14 @@ static QSB_ALWAYS_INLINE void insertion_sort(char *a, size_t n, size_t es, int k
             swap(l, l - es, es, kind);
 }
 
-/* The code keeps newlib's shape where gcc's output depends on it, so that both compile to the
-** same instructions with their loops at the same offsets: one function, its own recursion
-** past the stack's 8 levels; newlib's macros (swap, vecswap) always inlined and its inline
-** functions (swapfunc, med3) inline; the swap kind chosen in the function's body, with
-** newlib's numbers; swapfunc's byte count an int, as newlib's. */
+/* The code keeps newlib's shape where gcc's output depends on it, so that both compile to
+** nearly the same instructions with most loops at the same offsets: one function, its own
+** recursion past the stack's 8 levels; newlib's macros (swap, vecswap) always inlined and its
+** inline functions (swapfunc, med3) inline; the swap kind chosen in the function's body, with
+** newlib's numbers; swapfunc's byte count an int, as newlib's (in size_t, 185 lines differed).
+** So a block of 2 GiB or more, only possible in larger arrays, overflows that count here as in
+** newlib, and the swap goes wrong: the check of every timed sort, in its worker process,
+** reports it. */
 void qsb_newlib(void *base, size_t n, size_t es, qsb_compare cmp, void *arg)
 {
     char *a = base;
