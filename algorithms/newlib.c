@@ -113,8 +113,7 @@ static QSB_ALWAYS_INLINE void insertion_sort(char *a, size_t n, size_t es, int k
 ** inline functions (swapfunc, med3) inline; the swap kind chosen in the function's body, with
 ** newlib's numbers; swapfunc's byte count an int, as newlib's (in size_t, 185 lines differed).
 ** So a block of 2 GiB or more, only possible in larger arrays, overflows that count here as in
-** newlib, and the swap goes wrong: the check of every timed sort, in its worker process,
-** reports it. */
+** newlib, and the swap goes wrong as newlib's would (no run here has reached that size). */
 void qsb_newlib(void *base, size_t n, size_t es, qsb_compare cmp, void *arg)
 {
     char *a = base;
